@@ -1,0 +1,137 @@
+//! The one error type of the crate. Every failure carries a stable `code` that JS callers can
+//! branch on (`err.code === "answer_mismatch"`); the message is for people. Tool failures and
+//! suspensions are *not* errors: they are results fed back to the model (contract §b.7, §c).
+//!
+//! Messages never contain an API key: provider bodies are capped and scrubbed in
+//! [`Error::provider_http`], and nothing else in the crate ever formats a key.
+
+use std::fmt;
+
+/// Stable error codes. Adding a variant is fine; renaming one breaks users.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Code {
+    /// Options, tools or arguments given to the API are invalid.
+    BadInput,
+    /// The provider answered with a non-2xx status (after retries).
+    ProviderHttp,
+    /// The provider body is not the JSON we expect (non-JSON, truncated, missing fields).
+    ProviderParse,
+    /// The provider answered 200 with an error object in the body.
+    ProviderError,
+    /// `fetch` itself failed (network error, refused connection, bad fetch option).
+    Transport,
+    /// `runWithAnswer`: the answer does not echo `pending.id`.
+    AnswerMismatch,
+    /// A saved state or history that cannot be resumed (corrupt, unknown version, no halted turn).
+    BadState,
+    /// A relay tool is named after a builtin (contract Part 1 rule 5).
+    RelayCollision,
+    /// The host's `waitFor` or a hook threw or rejected; the run stops.
+    HostCallback,
+    /// The run was aborted by a signal or timeout.
+    Aborted,
+    /// An invariant of this crate broke. Reported instead of panicking.
+    Internal,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::BadInput => "bad_input",
+            Code::ProviderHttp => "provider_http",
+            Code::ProviderParse => "provider_parse",
+            Code::ProviderError => "provider_error",
+            Code::Transport => "transport",
+            Code::AnswerMismatch => "answer_mismatch",
+            Code::BadState => "bad_state",
+            Code::RelayCollision => "relay_collision",
+            Code::HostCallback => "host_callback",
+            Code::Aborted => "aborted",
+            Code::Internal => "internal",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Error {
+    pub code: Code,
+    pub message: String,
+    /// HTTP status for `provider_http`.
+    pub status: Option<u16>,
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Provider bodies in error messages are capped at this many characters (contract rule 13).
+pub const BODY_CAP: usize = 200;
+
+impl Error {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Error { code, message: message.into(), status: None }
+    }
+    pub fn bad_input(message: impl Into<String>) -> Self {
+        Self::new(Code::BadInput, message)
+    }
+    pub fn bad_state(message: impl Into<String>) -> Self {
+        Self::new(Code::BadState, message)
+    }
+    pub fn parse(message: impl Into<String>) -> Self {
+        Self::new(Code::ProviderParse, message)
+    }
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(Code::Internal, message)
+    }
+
+    /// `LLM <status>: <body>` with the body capped at [`BODY_CAP`] characters, any occurrence of
+    /// `secret` replaced, and the body dropped entirely for 401/403 (those echo credentials).
+    pub fn provider_http(status: u16, body: &str, secret: Option<&str>) -> Self {
+        let message = if status == 401 || status == 403 {
+            format!("LLM {status}")
+        } else {
+            format!("LLM {status}: {}", redact(body, secret))
+        };
+        Error { code: Code::ProviderHttp, message, status: Some(status) }
+    }
+
+    pub fn code(&self) -> &'static str {
+        self.code.as_str()
+    }
+}
+
+/// Caps `text` at [`BODY_CAP`] characters and removes `secret` from it. The secret is removed
+/// before capping so a key cut in half by the cap cannot leak its first part.
+pub fn redact(text: &str, secret: Option<&str>) -> String {
+    let mut s = text.trim().to_string();
+    if let Some(k) = secret.filter(|k| k.len() >= 4) {
+        s = s.replace(k, "[redacted]");
+    }
+    if s.chars().count() > BODY_CAP {
+        s = s.chars().take(BODY_CAP).collect::<String>() + "…";
+    }
+    s
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn http_errors_cap_the_body_and_never_show_the_key() {
+        let key = "sk-secret-123456";
+        let body = format!("{{\"error\":\"bad key {key}\"}}{}", "x".repeat(500));
+        let e = Error::provider_http(400, &body, Some(key));
+        assert_eq!(e.code(), "provider_http");
+        assert!(!e.message.contains(key));
+        assert!(e.message.contains("[redacted]"));
+        assert!(e.message.chars().count() <= "LLM 400: ".len() + BODY_CAP + 1);
+        assert_eq!(Error::provider_http(401, key, Some(key)).message, "LLM 401");
+    }
+}

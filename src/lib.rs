@@ -1,0 +1,23 @@
+//! toolnexus-wasm: the toolnexus agent loop (relay tools, `waitFor`, durable halt and resume)
+//! as a pure-Rust core that does no I/O, plus a thin wasm-bindgen edge (`src/wasm/`, compiled
+//! only for wasm32) that plugs in `fetch` and JS tool functions.
+//!
+//! Core layout: `message` + `dialect` (neutral transcript and its OpenAI/Anthropic renderings),
+//! `provider` (pure request builders and reply parsers), `tool` + `suspend` (declarations,
+//! results, Request/Answer, relay), `run` (the state machine), `driver` (the one async loop over
+//! the transport and tool seams), `state` (versioned resume state), `error` (stable codes).
+
+pub mod dialect;
+pub mod driver;
+pub mod error;
+pub mod message;
+pub mod provider;
+pub mod run;
+pub mod state;
+pub mod suspend;
+pub mod tool;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use error::{Code, Error, Result};

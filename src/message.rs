@@ -1,0 +1,214 @@
+//! The provider-neutral transcript (contract Part 1 rule 11). The loop only ever works on these
+//! types; `dialect` renders them as OpenAI or Anthropic messages and reads either back, so a
+//! conversation is not locked to the style that started it.
+//!
+//! Deliberately not modelled: images and other non-text parts, Anthropic thinking blocks. They
+//! are dropped when a history is read (as the Go reference does).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    System(String),
+    User(String),
+    Assistant(AssistantTurn),
+    /// The results answering one assistant turn's calls, in call order.
+    Tool(Vec<ToolOutput>),
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AssistantTurn {
+    pub text: String,
+    pub calls: Vec<ToolCall>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    /// The provider's call id: the key that pairs a call with its result.
+    pub id: String,
+    pub name: String,
+    /// The arguments exactly as the provider sent them: OpenAI's raw string, or the serialised
+    /// `input` object for Anthropic (contract Part 1 rule 2).
+    pub arguments: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolOutput {
+    pub call_id: String,
+    pub name: String,
+    pub output: String,
+    pub is_error: bool,
+}
+
+impl ToolCall {
+    /// The arguments as a JSON object. `""`, `null` and whitespace mean `{}`; anything else that
+    /// is not a JSON object is an error the loop feeds back to the model as a tool result.
+    pub fn input(&self) -> Result<Map<String, Value>, String> {
+        let raw = self.arguments.trim();
+        if raw.is_empty() || raw == "null" {
+            return Ok(Map::new());
+        }
+        match serde_json::from_str::<Value>(raw) {
+            Ok(Value::Object(m)) => Ok(m),
+            Ok(other) => Err(format!("arguments must be a JSON object, got {}", kind_of(&other))),
+            Err(e) => Err(format!("arguments are not valid JSON ({e})")),
+        }
+    }
+
+    /// The arguments as an object for wire formats that need one; invalid arguments become `{}`
+    /// there because their error result has already been fed back.
+    pub fn input_or_empty(&self) -> Map<String, Value> {
+        self.input().unwrap_or_default()
+    }
+}
+
+pub fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub total_tokens: u64,
+}
+
+impl Usage {
+    pub fn add(&mut self, other: Usage) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+        self.total_tokens += other.total_tokens;
+    }
+}
+
+/// Where the transcript's last assistant turn with calls is, and which of its calls already
+/// have a result after it. Used by resume and by the balancing rule.
+#[derive(Debug, PartialEq)]
+pub struct OpenTurn {
+    pub index: usize,
+    pub calls: Vec<ToolCall>,
+    /// One slot per call, in call order: the result found in the transcript, if any.
+    pub results: Vec<Option<ToolOutput>>,
+}
+
+/// Finds the last assistant turn that has tool calls and collects the results that follow it.
+pub fn last_tool_turn(messages: &[Message]) -> Option<OpenTurn> {
+    let index = messages
+        .iter()
+        .rposition(|m| matches!(m, Message::Assistant(t) if !t.calls.is_empty()))?;
+    let Message::Assistant(turn) = &messages[index] else { return None };
+    let mut results: Vec<Option<ToolOutput>> = vec![None; turn.calls.len()];
+    for m in &messages[index + 1..] {
+        if let Message::Tool(outs) = m {
+            for o in outs {
+                if let Some(i) = turn.calls.iter().position(|c| c.id == o.call_id) {
+                    results[i].get_or_insert_with(|| o.clone());
+                }
+            }
+        }
+    }
+    Some(OpenTurn { index, calls: turn.calls.clone(), results })
+}
+
+/// The provider must never see a call without a result (contract Part 1 rule 7). Any assistant
+/// turn whose calls are not all answered gets explicit error results for the missing ones, placed
+/// right after the turn, so a transcript replayed after an abandoned halt is still valid.
+pub fn balance(messages: &mut Vec<Message>) {
+    let mut i = 0;
+    while i < messages.len() {
+        if let Message::Assistant(turn) = &messages[i] {
+            if !turn.calls.is_empty() {
+                let mut seen: Vec<String> = Vec::new();
+                let mut j = i + 1;
+                while let Some(Message::Tool(outs)) = messages.get(j) {
+                    seen.extend(outs.iter().map(|o| o.call_id.clone()));
+                    j += 1;
+                }
+                let missing: Vec<ToolOutput> = turn
+                    .calls
+                    .iter()
+                    .filter(|c| !seen.contains(&c.id))
+                    .map(|c| ToolOutput {
+                        call_id: c.id.clone(),
+                        name: c.name.clone(),
+                        output: format!("no result supplied for {}", c.name),
+                        is_error: true,
+                    })
+                    .collect();
+                if !missing.is_empty() {
+                    if let Some(Message::Tool(outs)) = messages.get_mut(j - 1).filter(|_| j > i + 1) {
+                        outs.extend(missing);
+                    } else {
+                        messages.insert(i + 1, Message::Tool(missing));
+                        j += 1;
+                    }
+                }
+                i = j;
+                continue;
+            }
+        }
+        i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(id: &str) -> ToolCall {
+        ToolCall { id: id.into(), name: format!("t_{id}"), arguments: "{}".into() }
+    }
+    fn out(id: &str) -> ToolOutput {
+        ToolOutput { call_id: id.into(), name: format!("t_{id}"), output: "ok".into(), is_error: false }
+    }
+
+    #[test]
+    fn arguments_that_are_not_an_object_are_reported() {
+        let mut c = call("a");
+        c.arguments = "".into();
+        assert!(c.input().unwrap().is_empty());
+        c.arguments = "[1]".into();
+        assert!(c.input().unwrap_err().contains("an array"));
+        c.arguments = "{\"a\":".into();
+        assert!(c.input().unwrap_err().contains("not valid JSON"));
+    }
+
+    #[test]
+    fn balance_fills_missing_results_after_the_turn() {
+        let mut m = vec![
+            Message::User("u".into()),
+            Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("a"), call("b")] }),
+            Message::Tool(vec![out("a")]),
+            Message::User("next".into()),
+        ];
+        balance(&mut m);
+        let Message::Tool(outs) = &m[2] else { panic!("{m:?}") };
+        assert_eq!(outs.len(), 2);
+        assert!(outs[1].is_error && outs[1].call_id == "b");
+        assert_eq!(m.len(), 4);
+
+        let mut bare = vec![Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("x")] })];
+        balance(&mut bare);
+        assert!(matches!(&bare[1], Message::Tool(o) if o[0].call_id == "x"));
+    }
+
+    #[test]
+    fn last_tool_turn_maps_results_by_id() {
+        let m = vec![
+            Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("a"), call("b")] }),
+            Message::Tool(vec![out("b")]),
+        ];
+        let t = last_tool_turn(&m).unwrap();
+        assert_eq!(t.index, 0);
+        assert!(t.results[0].is_none() && t.results[1].is_some());
+    }
+}

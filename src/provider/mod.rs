@@ -1,0 +1,130 @@
+//! Provider adapters: pure translators between the neutral transcript and a provider's wire
+//! format (contract §f). `build_request` makes `{url, headers, body}`; `parse_response` turns a
+//! status and body text into a [`ModelReply`] or a typed error. No I/O happens here.
+
+mod anthropic;
+mod openai;
+
+use crate::error::{Code, Error, Result};
+use crate::message::{AssistantTurn, Message, Usage};
+use crate::tool::ToolSpec;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Style {
+    #[serde(rename = "openai")]
+    OpenAi,
+    #[serde(rename = "anthropic")]
+    Anthropic,
+}
+
+impl Style {
+    pub fn parse(s: &str) -> Result<Style> {
+        match s {
+            "openai" => Ok(Style::OpenAi),
+            "anthropic" => Ok(Style::Anthropic),
+            other => Err(Error::bad_input(format!(
+                "style must be \"openai\" or \"anthropic\", got {other:?}"
+            ))),
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Style::OpenAi => "openai",
+            Style::Anthropic => "anthropic",
+        }
+    }
+}
+
+/// Everything a provider call needs. `api_key` is never serialised anywhere.
+#[derive(Clone, Debug)]
+pub struct ProviderConfig {
+    pub base_url: String,
+    pub style: Style,
+    pub model: String,
+    pub api_key: Option<String>,
+    /// Extra headers; they override the defaults, compared case-insensitively.
+    pub headers: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpRequest {
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Value,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub body: String,
+}
+
+/// One model call: the system prompt, the transcript and the declared tools.
+pub struct ModelRequest<'a> {
+    pub system: &'a str,
+    pub messages: &'a [Message],
+    pub tools: &'a [ToolSpec],
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelReply {
+    pub turn: AssistantTurn,
+    pub stop_reason: Option<String>,
+    pub usage: Usage,
+}
+
+pub fn build_request(cfg: &ProviderConfig, req: &ModelRequest) -> HttpRequest {
+    let (url, mut headers, body) = match cfg.style {
+        Style::OpenAi => openai::build(cfg, req),
+        Style::Anthropic => anthropic::build(cfg, req),
+    };
+    for (k, v) in &cfg.headers {
+        headers.retain(|(hk, _)| !hk.eq_ignore_ascii_case(k));
+        headers.push((k.clone(), v.clone()));
+    }
+    HttpRequest { url, headers, body }
+}
+
+/// Turns a provider response into a reply. Non-2xx is `provider_http` (body capped, key
+/// removed); a body that is not the expected JSON is `provider_parse`; a 200 carrying an error
+/// object is `provider_error`.
+pub fn parse_response(cfg: &ProviderConfig, resp: &HttpResponse) -> Result<ModelReply> {
+    let secret = cfg.api_key.as_deref();
+    if !(200..300).contains(&resp.status) {
+        return Err(Error::provider_http(resp.status, &resp.body, secret));
+    }
+    let v: Value = serde_json::from_str(&resp.body).map_err(|e| {
+        Error::parse(format!(
+            "provider reply is not valid JSON ({e}): {}",
+            crate::error::redact(&resp.body, secret)
+        ))
+    })?;
+    if !v.is_object() {
+        return Err(Error::parse("provider reply is not a JSON object"));
+    }
+    if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
+        let detail = err
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| err.to_string());
+        return Err(Error::new(
+            Code::ProviderError,
+            format!("provider returned an error: {}", crate::error::redact(&detail, secret)),
+        ));
+    }
+    match cfg.style {
+        Style::OpenAi => openai::parse(&v),
+        Style::Anthropic => anthropic::parse(&v),
+    }
+}
+
+pub(crate) fn u64_at(v: &Value, key: &str) -> u64 {
+    v.get(key).and_then(Value::as_u64).unwrap_or(0)
+}
+
+fn strip_slash(base: &str) -> &str {
+    base.trim_end_matches('/')
+}

@@ -1,0 +1,81 @@
+//! OpenAI chat completions (contract §f.1).
+
+use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig};
+use crate::dialect;
+use crate::error::{Error, Result};
+use crate::message::{AssistantTurn, ToolCall, Usage};
+use crate::provider::Style;
+use serde_json::{json, Map, Value};
+
+pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, Value) {
+    let url = format!("{}/chat/completions", strip_slash(&cfg.base_url));
+    let mut headers = Vec::new();
+    if let Some(k) = cfg.api_key.as_deref().filter(|k| !k.is_empty()) {
+        headers.push(("Authorization".to_string(), format!("Bearer {k}")));
+    }
+    headers.push(("Content-Type".to_string(), "application/json".to_string()));
+
+    let mut body = Map::new();
+    body.insert("model".into(), json!(cfg.model));
+    // The system prompt lives in the transcript for this style (contract §b.4).
+    body.insert("messages".into(), Value::Array(dialect::render(req.messages, Style::OpenAi)));
+    if !req.tools.is_empty() {
+        let tools: Vec<Value> = req
+            .tools
+            .iter()
+            .map(|t| {
+                json!({"type": "function", "function": {
+                    "name": t.name, "description": t.description, "parameters": t.input_schema}})
+            })
+            .collect();
+        body.insert("tools".into(), Value::Array(tools));
+        body.insert("tool_choice".into(), json!("auto"));
+    }
+    (url, headers, Value::Object(body))
+}
+
+pub(super) fn parse(v: &Value) -> Result<ModelReply> {
+    let choices = v
+        .get("choices")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Error::parse("OpenAI reply has no choices array"))?;
+    let usage = usage_of(v.get("usage"));
+    // Empty choices is a final, empty answer (contract §b.6, Go behaviour).
+    let Some(first) = choices.first() else {
+        return Ok(ModelReply { turn: AssistantTurn::default(), stop_reason: None, usage });
+    };
+    let message = first
+        .get("message")
+        .filter(|m| m.is_object())
+        .ok_or_else(|| Error::parse("OpenAI reply choices[0] has no message object"))?;
+    let text = dialect::flatten(message.get("content").unwrap_or(&Value::Null));
+    let mut calls = Vec::new();
+    if let Some(list) = message.get("tool_calls").and_then(Value::as_array) {
+        for (i, c) in list.iter().enumerate() {
+            let f = c
+                .get("function")
+                .ok_or_else(|| Error::parse(format!("OpenAI tool_calls[{i}] has no function")))?;
+            let name = f
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or_else(|| Error::parse(format!("OpenAI tool_calls[{i}] has no function name")))?;
+            let arguments = match f.get("arguments") {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Null) | None => String::new(),
+                Some(other) => other.to_string(),
+            };
+            let id = c.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+            calls.push(ToolCall { id, name: name.to_string(), arguments });
+        }
+    }
+    let stop_reason = first.get("finish_reason").and_then(Value::as_str).map(str::to_string);
+    Ok(ModelReply { turn: AssistantTurn { text, calls }, stop_reason, usage })
+}
+
+fn usage_of(u: Option<&Value>) -> Usage {
+    let Some(u) = u.filter(|u| u.is_object()) else { return Usage::default() };
+    let prompt = u64_at(u, "prompt_tokens");
+    let completion = u64_at(u, "completion_tokens");
+    let total = u.get("total_tokens").and_then(Value::as_u64).unwrap_or(prompt + completion);
+    Usage { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total }
+}

@@ -1,0 +1,314 @@
+//! The agent loop as a state machine that does no I/O (contract §b.5, §c). A driver asks for
+//! the next [`Step`], performs it (HTTP call or tool calls), and feeds the outcome back:
+//!
+//! ```text
+//! start/resume ─▶ CallModel ─▶ on_model_response ─▶ RunTools ─▶ on_tool_outcomes ─┐
+//!                    ▲                 │ no calls                                 │
+//!                    └─────────────────┼──────────────────────────────────────────┘
+//!                                      ▼
+//!                                    Done(RunResult: done | pending | incomplete)
+//! ```
+//!
+//! Suspension resolution with `waitFor` is per call and lives in the driver; this machine only
+//! sees each call's final outcome: a result, or a suspension that halts the run durably.
+
+mod resume;
+pub mod result;
+
+pub use resume::ResumeInput;
+pub use result::{RunResult, Status, ToolCallRecord, SCHEMA_VERSION};
+
+use crate::dialect;
+use crate::error::{Error, Result};
+use crate::message::{balance, Message, ToolCall, ToolOutput, Usage};
+use crate::provider::{self, HttpRequest, HttpResponse, ModelRequest, ProviderConfig, Style};
+use crate::suspend::{merge_for_halt, Answer, Request};
+use crate::tool::{ToolResult, Toolkit};
+use serde_json::{Map, Value};
+
+pub const DEFAULT_MAX_TURNS: u32 = 10;
+
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub provider: ProviderConfig,
+    pub system_prompt: String,
+    pub max_turns: u32,
+}
+
+/// What the driver must do next.
+#[derive(Debug)]
+pub enum Step {
+    CallModel(HttpRequest),
+    RunTools(Vec<Invocation>),
+    Done(Box<RunResult>),
+}
+
+/// One tool call to execute. `answer` is set when the call is re-run after its suspension was
+/// answered (`ctx.answer`).
+#[derive(Clone, Debug)]
+pub struct Invocation {
+    pub slot: usize,
+    pub call: ToolCall,
+    pub args: Map<String, Value>,
+    pub relay: bool,
+    pub answer: Option<Answer>,
+}
+
+/// A call's final outcome after any in-process resolution.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Completed(ToolResult),
+    Suspended(Request),
+}
+
+#[derive(Clone, Debug)]
+enum Slot {
+    Waiting,
+    Done(ToolResult),
+    Suspended(Request),
+}
+
+#[derive(Clone, Debug)]
+struct TurnSlots {
+    calls: Vec<ToolCall>,
+    slots: Vec<Slot>,
+    /// Whether each slot's result goes into `toolCalls` (answered relay results on resume do not).
+    record: Vec<bool>,
+}
+
+#[derive(Debug)]
+enum Phase {
+    Model,
+    Tools(TurnSlots),
+    Finished,
+}
+
+pub struct Run {
+    cfg: RunConfig,
+    toolkit: Toolkit,
+    transcript: Vec<Message>,
+    /// Index of the first message this call added; "the last assistant text of this run".
+    segment_start: usize,
+    turns: u32,
+    usage: Usage,
+    records: Vec<ToolCallRecord>,
+    phase: Phase,
+}
+
+impl Run {
+    /// `run(prompt, { history })`: the history is read in either dialect and balanced (a call
+    /// left without a result by an abandoned halt gets an error result), then the prompt is
+    /// appended. The OpenAI style adds the system message only to a fresh transcript (§b.4).
+    pub fn start(cfg: RunConfig, toolkit: Toolkit, history: &[Value], prompt: &str) -> Result<(Run, Step)> {
+        let mut transcript = dialect::read(history)?;
+        balance(&mut transcript);
+        let segment_start = transcript.len();
+        if transcript.is_empty() && cfg.provider.style == Style::OpenAi && !cfg.system_prompt.is_empty() {
+            transcript.push(Message::System(cfg.system_prompt.clone()));
+        }
+        transcript.push(Message::User(prompt.to_string()));
+        let mut run = Run::new(cfg, toolkit, transcript, segment_start)?;
+        let step = run.next_model_step();
+        Ok((run, step))
+    }
+
+    fn new(cfg: RunConfig, toolkit: Toolkit, transcript: Vec<Message>, segment_start: usize) -> Result<Run> {
+        if cfg.max_turns == 0 {
+            return Err(Error::bad_input("maxTurns must be at least 1"));
+        }
+        Ok(Run {
+            cfg,
+            toolkit,
+            transcript,
+            segment_start,
+            turns: 0,
+            usage: Usage::default(),
+            records: Vec::new(),
+            phase: Phase::Model,
+        })
+    }
+
+    pub fn style(&self) -> Style {
+        self.cfg.provider.style
+    }
+
+    fn next_model_step(&mut self) -> Step {
+        if self.turns >= self.cfg.max_turns {
+            return self.finish_exhausted();
+        }
+        self.turns += 1;
+        self.phase = Phase::Model;
+        let req = ModelRequest {
+            system: &self.cfg.system_prompt,
+            messages: &self.transcript,
+            tools: self.toolkit.tools(),
+        };
+        Step::CallModel(provider::build_request(&self.cfg.provider, &req))
+    }
+
+    /// Feeds the provider's HTTP response. A typed error leaves the run unusable but loses
+    /// nothing the caller had: its history and state are the caller's own values.
+    pub fn on_model_response(&mut self, resp: &HttpResponse) -> Result<Step> {
+        if !matches!(self.phase, Phase::Model) {
+            return Err(Error::internal("model response fed while not waiting for the model"));
+        }
+        let reply = provider::parse_response(&self.cfg.provider, resp)?;
+        self.usage.add(reply.usage);
+        let mut turn = reply.turn;
+        assign_call_ids(&mut turn.calls, self.turns);
+        self.transcript.push(Message::Assistant(turn.clone()));
+        if turn.calls.is_empty() {
+            let text = turn.text;
+            return Ok(self.finish(Status::Done, text, None, None));
+        }
+        let mut slots = TurnSlots {
+            calls: turn.calls.clone(),
+            slots: vec![Slot::Waiting; turn.calls.len()],
+            record: vec![true; turn.calls.len()],
+        };
+        let mut invocations = Vec::new();
+        for (i, call) in turn.calls.iter().enumerate() {
+            match self.dispatch(i, call, None) {
+                Ok(inv) => invocations.push(inv),
+                Err(result) => slots.slots[i] = Slot::Done(result),
+            }
+        }
+        self.phase = Phase::Tools(slots);
+        if invocations.is_empty() {
+            return self.close_tool_turn();
+        }
+        Ok(Step::RunTools(invocations))
+    }
+
+    /// Resolves what can be resolved without the host: an unknown tool or arguments that are
+    /// not a JSON object become error results fed back to the model (contract §b.7).
+    fn dispatch(&self, slot: usize, call: &ToolCall, answer: Option<Answer>) -> std::result::Result<Invocation, ToolResult> {
+        let Some(spec) = self.toolkit.get(&call.name) else {
+            return Err(ToolResult::error(format!("Unknown tool: {}", call.name)));
+        };
+        let args = call
+            .input()
+            .map_err(|e| ToolResult::error(format!("Invalid arguments for tool {}: {e}", call.name)))?;
+        Ok(Invocation { slot, call: call.clone(), args, relay: spec.is_relay(), answer })
+    }
+
+    /// Feeds the outcomes of the invocations of the current turn (any order, all of them).
+    pub fn on_tool_outcomes(&mut self, outcomes: Vec<(usize, Outcome)>) -> Result<Step> {
+        let Phase::Tools(turn) = &mut self.phase else {
+            return Err(Error::internal("tool outcomes fed while no tools were running"));
+        };
+        for (slot, outcome) in outcomes {
+            let s = turn
+                .slots
+                .get_mut(slot)
+                .ok_or_else(|| Error::internal(format!("tool outcome for unknown slot {slot}")))?;
+            *s = match outcome {
+                Outcome::Completed(r) => Slot::Done(r),
+                Outcome::Suspended(req) => Slot::Suspended(req),
+            };
+        }
+        if turn.slots.iter().any(|s| matches!(s, Slot::Waiting)) {
+            return Err(Error::internal("a tool call of this turn has no outcome"));
+        }
+        self.close_tool_turn()
+    }
+
+    /// Writes the turn's results in call order. With any suspension the run halts durably
+    /// (contract Part 1 rule 6): completed results are kept in the transcript, suspended calls
+    /// are left without a result (that is how resume finds them), and the surfaced request is
+    /// the first suspension with every relay call of the turn merged in.
+    fn close_tool_turn(&mut self) -> Result<Step> {
+        let Phase::Tools(turn) = std::mem::replace(&mut self.phase, Phase::Finished) else {
+            return Err(Error::internal("no tool turn to close"));
+        };
+        let mut outputs = Vec::new();
+        let mut suspended = Vec::new();
+        for ((call, slot), record) in turn.calls.iter().zip(&turn.slots).zip(&turn.record) {
+            let (result, req) = match slot {
+                Slot::Done(r) => (r.clone(), None),
+                Slot::Suspended(req) => (placeholder(req), Some(req.clone())),
+                Slot::Waiting => return Err(Error::internal("closing a turn with a call still running")),
+            };
+            if *record {
+                self.records.push(ToolCallRecord {
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                    args: Value::Object(call.input_or_empty()),
+                    output: result.output.clone(),
+                    is_error: result.is_error,
+                    metadata: result.metadata.clone(),
+                });
+            }
+            match req {
+                Some(r) => suspended.push(r),
+                None => outputs.push(ToolOutput {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    output: result.output,
+                    is_error: result.is_error,
+                }),
+            }
+        }
+        if !outputs.is_empty() {
+            self.transcript.push(Message::Tool(outputs));
+        }
+        if let Some(pending) = merge_for_halt(&suspended) {
+            let text = pending.prompt.clone();
+            return Ok(self.finish(Status::Pending, text, None, Some(pending)));
+        }
+        Ok(self.next_model_step())
+    }
+
+    /// The turn cap stopped a run that was still calling tools: always `incomplete` with
+    /// `limit: "maxTurns"`, and `text` is the last assistant text of this run (may be empty).
+    fn finish_exhausted(&mut self) -> Step {
+        let text = self.transcript[self.segment_start.min(self.transcript.len())..]
+            .iter()
+            .rev()
+            .find_map(|m| match m {
+                Message::Assistant(t) => Some(t.text.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        self.finish(Status::Incomplete, text, Some("maxTurns".into()), None)
+    }
+
+    fn finish(&mut self, status: Status, text: String, limit: Option<String>, pending: Option<Request>) -> Step {
+        self.phase = Phase::Finished;
+        Step::Done(Box::new(RunResult {
+            schema_version: SCHEMA_VERSION,
+            style: self.style(),
+            status,
+            text,
+            messages: dialect::render(&self.transcript, self.style()),
+            tool_call_count: self.records.len(),
+            tool_calls: std::mem::take(&mut self.records),
+            turns: self.turns,
+            usage: self.usage,
+            model: self.cfg.provider.model.clone(),
+            limit,
+            pending,
+        }))
+    }
+}
+
+/// What `toolCalls` records for a call that halted: its prompt, as an error, with the request.
+fn placeholder(req: &Request) -> ToolResult {
+    let mut meta = Map::new();
+    meta.insert("pending".into(), serde_json::to_value(req).unwrap_or(Value::Null));
+    ToolResult { output: req.prompt.clone(), is_error: true, metadata: Some(meta) }
+}
+
+/// Results are paired with calls by id, so a missing or repeated id would lose a result.
+/// Such calls get a stable synthesised id `call_<turn>_<index>`.
+fn assign_call_ids(calls: &mut [ToolCall], turn: u32) {
+    for i in 0..calls.len() {
+        let dup = calls[..i].iter().any(|c| c.id == calls[i].id);
+        if calls[i].id.is_empty() || dup {
+            calls[i].id = format!("call_{turn}_{i}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,97 @@
+//! Durable resume, `runWithAnswer` (contract Part 1 rule 7, §c.5 with decisions D-1..D-4):
+//! validate, find the halted turn, keep completed results, fill every outstanding slot, then
+//! continue the same loop. No new user turn is appended and the provider never sees a call
+//! without a result.
+
+use super::{Phase, Run, RunConfig, Slot, Step, TurnSlots};
+use crate::dialect;
+use crate::error::{Code, Error, Result};
+use crate::message::last_tool_turn;
+use crate::suspend::{declined, relay_output, Answer, Request};
+use crate::tool::{ToolResult, Toolkit};
+use serde_json::Value;
+
+pub struct ResumeInput<'a> {
+    pub history: &'a [Value],
+    pub pending: Request,
+    pub answer: Answer,
+}
+
+fn cannot(msg: &str) -> Error {
+    Error::bad_state(format!("toolnexus: cannot resume — {msg}"))
+}
+
+impl Run {
+    pub fn resume(cfg: RunConfig, toolkit: Toolkit, input: ResumeInput) -> Result<(Run, Step)> {
+        let ResumeInput { history, pending, answer } = input;
+        if answer.id != pending.id {
+            return Err(Error::new(
+                Code::AnswerMismatch,
+                format!(
+                    "toolnexus: cannot resume — answer id {:?} does not echo the pending request id {:?}",
+                    answer.id, pending.id
+                ),
+            ));
+        }
+        if history.is_empty() {
+            return Err(cannot("no transcript supplied"));
+        }
+        let mut transcript = dialect::read(history)?;
+        let open = last_tool_turn(&transcript)
+            .ok_or_else(|| cannot("the transcript has no halted assistant turn with tool calls"))?;
+        if transcript[open.index + 1..].iter().any(|m| !matches!(m, crate::message::Message::Tool(_))) {
+            return Err(cannot("the halted turn is not the last turn of the transcript (was it already resumed?)"));
+        }
+        let outstanding: Vec<usize> = (0..open.calls.len()).filter(|&i| open.results[i].is_none()).collect();
+        let Some(&first_outstanding) = outstanding.first() else {
+            return Err(cannot("every call of the halted turn already has a result (was it already resumed?)"));
+        };
+        let relay_ids: Vec<String> = pending.relay_calls().into_iter().map(|c| c.id).collect();
+        if pending.is_relay() && !relay_ids.iter().any(|id| outstanding.iter().any(|&i| &open.calls[i].id == id)) {
+            return Err(cannot("the pending request's calls are not outstanding in the transcript's halted turn"));
+        }
+        transcript.truncate(open.index + 1);
+
+        let mut slots = TurnSlots {
+            calls: open.calls.clone(),
+            slots: vec![Slot::Waiting; open.calls.len()],
+            record: vec![false; open.calls.len()],
+        };
+        for (i, r) in open.results.iter().enumerate() {
+            if let Some(r) = r {
+                slots.slots[i] = Slot::Done(ToolResult { output: r.output.clone(), is_error: r.is_error, metadata: None });
+            }
+        }
+
+        let run_cfg_toolkit = toolkit;
+        let mut run = Run::new(cfg, run_cfg_toolkit, transcript, open.index + 1)?;
+        let mut invocations = Vec::new();
+        let mut shorthand_free = true;
+        for &i in &outstanding {
+            let call = &open.calls[i];
+            if !answer.ok {
+                slots.slots[i] = Slot::Done(declined(&pending));
+                continue;
+            }
+            let is_relay = relay_ids.contains(&call.id) || run.toolkit.get(&call.name).is_some_and(|t| t.is_relay());
+            if is_relay {
+                let r = relay_output(&answer, &call.id, shorthand_free).unwrap_or_else(|| {
+                    ToolResult::error(format!("no result supplied on resume for {}", call.name))
+                });
+                shorthand_free = false;
+                slots.slots[i] = Slot::Done(r);
+                continue;
+            }
+            // A non-relay call: re-executed; the halted one gets the answer as ctx.answer (D-3).
+            let halted = !pending.is_relay() && i == first_outstanding;
+            slots.record[i] = true;
+            match run.dispatch(i, call, halted.then(|| answer.clone())) {
+                Ok(inv) => invocations.push(inv),
+                Err(result) => slots.slots[i] = Slot::Done(result),
+            }
+        }
+        run.phase = Phase::Tools(slots);
+        let step = if invocations.is_empty() { run.close_tool_turn()? } else { Step::RunTools(invocations) };
+        Ok((run, step))
+    }
+}

@@ -1,0 +1,92 @@
+//! Unit tests of the machine alone: steps are fed by hand, no driver.
+
+use super::*;
+use crate::provider::HttpResponse;
+use crate::tool::{default_schema, ToolSpec, SOURCE_NATIVE};
+use serde_json::json;
+
+fn cfg(style: Style, max_turns: u32) -> RunConfig {
+    RunConfig {
+        provider: ProviderConfig {
+            base_url: "http://x/v1".into(),
+            style,
+            model: "m".into(),
+            api_key: Some("k".into()),
+            headers: vec![],
+        },
+        system_prompt: "sys".into(),
+        max_turns,
+    }
+}
+
+fn kit() -> Toolkit {
+    Toolkit::new(vec![ToolSpec {
+        name: "add".into(),
+        description: "adds".into(),
+        input_schema: default_schema(),
+        source: SOURCE_NATIVE.into(),
+    }])
+    .unwrap()
+}
+
+fn ok(body: serde_json::Value) -> HttpResponse {
+    HttpResponse { status: 200, body: body.to_string() }
+}
+
+fn call_reply(args: &str) -> HttpResponse {
+    ok(json!({"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[
+        {"id":"c1","type":"function","function":{"name":"add","arguments":args}}]}}]}))
+}
+
+#[test]
+fn the_turn_cap_stops_a_tool_calling_run_as_incomplete() {
+    let (mut run, step) = Run::start(cfg(Style::OpenAi, 1), kit(), &[], "hi").unwrap();
+    assert!(matches!(step, Step::CallModel(_)));
+    let Step::RunTools(inv) = run.on_model_response(&call_reply("{\"a\":1}")).unwrap() else { panic!() };
+    let step = run.on_tool_outcomes(vec![(inv[0].slot, Outcome::Completed(ToolResult::ok("2")))]).unwrap();
+    let Step::Done(r) = step else { panic!("{step:?}") };
+    assert_eq!(r.status, Status::Incomplete);
+    assert_eq!(r.limit.as_deref(), Some("maxTurns"));
+    assert_eq!(r.turns, 1);
+    assert_eq!(r.tool_call_count, 1);
+    assert_eq!(r.messages.len(), 4, "system, user, assistant, tool");
+}
+
+#[test]
+fn bad_arguments_and_unknown_tools_become_error_results_without_dispatch() {
+    let (mut run, _) = Run::start(cfg(Style::OpenAi, 3), kit(), &[], "hi").unwrap();
+    let reply = ok(json!({"choices":[{"message":{"content":"","tool_calls":[
+        {"id":"a","function":{"name":"add","arguments":"{oops"}},
+        {"id":"b","function":{"name":"nope","arguments":"{}"}}]}}]}));
+    let Step::CallModel(req) = run.on_model_response(&reply).unwrap() else { panic!() };
+    let msgs = req.body["messages"].as_array().unwrap();
+    assert!(msgs[3]["content"].as_str().unwrap().starts_with("Invalid arguments for tool add: arguments are not valid JSON"));
+    assert_eq!(msgs[4]["content"], "Unknown tool: nope");
+}
+
+#[test]
+fn missing_and_repeated_call_ids_are_synthesised() {
+    let (mut run, _) = Run::start(cfg(Style::OpenAi, 3), kit(), &[], "hi").unwrap();
+    let reply = ok(json!({"choices":[{"message":{"content":"","tool_calls":[
+        {"function":{"name":"add","arguments":"{}"}},
+        {"id":"x","function":{"name":"add","arguments":"{}"}},
+        {"id":"x","function":{"name":"add","arguments":"{}"}}]}}]}));
+    let Step::RunTools(inv) = run.on_model_response(&reply).unwrap() else { panic!() };
+    let ids: Vec<_> = inv.iter().map(|i| i.call.id.as_str()).collect();
+    assert_eq!(ids, ["call_1_0", "x", "call_1_2"]);
+}
+
+#[test]
+fn feeding_steps_out_of_order_is_an_internal_error_not_a_panic() {
+    let (mut run, _) = Run::start(cfg(Style::Anthropic, 3), kit(), &[], "hi").unwrap();
+    assert_eq!(run.on_tool_outcomes(vec![]).unwrap_err().code(), "internal");
+    let Step::RunTools(_) = run
+        .on_model_response(&ok(json!({"content":[{"type":"tool_use","id":"t","name":"add","input":{}}]})))
+        .unwrap() else { panic!() };
+    assert_eq!(run.on_tool_outcomes(vec![(9, Outcome::Completed(ToolResult::ok("")))]).unwrap_err().code(), "internal");
+}
+
+#[test]
+fn zero_max_turns_is_refused() {
+    assert_eq!(Run::start(cfg(Style::OpenAi, 0), kit(), &[], "x").err().unwrap().code(), "bad_input");
+}

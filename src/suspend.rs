@@ -1,0 +1,273 @@
+//! Suspension as data (contract §a.3, §a.4, §c): `Request` / `Answer`, the `pending()` and
+//! `authRequired()` producers, relay requests and the rules that turn an answer into a result.
+//! Key names are pinned across toolnexus ports; optional keys are omitted when empty.
+
+use crate::message::ToolCall;
+use crate::tool::ToolResult;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use std::cell::Cell;
+
+pub const RELAY_KIND: &str = "tool_call";
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Request {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub kind: String,
+    #[serde(default)]
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Map<String, Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub ok: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Map<String, Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RelayCall {
+    pub id: String,
+    pub name: String,
+    pub input: Value,
+    pub arguments: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RelayResult {
+    pub id: String,
+    #[serde(default)]
+    pub output: String,
+    #[serde(default)]
+    pub is_error: bool,
+}
+
+/// Makes `pnd-<epoch-ms base36>-<seq>` ids. The clock is injected so the core never reads time.
+pub struct IdGen {
+    clock: Box<dyn Fn() -> u64>,
+    seq: Cell<u64>,
+}
+
+impl IdGen {
+    pub fn new(clock: Box<dyn Fn() -> u64>) -> Self {
+        IdGen { clock, seq: Cell::new(0) }
+    }
+    pub fn next(&self) -> String {
+        let n = self.seq.get() + 1;
+        self.seq.set(n);
+        format!("pnd-{}-{}", base36((self.clock)()), n)
+    }
+}
+
+fn base36(mut n: u64) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(DIGITS[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+impl Request {
+    pub fn is_relay(&self) -> bool {
+        self.kind == RELAY_KIND
+    }
+
+    /// `data.calls` of a relay request; entries that are not relay calls are skipped.
+    pub fn relay_calls(&self) -> Vec<RelayCall> {
+        self.data
+            .as_ref()
+            .and_then(|d| d.get("calls"))
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(|c| serde_json::from_value(c.clone()).ok()).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// `pending(req)`: the tool result that suspends a call. A missing id is generated.
+pub fn pending_result(mut req: Request, ids: &IdGen) -> ToolResult {
+    if req.id.is_empty() {
+        req.id = ids.next();
+    }
+    let mut output = req.prompt.clone();
+    if let Some(url) = req.url.as_ref().filter(|u| !u.is_empty()) {
+        output.push('\n');
+        output.push_str(url);
+    }
+    let mut meta = Map::new();
+    meta.insert("pending".into(), serde_json::to_value(&req).unwrap_or(Value::Null));
+    ToolResult { output, is_error: true, metadata: Some(meta) }
+}
+
+/// `authRequired(url, prompt?)`.
+pub fn auth_required(url: &str, prompt: Option<&str>) -> Request {
+    Request {
+        kind: "authorization".into(),
+        prompt: prompt.unwrap_or("Authorization required to continue").into(),
+        url: Some(url.into()),
+        ..Request::default()
+    }
+}
+
+pub fn relay_prompt(name: &str) -> String {
+    format!("relay tool call {name} to the caller for execution")
+}
+
+/// The first execution of a relay tool: a suspension carrying this one call, already stamped
+/// with the provider's call id and the provider's raw arguments (contract Part 1 rule 2).
+pub fn relay_request(call: &ToolCall, input: &Map<String, Value>, ids: &IdGen) -> Request {
+    let rc = RelayCall {
+        id: call.id.clone(),
+        name: call.name.clone(),
+        input: Value::Object(input.clone()),
+        arguments: if call.arguments.trim().is_empty() { "{}".into() } else { call.arguments.clone() },
+    };
+    let mut data = Map::new();
+    data.insert("calls".into(), json!([rc]));
+    Request { id: ids.next(), kind: RELAY_KIND.into(), prompt: relay_prompt(&call.name), data: Some(data), ..Request::default() }
+}
+
+/// The host's result for one relay call: `data.results` matched by id, else the single-call
+/// shorthand `data.output` / `data.isError` when `shorthand_applies`.
+pub fn relay_output(answer: &Answer, call_id: &str, shorthand_applies: bool) -> Option<ToolResult> {
+    let data = answer.data.as_ref()?;
+    if let Some(results) = data.get("results").and_then(Value::as_array) {
+        if let Some(r) = results.iter().find(|r| r.get("id").and_then(Value::as_str) == Some(call_id)) {
+            let output = r.get("output").and_then(Value::as_str).unwrap_or("").to_string();
+            let is_error = r.get("isError").and_then(Value::as_bool).unwrap_or(false);
+            return Some(ToolResult { output, is_error, metadata: None });
+        }
+    }
+    if shorthand_applies && data.contains_key("output") {
+        let output = data.get("output").and_then(Value::as_str).unwrap_or("").to_string();
+        let is_error = data.get("isError") == Some(&Value::Bool(true));
+        return Some(ToolResult { output, is_error, metadata: None });
+    }
+    None
+}
+
+/// `relayAnswer(requestId, results)`.
+pub fn relay_answer(request_id: &str, results: Vec<RelayResult>) -> Answer {
+    let mut data = Map::new();
+    data.insert("results".into(), serde_json::to_value(results).unwrap_or(json!([])));
+    Answer { id: request_id.into(), ok: true, data: Some(data), reason: None }
+}
+
+/// What a call's result becomes after `waitFor` answered (contract §c.1).
+pub enum AfterWait {
+    /// `ok: true`: run the same tool once more with `ctx.answer`.
+    Retry(Answer),
+    /// `ok: false` (or no answer): `declined/expired: <prompt>`.
+    Final(ToolResult),
+}
+
+pub fn after_wait(req: &Request, answer: Option<Answer>) -> AfterWait {
+    match answer {
+        Some(a) if a.ok => AfterWait::Retry(a),
+        _ => AfterWait::Final(declined(req)),
+    }
+}
+
+pub fn declined(req: &Request) -> ToolResult {
+    ToolResult::error(format!("declined/expired: {}", req.prompt))
+}
+
+/// The retry suspended again: the loop never waits twice on one request.
+pub fn unresolved(req: &Request) -> ToolResult {
+    ToolResult::error(format!("unresolved: {}", req.prompt))
+}
+
+/// Durable halt (contract Part 1 rule 6): the surfaced request is the first suspension in call
+/// order, and every relay call of the turn is merged into its `data.calls`, in call order.
+pub fn merge_for_halt(suspended: &[Request]) -> Option<Request> {
+    let mut first = suspended.first()?.clone();
+    let mut calls: Vec<Value> = Vec::new();
+    for r in suspended.iter().filter(|r| r.is_relay()) {
+        calls.extend(r.relay_calls().into_iter().filter_map(|c| serde_json::to_value(c).ok()));
+    }
+    if !calls.is_empty() {
+        first.data.get_or_insert_with(Map::new).insert("calls".into(), Value::Array(calls));
+    }
+    Some(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids() -> IdGen {
+        IdGen::new(Box::new(|| 1_700_000_000_000))
+    }
+
+    #[test]
+    fn requests_serialise_with_pinned_keys_and_no_empty_options() {
+        let mut d = Map::new();
+        d.insert("k".into(), json!("v"));
+        let r = Request {
+            id: "r1".into(), kind: "input".into(), prompt: "p".into(), url: Some("u".into()),
+            data: Some(d.clone()), expires_at: Some("2026-01-01T00:00:00Z".into()),
+        };
+        assert_eq!(
+            serde_json::to_string(&r).unwrap(),
+            r#"{"id":"r1","kind":"input","prompt":"p","url":"u","data":{"k":"v"},"expiresAt":"2026-01-01T00:00:00Z"}"#
+        );
+        let a = Answer { id: "r1".into(), ok: true, data: Some(d), reason: None };
+        assert_eq!(serde_json::to_string(&a).unwrap(), r#"{"id":"r1","ok":true,"data":{"k":"v"}}"#);
+    }
+
+    #[test]
+    fn pending_generates_ids_and_appends_the_url() {
+        let g = ids();
+        let r = pending_result(auth_required("https://x", None), &g);
+        assert!(r.is_error);
+        assert_eq!(r.output, "Authorization required to continue\nhttps://x");
+        let p = r.pending().unwrap();
+        assert!(p.id.starts_with("pnd-") && p.id.ends_with("-1"), "{}", p.id);
+        assert_eq!(base36(35), "z");
+    }
+
+    #[test]
+    fn relay_answers_match_by_id_then_shorthand() {
+        let mut d = Map::new();
+        d.insert("results".into(), json!([{"id": "b", "output": "B", "isError": true}]));
+        d.insert("output".into(), json!("short"));
+        let a = Answer { id: "r".into(), ok: true, data: Some(d), reason: None };
+        assert_eq!(relay_output(&a, "b", false).unwrap(), ToolResult::error("B"));
+        assert_eq!(relay_output(&a, "a", true).unwrap(), ToolResult::ok("short"));
+        assert!(relay_output(&a, "a", false).is_none());
+    }
+
+    #[test]
+    fn halt_merges_relay_calls_onto_the_first_suspension() {
+        let g = ids();
+        let call = |id: &str| ToolCall { id: id.into(), name: "click".into(), arguments: "{\"s\": 1}".into() };
+        let r1 = relay_request(&call("c1"), &Map::new(), &g);
+        let r2 = relay_request(&call("c2"), &Map::new(), &g);
+        let merged = merge_for_halt(&[r1.clone(), r2]).unwrap();
+        assert_eq!(merged.id, r1.id);
+        let calls = merged.relay_calls();
+        assert_eq!(calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["c1", "c2"]);
+        assert_eq!(calls[0].arguments, "{\"s\": 1}", "raw arguments pass through");
+    }
+}

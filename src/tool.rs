@@ -1,0 +1,215 @@
+//! Tool declarations, tool results and the toolkit (declarations only: the functions that run
+//! host tools live with the host, behind the driver's `ToolExecutor`).
+
+use crate::error::{Code, Error, Result};
+use crate::suspend::Request;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+pub const SOURCE_RELAY: &str = "relay";
+pub const SOURCE_NATIVE: &str = "native";
+
+/// The builtin names a relay tool may never take (contract Part 1 rule 5), even though this
+/// package ships no builtins: a future builtin must not capture a declaration-only tool.
+pub const BUILTIN_NAMES: [&str; 10] =
+    ["bash", "read", "write", "edit", "grep", "glob", "webfetch", "question", "apply_patch", "todowrite"];
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolSpec {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default = "default_schema")]
+    pub input_schema: Value,
+    #[serde(default = "default_source")]
+    pub source: String,
+}
+
+fn default_source() -> String {
+    SOURCE_NATIVE.into()
+}
+
+/// `defineTool`'s default schema (contract §a.1).
+pub fn default_schema() -> Value {
+    json!({"type": "object", "properties": {}, "additionalProperties": false})
+}
+
+/// `relayTool`'s default schema (contract §c.4).
+pub fn default_relay_schema() -> Value {
+    json!({"type": "object", "properties": {}})
+}
+
+impl ToolSpec {
+    pub fn is_relay(&self) -> bool {
+        self.source == SOURCE_RELAY
+    }
+
+    /// Checks and normalises a declaration: the name is sanitised to `[a-zA-Z0-9_-]`, the schema
+    /// must be a JSON object.
+    pub fn validated(mut self) -> Result<ToolSpec> {
+        self.name = sanitize_name(&self.name);
+        if self.name.is_empty() {
+            return Err(Error::bad_input("a tool needs a non-empty name"));
+        }
+        if !self.input_schema.is_object() {
+            return Err(Error::bad_input(format!("tool {}: inputSchema must be a JSON object", self.name)));
+        }
+        Ok(self)
+    }
+}
+
+/// Every character outside `[a-zA-Z0-9_-]` becomes `_` (contract §a.1).
+pub fn sanitize_name(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .collect()
+}
+
+/// The declarations a run offers the model, in the order they were added.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Toolkit {
+    tools: Vec<ToolSpec>,
+}
+
+impl Toolkit {
+    pub fn new(tools: Vec<ToolSpec>) -> Result<Toolkit> {
+        let mut kit = Toolkit::default();
+        let tools = tools.into_iter().map(ToolSpec::validated).collect::<Result<Vec<_>>>()?;
+        check_collisions(&tools)?;
+        for t in tools {
+            kit.push(t)?;
+        }
+        Ok(kit)
+    }
+
+    /// Adds one tool later; the collision guard applies here too (contract Part 1 rule 5).
+    pub fn add(&mut self, tool: ToolSpec) -> Result<()> {
+        let tool = tool.validated()?;
+        check_collisions(std::slice::from_ref(&tool))?;
+        self.push(tool)
+    }
+
+    fn push(&mut self, tool: ToolSpec) -> Result<()> {
+        if self.get(&tool.name).is_some() {
+            return Err(Error::bad_input(format!("duplicate tool name {:?}", tool.name)));
+        }
+        self.tools.push(tool);
+        Ok(())
+    }
+
+    pub fn get(&self, name: &str) -> Option<&ToolSpec> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    pub fn tools(&self) -> &[ToolSpec] {
+        &self.tools
+    }
+}
+
+fn check_collisions(tools: &[ToolSpec]) -> Result<()> {
+    let mut hits: Vec<&str> = tools
+        .iter()
+        .filter(|t| t.is_relay() && BUILTIN_NAMES.contains(&t.name.as_str()))
+        .map(|t| t.name.as_str())
+        .collect();
+    if hits.is_empty() {
+        return Ok(());
+    }
+    hits.sort_unstable();
+    Err(Error::new(
+        Code::RelayCollision,
+        format!(
+            "toolnexus: relay tool name collides with a built-in tool: [{}] — rename the relay tool \
+             (the guard applies even with builtins disabled, so a future builtin cannot capture a \
+             declaration-only tool)",
+            hits.join(" ")
+        ),
+    ))
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResult {
+    pub output: String,
+    pub is_error: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+}
+
+impl ToolResult {
+    pub fn ok(output: impl Into<String>) -> Self {
+        ToolResult { output: output.into(), is_error: false, metadata: None }
+    }
+    pub fn error(output: impl Into<String>) -> Self {
+        ToolResult { output: output.into(), is_error: true, metadata: None }
+    }
+
+    /// The suspension this result carries: `metadata.pending` when it is a valid Request.
+    pub fn pending(&self) -> Option<Request> {
+        let p = self.metadata.as_ref()?.get("pending")?;
+        serde_json::from_value::<Request>(p.clone()).ok().filter(|r| !r.id.is_empty())
+    }
+
+    /// Normalises whatever a host tool returned (contract §a.1): a string is the output; an
+    /// object with both `output` and `isError` passes through; anything else is JSON text.
+    pub fn from_return(value: Value) -> ToolResult {
+        match value {
+            Value::String(s) => ToolResult::ok(s),
+            Value::Null => ToolResult::ok(""),
+            Value::Object(ref m) if m.contains_key("output") && m.get("isError").is_some_and(Value::is_boolean) => {
+                let output = match &m["output"] {
+                    Value::String(s) => s.clone(),
+                    Value::Null => String::new(),
+                    other => other.to_string(),
+                };
+                let metadata = m.get("metadata").and_then(Value::as_object).cloned();
+                ToolResult { output, is_error: m["isError"] == Value::Bool(true), metadata }
+            }
+            other => ToolResult::ok(other.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn relay(name: &str) -> ToolSpec {
+        ToolSpec { name: name.into(), description: String::new(), input_schema: default_relay_schema(), source: SOURCE_RELAY.into() }
+    }
+
+    #[test]
+    fn collision_guard_names_every_clash_sorted() {
+        let err = Toolkit::new(vec![relay("write"), relay("bash"), relay("click")]).unwrap_err();
+        assert_eq!(err.code(), "relay_collision");
+        assert_eq!(
+            err.message,
+            "toolnexus: relay tool name collides with a built-in tool: [bash write] — rename the relay tool \
+             (the guard applies even with builtins disabled, so a future builtin cannot capture a declaration-only tool)"
+        );
+        let mut kit = Toolkit::new(vec![relay("click")]).unwrap();
+        assert_eq!(kit.add(relay("grep")).unwrap_err().code(), "relay_collision");
+        let mut native = relay("bash");
+        native.source = SOURCE_NATIVE.into();
+        kit.add(native).expect("a non-relay tool may shadow a builtin");
+    }
+
+    #[test]
+    fn names_are_sanitised_and_duplicates_refused() {
+        let kit = Toolkit::new(vec![relay("a.b c")]).unwrap();
+        assert_eq!(kit.tools()[0].name, "a_b_c");
+        assert_eq!(Toolkit::new(vec![relay("x"), relay("x")]).unwrap_err().code(), "bad_input");
+    }
+
+    #[test]
+    fn host_returns_are_normalised() {
+        assert_eq!(ToolResult::from_return(json!("hi")), ToolResult::ok("hi"));
+        assert_eq!(ToolResult::from_return(json!({"a": 1})), ToolResult::ok("{\"a\":1}"));
+        assert_eq!(ToolResult::from_return(json!(3)), ToolResult::ok("3"));
+        let r = ToolResult::from_return(json!({"output": "no", "isError": true, "metadata": {"k": 1}}));
+        assert!(r.is_error && r.output == "no" && r.metadata.is_some());
+        // only one of the two keys: not a result object, so it is JSON text
+        assert_eq!(ToolResult::from_return(json!({"output": "x"})).output, "{\"output\":\"x\"}");
+    }
+}
