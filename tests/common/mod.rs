@@ -1,0 +1,218 @@
+//! Test doubles for the driver's seams: a scripted transport that records every request, host
+//! tools as closures, and a `waitFor` that measures how many waits are outstanding at once.
+#![allow(dead_code)]
+
+use futures_util::future::LocalBoxFuture;
+use serde_json::{json, Map, Value};
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
+use toolnexus_wasm::driver::{drive, Env, ToolExecutor, Transport, Waiter};
+use toolnexus_wasm::provider::{HttpRequest, HttpResponse, ProviderConfig, Style};
+use toolnexus_wasm::run::{ResumeInput, Run, RunConfig, RunResult};
+use toolnexus_wasm::suspend::{Answer, IdGen, Request};
+use toolnexus_wasm::tool::{default_relay_schema, default_schema, ToolResult, ToolSpec, Toolkit};
+use toolnexus_wasm::Result;
+
+pub fn fixture(path: &str) -> Value {
+    let p = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))).unwrap()
+}
+
+#[derive(Default)]
+pub struct Scripted {
+    pub replies: RefCell<VecDeque<HttpResponse>>,
+    pub requests: RefCell<Vec<HttpRequest>>,
+}
+
+impl Scripted {
+    pub fn new(replies: Vec<Value>) -> Self {
+        let s = Scripted::default();
+        for r in replies {
+            s.push(200, r.to_string());
+        }
+        s
+    }
+    pub fn push(&self, status: u16, body: String) {
+        self.replies.borrow_mut().push_back(HttpResponse { status, body });
+    }
+    pub fn bodies(&self) -> Vec<Value> {
+        self.requests.borrow().iter().map(|r| r.body.clone()).collect()
+    }
+}
+
+impl Transport for Scripted {
+    fn send(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse>> {
+        self.requests.borrow_mut().push(req);
+        let next = self.replies.borrow_mut().pop_front();
+        Box::pin(async move { Ok(next.expect("the script ran out of provider replies")) })
+    }
+}
+
+type ToolFn = Box<dyn Fn(&Map<String, Value>, Option<&Answer>) -> ToolResult>;
+
+#[derive(Default)]
+pub struct Tools {
+    pub fns: Vec<(String, ToolFn)>,
+    pub calls: RefCell<Vec<(String, Value, Option<Answer>)>>,
+    /// Tools listed here finish after yielding this many times, to reorder completion.
+    pub delays: Vec<(String, u32)>,
+}
+
+impl Tools {
+    pub fn with(mut self, name: &str, f: impl Fn(&Map<String, Value>, Option<&Answer>) -> ToolResult + 'static) -> Self {
+        self.fns.push((name.to_string(), Box::new(f)));
+        self
+    }
+}
+
+impl ToolExecutor for Tools {
+    fn execute<'a>(&'a self, name: &'a str, args: &'a Map<String, Value>, answer: Option<&'a Answer>)
+        -> LocalBoxFuture<'a, Result<ToolResult>> {
+        Box::pin(async move {
+            let delay = self.delays.iter().find(|(n, _)| n == name).map(|d| d.1).unwrap_or(0);
+            for _ in 0..delay {
+                YieldOnce(false).await;
+            }
+            self.calls.borrow_mut().push((name.to_string(), Value::Object(args.clone()), answer.cloned()));
+            let f = &self.fns.iter().find(|(n, _)| n == name).expect("tool not scripted").1;
+            Ok(f(args, answer))
+        })
+    }
+}
+
+/// A future that is pending once, so concurrently started futures interleave.
+pub struct YieldOnce(pub bool);
+impl Future for YieldOnce {
+    type Output = ();
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.0 {
+            return Poll::Ready(());
+        }
+        self.0 = true;
+        cx.waker().wake_by_ref();
+        Poll::Pending
+    }
+}
+
+pub struct Wait {
+    pub answer: Box<dyn Fn(&Request) -> Answer>,
+    pub seen: RefCell<Vec<Request>>,
+    pub outstanding: Cell<usize>,
+    pub max_outstanding: Cell<usize>,
+}
+
+impl Wait {
+    pub fn new(answer: impl Fn(&Request) -> Answer + 'static) -> Rc<Wait> {
+        Rc::new(Wait { answer: Box::new(answer), seen: RefCell::default(), outstanding: Cell::new(0), max_outstanding: Cell::new(0) })
+    }
+}
+
+impl Waiter for Wait {
+    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Answer>> {
+        Box::pin(async move {
+            self.seen.borrow_mut().push(req.clone());
+            self.outstanding.set(self.outstanding.get() + 1);
+            self.max_outstanding.set(self.max_outstanding.get().max(self.outstanding.get()));
+            YieldOnce(false).await;
+            self.outstanding.set(self.outstanding.get() - 1);
+            Ok((self.answer)(&req))
+        })
+    }
+}
+
+pub fn ok_answer(req: &Request, data: Value) -> Answer {
+    Answer { id: req.id.clone(), ok: true, data: data.as_object().cloned(), reason: None }
+}
+
+pub fn config(style: Style) -> RunConfig {
+    RunConfig {
+        provider: ProviderConfig {
+            base_url: "http://127.0.0.1:9/v1".into(),
+            style,
+            model: "test-model".into(),
+            api_key: Some("sk-test-key".into()),
+            headers: vec![],
+        },
+        system_prompt: "You are terse.".into(),
+        max_turns: 10,
+    }
+}
+
+pub fn native(name: &str) -> ToolSpec {
+    ToolSpec { name: name.into(), description: format!("the {name} tool"), input_schema: default_schema(), source: "native".into() }
+}
+
+pub fn relay(name: &str) -> ToolSpec {
+    ToolSpec { name: name.into(), description: format!("relay {name}"), input_schema: default_relay_schema(), source: "relay".into() }
+}
+
+pub fn ids() -> IdGen {
+    let n = Cell::new(1_767_225_600_000u64);
+    IdGen::new(Box::new(move || { n.set(n.get() + 1); n.get() }))
+}
+
+pub fn run(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, history: &[Value], prompt: &str) -> Result<RunResult> {
+    let ids = ids();
+    let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), ids: &ids };
+    let (r, step) = Run::start(config(style), Toolkit::new(kit)?, history, prompt)?;
+    futures_executor::block_on(drive(r, step, &env))
+}
+
+pub fn resume(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, history: &[Value], pending: Request, answer: Answer) -> Result<RunResult> {
+    let ids = ids();
+    let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), ids: &ids };
+    let (r, step) = Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history, pending, answer })?;
+    futures_executor::block_on(drive(r, step, &env))
+}
+
+/// OpenAI reply with tool calls `(id, name, raw arguments)`.
+pub fn oa_calls(calls: &[(&str, &str, &str)]) -> Value {
+    let tc: Vec<Value> = calls.iter().map(|(id, n, a)| json!({"id": id, "type": "function", "function": {"name": n, "arguments": a}})).collect();
+    json!({"id": "chatcmpl-1", "object": "chat.completion", "model": "test-model",
+           "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": tc}, "finish_reason": "tool_calls"}],
+           "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+}
+
+pub fn oa_text(text: &str) -> Value {
+    json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+           "usage": {"prompt_tokens": 20, "completion_tokens": 3, "total_tokens": 23}})
+}
+
+/// Anthropic reply with tool_use blocks `(id, name, input)`.
+pub fn an_calls(calls: &[(&str, &str, Value)]) -> Value {
+    let blocks: Vec<Value> = calls.iter().map(|(id, n, i)| json!({"type": "tool_use", "id": id, "name": n, "input": i})).collect();
+    json!({"id": "msg_1", "type": "message", "role": "assistant", "content": blocks, "stop_reason": "tool_use",
+           "usage": {"input_tokens": 10, "output_tokens": 5}})
+}
+
+pub fn an_text(text: &str) -> Value {
+    json!({"id": "msg_2", "type": "message", "role": "assistant", "content": [{"type": "text", "text": text}],
+           "stop_reason": "end_turn", "usage": {"input_tokens": 20, "output_tokens": 3}})
+}
+
+/// Whether every call in a rendered transcript has exactly one result.
+pub fn balanced(messages: &[Value]) -> bool {
+    let mut calls: Vec<String> = Vec::new();
+    let mut results: Vec<String> = Vec::new();
+    for m in messages {
+        if let Some(tc) = m["tool_calls"].as_array() {
+            calls.extend(tc.iter().map(|c| c["id"].as_str().unwrap().to_string()));
+        }
+        if m["role"] == "tool" {
+            results.push(m["tool_call_id"].as_str().unwrap().to_string());
+        }
+        if let Some(blocks) = m["content"].as_array() {
+            for b in blocks {
+                if b["type"] == "tool_use" { calls.push(b["id"].as_str().unwrap().to_string()); }
+                if b["type"] == "tool_result" { results.push(b["tool_use_id"].as_str().unwrap().to_string()); }
+            }
+        }
+    }
+    calls.sort();
+    results.sort();
+    calls == results
+}

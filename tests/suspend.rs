@@ -1,0 +1,109 @@
+//! In-process resolution with `waitFor` (contract §c.1, §c.3, Part 1 rules 1 and 3).
+
+mod common;
+use common::*;
+use serde_json::json;
+use toolnexus_wasm::provider::Style;
+use toolnexus_wasm::run::Status;
+use toolnexus_wasm::suspend::{auth_required, pending_result, Answer, IdGen, Request};
+use toolnexus_wasm::tool::ToolResult;
+
+fn asking_tool(ids: IdGen) -> impl Fn(&serde_json::Map<String, serde_json::Value>, Option<&Answer>) -> ToolResult {
+    move |_, answer| match answer {
+        None => pending_result(auth_required("https://login", Some("Sign in")), &ids),
+        Some(a) => ToolResult::ok(format!("token={}", a.data.as_ref().unwrap()["token"].as_str().unwrap())),
+    }
+}
+
+#[test]
+fn an_ok_answer_reruns_the_tool_once_with_ctx_answer() {
+    let p = Scripted::new(vec![oa_calls(&[("c1", "secure", "{\"x\":1}")]), oa_text("in")]);
+    let tools = Tools::default().with("secure", asking_tool(ids()));
+    let w = Wait::new(|r| ok_answer(r, json!({"token": "abc"})));
+    let r = run(Style::OpenAi, vec![native("secure")], &p, &tools, Some(&w), &[], "go").unwrap();
+    assert_eq!(r.status, Status::Done);
+    assert_eq!(r.tool_calls[0].output, "token=abc");
+    let calls = tools.calls.borrow();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[1].1, json!({"x": 1}), "same args on the retry");
+    assert_eq!(calls[1].2.as_ref().unwrap().id, w.seen.borrow()[0].id, "ctx.answer is the host's answer");
+    assert_eq!(w.seen.borrow()[0].kind, "authorization");
+}
+
+#[test]
+fn a_declined_answer_is_declined_expired_and_the_loop_continues() {
+    let p = Scripted::new(vec![oa_calls(&[("c1", "secure", "{}")]), oa_text("ok, skipped")]);
+    let tools = Tools::default().with("secure", asking_tool(ids()));
+    let w = Wait::new(|r| Answer { id: r.id.clone(), ok: false, data: None, reason: Some("declined".into()) });
+    let r = run(Style::OpenAi, vec![native("secure")], &p, &tools, Some(&w), &[], "go").unwrap();
+    assert_eq!(r.tool_calls[0].output, "declined/expired: Sign in");
+    assert!(r.tool_calls[0].is_error);
+    assert_eq!(tools.calls.borrow().len(), 1, "not re-executed");
+    assert_eq!(r.text, "ok, skipped");
+}
+
+#[test]
+fn a_retry_that_suspends_again_is_unresolved() {
+    let p = Scripted::new(vec![oa_calls(&[("c1", "stubborn", "{}")]), oa_text("gave up")]);
+    let g = ids();
+    let tools = Tools::default().with("stubborn", move |_, _| {
+        pending_result(Request { kind: "input".into(), prompt: "Need more".into(), ..Request::default() }, &g)
+    });
+    let w = Wait::new(|r| ok_answer(r, json!({})));
+    let r = run(Style::OpenAi, vec![native("stubborn")], &p, &tools, Some(&w), &[], "go").unwrap();
+    assert_eq!(r.tool_calls[0].output, "unresolved: Need more");
+    assert_eq!(w.seen.borrow().len(), 1, "never waits twice on one request");
+    assert_eq!(r.status, Status::Done);
+}
+
+#[test]
+fn several_suspensions_in_a_turn_wait_concurrently() {
+    let p = Scripted::new(vec![
+        oa_calls(&[("c1", "click", "{\"s\":\"#a\"}"), ("c2", "click", "{\"s\":\"#b\"}"), ("c3", "click", "{\"s\":\"#c\"}")]),
+        oa_text("clicked all"),
+    ]);
+    let w = Wait::new(|r| {
+        let id = r.data.as_ref().unwrap()["calls"][0]["id"].as_str().unwrap().to_string();
+        ok_answer(r, json!({"results": [{"id": id, "output": format!("clicked {id}"), "isError": false}]}))
+    });
+    let r = run(Style::OpenAi, vec![relay("click")], &p, &Tools::default(), Some(&w), &[], "go").unwrap();
+    assert_eq!(w.max_outstanding.get(), 3, "all three waitFor calls were outstanding at once");
+    let seen = w.seen.borrow();
+    assert!(seen.iter().all(|q| q.kind == "tool_call" && q.data.as_ref().unwrap()["calls"].as_array().unwrap().len() == 1));
+    assert_eq!(r.tool_calls.iter().map(|c| c.output.as_str()).collect::<Vec<_>>(), ["clicked c1", "clicked c2", "clicked c3"]);
+    let sent = p.bodies()[1]["messages"].as_array().unwrap().clone();
+    assert!(balanced(&sent));
+}
+
+#[test]
+fn relay_shorthand_answers_and_relay_errors_are_tool_results() {
+    let p = Scripted::new(vec![an_calls(&[("tu_1", "read_page", json!({"sel": "h1"}))]), an_text("title read")]);
+    let w = Wait::new(|r| ok_answer(r, json!({"output": "Page not found", "isError": true})));
+    let r = run(Style::Anthropic, vec![relay("read_page")], &p, &Tools::default(), Some(&w), &[], "read").unwrap();
+    let seen = w.seen.borrow();
+    assert_eq!(seen[0].prompt, "relay tool call read_page to the caller for execution");
+    assert_eq!(seen[0].data.as_ref().unwrap()["calls"][0],
+        json!({"id": "tu_1", "name": "read_page", "input": {"sel": "h1"}, "arguments": "{\"sel\":\"h1\"}"}));
+    assert_eq!(r.tool_calls[0].output, "Page not found");
+    assert!(r.tool_calls[0].is_error);
+    assert_eq!(p.bodies()[1]["messages"][2]["content"][0]["is_error"], true);
+}
+
+#[test]
+fn a_waitfor_failure_stops_the_run_with_a_typed_error() {
+    struct Failing;
+    impl toolnexus_wasm::driver::Waiter for Failing {
+        fn wait(&self, _: Request) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Answer>> {
+            Box::pin(async { Err(toolnexus_wasm::Error::new(toolnexus_wasm::Code::HostCallback, "boom")) })
+        }
+    }
+    let p = Scripted::new(vec![oa_calls(&[("c1", "click", "{}")])]);
+    let ids = ids();
+    let tools = Tools::default();
+    let env = toolnexus_wasm::driver::Env { transport: &p, tools: &tools, waiter: Some(&Failing), ids: &ids };
+    let kit = toolnexus_wasm::tool::Toolkit::new(vec![relay("click")]).unwrap();
+    let (r, step) = toolnexus_wasm::run::Run::start(config(Style::OpenAi), kit, &[], "x").unwrap();
+    let err = futures_executor::block_on(toolnexus_wasm::driver::drive(r, step, &env)).unwrap_err();
+    assert_eq!(err.code(), "host_callback");
+    assert!(err.message.contains("boom"));
+}
