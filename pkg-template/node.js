@@ -1,0 +1,14 @@
+// Node: the module is compiled synchronously on import; `init()` exists for symmetry.
+import { readFileSync } from "node:fs";
+import { initSync } from "./toolnexus_wasm.js";
+
+initSync({ module: readFileSync(new URL("./toolnexus_wasm_bg.wasm", import.meta.url)) });
+
+export * from "./toolnexus_wasm.js";
+
+/** `Request.kind` of a relay tool call. */
+export const RELAY_KIND = "tool_call";
+
+export function init() {
+  return Promise.resolve();
+}

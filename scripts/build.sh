@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds the npm package into ./pkg: wasm-pack (web target) output merged with pkg-template/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/tools/js/node_modules/.bin:$HOME/.cargo/bin:$PATH"   # npm binaryen's wasm-opt
+out=target/wasm-pack/web
+wasm-pack --quiet build --release --target web --weak-refs --out-dir "$out" --out-name toolnexus_wasm --mode no-install --no-pack
+rm -rf pkg && mkdir -p pkg
+cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.wasm "$out"/toolnexus_wasm_bg.wasm.d.ts pkg/
+cp pkg-template/* pkg/
+echo "built pkg/ ($(wc -c < pkg/toolnexus_wasm_bg.wasm) bytes wasm, $(gzip -9c pkg/toolnexus_wasm_bg.wasm | wc -c) gzip)"

@@ -1,0 +1,83 @@
+//! JS ⇄ Rust value conversion and error mapping for the edge. Decoding happens inside function
+//! bodies with `?`, so a bad JS value is a typed error, never a throw past Rust frames.
+
+use crate::error::{Code, Error, Result};
+use js_sys::{Function, Reflect};
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Plain objects, not ES `Map`s, so results survive `JSON.stringify` (biome's lesson).
+pub fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| Error::internal(format!("cannot encode a value for JS: {e}")))
+}
+
+/// Any JS value to JSON data. Functions, symbols and BigInts are refused with `what` named.
+pub fn from_js(v: &JsValue, what: &str) -> Result<Value> {
+    if v.is_undefined() {
+        return Ok(Value::Null);
+    }
+    serde_wasm_bindgen::from_value(v.clone()).map_err(|e| Error::bad_input(format!("{what} is not JSON data: {e}")))
+}
+
+pub fn get(obj: &JsValue, key: &str) -> JsValue {
+    if !obj.is_object() {
+        return JsValue::UNDEFINED;
+    }
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+pub fn opt_string(obj: &JsValue, key: &str, what: &str) -> Result<Option<String>> {
+    let v = get(obj, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.as_string().map(Some).ok_or_else(|| Error::bad_input(format!("{what}.{key} must be a string")))
+}
+
+pub fn req_string(obj: &JsValue, key: &str, what: &str) -> Result<String> {
+    opt_string(obj, key, what)?
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| Error::bad_input(format!("{what}.{key} is required (a non-empty string)")))
+}
+
+pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Function>> {
+    let v = get(obj, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.dyn_into::<Function>().map(Some).map_err(|_| Error::bad_input(format!("{what}.{key} must be a function")))
+}
+
+/// A JS `Error` whose `code` property is the stable error code (and `status` for HTTP errors).
+pub fn js_error(e: Error) -> JsValue {
+    let err = js_sys::Error::new(&e.message);
+    err.set_name("ToolnexusError");
+    let _ = Reflect::set(&err, &"code".into(), &e.code().into());
+    if let Some(s) = e.status {
+        let _ = Reflect::set(&err, &"status".into(), &JsValue::from(s));
+    }
+    err.into()
+}
+
+/// The message of whatever a JS callback threw (an Error's message, or the value as text).
+pub fn thrown_message(v: &JsValue) -> String {
+    if let Some(e) = v.dyn_ref::<js_sys::Error>() {
+        return String::from(e.message());
+    }
+    if let Some(s) = v.as_string() {
+        return s;
+    }
+    js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "unknown error".into())
+}
+
+/// An error thrown back into Rust from JS: keep a `ToolnexusError`'s code, otherwise wrap it.
+pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
+    let name = get(v, "name").as_string().unwrap_or_default();
+    if name == "AbortError" {
+        return Error::new(Code::Aborted, format!("{context}: aborted"));
+    }
+    Error::new(code, format!("{context}: {}", thrown_message(v)))
+}
+pub type JsResult<T> = std::result::Result<T, JsValue>;

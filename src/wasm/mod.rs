@@ -1,0 +1,75 @@
+//! The wasm edge: decode JS values, call the core, encode results, map errors to JS `Error`s
+//! with a stable `code`. Nothing here decides loop behaviour. No `unwrap` or `expect`: a panic
+//! would trap and poison the instance, so every failure is a typed error.
+
+mod client;
+mod convert;
+mod host;
+mod toolkit;
+
+use crate::error::Error;
+use crate::suspend::{self, IdGen, RelayResult, Request};
+use convert::{from_js, js_error, to_js, JsResult};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+// The data shapes, written once in TypeScript and pulled into the generated .d.ts.
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = include_str!("types.d.ts");
+
+thread_local! {
+    static IDS: Rc<IdGen> = Rc::new(IdGen::new(Box::new(|| js_sys::Date::now() as u64)));
+}
+
+pub(crate) fn ids() -> Rc<IdGen> {
+    IDS.with(Rc::clone)
+}
+
+fn request_of(v: &JsValue, what: &str) -> Result<Request, Error> {
+    if !v.is_object() {
+        return Err(Error::bad_input(format!("{what} must be a Request object")));
+    }
+    serde_json::from_value(from_js(v, what)?).map_err(|e| Error::bad_input(format!("{what} is invalid: {e}")))
+}
+
+/// Suspends a tool call: return `pending({ kind, prompt, url?, data? })` from a tool's `run`.
+/// A missing `id` is generated (`pnd-…`).
+#[wasm_bindgen(unchecked_return_type = "ToolResult")]
+pub fn pending(#[wasm_bindgen(unchecked_param_type = "Partial<Request>")] request: JsValue) -> JsResult<JsValue> {
+    let req = request_of(&request, "pending(request)").map_err(js_error)?;
+    to_js(&suspend::pending_result(req, &ids())).map_err(js_error)
+}
+
+/// `pending({ kind: "authorization", prompt, url })`.
+#[wasm_bindgen(js_name = authRequired, unchecked_return_type = "ToolResult")]
+pub fn auth_required(url: String, prompt: Option<String>) -> JsResult<JsValue> {
+    to_js(&suspend::pending_result(suspend::auth_required(&url, prompt.as_deref()), &ids())).map_err(js_error)
+}
+
+/// Whether a request is a relay tool call (`kind === "tool_call"`).
+#[wasm_bindgen(js_name = isRelayRequest)]
+pub fn is_relay_request(#[wasm_bindgen(unchecked_param_type = "Request | undefined | null")] request: JsValue) -> bool {
+    request_of(&request, "request").map(|r| r.is_relay()).unwrap_or(false)
+}
+
+/// The relay calls a request carries (`data.calls`), in call order; `[]` for other requests.
+#[wasm_bindgen(js_name = relayCallsOf, unchecked_return_type = "RelayCall[]")]
+pub fn relay_calls_of(#[wasm_bindgen(unchecked_param_type = "Request")] request: JsValue) -> JsResult<JsValue> {
+    let req = request_of(&request, "request").map_err(js_error)?;
+    let calls = if req.is_relay() { req.relay_calls() } else { Vec::new() };
+    to_js(&calls).map_err(js_error)
+}
+
+/// Builds the answer to a relay request: `{ id: requestId, ok: true, data: { results } }`.
+#[wasm_bindgen(js_name = relayAnswer, unchecked_return_type = "Answer")]
+pub fn relay_answer(
+    request_id: String,
+    #[wasm_bindgen(unchecked_param_type = "RelayResult[]")] results: JsValue,
+) -> JsResult<JsValue> {
+    let run = || -> Result<JsValue, Error> {
+        let results: Vec<RelayResult> = serde_json::from_value(from_js(&results, "results")?)
+            .map_err(|e| Error::bad_input(format!("results must be [{{ id, output, isError? }}]: {e}")))?;
+        to_js(&suspend::relay_answer(&request_id, results))
+    };
+    run().map_err(js_error)
+}

@@ -1,0 +1,149 @@
+//! `defineTool`, `relayTool`, `createToolkit` and the `Toolkit` class. A toolkit is read by
+//! duck typing (`toolkit.tools`), so a plain `{ tools: [...] }` object works too; the
+//! collision guard runs on construction, on `add`, and again when a run reads the toolkit.
+
+use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, JsResult};
+use crate::error::{Error, Result};
+use crate::tool::{default_relay_schema, default_schema, ToolSpec, Toolkit as CoreToolkit, SOURCE_NATIVE, SOURCE_RELAY};
+use js_sys::{Array, Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+/// A decoded toolkit: the declarations for the core and the functions for the executor.
+pub struct Decoded {
+    pub kit: CoreToolkit,
+    pub fns: Vec<(String, Function)>,
+}
+
+fn decode_tool(v: &JsValue, i: usize) -> Result<(ToolSpec, Option<Function>)> {
+    let what = format!("tools[{i}]");
+    if !v.is_object() {
+        return Err(Error::bad_input(format!("{what} must be a tool object (from defineTool or relayTool)")));
+    }
+    let source = opt_string(v, "source", &what)?.unwrap_or_else(|| SOURCE_NATIVE.into());
+    let schema = get(v, "inputSchema");
+    let input_schema = if schema.is_undefined() || schema.is_null() {
+        if source == SOURCE_RELAY { default_relay_schema() } else { default_schema() }
+    } else {
+        from_js(&schema, &format!("{what}.inputSchema"))?
+    };
+    let spec = ToolSpec {
+        name: req_string(v, "name", &what)?,
+        description: opt_string(v, "description", &what)?.unwrap_or_default(),
+        input_schema,
+        source,
+    }
+    .validated()?;
+    let run = opt_function(v, "run", &what)?;
+    if run.is_none() && !spec.is_relay() {
+        return Err(Error::bad_input(format!(
+            "tool {} has no run function; use relayTool() for a declaration-only tool",
+            spec.name
+        )));
+    }
+    Ok((spec, run))
+}
+
+/// Reads `toolkit.tools` (a `Toolkit` or any object with a `tools` array).
+pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
+    if toolkit.is_undefined() || toolkit.is_null() {
+        return Ok(Decoded { kit: CoreToolkit::default(), fns: Vec::new() });
+    }
+    let tools = get(toolkit, "tools");
+    let list = if Array::is_array(&tools) { Array::from(&tools) } else if Array::is_array(toolkit) { Array::from(toolkit) } else {
+        return Err(Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }"));
+    };
+    let mut specs = Vec::with_capacity(list.length() as usize);
+    let mut fns = Vec::new();
+    for (i, v) in list.iter().enumerate() {
+        let (spec, run) = decode_tool(&v, i)?;
+        if let Some(f) = run {
+            fns.push((spec.name.clone(), f));
+        }
+        specs.push(spec);
+    }
+    Ok(Decoded { kit: CoreToolkit::new(specs)?, fns })
+}
+
+fn tool_object(spec: &ToolSpec, run: Option<&Function>) -> Result<JsValue> {
+    let o = Object::new();
+    let _ = Reflect::set(&o, &"name".into(), &spec.name.as_str().into());
+    let _ = Reflect::set(&o, &"description".into(), &spec.description.as_str().into());
+    let _ = Reflect::set(&o, &"inputSchema".into(), &super::convert::to_js(&spec.input_schema)?);
+    let _ = Reflect::set(&o, &"source".into(), &spec.source.as_str().into());
+    if let Some(f) = run {
+        let _ = Reflect::set(&o, &"run".into(), f);
+    }
+    Ok(o.into())
+}
+
+/// Declares a host tool: `run(args, ctx)` may return a string, a `ToolResult`, any JSON value,
+/// or `pending(...)` to suspend; a throw becomes an error result the model sees.
+#[wasm_bindgen(js_name = defineTool, unchecked_return_type = "Tool")]
+pub fn define_tool(#[wasm_bindgen(unchecked_param_type = "ToolDefinition")] def: JsValue) -> JsResult<JsValue> {
+    let run = || -> Result<JsValue> {
+        let mut obj = def.clone();
+        if get(&def, "source").is_undefined() {
+            let copy = Object::assign(&Object::new(), &def.clone().unchecked_into());
+            let _ = Reflect::set(&copy, &"source".into(), &SOURCE_NATIVE.into());
+            obj = copy.into();
+        }
+        let (spec, f) = decode_tool(&obj, 0)?;
+        tool_object(&spec, f.as_ref())
+    };
+    run().map_err(js_error)
+}
+
+/// Declares a relay tool: nothing runs in-process; each call surfaces to the host as a
+/// `Request` of kind `"tool_call"` (to `waitFor`, or as a durable `status: "pending"` halt).
+#[wasm_bindgen(js_name = relayTool, unchecked_return_type = "Tool")]
+pub fn relay_tool(
+    name: String,
+    description: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "JsonSchema | undefined")] schema: JsValue,
+) -> JsResult<JsValue> {
+    let run = || -> Result<JsValue> {
+        let input_schema = if schema.is_undefined() || schema.is_null() { default_relay_schema() } else { from_js(&schema, "schema")? };
+        let spec = ToolSpec { name, description: description.unwrap_or_default(), input_schema, source: SOURCE_RELAY.into() }.validated()?;
+        CoreToolkit::new(vec![spec.clone()])?;
+        tool_object(&spec, None)
+    };
+    run().map_err(js_error)
+}
+
+/// The tools a client offers the model. Relay tools named after a builtin are refused.
+#[wasm_bindgen]
+pub struct Toolkit {
+    tools: Array,
+}
+
+#[wasm_bindgen]
+impl Toolkit {
+    /// The tool objects, in the order they were added.
+    #[wasm_bindgen(getter, unchecked_return_type = "Tool[]")]
+    pub fn tools(&self) -> Array {
+        self.tools.slice(0, self.tools.length())
+    }
+
+    /// Adds a tool; the relay collision guard and duplicate-name check apply.
+    pub fn add(&mut self, #[wasm_bindgen(unchecked_param_type = "Tool")] tool: JsValue) -> JsResult<()> {
+        let next = self.tools.slice(0, self.tools.length());
+        next.push(&tool);
+        let holder = Object::new();
+        let _ = Reflect::set(&holder, &"tools".into(), &next);
+        decode(&holder.into()).map_err(js_error)?;
+        self.tools = next;
+        Ok(())
+    }
+}
+
+/// `createToolkit({ tools })` (an array of tools is accepted too).
+#[wasm_bindgen(js_name = createToolkit)]
+pub fn create_toolkit(
+    #[wasm_bindgen(unchecked_param_type = "{ tools: Tool[] } | Tool[]")] opts: JsValue,
+) -> JsResult<Toolkit> {
+    let list = if Array::is_array(&opts) { Array::from(&opts) } else { Array::from(&get(&opts, "tools")) };
+    let holder = Object::new();
+    let _ = Reflect::set(&holder, &"tools".into(), &list);
+    decode(&holder.into()).map_err(js_error)?;
+    Ok(Toolkit { tools: list })
+}

@@ -1,0 +1,156 @@
+
+/** A JSON Schema object describing a tool's arguments. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** Any JSON value. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** A suspension: something the host must answer before the tool call can finish. */
+export interface Request {
+  id: string;
+  /** Open vocabulary: "authorization", "approval", "input", "question", "tool_call" (relay)… */
+  kind: string;
+  prompt: string;
+  url?: string;
+  data?: { [key: string]: unknown };
+  expiresAt?: string;
+}
+
+/** The host's answer to a Request. The loop branches only on `ok`. */
+export interface Answer {
+  /** Must echo the Request's id when resuming with runWithAnswer. */
+  id: string;
+  ok: boolean;
+  data?: { [key: string]: unknown };
+  reason?: "declined" | "cancelled" | "expired" | string;
+}
+
+/** One relay call in `Request.data.calls`. */
+export interface RelayCall {
+  /** The provider's tool-call id. */
+  id: string;
+  name: string;
+  input: { [key: string]: unknown };
+  /** The provider's raw arguments string (OpenAI), or the serialised input (Anthropic). */
+  arguments: string;
+}
+
+/** The host's result for one relay call, matched by `id`. */
+export interface RelayResult {
+  id: string;
+  output: string;
+  isError?: boolean;
+}
+
+export interface ToolResult {
+  output: string;
+  isError: boolean;
+  metadata?: { [key: string]: unknown; pending?: Request };
+}
+
+/** The second argument of a tool's run function. */
+export interface ToolContext {
+  /** Present only when the tool is re-run after its suspension was answered. */
+  answer?: Answer;
+}
+
+/** What a tool's run may return: a string, a ToolResult (e.g. from pending()), or any JSON value. */
+export type ToolReturn = string | ToolResult | JsonValue | undefined;
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema?: JsonSchema;
+  source?: string;
+  run: (args: { [key: string]: any }, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
+}
+
+/** A tool from defineTool() (source "native") or relayTool() (source "relay", no run). */
+export interface Tool {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  source: string;
+  run?: ToolDefinition["run"];
+}
+
+export type Style = "openai" | "anthropic";
+
+export interface ClientOptions {
+  /** e.g. "https://api.openai.com/v1" or "https://api.anthropic.com". */
+  baseUrl: string;
+  style: Style;
+  /** Sent verbatim. */
+  model: string;
+  /** Never stored in results, states or error messages. */
+  apiKey?: string;
+  /** Extra headers; they override the defaults. */
+  headers?: { [name: string]: string };
+  systemPrompt?: string;
+  /** Model round trips per run (default 10). */
+  maxTurns?: number;
+  /** Resolve suspensions in-process. Without it, a suspension halts the run with status "pending". */
+  waitFor?: (request: Request) => Answer | undefined | Promise<Answer | undefined>;
+  /** A fetch to use instead of the global one. */
+  fetch?: (url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }) => Promise<Response | { status: number; text(): Promise<string> }>;
+}
+
+/** A message in the client's style dialect (OpenAI chat messages or Anthropic messages). */
+export type Message = { role: string; content?: unknown; [key: string]: unknown };
+
+export interface RunOptions {
+  toolkit?: Toolkit | { tools: Tool[] };
+  history?: Message[];
+  /** Checked before each provider call and passed to fetch. */
+  signal?: AbortSignal;
+}
+
+export type ResumeOptions =
+  | { toolkit?: Toolkit | { tools: Tool[] }; history: Message[]; pending: Request; answer: Answer; signal?: AbortSignal }
+  | { toolkit?: Toolkit | { tools: Tool[] }; state: RunResult; answer: Answer; signal?: AbortSignal };
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  args: { [key: string]: unknown };
+  output: string;
+  isError: boolean;
+  metadata?: { [key: string]: unknown };
+}
+
+/** Plain data: JSON.stringify / JSON.parse keep everything resume needs. */
+export interface RunResult {
+  schemaVersion: 1;
+  /** The dialect `messages` is written in. */
+  style: Style;
+  status: "done" | "pending" | "incomplete";
+  text: string;
+  messages: Message[];
+  toolCalls: ToolCallRecord[];
+  toolCallCount: number;
+  turns: number;
+  usage: Usage;
+  model: string;
+  /** Present iff status is "incomplete". */
+  limit?: "maxTurns";
+  /** Present iff status is "pending". */
+  pending?: Request;
+}
+
+export type ErrorCode =
+  | "bad_input" | "provider_http" | "provider_parse" | "provider_error" | "transport"
+  | "answer_mismatch" | "bad_state" | "relay_collision" | "host_callback" | "aborted" | "internal";
+
+/** Every error thrown by this package is an Error with name "ToolnexusError" and a stable code. */
+export interface ToolnexusError extends Error {
+  name: "ToolnexusError";
+  code: ErrorCode;
+  /** HTTP status for provider_http. */
+  status?: number;
+}
