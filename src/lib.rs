@@ -17,7 +17,9 @@ pub mod state;
 pub mod suspend;
 pub mod tool;
 
+/// The JS API (wasm32 only). Public so `tests/wasm.rs` can drive the exports directly.
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+#[doc(hidden)]
+pub mod wasm;
 
 pub use error::{Code, Error, Result};

@@ -7,6 +7,9 @@ mod convert;
 mod host;
 mod toolkit;
 
+pub use client::{create_client, Client};
+pub use toolkit::{create_toolkit, define_tool, relay_tool, Toolkit};
+
 use crate::error::Error;
 use crate::suspend::{self, IdGen, RelayResult, Request};
 use convert::{from_js, js_error, to_js, JsResult};

@@ -104,7 +104,6 @@ pub fn relay_tool(
     let run = || -> Result<JsValue> {
         let input_schema = if schema.is_undefined() || schema.is_null() { default_relay_schema() } else { from_js(&schema, "schema")? };
         let spec = ToolSpec { name, description: description.unwrap_or_default(), input_schema, source: SOURCE_RELAY.into() }.validated()?;
-        CoreToolkit::new(vec![spec.clone()])?;
         tool_object(&spec, None)
     };
     run().map_err(js_error)

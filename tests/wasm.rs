@@ -1,0 +1,128 @@
+//! The JS API inside real JS hosts: Node and headless Chromium (wasm-bindgen-test), with real
+//! `fetch` to the scripted model on 127.0.0.1 (started by scripts/test.sh). The same file runs in
+//! both hosts; scripts/test.sh fails if the browser run reports fewer tests than this file has.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Function, JsString, Object, Promise, Reflect, JSON};
+use toolnexus_wasm::wasm::{create_client, create_toolkit, define_tool, relay_answer, relay_calls_of, relay_tool};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+const STUB: &str = match option_env!("TOOLNEXUS_STUB_URL") {
+    Some(s) => s,
+    None => "http://127.0.0.1:18411",
+};
+
+fn obj(pairs: &[(&str, JsValue)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&o, &(*k).into(), v).unwrap();
+    }
+    o.into()
+}
+
+fn get(v: &JsValue, path: &str) -> JsValue {
+    path.split('.').fold(v.clone(), |acc, k| Reflect::get(&acc, &k.into()).unwrap())
+}
+
+fn client(style: &str, extra: &[(&str, JsValue)]) -> toolnexus_wasm::wasm::Client {
+    let base = if style == "openai" { format!("{STUB}/v1") } else { STUB.to_string() };
+    let mut pairs = vec![("baseUrl", base.into()), ("style", style.into()), ("model", "scripted".into()), ("apiKey", "test-key".into())];
+    pairs.extend(extra.iter().cloned());
+    create_client(obj(&pairs)).unwrap()
+}
+
+fn toolkit() -> JsValue {
+    let price = Closure::<dyn Fn(JsValue) -> JsValue>::new(|_args: JsValue| JsValue::from_str("$12.50"));
+    let f: Function = price.into_js_value().unchecked_into();
+    let lookup = define_tool(obj(&[("name", "lookup_price".into()), ("description", "price".into()), ("run", f.into())])).unwrap();
+    let click = relay_tool("click".into(), Some("click in the tab".into()), JsValue::UNDEFINED).unwrap();
+    create_toolkit(Array::of2(&lookup, &click).into()).unwrap().into()
+}
+
+async fn await_promise(p: Promise) -> Result<JsValue, JsValue> {
+    JsFuture::from(p).await
+}
+
+#[wasm_bindgen_test]
+async fn a_plain_run_fetches_the_local_model_in_both_styles() {
+    for style in ["openai", "anthropic"] {
+        let c = client(style, &[]);
+        let r = await_promise(c.run("#hello".into(), obj(&[]))).await.unwrap();
+        assert_eq!(get(&r, "status"), "done");
+        assert_eq!(get(&r, "text"), "Hello from the scripted model.");
+        assert_eq!(get(&r, "style"), style);
+    }
+}
+
+/// waitFor hands back a Promise the "host" resolves on a later macrotask, like a content script.
+#[wasm_bindgen_test]
+async fn three_relay_calls_resolve_through_concurrent_waitfor_promises() {
+    let seen = std::rc::Rc::new(std::cell::Cell::new(0u32));
+    let s = seen.clone();
+    let wait = Closure::<dyn Fn(JsValue) -> Promise>::new(move |req: JsValue| {
+        s.set(s.get() + 1);
+        let calls = relay_calls_of(req.clone()).unwrap();
+        let call = Array::from(&calls).get(0);
+        let id = get(&call, "id");
+        let output = format!("clicked {}", get(&call, "input.selector").as_string().unwrap());
+        let results = Array::of1(&obj(&[("id", id), ("output", output.into())]));
+        let answer = relay_answer(get(&req, "id").as_string().unwrap(), results.into()).unwrap();
+        Promise::new(&mut |resolve, _| {
+            let global = js_sys::global();
+            let set_timeout: Function = Reflect::get(&global, &"setTimeout".into()).unwrap().unchecked_into();
+            let bound = resolve.bind1(&JsValue::UNDEFINED, &answer);
+            set_timeout.call2(&global, &bound, &JsValue::from(5)).unwrap();
+        })
+    });
+    let c = client("openai", &[("waitFor", wait.into_js_value())]);
+    let r = await_promise(c.run("#three-clicks".into(), obj(&[("toolkit", toolkit())]))).await.unwrap();
+    assert_eq!(get(&r, "status"), "done");
+    assert_eq!(seen.get(), 3);
+    assert_eq!(get(&r, "text"), "Clicked: click → clicked #a; click → clicked #b; click → clicked #c");
+}
+
+#[wasm_bindgen_test]
+async fn a_durable_halt_survives_json_and_resumes_in_a_new_client() {
+    let c = client("anthropic", &[]);
+    let halted = await_promise(c.run("#mixed".into(), obj(&[("toolkit", toolkit())]))).await.unwrap();
+    assert_eq!(get(&halted, "status"), "pending");
+    let text: JsString = JSON::stringify(&halted).unwrap();
+    assert!(!String::from(text.clone()).contains("test-key"), "no key in state");
+    let state = JSON::parse(&String::from(text)).unwrap();
+    let pending_id = get(&state, "pending.id").as_string().unwrap();
+    let call_id = get(&Array::from(&get(&state, "pending.data.calls")).get(0), "id");
+    let answer = relay_answer(pending_id, Array::of1(&obj(&[("id", call_id), ("output", "bought".into())])).into()).unwrap();
+    let fresh = client("anthropic", &[]);
+    let r = await_promise(fresh.run_with_answer(obj(&[("toolkit", toolkit()), ("state", state), ("answer", answer)]))).await.unwrap();
+    assert_eq!(get(&r, "status"), "done");
+    assert_eq!(get(&r, "text"), "Summary: lookup_price → $12.50; click → bought");
+}
+
+async fn error_code(p: Promise) -> String {
+    let e = await_promise(p).await.expect_err("expected a rejection");
+    assert!(e.is_instance_of::<js_sys::Error>(), "a real Error");
+    get(&e, "code").as_string().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn failures_reject_with_errors_that_carry_a_code() {
+    // The scripted model refuses a request without a key, as a real provider does.
+    let keyless = create_client(obj(&[("baseUrl", format!("{STUB}/v1").into()), ("style", "openai".into()), ("model", "m".into())])).unwrap();
+    assert_eq!(error_code(keyless.run("#hello".into(), obj(&[]))).await, "provider_http");
+    // Nothing listens on port 9: fetch itself fails.
+    let dead = create_client(obj(&[("baseUrl", "http://127.0.0.1:9".into()), ("style", "openai".into()), ("model", "m".into())])).unwrap();
+    assert_eq!(error_code(dead.run("x".into(), obj(&[]))).await, "transport");
+    // Resume with an answer that does not echo the request id.
+    let c = client("openai", &[]);
+    let halted = await_promise(c.run("#mixed".into(), obj(&[("toolkit", toolkit())]))).await.unwrap();
+    let wrong = obj(&[("id", "other".into()), ("ok", true.into())]);
+    assert_eq!(error_code(c.run_with_answer(obj(&[("toolkit", toolkit()), ("state", halted), ("answer", wrong)]))).await, "answer_mismatch");
+    // Bad options are synchronous throws with a code.
+    let e = create_client(obj(&[("style", "gemini-ish".into())])).err().unwrap();
+    assert_eq!(get(&e, "code"), "bad_input");
+    let e = create_toolkit(Array::of1(&relay_tool("bash".into(), None, JsValue::UNDEFINED).unwrap()).into()).err().unwrap();
+    assert_eq!(get(&e, "code"), "relay_collision");
+}
