@@ -95,12 +95,9 @@ pub fn define_tool(#[wasm_bindgen(unchecked_param_type = "ToolDefinition")] def:
 
 /// Declares a relay tool: nothing runs in-process; each call surfaces to the host as a
 /// `Request` of kind `"tool_call"` (to `waitFor`, or as a durable `status: "pending"` halt).
-#[wasm_bindgen(js_name = relayTool, unchecked_return_type = "Tool")]
-pub fn relay_tool(
-    name: String,
-    description: Option<String>,
-    #[wasm_bindgen(unchecked_param_type = "JsonSchema | undefined")] schema: JsValue,
-) -> JsResult<JsValue> {
+// skip_typescript: an optional trailing JsValue cannot be expressed; types.d.ts declares it.
+#[wasm_bindgen(js_name = relayTool, skip_typescript)]
+pub fn relay_tool(name: String, description: Option<String>, schema: JsValue) -> JsResult<JsValue> {
     let run = || -> Result<JsValue> {
         let input_schema = if schema.is_undefined() || schema.is_null() { default_relay_schema() } else { from_js(&schema, "schema")? };
         let spec = ToolSpec { name, description: description.unwrap_or_default(), input_schema, source: SOURCE_RELAY.into() }.validated()?;

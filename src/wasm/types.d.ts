@@ -154,3 +154,10 @@ export interface ToolnexusError extends Error {
   /** HTTP status for provider_http. */
   status?: number;
 }
+
+/**
+ * Declares a relay tool: nothing runs in-process; each call surfaces to the host as a Request of
+ * kind "tool_call" (to waitFor, or as a durable status "pending" halt). Default schema:
+ * `{ type: "object", properties: {} }`.
+ */
+export function relayTool(name: string, description?: string, schema?: JsonSchema): Tool;

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs everything the build, demo and tests need, idempotently, from the crates, npm and
+# Debian registries only (no GitHub downloads). `--browser` adds Chromium + ChromeDriver.
+#   wasm32 target · wasm-pack 0.15.1 · wasm-bindgen CLI = the version in Cargo.lock ·
+#   tools/js (binaryen's wasm-opt, TypeScript) · [chromium, chromium-driver]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+export DEBIAN_FRONTEND=noninteractive
+
+WASM_PACK_VERSION=0.15.1
+# wasm-pack refuses a wasm-bindgen CLI whose version differs from Cargo.lock's wasm-bindgen.
+WB_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
+: "${WB_VERSION:?cannot read the wasm-bindgen version from Cargo.lock}"
+
+if [ "${1:-}" = "--browser" ]; then
+  if ! dpkg -s chromium chromium-driver >/dev/null 2>&1; then
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
+  fi
+  # Debian's binaryen 108 silently corrupts wasm-bindgen output; wasm-pack would pick it from PATH.
+  if dpkg -s binaryen >/dev/null 2>&1; then apt-get remove -y -qq binaryen >/dev/null; fi
+fi
+
+rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || rustup target add wasm32-unknown-unknown
+if ! wasm-pack --version 2>/dev/null | grep -qx "wasm-pack $WASM_PACK_VERSION"; then
+  cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked
+fi
+if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WB_VERSION"; then
+  # not --locked: its lockfile pins a webpki-roots release the registry does not have
+  cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+fi
+if [ ! -x tools/js/node_modules/.bin/wasm-opt ] || [ tools/js/package-lock.json -nt tools/js/node_modules/.package-lock.json ]; then
+  (cd tools/js && npm ci --no-audit --no-fund --loglevel=error)
+fi
+echo "toolchain ready: $(wasm-pack --version), $(wasm-bindgen --version), node $(node --version)"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Every test: native cargo tests, wasm-bindgen tests in Node, headless Chromium (page and service
+# worker), Node tests against the built package, and the TypeScript typings check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh --browser
+export PATH="$PWD/tools/js/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+echo "== native: cargo test"
+cargo test --quiet 2>&1 | tee target/native-tests.log
+grep -q "test result: ok" target/native-tests.log
+
+echo "== build the npm package"
+./scripts/build.sh
+# tests/js import the package by name, resolved through its package.json "exports".
+mkdir -p tests/js/node_modules && ln -sfn ../../../pkg tests/js/node_modules/toolnexus-wasm
+
+# The scripted model for the wasm tests; its address is baked into tests/wasm.rs at compile time.
+PORT=18411
+export TOOLNEXUS_STUB_URL="http://127.0.0.1:$PORT"
+node demo/scripted-model.mjs "$PORT" > target/scripted-model.log 2>&1 &
+STUB_PID=$!
+trap 'kill $STUB_PID 2>/dev/null || true' EXIT
+for _ in $(seq 50); do grep -q listening target/scripted-model.log && break; sleep 0.1; done
+
+expected=$(grep -c '^#\[wasm_bindgen_test\]' tests/wasm.rs)
+wasm_run() { # $1 = label; the rest: env assignments and flags for wasm-pack test
+  local label=$1; shift
+  echo "== wasm-bindgen-test: $label"
+  env "$@" -- --test wasm 2>&1 | tee "target/wasm-$label.log"
+  if ! grep -qE "^test result: ok\. $expected passed; 0 failed" "target/wasm-$label.log"; then
+    echo "!! $label: expected $expected wasm tests to pass (a skipped browser run reports 0)"; exit 1
+  fi
+}
+wasm_run node wasm-pack test --node --mode no-install
+wasm_run chromium WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome --mode no-install
+wasm_run chromium-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack test --headless --chrome --mode no-install
+
+echo "== typings: tsc --noEmit"
+tsc -p tests/js/tsconfig.json
+
+echo "== node --test against the built package"
+node --test tests/js/

@@ -1,0 +1,39 @@
+// The package itself: every entry point exists, nothing shipped uses eval / new Function (MV3
+// refuses them), and the size stays inside the budget.
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { fileURLToPath } from "node:url";
+
+const pkgDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../pkg");
+const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, "package.json"), "utf8"));
+
+test("every file the manifest ships or exports exists", () => {
+  for (const f of manifest.files) assert.ok(fs.existsSync(path.join(pkgDir, f)), f);
+  for (const target of Object.values(manifest.exports["."])) assert.ok(fs.existsSync(path.join(pkgDir, target)), target);
+  assert.equal(manifest.exports["."].types, "./index.d.ts");
+  assert.ok(Object.keys(manifest.exports["."]).indexOf("workerd") < Object.keys(manifest.exports["."]).indexOf("browser"));
+});
+
+test("no eval or new Function anywhere in the shipped JavaScript", () => {
+  const js = manifest.files.filter((f) => f.endsWith(".js"));
+  assert.ok(js.length >= 4);
+  for (const f of js) {
+    const src = fs.readFileSync(path.join(pkgDir, f), "utf8");
+    assert.doesNotMatch(src, /\beval\s*\(/, f);
+    assert.doesNotMatch(src, /new\s+Function\s*\(/, f);
+    assert.doesNotMatch(src, /\bFunction\s*\(\s*["'`]/, f);
+  }
+  // the browser entry must not reach for Node built-ins
+  for (const f of ["index.js", "workerd.js", "toolnexus_wasm.js"]) {
+    assert.doesNotMatch(fs.readFileSync(path.join(pkgDir, f), "utf8"), /from\s+["']node:|require\(/, f);
+  }
+});
+
+test("the package is within its 150 KB gzip budget", () => {
+  const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(pkgDir, f)), { level: 9 }).length;
+  const total = gz("toolnexus_wasm_bg.wasm") + gz("toolnexus_wasm.js") + gz("index.js");
+  assert.ok(total <= 150 * 1024, `${total} bytes gzip`);
+});

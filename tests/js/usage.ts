@@ -1,0 +1,54 @@
+// Compiled with `tsc --noEmit` against the built package: the typings cover every export and
+// data shape, and wrong usage is a type error (the @ts-expect-error lines must stay errors).
+import {
+  init, createClient, createToolkit, defineTool, relayTool, pending, authRequired,
+  isRelayRequest, relayCallsOf, relayAnswer, RELAY_KIND,
+} from "toolnexus-wasm";
+import type {
+  Answer, Client, ClientOptions, RelayCall, RelayResult, Request, RunResult, Tool, ToolResult,
+  Toolkit, ToolnexusError, ErrorCode, Usage, ToolCallRecord,
+} from "toolnexus-wasm";
+
+export async function example(apiKey: string): Promise<string> {
+  await init();
+  const lookup: Tool = defineTool({
+    name: "lookup", description: "Look something up",
+    inputSchema: { type: "object", properties: { q: { type: "string" } } },
+    run: async (args, ctx) => (ctx.answer ? `answered ${ctx.answer.ok}` : `result for ${String(args.q)}`),
+  });
+  const ask: Tool = defineTool({ name: "ask", description: "asks", run: () => pending({ kind: "input", prompt: "Which one?" }) });
+  const login: ToolResult = authRequired("https://login.example", "Sign in");
+  const kit: Toolkit = createToolkit({ tools: [lookup, ask, relayTool("click", "Click", { type: "object" })] });
+  kit.add(relayTool("type_text", "Type"));
+  const opts: ClientOptions = {
+    baseUrl: "https://api.anthropic.com", style: "anthropic", model: "claude", apiKey, maxTurns: 4,
+    headers: { "x-trace": "1" }, systemPrompt: "Be brief.",
+    waitFor: async (req: Request): Promise<Answer> => {
+      const calls: RelayCall[] = relayCallsOf(req);
+      const results: RelayResult[] = calls.map((c) => ({ id: c.id, output: c.arguments, isError: false }));
+      return isRelayRequest(req) && req.kind === RELAY_KIND ? relayAnswer(req.id, results) : { id: req.id, ok: false, reason: "declined" };
+    },
+  };
+  const client: Client = createClient(opts);
+  const r: RunResult = await client.run("hello", { toolkit: kit, history: [] });
+  const usage: Usage = r.usage;
+  const calls: ToolCallRecord[] = r.toolCalls;
+  if (r.status === "pending" && r.pending) {
+    const saved = JSON.stringify(r);
+    const again = await client.runWithAnswer({ toolkit: kit, state: JSON.parse(saved) as RunResult, answer: { id: r.pending.id, ok: true } });
+    const viaHistory = await client.runWithAnswer({ toolkit: kit, history: r.messages, pending: r.pending, answer: { id: r.pending.id, ok: false } });
+    return again.text + viaHistory.text;
+  }
+  try {
+    await client.run("x", {});
+  } catch (e) {
+    const err = e as ToolnexusError;
+    const code: ErrorCode = err.code;
+    return code;
+  }
+  // @ts-expect-error style is a closed set
+  createClient({ baseUrl: "u", style: "cohere", model: "m" });
+  // @ts-expect-error a tool definition needs run
+  defineTool({ name: "x", description: "y" });
+  return `${r.text} ${usage.totalTokens} ${calls.length} ${login.output}`;
+}
