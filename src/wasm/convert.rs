@@ -2,23 +2,31 @@
 //! bodies with `?`, so a bad JS value is a typed error, never a throw past Rust frames.
 
 use crate::error::{Code, Error, Result};
-use js_sys::{Function, Reflect};
+use js_sys::{Function, Reflect, JSON};
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Plain objects, not ES `Map`s, so results survive `JSON.stringify` (biome's lesson).
+/// Rust data to a JS value through JSON text: `JSON.parse` of one string is much cheaper than
+/// building the object graph field by field across the boundary, and gives plain objects (never
+/// ES `Map`s), so results survive `JSON.stringify`.
 pub fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| Error::internal(format!("cannot encode a value for JS: {e}")))
+    let text = serde_json::to_string(v).map_err(|e| Error::internal(format!("cannot encode a value for JS: {e}")))?;
+    JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
 }
 
-/// Any JS value to JSON data. Functions, symbols and BigInts are refused with `what` named.
+/// A JS value to JSON data, with `JSON.stringify` semantics (functions and symbols inside objects
+/// are dropped). A value that is not JSON data at all (a function, a symbol, a BigInt, a cycle)
+/// is an error naming `what`.
 pub fn from_js(v: &JsValue, what: &str) -> Result<Value> {
     if v.is_undefined() {
         return Ok(Value::Null);
     }
-    serde_wasm_bindgen::from_value(v.clone()).map_err(|e| Error::bad_input(format!("{what} is not JSON data: {e}")))
+    let text = JSON::stringify(v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| Error::bad_input(format!("{what} is not JSON data")))?;
+    serde_json::from_str(&text).map_err(|e| Error::bad_input(format!("{what} is not JSON data: {e}")))
 }
 
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
