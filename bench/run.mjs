@@ -71,7 +71,7 @@ function history(n) {
   return h.slice(0, n);
 }
 
-async function perRun(n, runs = 400, warmup = 100) {
+async function perRun(n, runs = 400, warmup = 300) {
   const opts = { toolkit, history: history(n) };
   for (let i = 0; i < warmup; i++) await client.run("weather and time in Paris?", opts);
   const xs = [];

@@ -11,6 +11,7 @@ pub mod dialect;
 pub mod driver;
 pub mod error;
 pub mod message;
+pub mod metrics;
 pub mod provider;
 pub mod run;
 pub mod state;

@@ -66,10 +66,11 @@ pub fn sanitize_name(name: &str) -> String {
         .collect()
 }
 
-/// The declarations a run offers the model, in the order they were added.
+/// The declarations a run offers the model, in the order they were added. Cloning is cheap
+/// (shared), because every run takes its own copy.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Toolkit {
-    tools: Vec<ToolSpec>,
+    tools: std::rc::Rc<Vec<ToolSpec>>,
 }
 
 impl Toolkit {
@@ -94,7 +95,7 @@ impl Toolkit {
         if self.get(&tool.name).is_some() {
             return Err(Error::bad_input(format!("duplicate tool name {:?}", tool.name)));
         }
-        self.tools.push(tool);
+        std::rc::Rc::make_mut(&mut self.tools).push(tool);
         Ok(())
     }
 

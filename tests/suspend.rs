@@ -100,10 +100,49 @@ fn a_waitfor_failure_stops_the_run_with_a_typed_error() {
     let p = Scripted::new(vec![oa_calls(&[("c1", "click", "{}")])]);
     let ids = ids();
     let tools = Tools::default();
-    let env = toolnexus_wasm::driver::Env { transport: &p, tools: &tools, waiter: Some(&Failing), ids: &ids };
+    let clock = tick();
+    let env = toolnexus_wasm::driver::Env { transport: &p, tools: &tools, waiter: Some(&Failing), observer: None, ids: &ids, clock: &clock };
     let kit = toolnexus_wasm::tool::Toolkit::new(vec![relay("click")]).unwrap();
     let (r, step) = toolnexus_wasm::run::Run::start(config(Style::OpenAi), kit, &[], "x").unwrap();
     let err = futures_executor::block_on(toolnexus_wasm::driver::drive(r, step, &env)).unwrap_err();
     assert_eq!(err.code(), "host_callback");
     assert!(err.message.contains("boom"));
+}
+
+#[test]
+fn metrics_report_suspensions_as_pending_not_errors() {
+    use toolnexus_wasm::metrics::Metric;
+    let p = Scripted::new(vec![oa_calls(&[("c1", "click", "{}"), ("c2", "ghost", "{}"), ("c3", "secure", "{}")]), oa_text("ok")]);
+    let tools = Tools::default().with("secure", asking_tool(ids()));
+    let w = Wait::new(|r| ok_answer(r, json!({"token": "t", "output": "clicked"})));
+    let rec = Recorder::default();
+    run_observed(Style::OpenAi, vec![relay("click"), native("secure")], &p, &tools, Some(&w), Some(&rec), &[], "go").unwrap();
+    let events = rec.0.borrow();
+    let tool = |name: &str| -> Vec<(bool, bool, String)> {
+        events.iter().filter_map(|m| match m {
+            Metric::Tool { tool, is_error, pending, source, .. } if tool == name => Some((*is_error, *pending, source.clone())),
+            _ => None,
+        }).collect()
+    };
+    assert_eq!(tool("click"), vec![(false, true, "relay".into()), (false, false, "relay".into())]);
+    assert_eq!(tool("secure"), vec![(false, true, "native".into()), (false, false, "native".into())]);
+    assert_eq!(tool("ghost"), vec![(true, false, "custom".into())]);
+    let llm: Vec<_> = events.iter().filter(|m| matches!(m, Metric::Llm { status: "ok", .. })).collect();
+    assert_eq!(llm.len(), 2);
+    let runs: Vec<_> = events.iter().filter_map(|m| match m { Metric::Run { turns, tool_calls, error, .. } => Some((*turns, *tool_calls, error.clone())), _ => None }).collect();
+    assert_eq!(runs, vec![(2, 3, None)]);
+    assert!(matches!(events.last(), Some(Metric::Run { .. })));
+}
+
+#[test]
+fn a_failed_run_still_reports_one_run_metric_with_the_error() {
+    use toolnexus_wasm::metrics::Metric;
+    let p = Scripted::default();
+    p.push(500, "upstream down".into());
+    let rec = Recorder::default();
+    let err = run_observed(Style::Anthropic, vec![], &p, &Tools::default(), None, Some(&rec), &[], "x").unwrap_err();
+    assert_eq!(err.code(), "provider_http");
+    let events = rec.0.borrow();
+    assert!(matches!(&events[0], Metric::Llm { status: "error", prompt_tokens: 0, .. }));
+    assert!(matches!(&events[1], Metric::Run { error: Some(e), .. } if e.contains("LLM 500")));
 }

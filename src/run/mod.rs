@@ -44,14 +44,18 @@ pub enum Step {
 }
 
 /// One tool call to execute. `answer` is set when the call is re-run after its suspension was
-/// answered (`ctx.answer`).
+/// answered (`ctx.answer`). `preset` is a result the machine already decided (unknown tool,
+/// invalid arguments): the driver reports it like any execution but runs nothing.
 #[derive(Clone, Debug)]
 pub struct Invocation {
     pub slot: usize,
     pub call: ToolCall,
     pub args: Map<String, Value>,
     pub relay: bool,
+    /// The tool's source for metrics (`"custom"` when the tool is unknown).
+    pub source: String,
     pub answer: Option<Answer>,
+    pub preset: Option<ToolResult>,
 }
 
 /// A call's final outcome after any in-process resolution.
@@ -161,35 +165,51 @@ impl Run {
             let text = turn.text;
             return Ok(self.finish(Status::Done, text, None, None));
         }
-        let mut slots = TurnSlots {
+        let slots = TurnSlots {
             calls: turn.calls.clone(),
             slots: vec![Slot::Waiting; turn.calls.len()],
             record: vec![true; turn.calls.len()],
         };
-        let mut invocations = Vec::new();
-        for (i, call) in turn.calls.iter().enumerate() {
-            match self.dispatch(i, call, None) {
-                Ok(inv) => invocations.push(inv),
-                Err(result) => slots.slots[i] = Slot::Done(result),
-            }
-        }
+        let invocations = turn.calls.iter().enumerate().map(|(i, call)| self.dispatch(i, call, None)).collect();
         self.phase = Phase::Tools(slots);
-        if invocations.is_empty() {
-            return self.close_tool_turn();
-        }
         Ok(Step::RunTools(invocations))
     }
 
     /// Resolves what can be resolved without the host: an unknown tool or arguments that are
-    /// not a JSON object become error results fed back to the model (contract §b.7).
-    fn dispatch(&self, slot: usize, call: &ToolCall, answer: Option<Answer>) -> std::result::Result<Invocation, ToolResult> {
-        let Some(spec) = self.toolkit.get(&call.name) else {
-            return Err(ToolResult::error(format!("Unknown tool: {}", call.name)));
+    /// not a JSON object become preset error results fed back to the model (contract §b.7).
+    fn dispatch(&self, slot: usize, call: &ToolCall, answer: Option<Answer>) -> Invocation {
+        let mut inv = Invocation {
+            slot,
+            call: call.clone(),
+            args: Map::new(),
+            relay: false,
+            source: "custom".into(),
+            answer,
+            preset: None,
         };
-        let args = call
-            .input()
-            .map_err(|e| ToolResult::error(format!("Invalid arguments for tool {}: {e}", call.name)))?;
-        Ok(Invocation { slot, call: call.clone(), args, relay: spec.is_relay(), answer })
+        let Some(spec) = self.toolkit.get(&call.name) else {
+            inv.preset = Some(ToolResult::error(format!("Unknown tool: {}", call.name)));
+            return inv;
+        };
+        inv.relay = spec.is_relay();
+        inv.source = spec.source.clone();
+        match call.input() {
+            Ok(args) => inv.args = args,
+            Err(e) => inv.preset = Some(ToolResult::error(format!("Invalid arguments for tool {}: {e}", call.name))),
+        }
+        inv
+    }
+
+    pub fn usage(&self) -> Usage {
+        self.usage
+    }
+
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    pub fn model(&self) -> &str {
+        &self.cfg.provider.model
     }
 
     /// Feeds the outcomes of the invocations of the current turn (any order, all of them).

@@ -85,10 +85,7 @@ impl Run {
             // A non-relay call: re-executed; the halted one gets the answer as ctx.answer (D-3).
             let halted = !pending.is_relay() && i == first_outstanding;
             slots.record[i] = true;
-            match run.dispatch(i, call, halted.then(|| answer.clone())) {
-                Ok(inv) => invocations.push(inv),
-                Err(result) => slots.slots[i] = Slot::Done(result),
-            }
+            invocations.push(run.dispatch(i, call, halted.then(|| answer.clone())));
         }
         run.phase = Phase::Tools(slots);
         let step = if invocations.is_empty() { run.close_tool_turn()? } else { Step::RunTools(invocations) };

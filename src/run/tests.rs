@@ -58,7 +58,11 @@ fn bad_arguments_and_unknown_tools_become_error_results_without_dispatch() {
     let reply = ok(json!({"choices":[{"message":{"content":"","tool_calls":[
         {"id":"a","function":{"name":"add","arguments":"{oops"}},
         {"id":"b","function":{"name":"nope","arguments":"{}"}}]}}]}));
-    let Step::CallModel(req) = run.on_model_response(&reply).unwrap() else { panic!() };
+    let Step::RunTools(inv) = run.on_model_response(&reply).unwrap() else { panic!() };
+    assert!(inv.iter().all(|i| i.preset.is_some()), "nothing to dispatch to the host");
+    assert_eq!(inv[1].source, "custom");
+    let outcomes = inv.into_iter().map(|i| (i.slot, Outcome::Completed(i.preset.unwrap()))).collect();
+    let Step::CallModel(req) = run.on_tool_outcomes(outcomes).unwrap() else { panic!() };
     let msgs = req.body["messages"].as_array().unwrap();
     assert!(msgs[3]["content"].as_str().unwrap().starts_with("Invalid arguments for tool add: arguments are not valid JSON"));
     assert_eq!(msgs[4]["content"], "Unknown tool: nope");

@@ -3,9 +3,10 @@
 //! client may be in flight at once (a `&mut self` export would throw "recursive use").
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, to_js, JsResult};
-use super::host::{Fetch, JsTools, WaitFor};
+use super::host::{Fetch, JsTools, OnMetric, WaitFor};
 use super::toolkit::decode as decode_toolkit;
 use crate::driver::{drive, Env, Waiter};
+use crate::metrics::Observer;
 use crate::error::{Error, Result};
 use crate::provider::{ProviderConfig, Style};
 use crate::run::{ResumeInput, Run, RunConfig, Step, DEFAULT_MAX_TURNS};
@@ -20,6 +21,7 @@ struct Inner {
     cfg: RunConfig,
     wait_for: Option<Function>,
     fetch: Option<Function>,
+    on_metric: Option<Function>,
 }
 
 #[wasm_bindgen]
@@ -63,6 +65,7 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
         },
         wait_for: opt_function(opts, "waitFor", what)?,
         fetch: opt_function(opts, "fetch", what)?,
+        on_metric: opt_function(opts, "onMetric", what)?,
     })
 }
 
@@ -84,14 +87,18 @@ fn history_of(v: &JsValue, what: &str) -> Result<Vec<Value>> {
 impl Inner {
     async fn execute(&self, run: Run, step: Step, fns: Vec<(String, Function)>, signal: JsValue) -> Result<JsValue> {
         let transport = Fetch { fetch: self.fetch.clone(), signal, secret: self.cfg.provider.api_key.clone() };
-        let tools = JsTools { fns };
+        let tools = JsTools { fns, signal: transport.signal.clone() };
         let waiter = self.wait_for.clone().map(WaitFor);
+        let observer = self.on_metric.clone().map(OnMetric);
         let ids = super::ids();
+        let clock = || js_sys::Date::now();
         let env = Env {
             transport: &transport,
             tools: &tools,
             waiter: waiter.as_ref().map(|w| w as &dyn Waiter),
+            observer: observer.as_ref().map(|o| o as &dyn Observer),
             ids: &ids,
+            clock: &clock,
         };
         let result = drive(run, step, &env).await?;
         to_js(&result)

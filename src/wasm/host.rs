@@ -3,6 +3,7 @@
 
 use super::convert::{from_js, from_thrown, get, thrown_message, to_js};
 use crate::driver::{ToolExecutor, Transport, Waiter};
+use crate::metrics::{Metric, Observer};
 use crate::error::{redact, Code, Error, Result};
 use crate::provider::{HttpRequest, HttpResponse};
 use crate::suspend::{Answer, Request};
@@ -86,6 +87,8 @@ impl Transport for Fetch {
 /// Host tool functions by name. Declaration-only (relay) tools have none.
 pub struct JsTools {
     pub fns: Vec<(String, Function)>,
+    /// The run's AbortSignal, handed to tools as `ctx.signal`.
+    pub signal: JsValue,
 }
 
 impl JsTools {
@@ -94,6 +97,9 @@ impl JsTools {
             return Ok(ToolResult::error(format!("Unknown tool: {name}")));
         };
         let ctx = Object::new();
+        if !self.signal.is_undefined() {
+            let _ = Reflect::set(&ctx, &"signal".into(), &self.signal);
+        }
         if let Some(a) = answer {
             let _ = Reflect::set(&ctx, &"answer".into(), &to_js(a)?);
         }
@@ -142,5 +148,16 @@ impl WaitFor {
 impl Waiter for WaitFor {
     fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Answer>> {
         Box::pin(self.call(req))
+    }
+}
+
+/// The host's `onMetric`. A sink that throws is ignored: metrics never fail a run.
+pub struct OnMetric(pub Function);
+
+impl Observer for OnMetric {
+    fn metric(&self, m: &Metric) {
+        if let Ok(v) = to_js(m) {
+            let _ = self.0.call1(&JsValue::UNDEFINED, &v);
+        }
     }
 }

@@ -6,9 +6,11 @@ use super::convert::{from_js, get, js_error, opt_function, opt_string, req_strin
 use crate::error::{Error, Result};
 use crate::tool::{default_relay_schema, default_schema, ToolSpec, Toolkit as CoreToolkit, SOURCE_NATIVE, SOURCE_RELAY};
 use js_sys::{Array, Function, Object, Reflect};
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
 /// A decoded toolkit: the declarations for the core and the functions for the executor.
+#[derive(Clone)]
 pub struct Decoded {
     pub kit: CoreToolkit,
     pub fns: Vec<(String, Function)>,
@@ -43,15 +45,44 @@ fn decode_tool(v: &JsValue, i: usize) -> Result<(ToolSpec, Option<Function>)> {
     Ok((spec, run))
 }
 
-/// Reads `toolkit.tools` (a `Toolkit` or any object with a `tools` array).
+thread_local! {
+    /// Decoded `Toolkit` instances by id, so a run does not re-read and re-validate every tool
+    /// object. An entry lives as long as its `Toolkit` (removed in `Drop`).
+    static REGISTRY: RefCell<Vec<(u32, Decoded)>> = const { RefCell::new(Vec::new()) };
+    static NEXT_ID: Cell<u32> = const { Cell::new(1) };
+}
+
+/// A short list, not a map: hosts hold a handful of toolkits, and a map's hashing code would
+/// cost more wasm bytes than the lookups ever save.
+fn registry_set(id: u32, decoded: Decoded) {
+    REGISTRY.with(|r| {
+        let mut r = r.borrow_mut();
+        r.retain(|(k, _)| *k != id);
+        r.push((id, decoded));
+    });
+}
+
+const ID_KEY: &str = "__toolnexusToolkit";
+
+/// Reads a toolkit: a `Toolkit` from its registry entry, or any object with a `tools` array
+/// (decoded and checked each time, since a plain array can change between runs).
 pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
     if toolkit.is_undefined() || toolkit.is_null() {
         return Ok(Decoded { kit: CoreToolkit::default(), fns: Vec::new() });
+    }
+    if let Some(id) = get(toolkit, ID_KEY).as_f64() {
+        if let Some(d) = REGISTRY.with(|r| r.borrow().iter().find(|(k, _)| *k == id as u32).map(|(_, d)| d.clone())) {
+            return Ok(d);
+        }
     }
     let tools = get(toolkit, "tools");
     let list = if Array::is_array(&tools) { Array::from(&tools) } else if Array::is_array(toolkit) { Array::from(toolkit) } else {
         return Err(Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }"));
     };
+    decode_list(&list)
+}
+
+fn decode_list(list: &Array) -> Result<Decoded> {
     let mut specs = Vec::with_capacity(list.length() as usize);
     let mut fns = Vec::new();
     for (i, v) in list.iter().enumerate() {
@@ -109,6 +140,7 @@ pub fn relay_tool(name: String, description: Option<String>, schema: JsValue) ->
 /// The tools a client offers the model. Relay tools named after a builtin are refused.
 #[wasm_bindgen]
 pub struct Toolkit {
+    id: u32,
     tools: Array,
 }
 
@@ -120,15 +152,29 @@ impl Toolkit {
         self.tools.slice(0, self.tools.length())
     }
 
-    /// Adds a tool; the relay collision guard and duplicate-name check apply.
+    // skip_typescript: an internal handle that lets a run find this toolkit's decoded tools.
+    #[wasm_bindgen(getter = __toolnexusToolkit, skip_typescript)]
+    pub fn handle(&self) -> u32 {
+        self.id
+    }
+
+    /// Adds a tool; the relay collision guard and duplicate-name check apply. A refused tool
+    /// leaves the toolkit unchanged.
     pub fn add(&mut self, #[wasm_bindgen(unchecked_param_type = "Tool")] tool: JsValue) -> JsResult<()> {
         let next = self.tools.slice(0, self.tools.length());
         next.push(&tool);
-        let holder = Object::new();
-        let _ = Reflect::set(&holder, &"tools".into(), &next);
-        decode(&holder.into()).map_err(js_error)?;
+        let decoded = decode_list(&next).map_err(js_error)?;
+        registry_set(self.id, decoded);
         self.tools = next;
         Ok(())
+    }
+}
+
+impl Drop for Toolkit {
+    fn drop(&mut self) {
+        let id = self.id;
+        // try_with: during thread teardown the registry may already be gone.
+        let _ = REGISTRY.try_with(|r| r.borrow_mut().retain(|(k, _)| *k != id));
     }
 }
 
@@ -137,9 +183,17 @@ impl Toolkit {
 pub fn create_toolkit(
     #[wasm_bindgen(unchecked_param_type = "{ tools: Tool[] } | Tool[]")] opts: JsValue,
 ) -> JsResult<Toolkit> {
-    let list = if Array::is_array(&opts) { Array::from(&opts) } else { Array::from(&get(&opts, "tools")) };
-    let holder = Object::new();
-    let _ = Reflect::set(&holder, &"tools".into(), &list);
-    decode(&holder.into()).map_err(js_error)?;
-    Ok(Toolkit { tools: list })
+    let source = if Array::is_array(&opts) { opts.clone() } else { get(&opts, "tools") };
+    if !Array::is_array(&source) {
+        return Err(js_error(Error::bad_input("createToolkit needs { tools: [...] } or an array of tools")));
+    }
+    let list = Array::from(&source).slice(0, Array::from(&source).length());
+    let decoded = decode_list(&list).map_err(js_error)?;
+    let id = NEXT_ID.with(|n| {
+        let id = n.get();
+        n.set(id.wrapping_add(1).max(1));
+        id
+    });
+    registry_set(id, decoded);
+    Ok(Toolkit { id, tools: list })
 }

@@ -52,6 +52,8 @@ export interface ToolResult {
 export interface ToolContext {
   /** Present only when the tool is re-run after its suspension was answered. */
   answer?: Answer;
+  /** The run's signal, when one was given. */
+  signal?: AbortSignal;
 }
 
 /** What a tool's run may return: a string, a ToolResult (e.g. from pending()), or any JSON value. */
@@ -91,6 +93,8 @@ export interface ClientOptions {
   maxTurns?: number;
   /** Resolve suspensions in-process. Without it, a suspension halts the run with status "pending". */
   waitFor?: (request: Request) => Answer | undefined | Promise<Answer | undefined>;
+  /** Called synchronously with each metric event; a throwing sink is ignored. */
+  onMetric?: (event: MetricEvent) => void;
   /** A fetch to use instead of the global one. */
   fetch?: (url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }) => Promise<Response | { status: number; text(): Promise<string> }>;
 }
@@ -142,6 +146,12 @@ export interface RunResult {
   /** Present iff status is "pending". */
   pending?: Request;
 }
+
+/** One per provider call, one per tool execution, one per run. */
+export type MetricEvent =
+  | { event: "llm"; model: string; status: "ok" | "error"; ms: number; promptTokens: number; completionTokens: number }
+  | { event: "tool"; tool: string; source: string; isError: boolean; ms: number; pending?: true }
+  | { event: "run"; model: string; turns: number; toolCalls: number; totalTokens: number; ms: number; error?: string };
 
 export type ErrorCode =
   | "bad_input" | "provider_http" | "provider_parse" | "provider_error" | "transport"

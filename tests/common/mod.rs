@@ -11,6 +11,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
 use toolnexus_wasm::driver::{drive, Env, ToolExecutor, Transport, Waiter};
+use toolnexus_wasm::metrics::{Metric, Observer};
 use toolnexus_wasm::provider::{HttpRequest, HttpResponse, ProviderConfig, Style};
 use toolnexus_wasm::run::{ResumeInput, Run, RunConfig, RunResult};
 use toolnexus_wasm::suspend::{Answer, IdGen, Request};
@@ -155,16 +156,37 @@ pub fn ids() -> IdGen {
     IdGen::new(Box::new(move || { n.set(n.get() + 1); n.get() }))
 }
 
+/// Collects metric events.
+#[derive(Default)]
+pub struct Recorder(pub RefCell<Vec<Metric>>);
+impl Observer for Recorder {
+    fn metric(&self, m: &Metric) {
+        self.0.borrow_mut().push(m.clone());
+    }
+}
+
+pub fn tick() -> impl Fn() -> f64 {
+    let t = Cell::new(0.0);
+    move || { t.set(t.get() + 1.0); t.get() }
+}
+
 pub fn run(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, history: &[Value], prompt: &str) -> Result<RunResult> {
+    run_observed(style, kit, provider, tools, waiter, None, history, prompt)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn run_observed(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, observer: Option<&dyn Observer>, history: &[Value], prompt: &str) -> Result<RunResult> {
     let ids = ids();
-    let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), ids: &ids };
+    let clock = tick();
+    let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), observer, ids: &ids, clock: &clock };
     let (r, step) = Run::start(config(style), Toolkit::new(kit)?, history, prompt)?;
     futures_executor::block_on(drive(r, step, &env))
 }
 
 pub fn resume(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, history: &[Value], pending: Request, answer: Answer) -> Result<RunResult> {
     let ids = ids();
-    let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), ids: &ids };
+    let clock = tick();
+    let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), observer: None, ids: &ids, clock: &clock };
     let (r, step) = Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history, pending, answer })?;
     futures_executor::block_on(drive(r, step, &env))
 }

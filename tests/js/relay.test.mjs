@@ -118,3 +118,19 @@ test("a pending result of one style resumes under the other style", async () => 
   assert.equal(r.style, "anthropic");
   assert.match(r.text, /click → moved/);
 });
+
+test("onMetric reports a relay suspension as pending, not as an error, and one run event", async () => {
+  const events = [];
+  const halted = await client("openai", { onMetric: (e) => events.push(e) }).run("#mixed", { toolkit: toolkit() });
+  assert.equal(halted.status, "pending");
+  const click = events.find((e) => e.event === "tool" && e.tool === "click");
+  assert.deepEqual({ ...click, ms: 0 }, { event: "tool", tool: "click", source: "relay", isError: false, ms: 0, pending: true });
+  assert.equal(events.filter((e) => e.event === "llm" && e.status === "ok").length, 1);
+  const runs = events.filter((e) => e.event === "run");
+  assert.equal(runs.length, 1);
+  assert.equal(runs[0].error, undefined);
+  assert.equal(events.at(-1).event, "run");
+  // a sink that throws never breaks a run
+  const r = await client("openai", { onMetric: () => { throw new Error("sink down"); } }).run("#hello", {});
+  assert.equal(r.status, "done");
+});

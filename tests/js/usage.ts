@@ -6,7 +6,7 @@ import {
 } from "toolnexus-wasm";
 import type {
   Answer, Client, ClientOptions, RelayCall, RelayResult, Request, RunResult, Tool, ToolResult,
-  Toolkit, ToolnexusError, ErrorCode, Usage, ToolCallRecord,
+  Toolkit, ToolnexusError, ErrorCode, Usage, ToolCallRecord, MetricEvent,
 } from "toolnexus-wasm";
 
 export async function example(apiKey: string): Promise<string> {
@@ -51,4 +51,9 @@ export async function example(apiKey: string): Promise<string> {
   // @ts-expect-error a tool definition needs run
   defineTool({ name: "x", description: "y" });
   return `${r.text} ${usage.totalTokens} ${calls.length} ${login.output}`;
+}
+
+export function metrics(): void {
+  const events: MetricEvent[] = [];
+  createClient({ baseUrl: "u", style: "openai", model: "m", onMetric: (e) => { events.push(e); if (e.event === "tool" && e.pending) console.log(e.tool); } });
 }
