@@ -2,7 +2,7 @@
 # Installs everything the build, demo and tests need, idempotently, from the crates, npm and
 # Debian registries only (no GitHub downloads). `--browser` adds Chromium + ChromeDriver.
 #   wasm32 target · wasm-pack 0.15.1 · wasm-bindgen CLI = the version in Cargo.lock ·
-#   tools/js (binaryen's wasm-opt, TypeScript) · [chromium, chromium-driver]
+#   tools/js (binaryen wasm-opt, TypeScript, Miniflare) · [chromium, chromium-driver]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test: native cargo tests, wasm-bindgen tests in Node, headless Chromium (page and service
-# worker), Node tests against the built package, and the TypeScript typings check.
+# Every test: native cargo tests, wasm-bindgen tests in Node and headless Chromium (page and
+# service worker), the TypeScript typings check, and node --test against the built package in
+# Node and in workerd.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh --browser
@@ -39,5 +40,5 @@ wasm_run chromium-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack tes
 echo "== typings: tsc --noEmit"
 tsc -p tests/js/tsconfig.json
 
-echo "== node --test against the built package"
-node --test tests/js/
+echo "== node --test: the built package in Node, and in workerd (Miniflare)"
+node --test tests/js/ tests/workerd/
