@@ -30,7 +30,8 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WB_VERSION"; t
   # not --locked: its lockfile pins a webpki-roots release the registry does not have
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
 fi
-if [ ! -x tools/js/node_modules/.bin/wasm-opt ] || [ tools/js/package-lock.json -nt tools/js/node_modules/.package-lock.json ]; then
-  (cd tools/js && npm ci --no-audit --no-fund --loglevel=error)
+# Reinstall only when the lockfile differs from the one the last install used.
+if ! cmp -s tools/js/package-lock.json tools/js/node_modules/.installed-lock.json; then
+  (cd tools/js && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.installed-lock.json)
 fi
 echo "toolchain ready: $(wasm-pack --version), $(wasm-bindgen --version), node $(node --version)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test: native cargo tests, wasm-bindgen tests in Node and headless Chromium (page and
 # service worker), the TypeScript typings check, and node --test against the built package in
-# Node and in workerd.
+# Node, in workerd, and the www page in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh --browser
@@ -41,4 +41,4 @@ echo "== typings: tsc --noEmit"
 tsc -p tests/js/tsconfig.json
 
 echo "== node --test: the built package in Node, and in workerd (Miniflare)"
-node --test tests/js/ tests/workerd/
+node --test tests/js/ tests/workerd/ tests/www.test.mjs

@@ -1,0 +1,156 @@
+// The scripted model: deterministic and strict, in the real OpenAI chat-completions and Anthropic
+// messages wire formats. It checks auth headers and rejects (400) any transcript in which a tool
+// call has no result, exactly the mistake a real provider refuses. No Node built-ins: the Node
+// server (scripted-model.mjs) and the www page (as an in-page fetch) share it.
+//
+// The script is chosen by the first word of the latest user prompt: "#three-clicks ..." plays
+// that scenario; anything else plays "default".
+
+/** Each scenario lists the replies per model turn after the prompt; the last one repeats. */
+export const SCENARIOS = {
+  default: [
+    { calls: [["lookup_price", { item: "blue mug" }], ["click", { selector: "#add-to-cart" }]] },
+    { text: "Done. {{results}}" },
+  ],
+  hello: [{ text: "Hello from the scripted model." }],
+  "three-clicks": [
+    { calls: [["click", { selector: "#a" }], ["click", { selector: "#b" }], ["click", { selector: "#c" }]] },
+    { text: "Clicked: {{results}}" },
+  ],
+  mixed: [
+    { calls: [["lookup_price", { item: "red mug" }], ["click", { selector: "#buy" }]] },
+    { text: "Summary: {{results}}" },
+  ],
+  loop: [{ calls: [["lookup_price", { item: "anything" }]] }],
+};
+
+export const cors = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "POST, OPTIONS",
+  "access-control-allow-headers": "*",
+  "access-control-allow-private-network": "true",
+};
+
+/** Neutral view of a request: the prompt, the tool results since it, and balance problems. */
+function readOpenAI(body) {
+  const msgs = body.messages ?? [];
+  let promptIdx = -1;
+  msgs.forEach((m, i) => { if (m.role === "user") promptIdx = i; });
+  const open = new Map();
+  const problems = [];
+  for (const m of msgs) {
+    if (m.role === "assistant") {
+      if (open.size) problems.push(`tool calls without results: ${[...open.keys()].join(", ")}`);
+      open.clear();
+      for (const c of m.tool_calls ?? []) open.set(c.id, c.function?.name);
+    } else if (m.role === "tool") {
+      if (!open.has(m.tool_call_id)) problems.push(`tool result for unknown call ${m.tool_call_id}`);
+      open.delete(m.tool_call_id);
+    } else if (open.size) {
+      problems.push(`tool calls without results: ${[...open.keys()].join(", ")}`);
+      open.clear();
+    }
+  }
+  const results = [];
+  let names = new Map();
+  msgs.slice(promptIdx + 1).forEach((m) => {
+    if (m.role === "assistant") for (const c of m.tool_calls ?? []) names.set(c.id, c.function?.name);
+    if (m.role === "tool") results.push(`${names.get(m.tool_call_id)} → ${m.content}`);
+  });
+  const turn = msgs.slice(promptIdx + 1).filter((m) => m.role === "assistant").length;
+  return { prompt: String(msgs[promptIdx]?.content ?? ""), turn, results, problems, tools: (body.tools ?? []).map((t) => t.function?.name) };
+}
+
+function readAnthropic(body) {
+  const msgs = body.messages ?? [];
+  const isResults = (m) => Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result");
+  let promptIdx = -1;
+  msgs.forEach((m, i) => { if (m.role === "user" && !isResults(m)) promptIdx = i; });
+  const problems = [];
+  msgs.forEach((m, i) => {
+    const uses = m.role === "assistant" && Array.isArray(m.content) ? m.content.filter((b) => b.type === "tool_use") : [];
+    if (!uses.length) return;
+    const next = msgs[i + 1];
+    const answered = new Set((next && isResults(next) ? next.content : []).filter((b) => b.type === "tool_result").map((b) => b.tool_use_id));
+    const missing = uses.filter((u) => !answered.has(u.id)).map((u) => u.id);
+    if (missing.length) problems.push(`tool_use ids without tool_result blocks immediately after: ${missing.join(", ")}`);
+  });
+  const names = new Map();
+  const results = [];
+  msgs.slice(promptIdx + 1).forEach((m) => {
+    for (const b of Array.isArray(m.content) ? m.content : []) {
+      if (b.type === "tool_use") names.set(b.id, b.name);
+      if (b.type === "tool_result") results.push(`${names.get(b.tool_use_id)} → ${b.content}${b.is_error ? " (error)" : ""}`);
+    }
+  });
+  const turn = msgs.slice(promptIdx + 1).filter((m) => m.role === "assistant").length;
+  const first = msgs[promptIdx]?.content;
+  return { prompt: typeof first === "string" ? first : "", turn, results, problems, tools: (body.tools ?? []).map((t) => t.name) };
+}
+
+function pickReply(view, scenarios) {
+  const key = view.prompt.startsWith("#") ? view.prompt.slice(1).split(/\s/)[0] : "default";
+  const script = scenarios[key] ?? scenarios.default;
+  const step = script[Math.min(view.turn, script.length - 1)];
+  if (step.text !== undefined) return { text: step.text.replace("{{results}}", view.results.join("; ") || "no tools ran") };
+  return { calls: step.calls.filter(([name]) => view.tools.includes(name)) };
+}
+
+const tokens = (s) => Math.max(1, Math.ceil(String(s).length / 4));
+
+function openAIReply(reply, body, turn) {
+  const calls = (reply.calls ?? []).map(([name, args], i) => ({
+    id: `call_${turn}_${i}`, type: "function", function: { name, arguments: JSON.stringify(args) },
+  }));
+  const message = calls.length ? { role: "assistant", content: null, tool_calls: calls } : { role: "assistant", content: reply.text ?? "" };
+  const p = tokens(JSON.stringify(body.messages)), c = tokens(JSON.stringify(message));
+  return {
+    id: `chatcmpl-scripted-${turn}`, object: "chat.completion", created: 1767225600, model: body.model,
+    choices: [{ index: 0, message, finish_reason: calls.length ? "tool_calls" : "stop" }],
+    usage: { prompt_tokens: p, completion_tokens: c, total_tokens: p + c },
+  };
+}
+
+function anthropicReply(reply, body, turn) {
+  const content = reply.calls?.length
+    ? reply.calls.map(([name, input], i) => ({ type: "tool_use", id: `toolu_${turn}_${i}`, name, input }))
+    : [{ type: "text", text: reply.text ?? "" }];
+  return {
+    id: `msg_scripted_${turn}`, type: "message", role: "assistant", model: body.model, content,
+    stop_reason: reply.calls?.length ? "tool_use" : "end_turn", stop_sequence: null,
+    usage: { input_tokens: tokens(JSON.stringify(body.messages)), output_tokens: tokens(JSON.stringify(content)) },
+  };
+}
+
+/**
+ * Answers one request: `{ status, body }` (body is a JSON-ready object), plus `parsed`, the
+ * request body, when it was JSON. `headers` keys are lower-case.
+ */
+export function respond(path, headers, raw, scenarios = SCENARIOS) {
+  let body;
+  try { body = JSON.parse(raw); } catch { return { status: 400, body: { error: { message: "body is not JSON" } } }; }
+  const out = (status, obj) => ({ status, body: obj, parsed: body });
+  const anthropic = path.endsWith("/messages");
+  const openai = path.endsWith("/chat/completions");
+  if (!anthropic && !openai) return out(404, { error: { message: `no route ${path}` } });
+  if (openai && !/^Bearer \S+/.test(headers.authorization ?? "")) return out(401, { error: { message: "missing bearer token" } });
+  if (anthropic && (!headers["x-api-key"] || headers["anthropic-version"] !== "2023-06-01"))
+    return out(401, { type: "error", error: { type: "authentication_error", message: "missing x-api-key or anthropic-version" } });
+  if (!body.model) return out(400, { error: { message: "model is required" } });
+  const view = anthropic ? readAnthropic(body) : readOpenAI(body);
+  if (view.problems.length) {
+    const message = `invalid transcript: ${view.problems.join("; ")}`;
+    return out(400, anthropic ? { type: "error", error: { type: "invalid_request_error", message } } : { error: { message, type: "invalid_request_error" } });
+  }
+  const reply = pickReply(view, scenarios);
+  return out(200, anthropic ? anthropicReply(reply, body, view.turn) : openAIReply(reply, body, view.turn));
+}
+
+/** A `fetch` that answers from the scripted model in-process (used by the www page). */
+export function scriptedFetch(scenarios = SCENARIOS) {
+  return async (url, init = {}) => {
+    const headers = Object.fromEntries(Object.entries(init.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    const { status, body } = respond(new URL(url).pathname, headers, init.body ?? "", scenarios);
+    return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  };
+}
