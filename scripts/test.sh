@@ -40,5 +40,5 @@ wasm_run chromium-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack tes
 echo "== typings: tsc --noEmit"
 tsc -p tests/js/tsconfig.json
 
-echo "== node --test: the built package in Node, and in workerd (Miniflare)"
+echo "== node --test: the built package in Node, in workerd (Miniflare), and the www page in Chromium"
 node --test tests/js/ tests/workerd/ tests/www.test.mjs
