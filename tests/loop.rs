@@ -17,10 +17,10 @@ fn openai_requests_follow_the_wire_format() {
     let req = &p.requests.borrow()[0];
     assert_eq!(req.url, "http://127.0.0.1:9/v1/chat/completions");
     assert!(req.headers.contains(&("Authorization".into(), "Bearer sk-test-key".into())));
-    assert_eq!(req.body["model"], "test-model");
-    assert_eq!(req.body["messages"][0], json!({"role": "system", "content": "You are terse."}));
-    assert_eq!(req.body["tool_choice"], "auto");
-    assert_eq!(req.body["tools"][0]["function"]["parameters"]["additionalProperties"], false);
+    assert_eq!(req.json()["model"], "test-model");
+    assert_eq!(req.json()["messages"][0], json!({"role": "system", "content": "You are terse."}));
+    assert_eq!(req.json()["tool_choice"], "auto");
+    assert_eq!(req.json()["tools"][0]["function"]["parameters"]["additionalProperties"], false);
     assert_eq!(r.messages.len(), 3);
 }
 
@@ -44,9 +44,9 @@ fn anthropic_requests_follow_the_wire_format() {
     assert_eq!(req.url, "http://127.0.0.1:9/v1/messages", "base ending in /v1 gets /messages");
     assert!(req.headers.contains(&("x-api-key".into(), "sk-test-key".into())));
     assert!(req.headers.contains(&("anthropic-version".into(), "2023-06-01".into())));
-    assert_eq!(req.body["system"], "You are terse.");
-    assert_eq!(req.body["max_tokens"], 4096);
-    assert_eq!(req.body["tools"][0]["input_schema"]["type"], "object");
+    assert_eq!(req.json()["system"], "You are terse.");
+    assert_eq!(req.json()["max_tokens"], 4096);
+    assert_eq!(req.json()["tools"][0]["input_schema"]["type"], "object");
     let second = &p.bodies()[1];
     assert_eq!(second["messages"][2]["content"][0],
         json!({"type": "tool_result", "tool_use_id": "tu_1", "content": "4", "is_error": false}));

@@ -96,3 +96,4 @@ fn hostile_answers_on_resume_never_panic() {
         assert!(balanced(&r.messages));
     }
 }
+

@@ -1,16 +1,17 @@
 //! Anthropic messages (contract §f.2).
 
-use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig};
-use crate::dialect;
+use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig, ToolDecl};
+use crate::dialect::Transcript;
 use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, Message, ToolCall, Usage};
 use crate::provider::Style;
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::{json, Value};
 
 pub const VERSION: &str = "2023-06-01";
 pub const DEFAULT_MAX_TOKENS: u64 = 4096;
 
-pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, Value) {
+pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, String) {
     let base = strip_slash(&cfg.base_url);
     let url = if base.ends_with("/v1") { format!("{base}/messages") } else { format!("{base}/v1/messages") };
     let mut headers = Vec::new();
@@ -20,23 +21,38 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     headers.push(("anthropic-version".to_string(), VERSION.to_string()));
     headers.push(("Content-Type".to_string(), "application/json".to_string()));
 
-    let mut body = Map::new();
-    body.insert("model".into(), json!(cfg.model));
-    body.insert("max_tokens".into(), json!(DEFAULT_MAX_TOKENS));
-    body.insert("messages".into(), Value::Array(dialect::render(req.messages, Style::Anthropic)));
     let system = system_of(req);
-    if !system.is_empty() {
-        body.insert("system".into(), json!(system));
+    let body = Body {
+        model: &cfg.model,
+        max_tokens: DEFAULT_MAX_TOKENS,
+        messages: Transcript { messages: req.messages, style: Style::Anthropic },
+        system: (!system.is_empty()).then_some(system.as_str()),
+        tools: req.tools.iter().map(|t| ToolDecl { name: &t.name, description: &t.description, schema: &t.input_schema }).collect(),
+    };
+    (url, headers, serde_json::to_string(&body).unwrap_or_default())
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    model: &'a str,
+    max_tokens: u64,
+    messages: Transcript<'a>,
+    /// Omitted when empty (contract §f.2, Go behaviour).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system: Option<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "anthropic_tools")]
+    tools: Vec<ToolDecl<'a>>,
+}
+
+/// Anthropic names the schema `input_schema`.
+fn anthropic_tools<S: serde::Serializer>(tools: &[ToolDecl], s: S) -> std::result::Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Decl<'a> {
+        name: &'a str,
+        description: &'a str,
+        input_schema: &'a Value,
     }
-    if !req.tools.is_empty() {
-        let tools: Vec<Value> = req
-            .tools
-            .iter()
-            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}))
-            .collect();
-        body.insert("tools".into(), Value::Array(tools));
-    }
-    (url, headers, Value::Object(body))
+    s.collect_seq(tools.iter().map(|t| Decl { name: t.name, description: t.description, input_schema: t.schema }))
 }
 
 /// The configured system prompt plus any system messages a transcript from the OpenAI dialect

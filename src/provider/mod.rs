@@ -52,7 +52,15 @@ pub struct ProviderConfig {
 pub struct HttpRequest {
     pub url: String,
     pub headers: Vec<(String, String)>,
-    pub body: Value,
+    /// The JSON body, serialised once, straight from the transcript.
+    pub body: String,
+}
+
+impl HttpRequest {
+    /// The body as JSON data (for tests and for hosts that inspect requests).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -119,6 +127,15 @@ pub fn parse_response(cfg: &ProviderConfig, resp: &HttpResponse) -> Result<Model
         Style::OpenAi => openai::parse(&v),
         Style::Anthropic => anthropic::parse(&v),
     }
+}
+
+/// A declared tool's fields, borrowed, for the request bodies.
+#[derive(Serialize)]
+pub(crate) struct ToolDecl<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    #[serde(rename = "parameters")]
+    pub schema: &'a Value,
 }
 
 pub(crate) fn u64_at(v: &Value, key: &str) -> u64 {

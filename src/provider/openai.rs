@@ -1,13 +1,14 @@
 //! OpenAI chat completions (contract §f.1).
 
-use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig};
-use crate::dialect;
+use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig, ToolDecl};
+use crate::dialect::{self, Transcript};
 use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, ToolCall, Usage};
 use crate::provider::Style;
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
-pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, Value) {
+pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, String) {
     let url = format!("{}/chat/completions", strip_slash(&cfg.base_url));
     let mut headers = Vec::new();
     if let Some(k) = cfg.api_key.as_deref().filter(|k| !k.is_empty()) {
@@ -15,23 +16,36 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     }
     headers.push(("Content-Type".to_string(), "application/json".to_string()));
 
-    let mut body = Map::new();
-    body.insert("model".into(), json!(cfg.model));
     // The system prompt lives in the transcript for this style (contract §b.4).
-    body.insert("messages".into(), Value::Array(dialect::render(req.messages, Style::OpenAi)));
-    if !req.tools.is_empty() {
-        let tools: Vec<Value> = req
-            .tools
-            .iter()
-            .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": t.name, "description": t.description, "parameters": t.input_schema}})
-            })
-            .collect();
-        body.insert("tools".into(), Value::Array(tools));
-        body.insert("tool_choice".into(), json!("auto"));
-    }
-    (url, headers, Value::Object(body))
+    let tools: Vec<OpenAiTool> = req.tools.iter().map(|t| OpenAiTool {
+        kind: "function",
+        function: ToolDecl { name: &t.name, description: &t.description, schema: &t.input_schema },
+    }).collect();
+    let body = Body {
+        model: &cfg.model,
+        messages: Transcript { messages: req.messages, style: Style::OpenAi },
+        tool_choice: (!tools.is_empty()).then_some("auto"),
+        tools,
+    };
+    (url, headers, serde_json::to_string(&body).unwrap_or_default())
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    model: &'a str,
+    messages: Transcript<'a>,
+    /// Omitted with `tool_choice` when there are no tools (contract §b.13).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<OpenAiTool<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct OpenAiTool<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: ToolDecl<'a>,
 }
 
 pub(super) fn parse(v: &Value) -> Result<ModelReply> {

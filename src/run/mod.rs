@@ -100,11 +100,12 @@ pub struct Run {
 }
 
 impl Run {
-    /// `run(prompt, { history })`: the history is read in either dialect and balanced (a call
-    /// left without a result by an abandoned halt gets an error result), then the prompt is
-    /// appended. The OpenAI style adds the system message only to a fresh transcript (§b.4).
-    pub fn start(cfg: RunConfig, toolkit: Toolkit, history: &[Value], prompt: &str) -> Result<(Run, Step)> {
-        let mut transcript = dialect::read(history)?;
+    /// `run(prompt, { history })`: the history (read with `dialect::read` or `read_json`) is
+    /// balanced (a call left without a result by an abandoned halt gets an error result), then
+    /// the prompt is appended. The OpenAI style adds the system message only to a fresh
+    /// transcript (§b.4).
+    pub fn start(cfg: RunConfig, toolkit: Toolkit, history: Vec<Message>, prompt: &str) -> Result<(Run, Step)> {
+        let mut transcript = history;
         balance(&mut transcript);
         let segment_start = transcript.len();
         if transcript.is_empty() && cfg.provider.style == Style::OpenAi && !cfg.system_prompt.is_empty() {

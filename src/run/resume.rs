@@ -4,15 +4,14 @@
 //! without a result.
 
 use super::{Phase, Run, RunConfig, Slot, Step, TurnSlots};
-use crate::dialect;
 use crate::error::{Code, Error, Result};
-use crate::message::last_tool_turn;
+use crate::message::{last_tool_turn, Message};
 use crate::suspend::{declined, relay_output, Answer, Request};
 use crate::tool::{ToolResult, Toolkit};
-use serde_json::Value;
 
-pub struct ResumeInput<'a> {
-    pub history: &'a [Value],
+pub struct ResumeInput {
+    /// The halted transcript, read with `dialect::read` or `read_json`.
+    pub history: Vec<Message>,
     pub pending: Request,
     pub answer: Answer,
 }
@@ -36,10 +35,10 @@ impl Run {
         if history.is_empty() {
             return Err(cannot("no transcript supplied"));
         }
-        let mut transcript = dialect::read(history)?;
+        let mut transcript = history;
         let open = last_tool_turn(&transcript)
             .ok_or_else(|| cannot("the transcript has no halted assistant turn with tool calls"))?;
-        if transcript[open.index + 1..].iter().any(|m| !matches!(m, crate::message::Message::Tool(_))) {
+        if transcript[open.index + 1..].iter().any(|m| !matches!(m, Message::Tool(_))) {
             return Err(cannot("the halted turn is not the last turn of the transcript (was it already resumed?)"));
         }
         let outstanding: Vec<usize> = (0..open.calls.len()).filter(|&i| open.results[i].is_none()).collect();

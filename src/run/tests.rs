@@ -40,7 +40,7 @@ fn call_reply(args: &str) -> HttpResponse {
 
 #[test]
 fn the_turn_cap_stops_a_tool_calling_run_as_incomplete() {
-    let (mut run, step) = Run::start(cfg(Style::OpenAi, 1), kit(), &[], "hi").unwrap();
+    let (mut run, step) = Run::start(cfg(Style::OpenAi, 1), kit(), vec![], "hi").unwrap();
     assert!(matches!(step, Step::CallModel(_)));
     let Step::RunTools(inv) = run.on_model_response(&call_reply("{\"a\":1}")).unwrap() else { panic!() };
     let step = run.on_tool_outcomes(vec![(inv[0].slot, Outcome::Completed(ToolResult::ok("2")))]).unwrap();
@@ -54,7 +54,7 @@ fn the_turn_cap_stops_a_tool_calling_run_as_incomplete() {
 
 #[test]
 fn bad_arguments_and_unknown_tools_become_error_results_without_dispatch() {
-    let (mut run, _) = Run::start(cfg(Style::OpenAi, 3), kit(), &[], "hi").unwrap();
+    let (mut run, _) = Run::start(cfg(Style::OpenAi, 3), kit(), vec![], "hi").unwrap();
     let reply = ok(json!({"choices":[{"message":{"content":"","tool_calls":[
         {"id":"a","function":{"name":"add","arguments":"{oops"}},
         {"id":"b","function":{"name":"nope","arguments":"{}"}}]}}]}));
@@ -63,14 +63,15 @@ fn bad_arguments_and_unknown_tools_become_error_results_without_dispatch() {
     assert_eq!(inv[1].source, "custom");
     let outcomes = inv.into_iter().map(|i| (i.slot, Outcome::Completed(i.preset.unwrap()))).collect();
     let Step::CallModel(req) = run.on_tool_outcomes(outcomes).unwrap() else { panic!() };
-    let msgs = req.body["messages"].as_array().unwrap();
+    let body = req.json();
+    let msgs = body["messages"].as_array().unwrap();
     assert!(msgs[3]["content"].as_str().unwrap().starts_with("Invalid arguments for tool add: arguments are not valid JSON"));
     assert_eq!(msgs[4]["content"], "Unknown tool: nope");
 }
 
 #[test]
 fn missing_and_repeated_call_ids_are_synthesised() {
-    let (mut run, _) = Run::start(cfg(Style::OpenAi, 3), kit(), &[], "hi").unwrap();
+    let (mut run, _) = Run::start(cfg(Style::OpenAi, 3), kit(), vec![], "hi").unwrap();
     let reply = ok(json!({"choices":[{"message":{"content":"","tool_calls":[
         {"function":{"name":"add","arguments":"{}"}},
         {"id":"x","function":{"name":"add","arguments":"{}"}},
@@ -82,7 +83,7 @@ fn missing_and_repeated_call_ids_are_synthesised() {
 
 #[test]
 fn feeding_steps_out_of_order_is_an_internal_error_not_a_panic() {
-    let (mut run, _) = Run::start(cfg(Style::Anthropic, 3), kit(), &[], "hi").unwrap();
+    let (mut run, _) = Run::start(cfg(Style::Anthropic, 3), kit(), vec![], "hi").unwrap();
     assert_eq!(run.on_tool_outcomes(vec![]).unwrap_err().code(), "internal");
     let Step::RunTools(_) = run
         .on_model_response(&ok(json!({"content":[{"type":"tool_use","id":"t","name":"add","input":{}}]})))
@@ -92,5 +93,5 @@ fn feeding_steps_out_of_order_is_an_internal_error_not_a_panic() {
 
 #[test]
 fn zero_max_turns_is_refused() {
-    assert_eq!(Run::start(cfg(Style::OpenAi, 0), kit(), &[], "x").err().unwrap().code(), "bad_input");
+    assert_eq!(Run::start(cfg(Style::OpenAi, 0), kit(), vec![], "x").err().unwrap().code(), "bad_input");
 }

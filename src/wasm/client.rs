@@ -5,14 +5,15 @@
 use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, to_js, JsResult};
 use super::host::{Fetch, JsTools, OnMetric, WaitFor};
 use super::toolkit::decode as decode_toolkit;
+use crate::dialect;
 use crate::driver::{drive, Env, Waiter};
+use crate::message::Message;
 use crate::metrics::Observer;
 use crate::error::{Error, Result};
 use crate::provider::{ProviderConfig, Style};
 use crate::run::{ResumeInput, Run, RunConfig, Step, DEFAULT_MAX_TURNS};
 use crate::suspend::{Answer, Request};
 use js_sys::{Function, Object, Promise};
-use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -76,12 +77,20 @@ pub fn create_client(#[wasm_bindgen(unchecked_param_type = "ClientOptions")] opt
     decode_options(&opts).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
 }
 
-fn history_of(v: &JsValue, what: &str) -> Result<Vec<Value>> {
-    match from_js(v, what)? {
-        Value::Null => Ok(Vec::new()),
-        Value::Array(a) => Ok(a),
-        _ => Err(Error::bad_input(format!("{what} must be an array of messages"))),
+/// A history (JS array of messages in either dialect) to the neutral transcript, parsed from one
+/// `JSON.stringify` text.
+fn history_of(v: &JsValue) -> Result<Vec<Message>> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(Vec::new());
     }
+    if !js_sys::Array::is_array(v) {
+        return Err(Error::bad_input("history must be an array of messages"));
+    }
+    let text = js_sys::JSON::stringify(v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| Error::bad_input("history is not JSON data"))?;
+    dialect::read_json(&text)
 }
 
 impl Inner {
@@ -106,8 +115,8 @@ impl Inner {
 
     async fn run(&self, prompt: String, opts: JsValue) -> Result<JsValue> {
         let toolkit = decode_toolkit(&get(&opts, "toolkit"))?;
-        let history = history_of(&get(&opts, "history"), "history")?;
-        let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, &history, &prompt)?;
+        let history = history_of(&get(&opts, "history"))?;
+        let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, history, &prompt)?;
         self.execute(run, step, toolkit.fns, get(&opts, "signal")).await
     }
 
@@ -127,12 +136,12 @@ impl Inner {
             }
             let pending: Request = serde_json::from_value(from_js(&pending_v, "pending")?)
                 .map_err(|e| Error::bad_input(format!("pending is invalid: {e}")))?;
-            (history_of(&get(&opts, "history"), "history")?, pending)
+            (history_of(&get(&opts, "history"))?, pending)
         } else {
             let h = crate::state::load(&from_js(&state, "state")?)?;
-            (h.messages, h.pending)
+            (dialect::read(&h.messages)?, h.pending)
         };
-        let (run, step) = Run::resume(self.cfg.clone(), toolkit.kit, ResumeInput { history: &history, pending, answer })?;
+        let (run, step) = Run::resume(self.cfg.clone(), toolkit.kit, ResumeInput { history, pending, answer })?;
         self.execute(run, step, toolkit.fns, get(&opts, "signal")).await
     }
 }

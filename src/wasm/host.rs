@@ -39,7 +39,7 @@ impl Fetch {
         for (k, v) in &req.headers {
             let _ = Reflect::set(&headers, &k.into(), &v.into());
         }
-        let body = serde_json::to_string(&req.body).map_err(|e| Error::internal(e.to_string()))?;
+        let body = req.body;
         let init = Object::new();
         let _ = Reflect::set(&init, &"method".into(), &"POST".into());
         let _ = Reflect::set(&init, &"headers".into(), &headers);

@@ -41,7 +41,7 @@ impl Scripted {
         self.replies.borrow_mut().push_back(HttpResponse { status, body });
     }
     pub fn bodies(&self) -> Vec<Value> {
-        self.requests.borrow().iter().map(|r| r.body.clone()).collect()
+        self.requests.borrow().iter().map(|r| r.json()).collect()
     }
 }
 
@@ -179,15 +179,16 @@ pub fn run_observed(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools
     let ids = ids();
     let clock = tick();
     let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), observer, ids: &ids, clock: &clock };
-    let (r, step) = Run::start(config(style), Toolkit::new(kit)?, history, prompt)?;
+    let (r, step) = Run::start(config(style), Toolkit::new(kit)?, toolnexus_wasm::dialect::read(history)?, prompt)?;
     futures_executor::block_on(drive(r, step, &env))
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn resume(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, history: &[Value], pending: Request, answer: Answer) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
     let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), observer: None, ids: &ids, clock: &clock };
-    let (r, step) = Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history, pending, answer })?;
+    let (r, step) = Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history: toolnexus_wasm::dialect::read(history)?, pending, answer })?;
     futures_executor::block_on(drive(r, step, &env))
 }
 
