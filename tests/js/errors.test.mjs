@@ -132,3 +132,26 @@ test("headers override defaults and requests carry the documented shape", async 
   assert.deepEqual(r.usage, { promptTokens: 1, completionTokens: 2, totalTokens: 3 });
   assert.ok(!JSON.stringify(r).includes(KEY));
 });
+
+test("an AbortSignal stops the run before a call and aborts an in-flight fetch", async () => {
+  const before = new AbortController();
+  before.abort();
+  await rejects(client(scripted(reply(text("never")))).run("x", { signal: before.signal }), "aborted");
+
+  const during = new AbortController();
+  let sawSignal = false;
+  const hanging = (url, init) => new Promise((resolve, reject) => {
+    sawSignal = init.signal === during.signal;
+    init.signal.addEventListener("abort", () => reject(new DOMException("The operation was aborted.", "AbortError")));
+  });
+  const running = client(hanging).run("x", { signal: during.signal });
+  setTimeout(() => during.abort(), 10);
+  await rejects(running, "aborted");
+  assert.ok(sawSignal, "fetch received the run's signal");
+
+  const seen = [];
+  const kit = createToolkit({ tools: [defineTool({ name: "t", description: "t", run: (args, ctx) => { seen.push(ctx.signal); return "ok"; } })] });
+  const ctl = new AbortController();
+  await client(scripted(reply(calls(["c", "t", "{}"])), reply(text("done")))).run("x", { toolkit: kit, signal: ctl.signal });
+  assert.equal(seen[0], ctl.signal, "tools get ctx.signal");
+});
