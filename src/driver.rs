@@ -127,10 +127,12 @@ async fn execute(inv: &Invocation, answer: Option<&Answer>, env: &Env<'_>) -> Re
         preset.clone()
     } else if inv.relay {
         // Relay tools are declaration-only: nothing runs here. First execution suspends with the
-        // call; with an answer, the host's output for this call is the result.
+        // call; with an answer, the host's output for this call is the result. Fail-closed: an
+        // `ok` answer that carries no result for this call is an error, never an empty success.
         match answer {
             None => crate::suspend::pending_result(relay_request(&inv.call, &inv.args, env.ids), env.ids),
-            Some(a) => relay_output(a, &inv.call.id, true).unwrap_or_else(|| ToolResult::ok("")),
+            Some(a) => relay_output(a, &inv.call.id, true)
+                .unwrap_or_else(|| ToolResult::error(format!("no result supplied for relay call {}", inv.call.name))),
         }
     } else {
         env.tools.execute(&inv.call.name, &inv.args, answer).await?

@@ -154,17 +154,26 @@ pub fn relay_output(answer: &Answer, call_id: &str, shorthand_applies: bool) -> 
     let data = answer.data.as_ref()?;
     if let Some(results) = data.get("results").and_then(Value::as_array) {
         if let Some(r) = results.iter().find(|r| r.get("id").and_then(Value::as_str) == Some(call_id)) {
-            let output = r.get("output").and_then(Value::as_str).unwrap_or("").to_string();
+            let output = output_text(r.get("output"));
             let is_error = r.get("isError").and_then(Value::as_bool).unwrap_or(false);
             return Some(ToolResult { output, is_error, metadata: None });
         }
     }
     if shorthand_applies && data.contains_key("output") {
-        let output = data.get("output").and_then(Value::as_str).unwrap_or("").to_string();
+        let output = output_text(data.get("output"));
         let is_error = data.get("isError") == Some(&Value::Bool(true));
         return Some(ToolResult { output, is_error, metadata: None });
     }
     None
+}
+
+/// A host's output as text: a string as is, other JSON values as JSON text (not dropped).
+fn output_text(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
 }
 
 /// `relayAnswer(requestId, results)`.

@@ -146,3 +146,14 @@ fn a_failed_run_still_reports_one_run_metric_with_the_error() {
     assert!(matches!(&events[0], Metric::Llm { status: "error", prompt_tokens: 0, .. }));
     assert!(matches!(&events[1], Metric::Run { error: Some(e), .. } if e.contains("LLM 500")));
 }
+
+#[test]
+fn relay_calls_fail_closed_when_an_ok_answer_has_no_result_for_them() {
+    let p = Scripted::new(vec![oa_calls(&[("c1", "click", "{}"), ("c2", "click", "{}")]), oa_text("ok")]);
+    // answers every request with a result for c1 only
+    let w = Wait::new(|r| ok_answer(r, json!({"results": [{"id": "c1", "output": "done"}]})));
+    let r = run(Style::OpenAi, vec![relay("click")], &p, &Tools::default(), Some(&w), &[], "go").unwrap();
+    assert_eq!(r.tool_calls[0].output, "done");
+    assert_eq!(r.tool_calls[1].output, "no result supplied for relay call click");
+    assert!(r.tool_calls[1].is_error);
+}
