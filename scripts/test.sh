@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh --browser
 export PATH="$PWD/tools/js/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
+mkdir -p target   # logs below live here; a fresh clone has no target/ yet
 echo "== native: cargo test"
 cargo test --quiet 2>&1 | tee target/native-tests.log
 grep -q "test result: ok" target/native-tests.log
