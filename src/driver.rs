@@ -1,20 +1,55 @@
 //! The one async driver: it walks the state machine's steps over two seams, a [`Transport`]
-//! (HTTP) and a [`ToolExecutor`] (host tools), plus an optional [`Waiter`] (`waitFor`) and
-//! [`Observer`] (metrics). It is the only code in the core that awaits. All calls of a turn run
-//! concurrently, and so do the `waitFor` calls of several suspensions in one turn (contract
-//! Part 1 rule 1).
+//! (HTTP, whole or streamed) and a [`ToolExecutor`] (host tools), plus optional host callbacks:
+//! a [`Waiter`] (`waitFor`), an [`Observer`] (metrics), an [`EventSink`] (stream events) and a
+//! [`Persist`] (the conversation store). It is the only code in the core that awaits. `run`,
+//! `stream` and `ask` all go through it: there is one loop.
+//!
+//! All calls of a turn run concurrently, and so do the `waitFor` calls of several suspensions in
+//! one turn (contract Part 1 rule 1). With a store, the state is saved after every completed turn
+//! and before any `waitFor` is called (rule 8).
 
 use crate::error::{Code, Error, Result};
+use crate::events::{EventSink, StreamEvent};
 use crate::metrics::{Metric, Observer};
-use crate::provider::{HttpRequest, HttpResponse};
-use crate::run::{Invocation, Outcome, Run, RunResult, Step};
+use crate::provider::{HttpRequest, HttpResponse, StreamAssembler};
+use crate::run::{Invocation, Outcome, Run, RunResult, Status, Step};
+use crate::state::ConversationState;
 use crate::suspend::{after_wait, relay_output, relay_request, unresolved, AfterWait, Answer, IdGen, Request};
 use crate::tool::ToolResult;
 use futures_util::future::{join_all, LocalBoxFuture};
 use serde_json::{Map, Value};
+use std::cell::RefCell;
+
+/// A response body read chunk by chunk. `None` is the end of the body.
+pub trait ByteStream {
+    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>>;
+}
+
+pub struct StreamResponse {
+    pub status: u16,
+    pub body: Box<dyn ByteStream>,
+}
+
+/// A body that is already whole: one chunk.
+pub struct WholeBody(pub Option<Vec<u8>>);
+
+impl ByteStream for WholeBody {
+    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
+        let chunk = self.0.take();
+        Box::pin(async move { Ok(chunk) })
+    }
+}
 
 pub trait Transport {
     fn send(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse>>;
+
+    /// Sends and hands back the body as it arrives. The default reads it whole.
+    fn open(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<StreamResponse>> {
+        Box::pin(async move {
+            let r = self.send(req).await?;
+            Ok(StreamResponse { status: r.status, body: Box::new(WholeBody(Some(r.body.into_bytes()))) })
+        })
+    }
 }
 
 /// Runs host tools. A host tool that throws is a failed *result*, not an error: executors turn
@@ -29,11 +64,19 @@ pub trait Waiter {
     fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Answer>>;
 }
 
+/// Saves the conversation (the store under one id). A failed save fails the run: a host that
+/// asked for persistence must not believe a state is safe when it is not.
+pub trait Persist {
+    fn save(&self, state: ConversationState) -> LocalBoxFuture<'_, Result<()>>;
+}
+
 pub struct Env<'a> {
     pub transport: &'a dyn Transport,
     pub tools: &'a dyn ToolExecutor,
     pub waiter: Option<&'a dyn Waiter>,
     pub observer: Option<&'a dyn Observer>,
+    pub events: Option<&'a dyn EventSink>,
+    pub persist: Option<&'a dyn Persist>,
     pub ids: &'a IdGen,
     /// Milliseconds from any fixed origin; only differences are used.
     pub clock: &'a dyn Fn() -> f64,
@@ -45,12 +88,25 @@ impl Env<'_> {
             o.metric(&m);
         }
     }
+    fn event(&self, e: StreamEvent) {
+        if let Some(s) = self.events {
+            s.event(e);
+        }
+    }
+    async fn save(&self, state: impl FnOnce() -> ConversationState) -> Result<()> {
+        match self.persist {
+            Some(p) => p.save(state()).await,
+            None => Ok(()),
+        }
+    }
 }
 
 /// Runs to a result and reports exactly one `run` metric, whatever the outcome.
-pub async fn drive(mut run: Run, first: Step, env: &Env<'_>) -> Result<RunResult> {
+pub async fn drive(run: Run, first: Step, env: &Env<'_>) -> Result<RunResult> {
     let started = (env.clock)();
-    let outcome = steps(&mut run, first, env).await;
+    let run = RefCell::new(run);
+    let outcome = steps(&run, first, env).await;
+    let run = run.into_inner();
     let (turns, tool_calls, total_tokens, error) = match &outcome {
         Ok(r) => (r.turns, r.tool_call_count, r.usage.total_tokens, None),
         Err(e) => (run.turns(), 0, run.usage().total_tokens, Some(e.message.clone())),
@@ -59,31 +115,62 @@ pub async fn drive(mut run: Run, first: Step, env: &Env<'_>) -> Result<RunResult
     outcome
 }
 
-async fn steps(run: &mut Run, first: Step, env: &Env<'_>) -> Result<RunResult> {
+async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResult> {
     let mut step = first;
     loop {
         step = match step {
             Step::CallModel(req) => call_model(run, req, env).await?,
             Step::RunTools(invocations) => {
-                let outcomes = join_all(invocations.into_iter().map(|inv| resolve(inv, env))).await;
-                run.on_tool_outcomes(outcomes.into_iter().collect::<Result<Vec<_>>>()?)?
+                for inv in &invocations {
+                    env.event(StreamEvent::ToolCall { id: inv.call.id.clone(), name: inv.call.name.clone(), args: Value::Object(inv.args.clone()) });
+                }
+                let progress = RefCell::new(Vec::new());
+                let outcomes = join_all(invocations.into_iter().map(|inv| resolve(inv, run, &progress, env))).await;
+                let mut outcomes = outcomes.into_iter().collect::<Result<Vec<_>>>()?;
+                outcomes.sort_by_key(|(slot, _)| *slot);
+                let names: Vec<(String, String)> = {
+                    let r = run.borrow();
+                    outcomes.iter().map(|(slot, _)| r.call_at(*slot)).collect()
+                };
+                for ((_, outcome), (id, name)) in outcomes.iter().zip(names) {
+                    match outcome {
+                        Outcome::Completed(r) => env.event(StreamEvent::ToolResult { id, name, output: r.output.clone(), is_error: r.is_error }),
+                        // A durable halt: in-process waits announced theirs already.
+                        Outcome::Suspended(req) => env.event(StreamEvent::Pending { request: req.clone() }),
+                    }
+                }
+                let next = run.borrow_mut().on_tool_outcomes(outcomes)?;
+                if matches!(next, Step::CallModel(_)) {
+                    env.save(|| run.borrow().checkpoint(&[])).await?; // a completed turn
+                }
+                next
             }
-            Step::Done(result) => return Ok(*result),
+            Step::Done(result) => {
+                env.save(|| run.borrow().conversation(result.pending.clone())).await?;
+                if result.status == Status::Done {
+                    env.event(StreamEvent::Usage { usage: result.usage });
+                }
+                env.event(StreamEvent::Done { result: result.clone() });
+                return Ok(*result);
+            }
         };
     }
 }
 
-async fn call_model(run: &mut Run, req: HttpRequest, env: &Env<'_>) -> Result<Step> {
+async fn call_model(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> Result<Step> {
     let t0 = (env.clock)();
-    let before = run.usage();
-    let step = match env.transport.send(req).await {
-        Ok(resp) => run.on_model_response(&resp),
-        Err(e) => Err(e),
+    let before = run.borrow().usage();
+    let streaming = run.borrow().is_streaming();
+    let step = if streaming { call_streaming(run, req, env).await } else {
+        match env.transport.send(req).await {
+            Ok(resp) => run.borrow_mut().on_model_response(&resp),
+            Err(e) => Err(e),
+        }
     };
-    let after = run.usage();
+    let after = run.borrow().usage();
     let ok = step.is_ok();
     env.emit(Metric::Llm {
-        model: run.model().to_string(),
+        model: run.borrow().model().to_string(),
         status: if ok { "ok" } else { "error" },
         ms: (env.clock)() - t0,
         prompt_tokens: if ok { after.prompt_tokens - before.prompt_tokens } else { 0 },
@@ -92,32 +179,67 @@ async fn call_model(run: &mut Run, req: HttpRequest, env: &Env<'_>) -> Result<St
     step
 }
 
+/// A streamed model call: text deltas become events as they arrive; the assembled reply goes to
+/// the machine exactly like a whole one.
+async fn call_streaming(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> Result<Step> {
+    let cfg = run.borrow().provider().clone();
+    let mut resp = env.transport.open(req).await?;
+    if !(200..300).contains(&resp.status) {
+        let mut body = Vec::new();
+        while let Some(chunk) = resp.body.next_chunk().await? {
+            body.extend(chunk);
+        }
+        let text = String::from_utf8_lossy(&body).into_owned();
+        return Err(Error::provider_http(resp.status, &text, cfg.api_key.as_deref()));
+    }
+    let mut assembler = StreamAssembler::new(&cfg);
+    while let Some(chunk) = resp.body.next_chunk().await? {
+        for delta in assembler.push(&chunk)? {
+            env.event(StreamEvent::Text { delta });
+        }
+    }
+    let reply = assembler.finish()?;
+    run.borrow_mut().on_model_reply(reply)
+}
+
 /// One call, to its final outcome (contract §c.1): execute; a suspension goes to `waitFor` when
 /// there is one; `ok` re-runs the tool once with `ctx.answer`; a second suspension is
 /// `unresolved`; `ok: false` is `declined/expired`. Without `waitFor` the suspension is returned
-/// and the machine halts the run.
-async fn resolve(inv: Invocation, env: &Env<'_>) -> Result<(usize, Outcome)> {
+/// and the machine halts the run. `progress` is what the turn has settled so far, for saves.
+async fn resolve(inv: Invocation, run: &RefCell<Run>, progress: &RefCell<Vec<(usize, Outcome)>>, env: &Env<'_>) -> Result<(usize, Outcome)> {
     let slot = inv.slot;
     let first = execute(&inv, inv.answer.as_ref(), env).await?;
     let Some(req) = first.pending() else {
+        progress.borrow_mut().push((slot, Outcome::Completed(first.clone())));
         return Ok((slot, Outcome::Completed(first)));
     };
     let Some(waiter) = env.waiter else {
         return Ok((slot, Outcome::Suspended(req)));
     };
+    // Persist before waiting: a host that dies while this wait is outstanding resumes from here.
+    progress.borrow_mut().push((slot, Outcome::Suspended(req.clone())));
+    env.save(|| run.borrow().checkpoint(&progress.borrow())).await?;
+    env.event(StreamEvent::Pending { request: req.clone() });
     let answer = waiter.wait(req.clone()).await.map_err(|e| match e.code {
         Code::Aborted | Code::HostCallback => e,
         _ => Error::new(Code::HostCallback, format!("waitFor failed: {}", e.message)),
     })?;
-    let answer = match after_wait(&req, Some(answer)) {
-        AfterWait::Final(result) => return Ok((slot, Outcome::Completed(result))),
-        AfterWait::Retry(a) => a,
+    let result = match after_wait(&req, Some(answer)) {
+        AfterWait::Final(result) => result,
+        AfterWait::Retry(answer) => {
+            let retried = execute(&inv, Some(&answer), env).await?;
+            if retried.pending().is_some() { unresolved(&req) } else { retried }
+        }
     };
-    let retried = execute(&inv, Some(&answer), env).await?;
-    if retried.pending().is_some() {
-        return Ok((slot, Outcome::Completed(unresolved(&req))));
+    progress.borrow_mut().push((slot, Outcome::Completed(result.clone())));
+    let still_waiting = {
+        let p = progress.borrow();
+        p.iter().any(|(s, o)| matches!(o, Outcome::Suspended(_)) && !p.iter().any(|(s2, o2)| s2 == s && matches!(o2, Outcome::Completed(_))))
+    };
+    if still_waiting {
+        env.save(|| run.borrow().checkpoint(&progress.borrow())).await?;
     }
-    Ok((slot, Outcome::Completed(retried)))
+    Ok((slot, Outcome::Completed(result)))
 }
 
 /// Executes once and reports a `tool` metric (a suspension: `isError: false, pending: true`).

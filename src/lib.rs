@@ -10,10 +10,12 @@
 pub mod dialect;
 pub mod driver;
 pub mod error;
+pub mod events;
 pub mod message;
 pub mod metrics;
 pub mod provider;
 pub mod run;
+pub mod sse;
 pub mod state;
 pub mod suspend;
 pub mod tool;

@@ -1,12 +1,111 @@
-//! Loading a saved pending `RunResult` (the durable state) for resume. Every state carries
-//! `schemaVersion`; older versions would be migrated here, newer ones are refused clearly
-//! (contract Part 1 rule 15). Frozen fixtures of each released version live in
-//! `tests/fixtures/state/` and must keep loading.
+//! The durable documents: a pending `RunResult` (what `run` returns and `runWithAnswer` takes) and
+//! the `ConversationState` a store keeps per conversation id. Both carry `schemaVersion`; older
+//! versions would be migrated here, newer ones are refused clearly (contract Part 1 rule 15).
+//! Frozen fixtures of each released version live in `tests/fixtures/state/` and must keep loading.
+//! Neither ever holds a key or a function.
 
+use crate::dialect;
 use crate::error::{Error, Result};
-use crate::run::SCHEMA_VERSION;
+use crate::message::{Message, ToolOutput};
+use crate::provider::Style;
+use crate::run::{RunResult, Status, SCHEMA_VERSION};
 use crate::suspend::Request;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// What a `ConversationStore` saves under a conversation id. Small and plain: the transcript in
+/// its style's dialect, and when the conversation is halted the request to answer and the calls
+/// still waiting for a result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConversationState {
+    pub schema_version: u32,
+    pub style: Style,
+    pub messages: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Request>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outstanding: Vec<Outstanding>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outstanding {
+    pub id: String,
+    pub name: String,
+}
+
+impl ConversationState {
+    /// `transcript` as it stands, halted on `pending` when given. The outstanding calls are the
+    /// calls of the last tool turn that have no result.
+    pub fn new(style: Style, transcript: &[Message], pending: Option<Request>) -> Self {
+        let outstanding = match (&pending, crate::message::last_tool_turn(transcript)) {
+            (Some(_), Some(turn)) => turn
+                .calls
+                .iter()
+                .zip(&turn.results)
+                .filter(|(_, r)| r.is_none())
+                .map(|(c, _)| Outstanding { id: c.id.clone(), name: c.name.clone() })
+                .collect(),
+            _ => Vec::new(),
+        };
+        ConversationState { schema_version: SCHEMA_VERSION, style, messages: dialect::render(transcript, style), pending, outstanding }
+    }
+
+    pub fn from_result(r: &RunResult) -> Result<Self> {
+        let transcript = dialect::read(&r.messages)?;
+        let pending = if r.status == Status::Pending { r.pending.clone() } else { None };
+        Ok(ConversationState::new(r.style, &transcript, pending))
+    }
+}
+
+/// Reads a stored conversation and checks it is one this build can continue: a known version, a
+/// readable transcript, and no call left without a result unless the conversation is halted on
+/// exactly those calls (a hand-edited or half-written document is refused, not replayed).
+pub fn load_conversation(v: &Value) -> Result<(ConversationState, Vec<Message>)> {
+    check_version(v, "conversation state")?;
+    let state: ConversationState = serde_json::from_value(v.clone())
+        .map_err(|e| Error::bad_state(format!("conversation state is invalid: {e}")))?;
+    let transcript = dialect::read(&state.messages)?;
+    let open = unanswered(&transcript);
+    match (&state.pending, open.is_empty()) {
+        (None, false) => Err(Error::bad_state(format!(
+            "conversation state is inconsistent: calls {} have no result and no request is pending",
+            open.join(", ")
+        ))),
+        (Some(_), true) => Err(Error::bad_state("conversation state is inconsistent: a request is pending but no call is waiting")),
+        (Some(p), false) if p.id.is_empty() => Err(Error::bad_state("conversation state has a pending request without an id")),
+        _ => Ok((state, transcript)),
+    }
+}
+
+/// Ids of calls with no result anywhere after their assistant turn.
+fn unanswered(transcript: &[Message]) -> Vec<String> {
+    let mut open: Vec<String> = Vec::new();
+    for m in transcript {
+        match m {
+            Message::Assistant(t) => open.extend(t.calls.iter().map(|c| c.id.clone())),
+            Message::Tool(outs) => open.retain(|id| !outs.iter().any(|o: &ToolOutput| &o.call_id == id)),
+            _ => {}
+        }
+    }
+    open
+}
+
+fn check_version(v: &Value, what: &str) -> Result<()> {
+    let obj: &Map<String, Value> = v.as_object().ok_or_else(|| Error::bad_state(format!("{what} must be a JSON object")))?;
+    let version = match obj.get("schemaVersion") {
+        Some(Value::Number(n)) => n.as_u64().ok_or_else(|| Error::bad_state("schemaVersion must be a positive integer"))?,
+        None => return Err(Error::bad_state(format!("{what} has no schemaVersion"))),
+        Some(_) => return Err(Error::bad_state("schemaVersion must be a positive integer")),
+    };
+    if version == 0 || version > u64::from(SCHEMA_VERSION) {
+        return Err(Error::bad_state(format!(
+            "unsupported state schemaVersion {version}: this build reads versions 1 to {SCHEMA_VERSION}; upgrade toolnexus-wasm"
+        )));
+    }
+    // Version 1 is current; there is nothing to migrate yet.
+    Ok(())
+}
 
 /// The parts of a pending state that resume needs.
 #[derive(Debug)]
@@ -16,18 +115,14 @@ pub struct Halted {
 }
 
 pub fn load(state: &Value) -> Result<Halted> {
-    let obj = state.as_object().ok_or_else(|| Error::bad_state("state must be a JSON object (a pending RunResult)"))?;
-    let version = match obj.get("schemaVersion") {
-        Some(Value::Number(n)) => n.as_u64().ok_or_else(|| Error::bad_state("schemaVersion must be a positive integer"))?,
-        None => return Err(Error::bad_state("state has no schemaVersion; pass a RunResult returned by run/runWithAnswer")),
-        Some(_) => return Err(Error::bad_state("schemaVersion must be a positive integer")),
-    };
-    if version == 0 || version > u64::from(SCHEMA_VERSION) {
-        return Err(Error::bad_state(format!(
-            "unsupported state schemaVersion {version}: this build reads versions 1 to {SCHEMA_VERSION}; upgrade toolnexus-wasm"
-        )));
+    if !state.is_object() {
+        return Err(Error::bad_state("state must be a JSON object (a pending RunResult)"));
     }
-    // Version 1 is current; there is nothing to migrate yet.
+    if state.get("schemaVersion").is_none() {
+        return Err(Error::bad_state("state has no schemaVersion; pass a RunResult returned by run/runWithAnswer"));
+    }
+    check_version(state, "state")?;
+    let obj = state.as_object().ok_or_else(|| Error::internal("checked above"))?;
     let status = obj.get("status").and_then(Value::as_str).unwrap_or("");
     if status != "pending" {
         return Err(Error::bad_state(format!("state has status {status:?}; only a \"pending\" result can be resumed")));

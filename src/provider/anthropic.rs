@@ -28,6 +28,7 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
         messages: Transcript { messages: req.messages, style: Style::Anthropic },
         system: (!system.is_empty()).then_some(system.as_str()),
         tools: req.tools.iter().map(|t| ToolDecl { name: &t.name, description: &t.description, schema: &t.input_schema }).collect(),
+        stream: req.stream.then_some(true),
     };
     (url, headers, serde_json::to_string(&body).unwrap_or_default())
 }
@@ -42,6 +43,8 @@ struct Body<'a> {
     system: Option<&'a str>,
     #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "anthropic_tools")]
     tools: Vec<ToolDecl<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream: Option<bool>,
 }
 
 /// Anthropic names the schema `input_schema`.

@@ -4,6 +4,9 @@
 
 mod anthropic;
 mod openai;
+mod stream;
+
+pub use stream::StreamAssembler;
 
 use crate::error::{Code, Error, Result};
 use crate::message::{AssistantTurn, Message, Usage};
@@ -74,6 +77,8 @@ pub struct ModelRequest<'a> {
     pub system: &'a str,
     pub messages: &'a [Message],
     pub tools: &'a [ToolSpec],
+    /// Ask for an SSE reply (`stream: true`).
+    pub stream: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -26,6 +26,8 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
         messages: Transcript { messages: req.messages, style: Style::OpenAi },
         tool_choice: (!tools.is_empty()).then_some("auto"),
         tools,
+        stream: req.stream.then_some(true),
+        stream_options: req.stream.then_some(StreamOptions { include_usage: true }),
     };
     (url, headers, serde_json::to_string(&body).unwrap_or_default())
 }
@@ -39,6 +41,16 @@ struct Body<'a> {
     tools: Vec<OpenAiTool<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_choice: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream: Option<bool>,
+    /// The last chunk then carries the usage (contract §f.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_options: Option<StreamOptions>,
+}
+
+#[derive(Serialize)]
+struct StreamOptions {
+    include_usage: bool,
 }
 
 #[derive(Serialize)]

@@ -21,7 +21,8 @@ pub use result::{RunResult, Status, ToolCallRecord, SCHEMA_VERSION};
 use crate::dialect;
 use crate::error::{Error, Result};
 use crate::message::{balance, Message, ToolCall, ToolOutput, Usage};
-use crate::provider::{self, HttpRequest, HttpResponse, ModelRequest, ProviderConfig, Style};
+use crate::provider::{self, HttpRequest, HttpResponse, ModelReply, ModelRequest, ProviderConfig, Style};
+use crate::state::ConversationState;
 use crate::suspend::{merge_for_halt, Answer, Request};
 use crate::tool::{ToolResult, Toolkit};
 use serde_json::{Map, Value};
@@ -33,6 +34,8 @@ pub struct RunConfig {
     pub provider: ProviderConfig,
     pub system_prompt: String,
     pub max_turns: u32,
+    /// Model calls ask for SSE replies; the driver feeds them through a `StreamAssembler`.
+    pub stream: bool,
 }
 
 /// What the driver must do next.
@@ -147,6 +150,7 @@ impl Run {
             system: &self.cfg.system_prompt,
             messages: &self.transcript,
             tools: self.toolkit.tools(),
+            stream: self.cfg.stream,
         };
         Step::CallModel(provider::build_request(&self.cfg.provider, &req))
     }
@@ -154,10 +158,15 @@ impl Run {
     /// Feeds the provider's HTTP response. A typed error leaves the run unusable but loses
     /// nothing the caller had: its history and state are the caller's own values.
     pub fn on_model_response(&mut self, resp: &HttpResponse) -> Result<Step> {
+        let reply = provider::parse_response(&self.cfg.provider, resp)?;
+        self.on_model_reply(reply)
+    }
+
+    /// Feeds a reply already parsed (from a whole body or an assembled stream).
+    pub fn on_model_reply(&mut self, reply: ModelReply) -> Result<Step> {
         if !matches!(self.phase, Phase::Model) {
             return Err(Error::internal("model response fed while not waiting for the model"));
         }
-        let reply = provider::parse_response(&self.cfg.provider, resp)?;
         self.usage.add(reply.usage);
         let mut turn = reply.turn;
         assign_call_ids(&mut turn.calls, self.turns);
@@ -211,6 +220,58 @@ impl Run {
 
     pub fn model(&self) -> &str {
         &self.cfg.provider.model
+    }
+
+    pub fn provider(&self) -> &ProviderConfig {
+        &self.cfg.provider
+    }
+
+    pub fn is_streaming(&self) -> bool {
+        self.cfg.stream
+    }
+
+    /// The `(id, name)` of call `slot` of the turn whose tools are running.
+    pub fn call_at(&self, slot: usize) -> (String, String) {
+        match &self.phase {
+            Phase::Tools(t) => t.calls.get(slot).map(|c| (c.id.clone(), c.name.clone())).unwrap_or_default(),
+            _ => Default::default(),
+        }
+    }
+
+    /// The transcript as a stored conversation, halted on `pending` when given.
+    pub fn conversation(&self, pending: Option<Request>) -> ConversationState {
+        ConversationState::new(self.style(), &self.transcript, pending)
+    }
+
+    /// The conversation as it stands, for a store (contract Part 1 rule 8). Between turns it is
+    /// the transcript; while tools run it also holds the results known so far (`known`, plus any
+    /// filled on resume) and is halted on the suspensions known so far, merged as a durable halt
+    /// would merge them, so a host that dies while waiting can resume from it.
+    pub fn checkpoint(&self, known: &[(usize, Outcome)]) -> ConversationState {
+        let Phase::Tools(turn) = &self.phase else {
+            return ConversationState::new(self.style(), &self.transcript, None);
+        };
+        let mut transcript = self.transcript.clone();
+        let mut outputs = Vec::new();
+        let mut suspended = Vec::new();
+        for (i, call) in turn.calls.iter().enumerate() {
+            let known_here = known.iter().rev().find(|(slot, _)| *slot == i).map(|(_, o)| o);
+            let result = match (known_here, &turn.slots[i]) {
+                (Some(Outcome::Completed(r)), _) | (None, Slot::Done(r)) => Some(r),
+                (Some(Outcome::Suspended(req)), _) | (None, Slot::Suspended(req)) => {
+                    suspended.push(req.clone());
+                    None
+                }
+                (None, Slot::Waiting) => None,
+            };
+            if let Some(r) = result {
+                outputs.push(ToolOutput { call_id: call.id.clone(), name: call.name.clone(), output: r.output.clone(), is_error: r.is_error });
+            }
+        }
+        if !outputs.is_empty() {
+            transcript.push(Message::Tool(outputs));
+        }
+        ConversationState::new(self.style(), &transcript, merge_for_halt(&suspended))
     }
 
     /// Feeds the outcomes of the invocations of the current turn (any order, all of them).

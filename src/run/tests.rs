@@ -16,6 +16,7 @@ fn cfg(style: Style, max_turns: u32) -> RunConfig {
         },
         system_prompt: "sys".into(),
         max_turns,
+        stream: false,
     }
 }
 

@@ -63,6 +63,7 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
             },
             system_prompt: opt_string(opts, "systemPrompt", what)?.unwrap_or_default(),
             max_turns,
+            stream: false,
         },
         wait_for: opt_function(opts, "waitFor", what)?,
         fetch: opt_function(opts, "fetch", what)?,
@@ -106,6 +107,8 @@ impl Inner {
             tools: &tools,
             waiter: waiter.as_ref().map(|w| w as &dyn Waiter),
             observer: observer.as_ref().map(|o| o as &dyn Observer),
+            events: None,
+            persist: None,
             ids: &ids,
             clock: &clock,
         };

@@ -140,6 +140,7 @@ pub fn config(style: Style) -> RunConfig {
         },
         system_prompt: "You are terse.".into(),
         max_turns: 10,
+        stream: false,
     }
 }
 
@@ -178,7 +179,7 @@ pub fn run(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools,
 pub fn run_observed(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, observer: Option<&dyn Observer>, history: &[Value], prompt: &str) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
-    let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), observer, ids: &ids, clock: &clock };
+    let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), observer, events: None, persist: None, ids: &ids, clock: &clock };
     let (r, step) = Run::start(config(style), Toolkit::new(kit)?, toolnexus_wasm::dialect::read(history)?, prompt)?;
     futures_executor::block_on(drive(r, step, &env))
 }
@@ -187,7 +188,7 @@ pub fn run_observed(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools
 pub fn resume(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, history: &[Value], pending: Request, answer: Answer) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
-    let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), observer: None, ids: &ids, clock: &clock };
+    let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), observer: None, events: None, persist: None, ids: &ids, clock: &clock };
     let (r, step) = Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history: toolnexus_wasm::dialect::read(history)?, pending, answer })?;
     futures_executor::block_on(drive(r, step, &env))
 }
