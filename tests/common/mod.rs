@@ -240,3 +240,93 @@ pub fn balanced(messages: &[Value]) -> bool {
     results.sort();
     calls == results
 }
+
+pub fn fixture_text(path: &str) -> String {
+    let p = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+/// A streaming provider: each reply is a list of body chunks, delivered one by one.
+#[derive(Default)]
+pub struct Chunked {
+    pub replies: RefCell<VecDeque<(u16, Vec<Vec<u8>>)>>,
+    pub requests: RefCell<Vec<HttpRequest>>,
+}
+
+impl Chunked {
+    pub fn push(&self, status: u16, chunks: Vec<Vec<u8>>) {
+        self.replies.borrow_mut().push_back((status, chunks));
+    }
+    pub fn push_split(&self, body: &str, cut: usize) {
+        let b = body.as_bytes();
+        self.push(200, vec![b[..cut].to_vec(), b[cut..].to_vec()]);
+    }
+}
+
+struct Chunks(VecDeque<Vec<u8>>);
+impl toolnexus_wasm::driver::ByteStream for Chunks {
+    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
+        let c = self.0.pop_front();
+        Box::pin(async move {
+            YieldOnce(false).await;
+            Ok(c)
+        })
+    }
+}
+
+impl Transport for Chunked {
+    fn send(&self, _req: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse>> {
+        panic!("a streaming run must open, not send")
+    }
+    fn open(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<toolnexus_wasm::driver::StreamResponse>> {
+        self.requests.borrow_mut().push(req);
+        let (status, chunks) = self.replies.borrow_mut().pop_front().expect("the script ran out of streams");
+        Box::pin(async move { Ok(toolnexus_wasm::driver::StreamResponse { status, body: Box::new(Chunks(chunks.into())) }) })
+    }
+}
+
+/// Records stream events (as JSON) and saved states.
+#[derive(Default)]
+pub struct Host {
+    pub events: RefCell<Vec<Value>>,
+    pub saves: RefCell<Vec<toolnexus_wasm::state::ConversationState>>,
+}
+impl toolnexus_wasm::events::EventSink for Host {
+    fn event(&self, e: toolnexus_wasm::events::StreamEvent) {
+        self.events.borrow_mut().push(serde_json::to_value(&e).unwrap());
+    }
+}
+impl toolnexus_wasm::driver::Persist for Host {
+    fn save(&self, state: toolnexus_wasm::state::ConversationState) -> LocalBoxFuture<'_, Result<()>> {
+        self.saves.borrow_mut().push(state);
+        Box::pin(async { Ok(()) })
+    }
+}
+impl Host {
+    pub fn kinds(&self) -> Vec<String> {
+        self.events.borrow().iter().map(|e| e["type"].as_str().unwrap().to_string()).collect()
+    }
+}
+
+/// A run with every seam: streaming or not, events and saves recorded in `host`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &dyn Transport, tools: &Tools, waiter: Option<&dyn Waiter>, host: &Host, history: Vec<toolnexus_wasm::message::Message>, prompt: &str) -> Result<RunResult> {
+    let ids = ids();
+    let clock = tick();
+    let env = Env { transport, tools, waiter, observer: None, events: Some(host), persist: Some(host), ids: &ids, clock: &clock };
+    let mut cfg = config(style);
+    cfg.stream = stream;
+    let (r, step) = Run::start(cfg, Toolkit::new(kit)?, history, prompt)?;
+    futures_executor::block_on(drive(r, step, &env))
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn resume_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &dyn Transport, tools: &Tools, host: &Host, history: Vec<toolnexus_wasm::message::Message>, pending: Request, answer: Answer) -> Result<RunResult> {
+    let ids = ids();
+    let clock = tick();
+    let env = Env { transport, tools, waiter: None, observer: None, events: Some(host), persist: Some(host), ids: &ids, clock: &clock };
+    let mut cfg = config(style);
+    cfg.stream = stream;
+    let (r, step) = Run::resume(cfg, Toolkit::new(kit)?, ResumeInput { history, pending, answer })?;
+    futures_executor::block_on(drive(r, step, &env))
+}
