@@ -123,8 +123,9 @@ function anthropicReply(reply, body, turn) {
 }
 
 /**
- * Answers one request: `{ status, body }` (body is a JSON-ready object), plus `parsed`, the
- * request body, when it was JSON. `headers` keys are lower-case.
+ * Answers one request: `{ status, body }` (body is a JSON-ready object), or `{ status, sse }`
+ * (the event-stream text) when the request asked for `stream: true`; plus `parsed`, the request
+ * body, when it was JSON. `headers` keys are lower-case.
  */
 export function respond(path, headers, raw, scenarios = SCENARIOS) {
   let body;
@@ -143,14 +144,53 @@ export function respond(path, headers, raw, scenarios = SCENARIOS) {
     return out(400, anthropic ? { type: "error", error: { type: "invalid_request_error", message } } : { error: { message, type: "invalid_request_error" } });
   }
   const reply = pickReply(view, scenarios);
-  return out(200, anthropic ? anthropicReply(reply, body, view.turn) : openAIReply(reply, body, view.turn));
+  const whole = anthropic ? anthropicReply(reply, body, view.turn) : openAIReply(reply, body, view.turn);
+  if (body.stream === true) {
+    if (openai && body.stream_options?.include_usage !== true) return out(400, { error: { message: "expected stream_options.include_usage" } });
+    return { status: 200, sse: anthropic ? anthropicSSE(whole) : openAISSE(whole), parsed: body };
+  }
+  return out(200, whole);
+}
+
+/** Text in small pieces, as a model streams it. */
+const pieces = (text) => text.match(/.{1,6}/gsu) ?? [];
+const event = (data, name) => `${name ? `event: ${name}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
+
+function openAISSE(whole) {
+  const base = { id: whole.id, object: "chat.completion.chunk", created: whole.created, model: whole.model };
+  const chunk = (delta, finish = null) => event({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const m = whole.choices[0].message;
+  let out = chunk({ role: "assistant", content: "" });
+  for (const p of pieces(m.content ?? "")) out += chunk({ content: p });
+  (m.tool_calls ?? []).forEach((c, index) => {
+    out += chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.function.name, arguments: "" } }] });
+    for (const p of pieces(c.function.arguments)) out += chunk({ tool_calls: [{ index, function: { arguments: p } }] });
+  });
+  out += chunk({}, whole.choices[0].finish_reason);
+  out += event({ ...base, choices: [], usage: whole.usage });
+  return out + "data: [DONE]\n\n";
+}
+
+function anthropicSSE(whole) {
+  let out = event({ type: "message_start", message: { ...whole, content: [], stop_reason: null, usage: { input_tokens: whole.usage.input_tokens, output_tokens: 1 } } }, "message_start");
+  whole.content.forEach((b, index) => {
+    const start = b.type === "text" ? { type: "text", text: "" } : { type: "tool_use", id: b.id, name: b.name, input: {} };
+    out += event({ type: "content_block_start", index, content_block: start }, "content_block_start");
+    if (b.type === "text") for (const p of pieces(b.text)) out += event({ type: "content_block_delta", index, delta: { type: "text_delta", text: p } }, "content_block_delta");
+    else for (const p of pieces(JSON.stringify(b.input))) out += event({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: p } }, "content_block_delta");
+    out += event({ type: "content_block_stop", index }, "content_block_stop");
+  });
+  out += ": a comment, as proxies insert\n\n";
+  out += event({ type: "message_delta", delta: { stop_reason: whole.stop_reason, stop_sequence: null }, usage: { output_tokens: whole.usage.output_tokens } }, "message_delta");
+  return out + event({ type: "message_stop" }, "message_stop");
 }
 
 /** A `fetch` that answers from the scripted model in-process (used by the www page). */
 export function scriptedFetch(scenarios = SCENARIOS) {
   return async (url, init = {}) => {
     const headers = Object.fromEntries(Object.entries(init.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-    const { status, body } = respond(new URL(url).pathname, headers, init.body ?? "", scenarios);
+    const { status, body, sse } = respond(new URL(url).pathname, headers, init.body ?? "", scenarios);
+    if (sse !== undefined) return new Response(sse, { status, headers: { "content-type": "text/event-stream" } });
     return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
   };
 }

@@ -9,6 +9,20 @@ import { SCENARIOS, cors, respond } from "./scripted-logic.mjs";
 
 export { SCENARIOS };
 
+/** Writes an event stream in a few separate pieces, as a network would deliver it. */
+function streamOut(res, text) {
+  const bytes = Buffer.from(text);
+  const cuts = [0, Math.floor(bytes.length / 3), Math.floor((2 * bytes.length) / 3) + 1, bytes.length];
+  let i = 0;
+  const next = () => {
+    if (i === cuts.length - 1) return res.end();
+    res.write(bytes.subarray(cuts[i], cuts[i + 1]));
+    i += 1;
+    setImmediate(next);
+  };
+  next();
+}
+
 /** Starts the server. `port: 0` picks a free port. Resolves to { url, port, requests, close }. */
 export function startScriptedModel({ port = 0, scenarios = SCENARIOS } = {}) {
   const requests = [];
@@ -22,9 +36,11 @@ export function startScriptedModel({ port = 0, scenarios = SCENARIOS } = {}) {
     req.setEncoding("utf8");
     req.on("data", (d) => (raw += d));
     req.on("end", () => {
-      const { status, body, parsed } = respond(req.url, req.headers, raw, scenarios);
+      const { status, body, sse, parsed } = respond(req.url, req.headers, raw, scenarios);
       if (parsed !== undefined) requests.push({ path: req.url, headers: req.headers, body: parsed });
-      send(status, body);
+      if (sse === undefined) return send(status, body);
+      res.writeHead(status, { "content-type": "text/event-stream", "cache-control": "no-cache", ...cors });
+      streamOut(res, sse);
     });
   });
   return new Promise((resolve) => {

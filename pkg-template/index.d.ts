@@ -1,5 +1,12 @@
 export * from "./toolnexus_wasm.js";
 export { initSync } from "./toolnexus_wasm.js";
+import type { ConversationStore, KVNamespaceLike } from "./toolnexus_wasm.js";
+
+/** A store over chrome.storage.local (default) or .session, for MV3 extensions. */
+export declare function chromeStorageStore(options?: { area?: "local" | "session"; prefix?: string }): ConversationStore;
+
+/** A store over a Workers KV namespace binding; `expirationTtl` in seconds (at least 60). */
+export declare function kvStore(namespace: KVNamespaceLike, options?: { prefix?: string; expirationTtl?: number }): ConversationStore;
 
 /** `Request.kind` of a relay tool call. */
 export declare const RELAY_KIND: "tool_call";

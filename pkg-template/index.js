@@ -2,7 +2,10 @@
 // using the API (service workers cannot use top-level await, so the package does not either).
 import initWasm, { initSync } from "./toolnexus_wasm.js";
 
+import "./iterable.js";
+
 export * from "./toolnexus_wasm.js";
+export { chromeStorageStore, kvStore } from "./stores.js";
 export { initSync };
 
 /** `Request.kind` of a relay tool call. */

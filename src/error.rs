@@ -30,6 +30,10 @@ pub enum Code {
     HostCallback,
     /// The run was aborted by a signal or timeout.
     Aborted,
+    /// A conversation store failed to get, save or delete.
+    Store,
+    /// `ask` on a conversation that is halted on a pending request.
+    ConversationHalted,
     /// An invariant of this crate broke. Reported instead of panicking.
     Internal,
 }
@@ -47,6 +51,8 @@ impl Code {
             Code::RelayCollision => "relay_collision",
             Code::HostCallback => "host_callback",
             Code::Aborted => "aborted",
+            Code::Store => "store",
+            Code::ConversationHalted => "conversation_halted",
             Code::Internal => "internal",
         }
     }

@@ -1,18 +1,26 @@
 //! `createClient` and the `Client` class: decode options, run the core driver over the JS seams,
-//! encode the `RunResult`. Methods take `&self` and clone an `Rc`, so several runs of one
-//! client may be in flight at once (a `&mut self` export would throw "recursive use").
+//! encode the result. Every method clones an `Rc` into its future, so several runs of one client
+//! may be in flight at once (a `&mut self` export would throw "recursive use").
+//!
+//! `run`/`runWithAnswer` never touch the store; `ask`/`askWithAnswer`, and `stream`/
+//! `streamWithAnswer` given an `id`, load from it and save to it (after every completed turn and
+//! before any `waitFor`, contract Part 1 rule 8).
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, to_js, JsResult};
 use super::host::{Fetch, JsTools, OnMetric, WaitFor};
+use super::store::{memory_store, JsStore, Saver};
+use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
 use crate::dialect;
-use crate::driver::{drive, Env, Waiter};
+use crate::driver::{drive, Env, Persist, Waiter};
+use crate::error::{Code, Error, Result};
+use crate::events::EventSink;
 use crate::message::Message;
 use crate::metrics::Observer;
-use crate::error::{Error, Result};
 use crate::provider::{ProviderConfig, Style};
-use crate::run::{ResumeInput, Run, RunConfig, Step, DEFAULT_MAX_TURNS};
-use crate::suspend::{Answer, Request};
+use crate::run::{ResumeInput, Run, RunConfig, RunResult, Step, DEFAULT_MAX_TURNS};
+use crate::state::{load_conversation, ConversationState};
+use crate::suspend::{declined, Answer, Request};
 use js_sys::{Function, Object, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -23,6 +31,7 @@ struct Inner {
     wait_for: Option<Function>,
     fetch: Option<Function>,
     on_metric: Option<Function>,
+    store: JsStore,
 }
 
 #[wasm_bindgen]
@@ -52,6 +61,15 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
         Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => n as u32,
         _ => return Err(Error::bad_input("maxTurns must be a whole number of at least 1")),
     };
+    let store = match get(opts, "store") {
+        s if s.is_undefined() || s.is_null() => memory_store().into(),
+        s => {
+            if !["get", "save", "delete"].iter().all(|m| get(&s, m).is_function()) {
+                return Err(Error::bad_input("store must have get(id), save(id, state) and delete(id) methods"));
+            }
+            s
+        }
+    };
     Ok(Inner {
         cfg: RunConfig {
             provider: ProviderConfig {
@@ -68,6 +86,7 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
         wait_for: opt_function(opts, "waitFor", what)?,
         fetch: opt_function(opts, "fetch", what)?,
         on_metric: opt_function(opts, "onMetric", what)?,
+        store: JsStore { store },
     })
 }
 
@@ -94,78 +113,254 @@ fn history_of(v: &JsValue) -> Result<Vec<Message>> {
     dialect::read_json(&text)
 }
 
+fn id_of(opts: &JsValue) -> Result<Option<String>> {
+    Ok(opt_string(opts, "id", "options")?.filter(|s| !s.is_empty()))
+}
+
+fn decode<T: serde::de::DeserializeOwned>(v: &JsValue, what: &str) -> Result<T> {
+    serde_json::from_value(from_js(v, what)?).map_err(|e| Error::bad_input(format!("{what} is invalid: {e}")))
+}
+
+/// A run ready to drive, with what the edge needs around it.
+struct Prepared {
+    run: Run,
+    step: Step,
+    fns: Vec<(String, Function)>,
+    signal: JsValue,
+    id: Option<String>,
+}
+
 impl Inner {
-    async fn execute(&self, run: Run, step: Step, fns: Vec<(String, Function)>, signal: JsValue) -> Result<JsValue> {
-        let transport = Fetch { fetch: self.fetch.clone(), signal, secret: self.cfg.provider.api_key.clone() };
-        let tools = JsTools { fns, signal: transport.signal.clone() };
+    fn cfg(&self, stream: bool) -> RunConfig {
+        RunConfig { stream, ..self.cfg.clone() }
+    }
+
+    /// The stored conversation `id`: `None` when there is none yet.
+    async fn load(&self, id: &str) -> Result<Option<(ConversationState, Vec<Message>)>> {
+        match self.store.get(id).await? {
+            None => Ok(None),
+            Some(v) => load_conversation(&v).map(Some),
+        }
+    }
+
+    async fn prepare_run(&self, prompt: String, opts: &JsValue, stream: bool, use_store: bool) -> Result<Prepared> {
+        let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
+        let id = if use_store { id_of(opts)? } else { None };
+        let history = match &id {
+            Some(id) => match self.load(id).await? {
+                Some((state, _)) if state.pending.is_some() => {
+                    return Err(Error::new(
+                        Code::ConversationHalted,
+                        format!("conversation {id:?} is halted on request {:?}: answer it with askWithAnswer, or discard it", state.pending.map(|p| p.id).unwrap_or_default()),
+                    ))
+                }
+                Some((_, transcript)) => transcript,
+                None => Vec::new(),
+            },
+            None => history_of(&get(opts, "history"))?,
+        };
+        let (run, step) = Run::start(self.cfg(stream), toolkit.kit, history, &prompt)?;
+        Ok(Prepared { run, step, fns: toolkit.fns, signal: get(opts, "signal"), id })
+    }
+
+    /// `{ answer }` plus one of: `id` (from the store, when `use_store`), `state`, or
+    /// `history` + `pending`.
+    async fn prepare_resume(&self, opts: &JsValue, stream: bool, use_store: bool) -> Result<Prepared> {
+        let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
+        let answer_v = get(opts, "answer");
+        if !answer_v.is_object() {
+            return Err(Error::bad_input("an answer object { id, ok, data? } is required"));
+        }
+        let answer: Answer = decode(&answer_v, "answer")?;
+        let explicit_pending = match get(opts, "pending") {
+            p if p.is_object() => Some(decode::<Request>(&p, "pending")?),
+            _ => None,
+        };
+        let state = get(opts, "state");
+        let id = if use_store { id_of(opts)? } else { None };
+        let (history, pending) = if let Some(id) = &id {
+            let Some((stored, transcript)) = self.load(id).await? else {
+                return Err(Error::bad_state(format!("toolnexus: cannot resume — no transcript supplied (no conversation {id:?} in the store)")));
+            };
+            let Some(stored_pending) = stored.pending else {
+                return Err(Error::bad_state(format!("conversation {id:?} is not halted: there is nothing to answer")));
+            };
+            if let Some(p) = explicit_pending.filter(|p| p.id != stored_pending.id) {
+                return Err(Error::bad_state(format!(
+                    "stale pending request {:?}: conversation {id:?} is halted on {:?}",
+                    p.id, stored_pending.id
+                )));
+            }
+            (transcript, stored_pending)
+        } else if !(state.is_undefined() || state.is_null()) {
+            let h = crate::state::load(&from_js(&state, "state")?)?;
+            (dialect::read(&h.messages)?, h.pending)
+        } else {
+            let pending = explicit_pending.ok_or_else(|| {
+                Error::bad_input(if use_store {
+                    "askWithAnswer needs a conversation id (or { history, pending } / a pending RunResult as state)"
+                } else {
+                    "runWithAnswer needs { history, pending } or a pending RunResult as state"
+                })
+            })?;
+            (history_of(&get(opts, "history"))?, pending)
+        };
+        let (run, step) = Run::resume(self.cfg(stream), toolkit.kit, ResumeInput { history, pending, answer })?;
+        Ok(Prepared { run, step, fns: toolkit.fns, signal: get(opts, "signal"), id })
+    }
+
+    async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>) -> Result<RunResult> {
+        let transport = Fetch { fetch: self.fetch.clone(), signal: p.signal.clone(), secret: self.cfg.provider.api_key.clone() };
+        let tools = JsTools { fns: p.fns, signal: p.signal };
         let waiter = self.wait_for.clone().map(WaitFor);
         let observer = self.on_metric.clone().map(OnMetric);
+        let saver = p.id.map(|id| Saver { store: &self.store, id });
         let ids = super::ids();
-        let clock = || js_sys::Date::now();
+        let clock = js_sys::Date::now;
         let env = Env {
             transport: &transport,
             tools: &tools,
             waiter: waiter.as_ref().map(|w| w as &dyn Waiter),
             observer: observer.as_ref().map(|o| o as &dyn Observer),
-            events: None,
-            persist: None,
+            events,
+            persist: saver.as_ref().map(|s| s as &dyn Persist),
             ids: &ids,
             clock: &clock,
         };
-        let result = drive(run, step, &env).await?;
-        to_js(&result)
+        drive(p.run, p.step, &env).await
     }
 
-    async fn run(&self, prompt: String, opts: JsValue) -> Result<JsValue> {
-        let toolkit = decode_toolkit(&get(&opts, "toolkit"))?;
-        let history = history_of(&get(&opts, "history"))?;
-        let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, history, &prompt)?;
-        self.execute(run, step, toolkit.fns, get(&opts, "signal")).await
+    /// `ask`: with `onText` the model replies are streamed and each text delta is handed over.
+    async fn ask(&self, prompt: String, opts: JsValue) -> Result<JsValue> {
+        let on_text = opt_function(&opts, "onText", "ask options")?;
+        let p = self.prepare_run(prompt, &opts, on_text.is_some(), true).await?;
+        let sink = on_text.map(Sink::text_callback);
+        to_js(&self.execute(p, sink.as_ref().map(|s| s as &dyn EventSink)).await?)
     }
 
-    async fn run_with_answer(&self, opts: JsValue) -> Result<JsValue> {
-        let toolkit = decode_toolkit(&get(&opts, "toolkit"))?;
-        let answer_v = get(&opts, "answer");
-        if !answer_v.is_object() {
-            return Err(Error::bad_input("runWithAnswer needs an answer object { id, ok, data? }"));
+    async fn discard(&self, id: String, opts: JsValue) -> Result<()> {
+        let keep = get(&opts, "keepHistory").as_bool() == Some(true);
+        if !keep {
+            return self.store.delete(&id).await;
         }
-        let answer: Answer = serde_json::from_value(from_js(&answer_v, "answer")?)
-            .map_err(|e| Error::bad_input(format!("answer is invalid: {e}")))?;
-        let state = get(&opts, "state");
-        let (history, pending) = if state.is_undefined() || state.is_null() {
-            let pending_v = get(&opts, "pending");
-            if !pending_v.is_object() {
-                return Err(Error::bad_input("runWithAnswer needs { history, pending } or a pending RunResult as state"));
-            }
-            let pending: Request = serde_json::from_value(from_js(&pending_v, "pending")?)
-                .map_err(|e| Error::bad_input(format!("pending is invalid: {e}")))?;
-            (history_of(&get(&opts, "history"))?, pending)
-        } else {
-            let h = crate::state::load(&from_js(&state, "state")?)?;
-            (dialect::read(&h.messages)?, h.pending)
-        };
-        let (run, step) = Run::resume(self.cfg.clone(), toolkit.kit, ResumeInput { history, pending, answer })?;
-        self.execute(run, step, toolkit.fns, get(&opts, "signal")).await
+        let Some((state, mut transcript)) = self.load(&id).await? else { return Ok(()) };
+        let Some(pending) = state.pending else { return Ok(()) };
+        // Keep the conversation, closing the halted turn: every waiting call is declined.
+        if let Some(turn) = crate::message::last_tool_turn(&transcript) {
+            let outs = turn
+                .calls
+                .iter()
+                .zip(&turn.results)
+                .filter(|(_, r)| r.is_none())
+                .map(|(c, _)| crate::message::ToolOutput {
+                    call_id: c.id.clone(),
+                    name: c.name.clone(),
+                    output: declined(&pending).output,
+                    is_error: true,
+                })
+                .collect();
+            transcript.push(Message::Tool(outs));
+        }
+        self.store.save(&id, &ConversationState::new(state.style, &transcript, None)).await
     }
+}
+
+/// Every operation of the client, so that one future type (and one `future_to_promise`) serves
+/// them all: each distinct future would otherwise be compiled into the wasm again.
+enum Op {
+    Run(String, JsValue),
+    RunWithAnswer(JsValue),
+    Ask(String, JsValue),
+    AskWithAnswer(JsValue),
+    Discard(String, JsValue),
+    Stream(String, JsValue),
+    StreamWithAnswer(JsValue),
+}
+
+async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue> {
+    let events = sink.as_ref().map(|s| s as &dyn EventSink);
+    let result = match op {
+        Op::Run(prompt, opts) => inner.execute(inner.prepare_run(prompt, &opts, false, false).await?, None).await?,
+        Op::RunWithAnswer(opts) => inner.execute(inner.prepare_resume(&opts, false, false).await?, None).await?,
+        Op::Ask(prompt, opts) => return inner.ask(prompt, opts).await,
+        Op::AskWithAnswer(opts) => {
+            if id_of(&opts)?.is_none() {
+                return Err(Error::bad_input("toolnexus: AskWithAnswer needs a conversation id"));
+            }
+            inner.execute(inner.prepare_resume(&opts, false, true).await?, None).await?
+        }
+        Op::Discard(id, opts) => return inner.discard(id, opts).await.map(|_| JsValue::UNDEFINED),
+        Op::Stream(prompt, opts) => inner.execute(inner.prepare_run(prompt, &opts, true, true).await?, events).await?,
+        Op::StreamWithAnswer(opts) => inner.execute(inner.prepare_resume(&opts, true, true).await?, events).await?,
+    };
+    to_js(&result)
+}
+
+fn promise(inner: &Rc<Inner>, op: Op) -> Promise {
+    let fut = perform(inner.clone(), op, None);
+    future_to_promise(async move { fut.await.map_err(js_error) })
+}
+
+fn event_stream(inner: &Rc<Inner>, op: Op) -> EventStream {
+    let inner = inner.clone();
+    EventStream::start(move |sink| Box::pin(async move { perform(inner, op, Some(sink)).await.map(|_| ()) }))
 }
 
 #[wasm_bindgen]
 impl Client {
     /// Runs the loop on a prompt. Resolves to a `RunResult` whose `status` is `"done"`,
     /// `"incomplete"` (with `limit`), or `"pending"` (with `pending`) when a tool suspended and
-    /// no `waitFor` was given.
+    /// no `waitFor` was given. Never touches the store.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
     pub fn run(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue) -> Promise {
-        let inner = self.inner.clone();
-        future_to_promise(async move { inner.run(prompt, opts).await.map_err(js_error) })
+        promise(&self.inner, Op::Run(prompt, opts))
     }
 
     /// Resumes a halted run with the host's answer: `{ toolkit, history, pending, answer }` or
     /// `{ toolkit, state, answer }` where `state` is the whole pending `RunResult`.
     #[wasm_bindgen(js_name = runWithAnswer, unchecked_return_type = "Promise<RunResult>")]
     pub fn run_with_answer(&self, #[wasm_bindgen(unchecked_param_type = "ResumeOptions")] opts: JsValue) -> Promise {
-        let inner = self.inner.clone();
-        future_to_promise(async move { inner.run_with_answer(opts).await.map_err(js_error) })
+        promise(&self.inner, Op::RunWithAnswer(opts))
+    }
+
+    /// Like `run`, keeping the conversation under `id` in the store: it is loaded first, saved
+    /// after every completed turn and before any `waitFor`. `onText(delta)` streams the text.
+    #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
+    pub fn ask(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue) -> Promise {
+        promise(&self.inner, Op::Ask(prompt, opts))
+    }
+
+    /// Resumes the conversation `id`, halted on a request, with the host's answer. `pending` is
+    /// read from the store when omitted (and must match it when given).
+    #[wasm_bindgen(js_name = askWithAnswer, unchecked_return_type = "Promise<RunResult>")]
+    pub fn ask_with_answer(&self, #[wasm_bindgen(unchecked_param_type = "AskWithAnswerOptions")] opts: JsValue) -> Promise {
+        promise(&self.inner, Op::AskWithAnswer(opts))
+    }
+
+    /// Streams a run: an async iterable of `StreamEvent`s ending with `done`. With `id` the
+    /// conversation is kept in the store, as with `ask`.
+    #[wasm_bindgen(unchecked_return_type = "EventStream")]
+    pub fn stream(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue) -> EventStream {
+        event_stream(&self.inner, Op::Stream(prompt, opts))
+    }
+
+    /// Streams a resume: `{ answer }` with `id` (from the store), `state`, or `history` + `pending`.
+    #[wasm_bindgen(js_name = streamWithAnswer, unchecked_return_type = "EventStream")]
+    pub fn stream_with_answer(&self, #[wasm_bindgen(unchecked_param_type = "StreamWithAnswerOptions")] opts: JsValue) -> EventStream {
+        event_stream(&self.inner, Op::StreamWithAnswer(opts))
+    }
+
+    /// Drops the conversation `id` from the store. With `{ keepHistory: true }` a halted
+    /// conversation is kept and its waiting calls are closed as declined instead.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn discard(&self, id: String, #[wasm_bindgen(unchecked_param_type = "{ keepHistory?: boolean } | undefined")] opts: JsValue) -> Promise {
+        promise(&self.inner, Op::Discard(id, opts))
+    }
+
+    /// The store this client keeps conversations in (the exact object given, or the default).
+    #[wasm_bindgen(js_name = conversationStore, unchecked_return_type = "ConversationStore")]
+    pub fn conversation_store(&self) -> JsValue {
+        self.inner.store.store.clone()
     }
 
     /// The client's style.

@@ -89,3 +89,11 @@ pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
     Error::new(code, format!("{context}: {}", thrown_message(v)))
 }
 pub type JsResult<T> = std::result::Result<T, JsValue>;
+
+/// Awaits whatever a JS call returned (a value or a Promise); a throw or a rejection is `Err`.
+pub async fn settle(call: std::result::Result<JsValue, JsValue>) -> std::result::Result<JsValue, JsValue> {
+    match call {
+        Ok(v) => wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&v)).await,
+        Err(e) => Err(e),
+    }
+}

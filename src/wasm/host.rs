@@ -1,18 +1,17 @@
 //! The driver's seams implemented over JS: `fetch` (the global binding, never `window`, or the
 //! host's `fetch` option), JS tool functions, and the host's `waitFor`.
 
-use super::convert::{from_js, from_thrown, get, thrown_message, to_js};
-use crate::driver::{ToolExecutor, Transport, Waiter};
+use super::convert::{from_js, from_thrown, get, settle, thrown_message, to_js};
+use crate::driver::{ByteStream, StreamResponse, ToolExecutor, Transport, Waiter, WholeBody};
 use crate::metrics::{Metric, Observer};
 use crate::error::{redact, Code, Error, Result};
 use crate::provider::{HttpRequest, HttpResponse};
 use crate::suspend::{Answer, Request};
 use crate::tool::ToolResult;
 use futures_util::future::LocalBoxFuture;
-use js_sys::{Function, Object, Promise, Reflect};
+use js_sys::{Function, Object, Reflect};
 use serde_json::{Map, Value};
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
 pub struct Fetch {
     pub fetch: Option<Function>,
@@ -31,7 +30,8 @@ impl Fetch {
             .map_err(|_| Error::new(Code::Transport, "no global fetch in this host; pass the `fetch` option"))
     }
 
-    async fn send_inner(&self, req: HttpRequest) -> Result<HttpResponse> {
+    /// Calls fetch; resolves to the status and the Response object.
+    async fn respond(&self, req: HttpRequest) -> Result<(u16, JsValue)> {
         if get(&self.signal, "aborted").as_bool() == Some(true) {
             return Err(Error::new(Code::Aborted, "the run was aborted"));
         }
@@ -39,36 +39,52 @@ impl Fetch {
         for (k, v) in &req.headers {
             let _ = Reflect::set(&headers, &k.into(), &v.into());
         }
-        let body = req.body;
         let init = Object::new();
         let _ = Reflect::set(&init, &"method".into(), &"POST".into());
         let _ = Reflect::set(&init, &"headers".into(), &headers);
-        let _ = Reflect::set(&init, &"body".into(), &body.into());
+        let _ = Reflect::set(&init, &"body".into(), &req.body.into());
         if !self.signal.is_undefined() && !self.signal.is_null() {
             let _ = Reflect::set(&init, &"signal".into(), &self.signal);
         }
         // `this` is the global object: browsers throw "Illegal invocation" for any other receiver.
         let f = self.function()?;
-        let call = f.call2(&js_sys::global(), &req.url.as_str().into(), &init);
-        let resp = match call {
-            Ok(p) => JsFuture::from(Promise::resolve(&p)).await,
-            Err(e) => Err(e),
-        }
-        .map_err(|e| self.transport_error(&e))?;
+        let resp = settle(f.call2(&js_sys::global(), &req.url.as_str().into(), &init)).await.map_err(|e| self.transport_error(&e))?;
         let status = get(&resp, "status")
             .as_f64()
             .filter(|s| (100.0..=599.0).contains(s))
             .ok_or_else(|| Error::new(Code::Transport, "fetch resolved to something that is not a Response"))?;
-        let text = get(&resp, "text")
+        Ok((status as u16, resp))
+    }
+
+    async fn text_of(&self, resp: &JsValue) -> Result<String> {
+        let text = get(resp, "text")
             .dyn_into::<Function>()
             .map_err(|_| Error::new(Code::Transport, "fetch resolved to a Response without text()"))?;
-        let body = match text.call0(&resp) {
-            Ok(p) => JsFuture::from(Promise::resolve(&p)).await,
-            Err(e) => Err(e),
-        }
-        .map_err(|e| self.transport_error(&e))?;
-        let body = body.as_string().ok_or_else(|| Error::new(Code::Transport, "Response.text() did not give a string"))?;
-        Ok(HttpResponse { status: status as u16, body })
+        settle(text.call0(resp))
+            .await
+            .map_err(|e| self.transport_error(&e))?
+            .as_string()
+            .ok_or_else(|| Error::new(Code::Transport, "Response.text() did not give a string"))
+    }
+
+    async fn send_inner(&self, req: HttpRequest) -> Result<HttpResponse> {
+        let (status, resp) = self.respond(req).await?;
+        Ok(HttpResponse { status, body: self.text_of(&resp).await? })
+    }
+
+    /// The body as it arrives, through `response.body.getReader()`; a Response without a
+    /// readable body (a hand-made mock) is read whole.
+    async fn open_inner(&self, req: HttpRequest) -> Result<StreamResponse> {
+        let (status, resp) = self.respond(req).await?;
+        let reader = match get(&get(&resp, "body"), "getReader").dyn_into::<Function>() {
+            Ok(f) => f.call0(&get(&resp, "body")).ok(),
+            Err(_) => None,
+        };
+        let body: Box<dyn ByteStream> = match reader {
+            Some(reader) => Box::new(Reader { reader, secret: self.secret.clone() }),
+            None => Box::new(WholeBody(Some(self.text_of(&resp).await?.into_bytes()))),
+        };
+        Ok(StreamResponse { status, body })
     }
 
     fn transport_error(&self, e: &JsValue) -> Error {
@@ -81,6 +97,32 @@ impl Fetch {
 impl Transport for Fetch {
     fn send(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse>> {
         Box::pin(self.send_inner(req))
+    }
+    fn open(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<StreamResponse>> {
+        Box::pin(self.open_inner(req))
+    }
+}
+
+/// A `ReadableStreamDefaultReader` of a fetch body.
+struct Reader {
+    reader: JsValue,
+    secret: Option<String>,
+}
+
+impl ByteStream for Reader {
+    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
+        Box::pin(async move {
+            let read = get(&self.reader, "read").dyn_into::<Function>().map_err(|_| Error::new(Code::Transport, "body reader has no read()"))?;
+            let r = settle(read.call0(&self.reader)).await.map_err(|e| {
+                let mut err = from_thrown(&e, Code::Transport, "reading the response body failed");
+                err.message = redact(&err.message, self.secret.as_deref());
+                err
+            })?;
+            if get(&r, "done").as_bool() == Some(true) {
+                return Ok(None);
+            }
+            Ok(Some(js_sys::Uint8Array::new(&get(&r, "value")).to_vec()))
+        })
     }
 }
 
@@ -103,10 +145,7 @@ impl JsTools {
         if let Some(a) = answer {
             let _ = Reflect::set(&ctx, &"answer".into(), &to_js(a)?);
         }
-        let returned = match f.call2(&JsValue::UNDEFINED, &to_js(args)?, &ctx) {
-            Ok(v) => JsFuture::from(Promise::resolve(&v)).await,
-            Err(e) => Err(e),
-        };
+        let returned = settle(f.call2(&JsValue::UNDEFINED, &to_js(args)?, &ctx)).await;
         // A tool that throws or rejects is a failed result fed back to the model (contract §b.7).
         let value = match returned {
             Ok(v) => v,
@@ -130,11 +169,9 @@ pub struct WaitFor(pub Function);
 
 impl WaitFor {
     async fn call(&self, req: Request) -> Result<Answer> {
-        let returned = match self.0.call1(&JsValue::UNDEFINED, &to_js(&req)?) {
-            Ok(v) => JsFuture::from(Promise::resolve(&v)).await,
-            Err(e) => Err(e),
-        }
-        .map_err(|e| from_thrown(&e, Code::HostCallback, "waitFor failed"))?;
+        let returned = settle(self.0.call1(&JsValue::UNDEFINED, &to_js(&req)?))
+            .await
+            .map_err(|e| from_thrown(&e, Code::HostCallback, "waitFor failed"))?;
         // No answer at all counts as "not ok" (contract §c.1).
         if returned.is_undefined() || returned.is_null() {
             return Ok(Answer { id: req.id, ok: false, data: None, reason: None });

@@ -93,6 +93,8 @@ export interface ClientOptions {
   maxTurns?: number;
   /** Resolve suspensions in-process. Without it, a suspension halts the run with status "pending". */
   waitFor?: (request: Request) => Answer | undefined | Promise<Answer | undefined>;
+  /** Where ask/askWithAnswer (and stream with an id) keep conversations. Default: memoryStore(). */
+  store?: ConversationStore;
   /** Called synchronously with each metric event; a throwing sink is ignored. */
   onMetric?: (event: MetricEvent) => void;
   /** A fetch to use instead of the global one. */
@@ -107,6 +109,72 @@ export interface RunOptions {
   history?: Message[];
   /** Checked before each provider call and passed to fetch. */
   signal?: AbortSignal;
+}
+
+export interface AskOptions {
+  toolkit?: Toolkit | { tools: Tool[] };
+  /** The conversation id in the store. Without it, ask is run. */
+  id?: string;
+  /** Streams the model's text: called with each delta. */
+  onText?: (delta: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface AskWithAnswerOptions {
+  toolkit?: Toolkit | { tools: Tool[] };
+  id: string;
+  answer: Answer;
+  /** Read from the store when omitted; must match it when given. */
+  pending?: Request;
+  signal?: AbortSignal;
+}
+
+export interface StreamOptions {
+  toolkit?: Toolkit | { tools: Tool[] };
+  /** Keep the conversation under this id in the store (as ask does); otherwise `history` is used. */
+  id?: string;
+  history?: Message[];
+  signal?: AbortSignal;
+}
+
+export type StreamWithAnswerOptions =
+  | { toolkit?: Toolkit | { tools: Tool[] }; id: string; answer: Answer; pending?: Request; signal?: AbortSignal }
+  | ResumeOptions;
+
+/** Events of client.stream / client.streamWithAnswer, in contract order. */
+export type StreamEvent =
+  | { type: "text"; delta: string }
+  | { type: "tool_call"; id: string; name: string; args: { [key: string]: unknown } }
+  | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
+  | { type: "pending"; request: Request }
+  | { type: "usage"; usage: Usage }
+  | { type: "done"; result: RunResult };
+
+export interface EventStream extends AsyncIterable<StreamEvent> {}
+
+/** What a store keeps per conversation id: plain, versioned JSON. */
+export interface ConversationState {
+  schemaVersion: 1;
+  style: Style;
+  messages: Message[];
+  /** Present while the conversation is halted on a request. */
+  pending?: Request;
+  /** The calls of the halted turn still waiting for a result. */
+  outstanding?: { id: string; name: string }[];
+}
+
+/** Any object with these async methods is a store. */
+export interface ConversationStore {
+  get(id: string): Promise<ConversationState | undefined | null>;
+  save(id: string, state: ConversationState): Promise<void>;
+  delete(id: string): Promise<void>;
+}
+
+/** The part of a Workers KV namespace binding kvStore uses. */
+export interface KVNamespaceLike {
+  get(key: string, type: "json"): Promise<unknown>;
+  put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>;
+  delete(key: string): Promise<void>;
 }
 
 export type ResumeOptions =
@@ -155,7 +223,8 @@ export type MetricEvent =
 
 export type ErrorCode =
   | "bad_input" | "provider_http" | "provider_parse" | "provider_error" | "transport"
-  | "answer_mismatch" | "bad_state" | "relay_collision" | "host_callback" | "aborted" | "internal";
+  | "answer_mismatch" | "bad_state" | "relay_collision" | "host_callback" | "aborted" | "store"
+  | "conversation_halted" | "internal";
 
 /** Every error thrown by this package is an Error with name "ToolnexusError" and a stable code. */
 export interface ToolnexusError extends Error {

@@ -1,12 +1,13 @@
 // Compiled with `tsc --noEmit` against the built package: the typings cover every export and
 // data shape, and wrong usage is a type error (the @ts-expect-error lines must stay errors).
 import {
-  init, createClient, createToolkit, defineTool, relayTool, pending, authRequired,
+  init, createClient, memoryStore, chromeStorageStore, kvStore, createToolkit, defineTool, relayTool, pending, authRequired,
   isRelayRequest, relayCallsOf, relayAnswer, RELAY_KIND,
 } from "toolnexus-wasm";
 import type {
   Answer, Client, ClientOptions, RelayCall, RelayResult, Request, RunResult, Tool, ToolResult,
-  Toolkit, ToolnexusError, ErrorCode, Usage, ToolCallRecord, MetricEvent,
+  Toolkit, ToolnexusError, ErrorCode, Usage, ToolCallRecord, MetricEvent, StreamEvent, ConversationStore,
+  ConversationState, EventStream, KVNamespaceLike,
 } from "toolnexus-wasm";
 
 export async function example(apiKey: string): Promise<string> {
@@ -56,4 +57,25 @@ export async function example(apiKey: string): Promise<string> {
 export function metrics(): void {
   const events: MetricEvent[] = [];
   createClient({ baseUrl: "u", style: "openai", model: "m", onMetric: (e) => { events.push(e); if (e.event === "tool" && e.pending) console.log(e.tool); } });
+}
+
+export async function memory(kv: KVNamespaceLike): Promise<string> {
+  const store: ConversationStore = Math.random() > 0.5 ? memoryStore() : Math.random() > 0.5 ? chromeStorageStore({ area: "session" }) : kvStore(kv, { expirationTtl: 3600 });
+  const client = createClient({ baseUrl: "u", style: "openai", model: "m", store });
+  const kit = createToolkit({ tools: [relayTool("click", "Click")] });
+  const r: RunResult = await client.ask("hi", { toolkit: kit, id: "c1", onText: (d: string) => console.log(d) });
+  if (r.pending) await client.askWithAnswer({ toolkit: kit, id: "c1", answer: { id: r.pending.id, ok: false } });
+  const events: EventStream = client.stream("hi", { toolkit: kit, id: "c1" });
+  let text = "";
+  for await (const e of events) {
+    const ev: StreamEvent = e;
+    if (ev.type === "text") text += ev.delta;
+    if (ev.type === "pending") await client.discard("c1", { keepHistory: true });
+    if (ev.type === "done") text += ev.result.status;
+  }
+  for await (const e of client.streamWithAnswer({ toolkit: kit, id: "c1", answer: { id: "p", ok: true } })) text += e.type;
+  const saved: ConversationState | undefined | null = await client.conversationStore().get("c1");
+  // @ts-expect-error ask needs a prompt
+  await client.ask({ id: "c1" });
+  return text + (saved?.outstanding?.length ?? 0);
 }

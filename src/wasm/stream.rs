@@ -1,0 +1,139 @@
+//! `EventStream`: the async iterable that `client.stream` and `client.streamWithAnswer` return.
+//! The run is driven by `spawn_local`; events queue up until `next()` takes them, so a consumer
+//! that is slower than the model loses nothing. The entry files give the class its
+//! `Symbol.asyncIterator` (see pkg-template/iterable.js): `for await (const e of stream)`.
+
+use super::convert::{js_error, to_js};
+use crate::error::Result;
+use crate::events::{EventSink, StreamEvent};
+use js_sys::{Function, Object, Promise, Reflect};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+#[derive(Default)]
+struct Queue {
+    items: VecDeque<JsValue>,
+    finished: bool,
+    error: Option<JsValue>,
+    /// `resolve`, `reject` of the `next()` call that is waiting.
+    waiting: Option<(Function, Function)>,
+    closed: bool,
+}
+
+fn step(value: &JsValue, done: bool) -> JsValue {
+    let o = Object::new();
+    let _ = Reflect::set(&o, &"value".into(), value);
+    let _ = Reflect::set(&o, &"done".into(), &done.into());
+    o.into()
+}
+
+impl Queue {
+    /// Settles a waiting `next()` when there is something to hand it.
+    fn deliver(&mut self) {
+        if self.waiting.is_none() {
+            return;
+        }
+        if let Some(v) = self.items.pop_front() {
+            if let Some((resolve, _)) = self.waiting.take() {
+                let _ = resolve.call1(&JsValue::UNDEFINED, &step(&v, false));
+            }
+        } else if let Some(e) = self.error.take() {
+            self.finished = true;
+            if let Some((_, reject)) = self.waiting.take() {
+                let _ = reject.call1(&JsValue::UNDEFINED, &e);
+            }
+        } else if self.finished {
+            if let Some((resolve, _)) = self.waiting.take() {
+                let _ = resolve.call1(&JsValue::UNDEFINED, &step(&JsValue::UNDEFINED, true));
+            }
+        }
+    }
+}
+
+#[wasm_bindgen]
+pub struct EventStream {
+    q: Rc<RefCell<Queue>>,
+}
+
+/// Feeds the driver's events into the queue.
+pub struct Sink {
+    q: Rc<RefCell<Queue>>,
+    on_text: Option<Function>,
+}
+
+impl Sink {
+    /// A sink that only calls `onText(delta)` (for `ask`): no queue is kept.
+    pub fn text_callback(on_text: Function) -> Sink {
+        Sink { q: Rc::new(RefCell::new(Queue { closed: true, ..Queue::default() })), on_text: Some(on_text) }
+    }
+}
+
+impl EventSink for Sink {
+    fn event(&self, e: StreamEvent) {
+        if let (Some(f), StreamEvent::Text { delta }) = (&self.on_text, &e) {
+            let _ = f.call1(&JsValue::UNDEFINED, &delta.as_str().into());
+        }
+        let mut q = self.q.borrow_mut();
+        if q.closed {
+            return;
+        }
+        if let Ok(v) = to_js(&e) {
+            q.items.push_back(v);
+        }
+        q.deliver();
+    }
+}
+
+impl EventStream {
+    /// Starts `run` (which reports through the sink it is given) and returns the iterable.
+    pub fn start(run: impl FnOnce(Sink) -> Pin<Box<dyn Future<Output = Result<()>>>>) -> EventStream {
+        let q = Rc::new(RefCell::new(Queue::default()));
+        let fut = run(Sink { q: q.clone(), on_text: None });
+        let done = q.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let outcome = fut.await;
+            let mut q = done.borrow_mut();
+            match outcome {
+                Ok(()) => q.finished = true,
+                Err(e) => q.error = Some(js_error(e)),
+            }
+            q.deliver();
+        });
+        EventStream { q }
+    }
+}
+
+#[wasm_bindgen]
+impl EventStream {
+    /// The next event: `{ value: StreamEvent, done: false }`, then `{ done: true }` after `done`.
+    /// A failed run rejects (a `ToolnexusError` with its `code`).
+    #[wasm_bindgen(unchecked_return_type = "Promise<IteratorResult<StreamEvent, undefined>>")]
+    pub fn next(&self) -> Promise {
+        let q = self.q.clone();
+        Promise::new(&mut |resolve, reject| {
+            let mut q = q.borrow_mut();
+            if q.waiting.is_some() {
+                let _ = reject.call1(&JsValue::UNDEFINED, &js_sys::Error::new("EventStream.next() called again before the previous call settled").into());
+                return;
+            }
+            q.waiting = Some((resolve, reject));
+            q.deliver();
+        })
+    }
+
+    /// Stops delivering events (a `break` out of `for await`). The run itself goes on to its end,
+    /// saving its state as usual; abort it with the `signal` option.
+    #[wasm_bindgen(js_name = "return", unchecked_return_type = "Promise<IteratorResult<StreamEvent, undefined>>")]
+    pub fn close(&self) -> Promise {
+        let mut q = self.q.borrow_mut();
+        q.closed = true;
+        q.items.clear();
+        q.finished = true;
+        q.error = None;
+        Promise::resolve(&step(&JsValue::UNDEFINED, true))
+    }
+}
