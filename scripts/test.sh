@@ -41,5 +41,5 @@ wasm_run chromium-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack tes
 echo "== typings: tsc --noEmit"
 tsc -p tests/js/tsconfig.json
 
-echo "== node --test: the built package in Node, in workerd (Miniflare), and the www page in Chromium"
-node --test tests/js/ tests/workerd/ tests/www.test.mjs
+echo "== node --test: the package in Node, in workerd (Miniflare), in an MV3 extension service worker (Playwright), and the www page"
+node --test tests/js/ tests/workerd/ tests/extension/ tests/www.test.mjs
