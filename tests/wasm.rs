@@ -126,3 +126,60 @@ async fn failures_reject_with_errors_that_carry_a_code() {
     let e = create_toolkit(Array::of1(&relay_tool("bash".into(), None, JsValue::UNDEFINED).unwrap()).into()).err().unwrap();
     assert_eq!(get(&e, "code"), "relay_collision");
 }
+
+/// `store.get(id)` on a store held as the JS value the client sees.
+fn store_get(store: &JsValue, id: &str) -> Promise {
+    let f: Function = get(store, "get").unchecked_into();
+    Promise::resolve(&f.call1(store, &id.into()).unwrap())
+}
+
+/// Drains an EventStream through its `next()` (what `for await` calls).
+async fn drain(stream: toolnexus_wasm::wasm::EventStream) -> Result<Vec<JsValue>, JsValue> {
+    let mut out = Vec::new();
+    loop {
+        let step = JsFuture::from(stream.next()).await?;
+        if get(&step, "done").as_bool() == Some(true) {
+            return Ok(out);
+        }
+        out.push(get(&step, "value"));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn streaming_over_real_fetch_bodies_in_both_styles() {
+    for style in ["openai", "anthropic"] {
+        let c = client(style, &[]);
+        let events = drain(c.stream("#hello".into(), obj(&[]))).await.unwrap();
+        let text: String = events
+            .iter()
+            .filter(|e| get(e, "type") == "text")
+            .map(|e| get(e, "delta").as_string().unwrap())
+            .collect();
+        assert_eq!(text, "Hello from the scripted model.", "{style}");
+        assert!(events.len() > 4, "the text arrived in pieces");
+        let last = events.last().unwrap();
+        assert_eq!(get(last, "type"), "done");
+        assert_eq!(get(last, "result.text"), "Hello from the scripted model.");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn ask_halts_into_the_store_and_ask_with_answer_resumes_then_discard_drops_it() {
+    for style in ["openai", "anthropic"] {
+        let store: JsValue = toolnexus_wasm::wasm::memory_store().into();
+        let c = client(style, &[("store", store.clone())]);
+        let halted = await_promise(c.ask("#mixed".into(), obj(&[("toolkit", toolkit()), ("id", "w1".into())]))).await.unwrap();
+        assert_eq!(get(&halted, "status"), "pending");
+        // a new client over the same store: the pending request comes from the store
+        let fresh = client(style, &[("store", store.clone())]);
+        let stored = await_promise(store_get(&store, "w1")).await.unwrap();
+        let call_id = get(&Array::from(&get(&stored, "pending.data.calls")).get(0), "id");
+        let answer = relay_answer(get(&stored, "pending.id").as_string().unwrap(), Array::of1(&obj(&[("id", call_id), ("output", "ok".into())])).into()).unwrap();
+        let done = await_promise(fresh.ask_with_answer(obj(&[("toolkit", toolkit()), ("id", "w1".into()), ("answer", answer)]))).await.unwrap();
+        assert_eq!(get(&done, "status"), "done", "{style}");
+        assert_eq!(get(&done, "text"), "Summary: lookup_price → $12.50; click → ok");
+        await_promise(fresh.discard("w1".into(), JsValue::UNDEFINED)).await.unwrap();
+        let gone = await_promise(store_get(&store, "w1")).await.unwrap();
+        assert!(gone.is_undefined());
+    }
+}

@@ -103,3 +103,4 @@ impl MemoryStore {
 pub fn memory_store() -> MemoryStore {
     MemoryStore::default()
 }
+
