@@ -79,6 +79,8 @@ test("a service worker stopped while a relay call is parked resumes from chrome.
     assert.equal(resumed.stored.pending, undefined);
     const next = await command(page, "streamNext", cfg);
     assert.deepEqual(next, { text: "Hello from the scripted model.", status: "done" });
+    assert.equal(await command(page, "discard", cfg), null);
+    assert.deepEqual(await page.evaluate((k) => chrome.storage.local.get(k), `toolnexus:${cfg.id}`), {}, "discard removed it from chrome.storage.local");
   }
   await page.close();
 });

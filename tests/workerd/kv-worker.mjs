@@ -3,6 +3,7 @@
 //   POST /ask     { id, prompt }          ask (halts on the relay call: no waitFor)
 //   POST /answer  { id, results }         askWithAnswer, pending read from KV
 //   POST /stream  { id, prompt }          stream with the conversation in KV; answers the events
+//   POST /discard { id }                  drops the conversation
 //   GET  /state?id=…                      the stored ConversationState
 import { createClient, createToolkit, defineTool, relayTool, relayAnswer, kvStore } from "./pkg/workerd.js";
 
@@ -23,6 +24,10 @@ export default {
       if (url.pathname === "/answer") {
         const { pending } = await store.get(body.id);
         return Response.json(await client.askWithAnswer({ toolkit: toolkit(), id: body.id, answer: relayAnswer(pending.id, body.results) }));
+      }
+      if (url.pathname === "/discard") {
+        await client.discard(body.id);
+        return Response.json({ discarded: body.id });
       }
       if (url.pathname === "/stream") {
         const events = [];

@@ -63,6 +63,8 @@ for (const style of ["openai", "anthropic"]) {
       const after = await (await second.dispatchFetch(`http://worker/state?id=${id}`)).json();
       assert.equal(after.pending, undefined);
       assert.ok(JSON.stringify(after.messages).includes("Hello from the scripted model."));
+      await post(second, "/discard", { id });
+      assert.equal(await (await second.dispatchFetch(`http://worker/state?id=${id}`)).json(), null, "discard deleted it from KV");
     } finally { await second.dispose(); }
   });
 }

@@ -44,7 +44,11 @@ self.streamNext = async (cfg) => {
   return { text, status };
 };
 
-self.rawStorage = async () => chrome.storage.local.get(null);
+self.discard = async (cfg) => {
+  await ready;
+  await client(cfg).discard(cfg.id);
+  return (await store.get(cfg.id)) ?? null;
+};
 
 // Extension pages drive the worker by message: { cmd, cfg } calls self[cmd](cfg). A message is
 // also what makes Chrome start a stopped worker again.
