@@ -7,7 +7,7 @@
 //! before any `waitFor`, contract Part 1 rule 8).
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, to_js, JsResult};
-use super::host::{Fetch, JsTools, OnMetric, WaitFor};
+use super::host::{Fetch, JsTools, Metrics, WaitFor};
 use super::store::{memory_store, JsStore, Saver};
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
@@ -32,6 +32,7 @@ struct Inner {
     fetch: Option<Function>,
     on_metric: Option<Function>,
     store: JsStore,
+    registry: std::cell::RefCell<crate::metrics::Registry>,
 }
 
 #[wasm_bindgen]
@@ -87,6 +88,7 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
         fetch: opt_function(opts, "fetch", what)?,
         on_metric: opt_function(opts, "onMetric", what)?,
         store: JsStore { store },
+        registry: Default::default(),
     })
 }
 
@@ -213,7 +215,7 @@ impl Inner {
         let transport = Fetch { fetch: self.fetch.clone(), signal: p.signal.clone(), secret: self.cfg.provider.api_key.clone() };
         let tools = JsTools { fns: p.fns, signal: p.signal };
         let waiter = self.wait_for.clone().map(WaitFor);
-        let observer = self.on_metric.clone().map(OnMetric);
+        let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
         let saver = p.id.map(|id| Saver { store: &self.store, id });
         let ids = super::ids();
         let clock = js_sys::Date::now;
@@ -221,7 +223,7 @@ impl Inner {
             transport: &transport,
             tools: &tools,
             waiter: waiter.as_ref().map(|w| w as &dyn Waiter),
-            observer: observer.as_ref().map(|o| o as &dyn Observer),
+            observer: Some(&observer as &dyn Observer),
             events,
             persist: saver.as_ref().map(|s| s as &dyn Persist),
             ids: &ids,
@@ -361,6 +363,12 @@ impl Client {
     #[wasm_bindgen(js_name = conversationStore, unchecked_return_type = "ConversationStore")]
     pub fn conversation_store(&self) -> JsValue {
         self.inner.store.store.clone()
+    }
+
+    /// Prometheus text of everything this client has done: LLM requests, tokens, durations,
+    /// tool calls (suspensions as `pending="true"`) and run errors.
+    pub fn metrics(&self) -> String {
+        self.inner.registry.borrow().render()
     }
 
     /// The client's style.

@@ -188,13 +188,20 @@ impl Waiter for WaitFor {
     }
 }
 
-/// The host's `onMetric`. A sink that throws is ignored: metrics never fail a run.
-pub struct OnMetric(pub Function);
+/// Every metric goes into the client's registry (`client.metrics()`) and to the host's
+/// `onMetric` when given. A sink that throws is ignored: metrics never fail a run.
+pub struct Metrics<'a> {
+    pub registry: &'a std::cell::RefCell<crate::metrics::Registry>,
+    pub on_metric: Option<&'a Function>,
+}
 
-impl Observer for OnMetric {
+impl Observer for Metrics<'_> {
     fn metric(&self, m: &Metric) {
-        if let Ok(v) = to_js(m) {
-            let _ = self.0.call1(&JsValue::UNDEFINED, &v);
+        self.registry.borrow_mut().record(m);
+        if let Some(f) = self.on_metric {
+            if let Ok(v) = to_js(m) {
+                let _ = f.call1(&JsValue::UNDEFINED, &v);
+            }
         }
     }
 }
