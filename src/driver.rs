@@ -12,11 +12,12 @@ use crate::error::{Code, Error, Result};
 use crate::events::{EventSink, StreamEvent};
 use crate::metrics::{Metric, Observer};
 use crate::provider::{HttpRequest, HttpResponse, StreamAssembler};
+use crate::retry::{backoff_ms, retry_after_ms, retryable_status, ErrorInfo};
 use crate::run::{Invocation, Outcome, Run, RunResult, Status, Step};
 use crate::state::ConversationState;
 use crate::suspend::{after_wait, relay_output, relay_request, unresolved, AfterWait, Answer, IdGen, Request};
 use crate::tool::ToolResult;
-use futures_util::future::{join_all, LocalBoxFuture};
+use futures_util::future::{join_all, select, Either, LocalBoxFuture};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 
@@ -28,6 +29,7 @@ pub trait ByteStream {
 pub struct StreamResponse {
     pub status: u16,
     pub body: Box<dyn ByteStream>,
+    pub retry_after: Option<String>,
 }
 
 /// A body that is already whole: one chunk.
@@ -47,7 +49,7 @@ pub trait Transport {
     fn open(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<StreamResponse>> {
         Box::pin(async move {
             let r = self.send(req).await?;
-            Ok(StreamResponse { status: r.status, body: Box::new(WholeBody(Some(r.body.into_bytes()))) })
+            Ok(StreamResponse { status: r.status, body: Box::new(WholeBody(Some(r.body.into_bytes()))), retry_after: r.retry_after })
         })
     }
 }
@@ -70,6 +72,30 @@ pub trait Persist {
     fn save(&self, state: ConversationState) -> LocalBoxFuture<'_, Result<()>>;
 }
 
+/// Waits between retries. Without one, retries happen at once (tests).
+pub trait Sleep {
+    fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()>;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    Retry,
+    Fail,
+}
+
+/// The host's `onError(info)`: retry or fail this failed attempt (never beyond `retries`).
+pub trait ErrorPolicy {
+    fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>>;
+}
+
+/// The run's abort signal (`signal` and `timeoutMs` together).
+pub trait Abort {
+    /// `Some(error)` once aborted.
+    fn aborted(&self) -> Option<Error>;
+    /// Resolves with the abort error when the run is aborted.
+    fn wait(&self) -> LocalBoxFuture<'_, Error>;
+}
+
 pub struct Env<'a> {
     pub transport: &'a dyn Transport,
     pub tools: &'a dyn ToolExecutor,
@@ -77,9 +103,38 @@ pub struct Env<'a> {
     pub observer: Option<&'a dyn Observer>,
     pub events: Option<&'a dyn EventSink>,
     pub persist: Option<&'a dyn Persist>,
+    pub sleep: Option<&'a dyn Sleep>,
+    pub on_error: Option<&'a dyn ErrorPolicy>,
+    pub abort: Option<&'a dyn Abort>,
     pub ids: &'a IdGen,
     /// Milliseconds from any fixed origin; only differences are used.
     pub clock: &'a dyn Fn() -> f64,
+    /// Uniform in [0, 1), for backoff jitter.
+    pub random: &'a dyn Fn() -> f64,
+}
+
+fn no_jitter() -> f64 {
+    0.0
+}
+
+impl<'a> Env<'a> {
+    /// The two required seams; every host callback starts unset.
+    pub fn new(transport: &'a dyn Transport, tools: &'a dyn ToolExecutor, ids: &'a IdGen, clock: &'a dyn Fn() -> f64) -> Self {
+        Env {
+            transport,
+            tools,
+            waiter: None,
+            observer: None,
+            events: None,
+            persist: None,
+            sleep: None,
+            on_error: None,
+            abort: None,
+            ids,
+            clock,
+            random: &no_jitter,
+        }
+    }
 }
 
 impl Env<'_> {
@@ -105,7 +160,19 @@ impl Env<'_> {
 pub async fn drive(run: Run, first: Step, env: &Env<'_>) -> Result<RunResult> {
     let started = (env.clock)();
     let run = RefCell::new(run);
-    let outcome = steps(&run, first, env).await;
+    let outcome = match env.abort {
+        // Abort reaches everything in flight: the fetch, a stream, tools and parked waitFor calls
+        // (contract Part 1 rule 10). Dropping the steps future abandons them; by rule 8 the
+        // state was saved before any wait began.
+        Some(a) => match a.aborted() {
+            Some(e) => Err(e),
+            None => match select(Box::pin(steps(&run, first, env)), a.wait()).await {
+                Either::Left((r, _)) => r,
+                Either::Right((e, _)) => Err(e),
+            },
+        },
+        None => steps(&run, first, env).await,
+    };
     let run = run.into_inner();
     let (turns, tool_calls, total_tokens, error) = match &outcome {
         Ok(r) => (r.turns, r.tool_call_count, r.usage.total_tokens, None),
@@ -162,8 +229,9 @@ async fn call_model(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> Resu
     let before = run.borrow().usage();
     let streaming = run.borrow().is_streaming();
     let step = if streaming { call_streaming(run, req, env).await } else {
-        match env.transport.send(req).await {
-            Ok(resp) => run.borrow_mut().on_model_response(&resp),
+        match with_retries(run, req, env, false).await {
+            Ok(Delivered::Whole(resp)) => run.borrow_mut().on_model_response(&resp),
+            Ok(Delivered::Stream(_)) => Err(Error::internal("a whole reply was asked for")),
             Err(e) => Err(e),
         }
     };
@@ -183,15 +251,9 @@ async fn call_model(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> Resu
 /// the machine exactly like a whole one.
 async fn call_streaming(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> Result<Step> {
     let cfg = run.borrow().provider().clone();
-    let mut resp = env.transport.open(req).await?;
-    if !(200..300).contains(&resp.status) {
-        let mut body = Vec::new();
-        while let Some(chunk) = resp.body.next_chunk().await? {
-            body.extend(chunk);
-        }
-        let text = String::from_utf8_lossy(&body).into_owned();
-        return Err(Error::provider_http(resp.status, &text, cfg.api_key.as_deref()));
-    }
+    let Delivered::Stream(mut resp) = with_retries(run, req, env, true).await? else {
+        return Err(Error::internal("a streamed reply was asked for"));
+    };
     let mut assembler = StreamAssembler::new(&cfg);
     while let Some(chunk) = resp.body.next_chunk().await? {
         for delta in assembler.push(&chunk)? {
@@ -200,6 +262,64 @@ async fn call_streaming(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> 
     }
     let reply = assembler.finish()?;
     run.borrow_mut().on_model_reply(reply)
+}
+
+enum Delivered {
+    Whole(HttpResponse),
+    Stream(StreamResponse),
+}
+
+/// Sends with retries (contract §b.11): retryable statuses and network errors are retried up to
+/// `retries` times, waiting `Retry-After` delay-seconds when given, else exponential backoff
+/// with jitter; `onError` may turn any failure into a retry or a failure, within the budget.
+/// Aborts are never retried. For a stream only the request and its status are retried.
+async fn with_retries(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>, streaming: bool) -> Result<Delivered> {
+    let (retries, base_ms, secret) = {
+        let r = run.borrow();
+        (r.retries(), r.retry_base_ms(), r.provider().api_key.clone())
+    };
+    let mut attempt = 0u32;
+    loop {
+        let (error, retry_after) = if streaming {
+            match env.transport.open(req.clone()).await {
+                Ok(resp) if (200..300).contains(&resp.status) => return Ok(Delivered::Stream(resp)),
+                Ok(mut resp) => {
+                    let mut body = Vec::new();
+                    while let Some(chunk) = resp.body.next_chunk().await? {
+                        body.extend(chunk);
+                    }
+                    let text = String::from_utf8_lossy(&body).into_owned();
+                    (Error::provider_http(resp.status, &text, secret.as_deref()), resp.retry_after)
+                }
+                Err(e) => (e, None),
+            }
+        } else {
+            match env.transport.send(req.clone()).await {
+                Ok(resp) if (200..300).contains(&resp.status) => return Ok(Delivered::Whole(resp)),
+                Ok(resp) => (Error::provider_http(resp.status, &resp.body, secret.as_deref()), resp.retry_after),
+                Err(e) => (e, None),
+            }
+        };
+        let retryable = match error.code {
+            Code::ProviderHttp => error.status.is_some_and(retryable_status),
+            Code::Transport => true,
+            _ => return Err(error), // aborts and everything else are final
+        };
+        let info = ErrorInfo { error: error.message.clone(), status: error.status, attempt, retryable };
+        let tier = match env.on_error {
+            Some(policy) => policy.decide(&info).await?,
+            None if retryable => Tier::Retry,
+            None => Tier::Fail,
+        };
+        if tier == Tier::Fail || attempt >= retries {
+            return Err(error);
+        }
+        let wait = retry_after_ms(retry_after.as_deref()).unwrap_or_else(|| backoff_ms(base_ms, attempt, (env.random)()));
+        if let Some(s) = env.sleep {
+            s.sleep(wait).await;
+        }
+        attempt += 1;
+    }
 }
 
 /// One call, to its final outcome (contract §c.1): execute; a suspension goes to `waitFor` when

@@ -14,6 +14,7 @@ pub mod events;
 pub mod message;
 pub mod metrics;
 pub mod provider;
+pub mod retry;
 pub mod run;
 pub mod sse;
 pub mod state;

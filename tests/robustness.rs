@@ -53,10 +53,10 @@ fn replies_cut_at_every_byte_are_errors_not_panics() {
             let full = serde_json::to_string(&fixture(&format!("{dir}/{name}"))).unwrap();
             for cut in 0..full.len() {
                 let Some(part) = full.get(..cut) else { continue };
-                let r = parse_response(&cfg, &HttpResponse { status: 200, body: part.to_string() });
+                let r = parse_response(&cfg, &HttpResponse { status: 200, body: part.to_string(), retry_after: None });
                 assert_eq!(r.unwrap_err().code(), "provider_parse", "{dir}/{name} cut at {cut}");
             }
-            assert!(parse_response(&cfg, &HttpResponse { status: 200, body: full }).is_ok());
+            assert!(parse_response(&cfg, &HttpResponse { status: 200, body: full, retry_after: None }).is_ok());
         }
     }
 }
@@ -67,7 +67,7 @@ fn hostile_json_never_panics_anywhere() {
     for _ in 0..20_000 {
         let v = hostile(&mut rng, 0);
         for style in [Style::OpenAi, Style::Anthropic] {
-            let _ = parse_response(&config(style).provider, &HttpResponse { status: 200, body: v.to_string() });
+            let _ = parse_response(&config(style).provider, &HttpResponse { status: 200, body: v.to_string(), retry_after: None });
         }
         let history = match &v { Value::Array(a) => a.clone(), other => vec![other.clone()] };
         if let Ok(messages) = dialect::read(&history) {

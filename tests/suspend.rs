@@ -101,7 +101,7 @@ fn a_waitfor_failure_stops_the_run_with_a_typed_error() {
     let ids = ids();
     let tools = Tools::default();
     let clock = tick();
-    let env = toolnexus_wasm::driver::Env { transport: &p, tools: &tools, waiter: Some(&Failing), observer: None, events: None, persist: None, ids: &ids, clock: &clock };
+    let env = toolnexus_wasm::driver::Env { waiter: Some(&Failing), ..toolnexus_wasm::driver::Env::new(&p, &tools, &ids, &clock) };
     let kit = toolnexus_wasm::tool::Toolkit::new(vec![relay("click")]).unwrap();
     let (r, step) = toolnexus_wasm::run::Run::start(config(Style::OpenAi), kit, vec![], "x").unwrap();
     let err = futures_executor::block_on(toolnexus_wasm::driver::drive(r, step, &env)).unwrap_err();

@@ -70,6 +70,8 @@ impl HttpRequest {
 pub struct HttpResponse {
     pub status: u16,
     pub body: String,
+    /// The `Retry-After` header, when the provider sent one.
+    pub retry_after: Option<String>,
 }
 
 /// One model call: the system prompt, the transcript and the declared tools.

@@ -36,6 +36,9 @@ pub struct RunConfig {
     pub max_turns: u32,
     /// Model calls ask for SSE replies; the driver feeds them through a `StreamAssembler`.
     pub stream: bool,
+    /// Retries after a failed model call (`0` means none).
+    pub retries: u32,
+    pub retry_base_ms: f64,
 }
 
 /// What the driver must do next.
@@ -228,6 +231,14 @@ impl Run {
 
     pub fn is_streaming(&self) -> bool {
         self.cfg.stream
+    }
+
+    pub fn retries(&self) -> u32 {
+        self.cfg.retries
+    }
+
+    pub fn retry_base_ms(&self) -> f64 {
+        self.cfg.retry_base_ms
     }
 
     /// The `(id, name)` of call `slot` of the turn whose tools are running.

@@ -17,6 +17,8 @@ fn cfg(style: Style, max_turns: u32) -> RunConfig {
         system_prompt: "sys".into(),
         max_turns,
         stream: false,
+        retries: 0,
+        retry_base_ms: 1.0,
     }
 }
 
@@ -31,7 +33,7 @@ fn kit() -> Toolkit {
 }
 
 fn ok(body: serde_json::Value) -> HttpResponse {
-    HttpResponse { status: 200, body: body.to_string() }
+    HttpResponse { status: 200, body: body.to_string(), retry_after: None }
 }
 
 fn call_reply(args: &str) -> HttpResponse {

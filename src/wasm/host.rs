@@ -69,7 +69,7 @@ impl Fetch {
 
     async fn send_inner(&self, req: HttpRequest) -> Result<HttpResponse> {
         let (status, resp) = self.respond(req).await?;
-        Ok(HttpResponse { status, body: self.text_of(&resp).await? })
+        Ok(HttpResponse { status, body: self.text_of(&resp).await?, retry_after: retry_after_of(&resp) })
     }
 
     /// The body as it arrives, through `response.body.getReader()`; a Response without a

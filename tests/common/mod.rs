@@ -38,7 +38,7 @@ impl Scripted {
         s
     }
     pub fn push(&self, status: u16, body: String) {
-        self.replies.borrow_mut().push_back(HttpResponse { status, body });
+        self.replies.borrow_mut().push_back(HttpResponse { status, body, retry_after: None });
     }
     pub fn bodies(&self) -> Vec<Value> {
         self.requests.borrow().iter().map(|r| r.json()).collect()
@@ -141,6 +141,9 @@ pub fn config(style: Style) -> RunConfig {
         system_prompt: "You are terse.".into(),
         max_turns: 10,
         stream: false,
+        // tests that retry say so (tests/retry.rs)
+        retries: 0,
+        retry_base_ms: 500.0,
     }
 }
 
@@ -179,7 +182,7 @@ pub fn run(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools,
 pub fn run_observed(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, observer: Option<&dyn Observer>, history: &[Value], prompt: &str) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
-    let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), observer, events: None, persist: None, ids: &ids, clock: &clock };
+    let env = Env { waiter: waiter.map(|w| w as &dyn Waiter), observer, ..Env::new(provider, tools, &ids, &clock) };
     let (r, step) = Run::start(config(style), Toolkit::new(kit)?, toolnexus_wasm::dialect::read(history)?, prompt)?;
     futures_executor::block_on(drive(r, step, &env))
 }
@@ -188,7 +191,7 @@ pub fn run_observed(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools
 pub fn resume(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, history: &[Value], pending: Request, answer: Answer) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
-    let env = Env { transport: provider, tools, waiter: waiter.map(|w| w as &dyn Waiter), observer: None, events: None, persist: None, ids: &ids, clock: &clock };
+    let env = Env { waiter: waiter.map(|w| w as &dyn Waiter), ..Env::new(provider, tools, &ids, &clock) };
     let (r, step) = Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history: toolnexus_wasm::dialect::read(history)?, pending, answer })?;
     futures_executor::block_on(drive(r, step, &env))
 }
@@ -281,7 +284,7 @@ impl Transport for Chunked {
     fn open(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<toolnexus_wasm::driver::StreamResponse>> {
         self.requests.borrow_mut().push(req);
         let (status, chunks) = self.replies.borrow_mut().pop_front().expect("the script ran out of streams");
-        Box::pin(async move { Ok(toolnexus_wasm::driver::StreamResponse { status, body: Box::new(Chunks(chunks.into())) }) })
+        Box::pin(async move { Ok(toolnexus_wasm::driver::StreamResponse { status, body: Box::new(Chunks(chunks.into())), retry_after: None }) })
     }
 }
 
@@ -313,7 +316,7 @@ impl Host {
 pub fn run_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &dyn Transport, tools: &Tools, waiter: Option<&dyn Waiter>, host: &Host, history: Vec<toolnexus_wasm::message::Message>, prompt: &str) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
-    let env = Env { transport, tools, waiter, observer: None, events: Some(host), persist: Some(host), ids: &ids, clock: &clock };
+    let env = Env { waiter, events: Some(host), persist: Some(host), ..Env::new(transport, tools, &ids, &clock) };
     let mut cfg = config(style);
     cfg.stream = stream;
     let (r, step) = Run::start(cfg, Toolkit::new(kit)?, history, prompt)?;
@@ -324,7 +327,7 @@ pub fn run_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &dyn 
 pub fn resume_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &dyn Transport, tools: &Tools, host: &Host, history: Vec<toolnexus_wasm::message::Message>, pending: Request, answer: Answer) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
-    let env = Env { transport, tools, waiter: None, observer: None, events: Some(host), persist: Some(host), ids: &ids, clock: &clock };
+    let env = Env { events: Some(host), persist: Some(host), ..Env::new(transport, tools, &ids, &clock) };
     let mut cfg = config(style);
     cfg.stream = stream;
     let (r, step) = Run::resume(cfg, Toolkit::new(kit)?, ResumeInput { history, pending, answer })?;

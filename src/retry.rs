@@ -1,0 +1,64 @@
+//! Retry policy (contract §b.11, Part 1 rule 13), as pure functions the driver applies: which
+//! failures are retryable, how long to wait, and the `ErrorInfo` a host's `onError` sees.
+
+use serde::Serialize;
+
+pub const DEFAULT_RETRIES: u32 = 2;
+pub const DEFAULT_RETRY_BASE_MS: f64 = 500.0;
+
+/// 429, the 5xx statuses providers use for overload, and Anthropic's 529.
+pub fn retryable_status(status: u16) -> bool {
+    matches!(status, 429 | 500 | 502 | 503 | 504 | 529)
+}
+
+/// `Retry-After` honoured only as whole delay-seconds (ASCII digits after trimming, up to
+/// 2147483647; `0` means at once). Every other form (an HTTP date, fractions, garbage) is `None`
+/// and the caller falls back to backoff.
+pub fn retry_after_ms(header: Option<&str>) -> Option<f64> {
+    let v = header?.trim();
+    if v.is_empty() || v.len() > 10 || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let secs: u64 = v.parse().ok()?;
+    (secs <= 2_147_483_647).then_some(secs as f64 * 1000.0)
+}
+
+/// Exponential backoff with jitter: `base · 2^attempt + [0, 100) ms`. `random` is in [0, 1).
+pub fn backoff_ms(base_ms: f64, attempt: u32, random: f64) -> f64 {
+    base_ms * 2f64.powi(attempt.min(30) as i32) + random.clamp(0.0, 1.0) * 100.0
+}
+
+/// What `onError(info)` receives for a failed attempt.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ErrorInfo {
+    pub error: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// 0-based.
+    pub attempt: u32,
+    pub retryable: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_takes_only_delay_seconds() {
+        assert_eq!(retry_after_ms(Some("3")), Some(3000.0));
+        assert_eq!(retry_after_ms(Some(" 0 ")), Some(0.0));
+        assert_eq!(retry_after_ms(Some("2147483647")), Some(2_147_483_647_000.0));
+        for bad in ["2147483648", "1.5", "-1", "", "Wed, 21 Oct 2026 07:28:00 GMT", "3s", "99999999999"] {
+            assert_eq!(retry_after_ms(Some(bad)), None, "{bad}");
+        }
+        assert_eq!(retry_after_ms(None), None);
+    }
+
+    #[test]
+    fn backoff_doubles_with_bounded_jitter() {
+        assert_eq!(backoff_ms(500.0, 0, 0.0), 500.0);
+        assert_eq!(backoff_ms(500.0, 2, 0.5), 2050.0);
+        assert!(backoff_ms(10.0, 1, 0.999) < 120.0);
+        assert!(retryable_status(529) && retryable_status(429) && !retryable_status(400) && !retryable_status(501));
+    }
+}

@@ -1,0 +1,109 @@
+//! Retries (contract §b.11, Part 1 rule 13): attempt counts, Retry-After, backoff, onError, and
+//! failures that are never retried.
+
+mod common;
+use common::*;
+use futures_util::future::LocalBoxFuture;
+use std::cell::RefCell;
+use toolnexus_wasm::driver::{drive, Env, ErrorPolicy, Sleep, Tier};
+use toolnexus_wasm::provider::{HttpResponse, Style};
+use toolnexus_wasm::retry::ErrorInfo;
+use toolnexus_wasm::run::Run;
+use toolnexus_wasm::tool::Toolkit;
+
+#[derive(Default)]
+struct Sleeps(RefCell<Vec<f64>>);
+impl Sleep for Sleeps {
+    fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
+        self.0.borrow_mut().push(ms);
+        Box::pin(async {})
+    }
+}
+
+struct Policy(Box<dyn Fn(&ErrorInfo) -> Tier>, RefCell<Vec<ErrorInfo>>);
+impl ErrorPolicy for Policy {
+    fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, toolnexus_wasm::Result<Tier>> {
+        self.1.borrow_mut().push(info.clone());
+        let t = (self.0)(info);
+        Box::pin(async move { Ok(t) })
+    }
+}
+
+fn reply(status: u16, body: &str, retry_after: Option<&str>) -> HttpResponse {
+    HttpResponse { status, body: body.into(), retry_after: retry_after.map(str::to_string) }
+}
+
+fn go(retries: u32, replies: Vec<HttpResponse>, policy: Option<&Policy>) -> (toolnexus_wasm::Result<toolnexus_wasm::run::RunResult>, usize, Vec<f64>) {
+    let p = Scripted::default();
+    p.replies.borrow_mut().extend(replies);
+    let sleeps = Sleeps::default();
+    let ids = ids();
+    let clock = tick();
+    let half = || 0.5;
+    let tools = Tools::default();
+    let env = Env { sleep: Some(&sleeps), on_error: policy.map(|p| p as &dyn ErrorPolicy), random: &half, ..Env::new(&p, &tools, &ids, &clock) };
+    let mut cfg = config(Style::OpenAi);
+    cfg.retries = retries;
+    cfg.retry_base_ms = 100.0;
+    let (r, step) = Run::start(cfg, Toolkit::default(), vec![], "x").unwrap();
+    let out = futures_executor::block_on(drive(r, step, &env));
+    let attempts = p.requests.borrow().len();
+    let waits = sleeps.0.borrow().clone();
+    (out, attempts, waits)
+}
+
+fn ok() -> HttpResponse {
+    reply(200, &oa_text("fine").to_string(), None)
+}
+
+#[test]
+fn retry_after_delay_seconds_is_honoured_and_other_forms_back_off() {
+    let (r, attempts, waits) = go(3, vec![reply(429, "slow", Some("2")), reply(429, "slow", Some(" 0 ")), reply(503, "x", Some("Wed, 21 Oct 2026 07:28:00 GMT")), ok()], None);
+    assert_eq!(r.unwrap().text, "fine");
+    assert_eq!(attempts, 4);
+    assert_eq!(waits, vec![2000.0, 0.0, 100.0 * 4.0 + 50.0], "header, header 0, then backoff for the date form");
+}
+
+#[test]
+fn a_storm_of_503_stops_after_retries_plus_one_attempts() {
+    let (r, attempts, waits) = go(2, (0..5).map(|_| reply(503, "overloaded", None)).collect(), None);
+    let e = r.unwrap_err();
+    assert_eq!((e.code(), e.status), ("provider_http", Some(503)));
+    assert_eq!(attempts, 3);
+    assert_eq!(waits, vec![150.0, 250.0], "100·2^n + jitter 50");
+    let (r, attempts, _) = go(0, vec![reply(503, "x", None), ok()], None);
+    assert!(r.is_err());
+    assert_eq!(attempts, 1, "retries: 0 means no retry");
+}
+
+#[test]
+fn every_retryable_status_is_retried_and_others_are_not() {
+    for status in [429, 500, 502, 503, 504, 529] {
+        let (r, attempts, _) = go(1, vec![reply(status, "x", None), ok()], None);
+        assert!(r.is_ok(), "{status}");
+        assert_eq!(attempts, 2, "{status}");
+    }
+    for status in [400, 401, 403, 404, 501] {
+        let (r, attempts, _) = go(3, vec![reply(status, "x", None), ok()], None);
+        assert_eq!(r.unwrap_err().status, Some(status));
+        assert_eq!(attempts, 1, "{status} is not retried");
+    }
+    // a body that is not JSON on a 200 is not retried either
+    let (r, attempts, _) = go(3, vec![reply(200, "<html>", None), ok()], None);
+    assert_eq!((r.unwrap_err().code(), attempts), ("provider_parse", 1));
+}
+
+#[test]
+fn on_error_decides_within_the_budget() {
+    let always = Policy(Box::new(|_| Tier::Retry), RefCell::default());
+    let (r, attempts, _) = go(2, vec![reply(400, "bad", None), reply(400, "bad", None), reply(400, "bad", None), ok()], Some(&always));
+    assert!(r.is_err(), "a retry never exceeds the budget");
+    assert_eq!(attempts, 3);
+    let infos = always.1.borrow();
+    assert_eq!(infos.iter().map(|i| i.attempt).collect::<Vec<_>>(), [0, 1, 2]);
+    assert!(!infos[0].retryable && infos[0].status == Some(400));
+    let never = Policy(Box::new(|_| Tier::Fail), RefCell::default());
+    let (r, attempts, _) = go(5, vec![reply(503, "x", None), ok()], Some(&never));
+    assert!(r.is_err());
+    assert_eq!(attempts, 1);
+}
