@@ -7,12 +7,12 @@
 //! before any `waitFor`, contract Part 1 rule 8).
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, to_js, JsResult};
-use super::host::{Fetch, JsTools, Metrics, WaitFor};
+use super::host::{Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
 use super::store::{memory_store, JsStore, Saver};
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
 use crate::dialect;
-use crate::driver::{drive, Env, Persist, Waiter};
+use crate::driver::{drive, Env, ErrorPolicy, Persist, Waiter};
 use crate::error::{Code, Error, Result};
 use crate::events::EventSink;
 use crate::message::Message;
@@ -31,6 +31,8 @@ struct Inner {
     wait_for: Option<Function>,
     fetch: Option<Function>,
     on_metric: Option<Function>,
+    on_error: Option<Function>,
+    timeout_ms: Option<f64>,
     store: JsStore,
     registry: std::cell::RefCell<crate::metrics::Registry>,
 }
@@ -83,10 +85,26 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
             system_prompt: opt_string(opts, "systemPrompt", what)?.unwrap_or_default(),
             max_turns,
             stream: false,
+            retries: match get(opts, "retries") {
+                v if v.is_undefined() => crate::retry::DEFAULT_RETRIES,
+                v => match v.as_f64() {
+                    Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 100.0 => n as u32,
+                    _ => return Err(Error::bad_input("retries must be a whole number from 0 to 100")),
+                },
+            },
+            retry_base_ms: match get(opts, "retryBaseMs") {
+                v if v.is_undefined() => crate::retry::DEFAULT_RETRY_BASE_MS,
+                v => v.as_f64().filter(|n| *n >= 0.0).ok_or_else(|| Error::bad_input("retryBaseMs must be a number of milliseconds"))?,
+            },
         },
         wait_for: opt_function(opts, "waitFor", what)?,
         fetch: opt_function(opts, "fetch", what)?,
         on_metric: opt_function(opts, "onMetric", what)?,
+        on_error: opt_function(opts, "onError", what)?,
+        timeout_ms: match get(opts, "timeoutMs") {
+            v if v.is_undefined() || v.is_null() => None,
+            v => Some(v.as_f64().filter(|n| *n > 0.0).ok_or_else(|| Error::bad_input("timeoutMs must be a positive number of milliseconds"))?),
+        },
         store: JsStore { store },
         registry: Default::default(),
     })
@@ -212,8 +230,10 @@ impl Inner {
     }
 
     async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>) -> Result<RunResult> {
-        let transport = Fetch { fetch: self.fetch.clone(), signal: p.signal.clone(), secret: self.cfg.provider.api_key.clone() };
-        let tools = JsTools { fns: p.fns, signal: p.signal };
+        let (abort, signal) = RunAbort::new(p.signal, self.timeout_ms);
+        let transport = Fetch { fetch: self.fetch.clone(), signal: signal.clone(), secret: self.cfg.provider.api_key.clone() };
+        let tools = JsTools { fns: p.fns, signal };
+        let on_error = self.on_error.clone().map(OnError);
         let waiter = self.wait_for.clone().map(WaitFor);
         let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
         let saver = p.id.map(|id| Saver { store: &self.store, id });
@@ -226,8 +246,12 @@ impl Inner {
             observer: Some(&observer as &dyn Observer),
             events,
             persist: saver.as_ref().map(|s| s as &dyn Persist),
+            sleep: Some(&Timers),
+            on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
+            abort: Some(&abort),
             ids: &ids,
             clock: &clock,
+            random: &js_sys::Math::random,
         };
         drive(p.run, p.step, &env).await
     }

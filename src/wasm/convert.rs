@@ -83,7 +83,7 @@ pub fn thrown_message(v: &JsValue) -> String {
 /// An error thrown back into Rust from JS: keep a `ToolnexusError`'s code, otherwise wrap it.
 pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
     let name = get(v, "name").as_string().unwrap_or_default();
-    if name == "AbortError" {
+    if name == "AbortError" || name == "TimeoutError" {
         return Error::new(Code::Aborted, format!("{context}: aborted"));
     }
     Error::new(code, format!("{context}: {}", thrown_message(v)))

@@ -2,7 +2,8 @@
 //! host's `fetch` option), JS tool functions, and the host's `waitFor`.
 
 use super::convert::{from_js, from_thrown, get, settle, thrown_message, to_js};
-use crate::driver::{ByteStream, StreamResponse, ToolExecutor, Transport, Waiter, WholeBody};
+use crate::driver::{Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport, Waiter, WholeBody};
+use crate::retry::ErrorInfo;
 use crate::metrics::{Metric, Observer};
 use crate::error::{redact, Code, Error, Result};
 use crate::provider::{HttpRequest, HttpResponse};
@@ -84,7 +85,7 @@ impl Fetch {
             Some(reader) => Box::new(Reader { reader, secret: self.secret.clone() }),
             None => Box::new(WholeBody(Some(self.text_of(&resp).await?.into_bytes()))),
         };
-        Ok(StreamResponse { status, body })
+        Ok(StreamResponse { status, body, retry_after: retry_after_of(&resp) })
     }
 
     fn transport_error(&self, e: &JsValue) -> Error {
@@ -203,5 +204,104 @@ impl Observer for Metrics<'_> {
                 let _ = f.call1(&JsValue::UNDEFINED, &v);
             }
         }
+    }
+}
+
+/// Reads `Retry-After` from a fetch Response (`headers.get`), if any.
+pub fn retry_after_of(resp: &JsValue) -> Option<String> {
+    let headers = get(resp, "headers");
+    let f = get(&headers, "get").dyn_into::<Function>().ok()?;
+    f.call1(&headers, &"retry-after".into()).ok()?.as_string()
+}
+
+/// Backoff sleeps with the host's `setTimeout`.
+pub struct Timers;
+
+impl Sleep for Timers {
+    fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
+        let p = js_sys::Promise::new(&mut |resolve, _| {
+            let global = js_sys::global();
+            if let Ok(set_timeout) = get(&global, "setTimeout").dyn_into::<Function>() {
+                let _ = set_timeout.call2(&global, &resolve, &JsValue::from(ms.max(0.0)));
+            } else {
+                let _ = resolve.call0(&JsValue::UNDEFINED);
+            }
+        });
+        Box::pin(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+        })
+    }
+}
+
+/// The host's `onError(info)`: `"retry"` retries, anything else fails.
+pub struct OnError(pub Function);
+
+impl ErrorPolicy for OnError {
+    fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>> {
+        let info = to_js(info);
+        Box::pin(async move {
+            let v = settle(self.0.call1(&JsValue::UNDEFINED, &info?)).await.map_err(|e| from_thrown(&e, Code::HostCallback, "onError failed"))?;
+            Ok(if v.as_string().as_deref() == Some("retry") { Tier::Retry } else { Tier::Fail })
+        })
+    }
+}
+
+/// The run's abort: the caller's `signal` and the `timeoutMs` deadline, each an AbortSignal.
+pub struct RunAbort {
+    pub signals: Vec<JsValue>,
+    pub timeout_ms: Option<f64>,
+}
+
+impl RunAbort {
+    /// `signal` and `timeoutMs` as AbortSignals, and one signal to hand to fetch and tools
+    /// (`AbortSignal.any` of both where the host has it).
+    pub fn new(user: JsValue, timeout_ms: Option<f64>) -> (RunAbort, JsValue) {
+        let ctor = get(&js_sys::global(), "AbortSignal");
+        let mut signals = Vec::new();
+        if user.is_object() {
+            signals.push(user.clone());
+        }
+        if let (Some(ms), Ok(timeout)) = (timeout_ms, get(&ctor, "timeout").dyn_into::<Function>()) {
+            if let Ok(s) = timeout.call1(&ctor, &JsValue::from(ms)) {
+                signals.push(s);
+            }
+        }
+        let combined = match (signals.len(), get(&ctor, "any").dyn_into::<Function>()) {
+            (0, _) => JsValue::UNDEFINED,
+            (1, _) => signals[0].clone(),
+            (_, Ok(any)) => any.call1(&ctor, &js_sys::Array::from_iter(signals.iter())).unwrap_or_else(|_| signals[0].clone()),
+            (_, Err(_)) => signals[0].clone(),
+        };
+        (RunAbort { signals, timeout_ms }, combined)
+    }
+
+    fn error_for(&self, signal: &JsValue) -> Error {
+        let timed_out = get(&get(signal, "reason"), "name").as_string().as_deref() == Some("TimeoutError");
+        match (timed_out, self.timeout_ms) {
+            (true, Some(ms)) => Error::new(Code::Aborted, format!("run timeout after {ms}ms")),
+            _ => Error::new(Code::Aborted, "the run was aborted"),
+        }
+    }
+}
+
+impl Abort for RunAbort {
+    fn aborted(&self) -> Option<Error> {
+        self.signals.iter().find(|s| get(s, "aborted").as_bool() == Some(true)).map(|s| self.error_for(s))
+    }
+
+    fn wait(&self) -> LocalBoxFuture<'_, Error> {
+        let fired = js_sys::Promise::new(&mut |resolve, _| {
+            let once = js_sys::Object::new();
+            let _ = Reflect::set(&once, &"once".into(), &true.into());
+            for s in &self.signals {
+                if let Ok(add) = get(s, "addEventListener").dyn_into::<Function>() {
+                    let _ = add.call3(s, &"abort".into(), &resolve, &once);
+                }
+            }
+        });
+        Box::pin(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(fired).await;
+            self.aborted().unwrap_or_else(|| Error::new(Code::Aborted, "the run was aborted"))
+        })
     }
 }
