@@ -10,6 +10,7 @@
 
 use crate::error::{Code, Error, Result};
 use crate::events::{EventSink, StreamEvent};
+use crate::hooks::{merge_params, Hook, Hooks, ToolCtx, ToolVerdict};
 use crate::metrics::{Metric, Observer};
 use crate::provider::{HttpRequest, HttpResponse, StreamAssembler};
 use crate::retry::{backoff_ms, retry_after_ms, retryable_status, ErrorInfo};
@@ -106,6 +107,7 @@ pub struct Env<'a> {
     pub sleep: Option<&'a dyn Sleep>,
     pub on_error: Option<&'a dyn ErrorPolicy>,
     pub abort: Option<&'a dyn Abort>,
+    pub hooks: Option<&'a dyn Hooks>,
     pub ids: &'a IdGen,
     /// Milliseconds from any fixed origin; only differences are used.
     pub clock: &'a dyn Fn() -> f64,
@@ -130,6 +132,7 @@ impl<'a> Env<'a> {
             sleep: None,
             on_error: None,
             abort: None,
+            hooks: None,
             ids,
             clock,
             random: &no_jitter,
@@ -138,6 +141,11 @@ impl<'a> Env<'a> {
 }
 
 impl Env<'_> {
+    /// The hooks seam, if that hook is set.
+    fn hook(&self, which: Hook) -> Option<&dyn Hooks> {
+        self.hooks.filter(|h| h.has(which))
+    }
+
     fn emit(&self, m: Metric) {
         if let Some(o) = self.observer {
             o.metric(&m);
@@ -228,12 +236,21 @@ async fn call_model(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> Resu
     let t0 = (env.clock)();
     let before = run.borrow().usage();
     let streaming = run.borrow().is_streaming();
-    let step = if streaming { call_streaming(run, req, env).await } else {
-        match with_retries(run, req, env, false).await {
-            Ok(Delivered::Whole(resp)) => run.borrow_mut().on_model_response(&resp),
+    let step = match shape(run, req, env).await {
+        Err(e) => Err(e),
+        Ok(req) if streaming => call_streaming(run, req, env).await,
+        Ok(req) => match with_retries(run, req, env, false).await {
+            Ok(Delivered::Whole(resp)) => {
+                // The borrow ends here, before the hook (which reads the run) is awaited.
+                let parsed = run.borrow_mut().on_model_response(&resp);
+                match parsed {
+                    Ok(step) => after_llm(run, env, || serde_json::from_str(&resp.body).unwrap_or(Value::Null)).await.map(|_| step),
+                    Err(e) => Err(e),
+                }
+            }
             Ok(Delivered::Stream(_)) => Err(Error::internal("a whole reply was asked for")),
             Err(e) => Err(e),
-        }
+        },
     };
     let after = run.borrow().usage();
     let ok = step.is_ok();
@@ -245,6 +262,52 @@ async fn call_model(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> Resu
         completion_tokens: if ok { after.completion_tokens - before.completion_tokens } else { 0 },
     });
     step
+}
+
+fn hook_failed(name: &'static str) -> impl Fn(Error) -> Error {
+    move |e| match e.code {
+        Code::Aborted => e,
+        _ => Error::new(Code::HostCallback, format!("{name} hook failed: {}", e.message)),
+    }
+}
+
+/// The request as sent (contract §b.5 step 3): base body → `beforeLLM` → `requestParams` →
+/// `bodyTransform`.
+async fn shape(run: &RefCell<Run>, mut req: HttpRequest, env: &Env<'_>) -> Result<HttpRequest> {
+    if let Some(h) = env.hook(Hook::BeforeLlm) {
+        let (messages, tools) = run.borrow().working_copies();
+        let (model, turn) = (run.borrow().model().to_string(), run.borrow().turn_index());
+        if let Some(change) = h.before_llm(messages, &tools, &model, turn).await.map_err(hook_failed("beforeLLM"))? {
+            let messages = change.messages.map(|m| crate::dialect::read(&m)).transpose()?;
+            run.borrow_mut().replace_working(messages, change.tools);
+            req = run.borrow().build_request();
+        }
+    }
+    let params = run.borrow().request_params().cloned();
+    let transform = env.hook(Hook::BodyTransform);
+    if params.is_some() || transform.is_some() {
+        let mut body: Value = serde_json::from_str(&req.body).map_err(|e| Error::internal(e.to_string()))?;
+        if let Some(p) = &params {
+            merge_params(&mut body, p);
+        }
+        if let Some(h) = transform {
+            if let Some(b) = h.transform_body(body.clone()).await.map_err(hook_failed("bodyTransform"))? {
+                body = b;
+            }
+        }
+        req.body = serde_json::to_string(&body).map_err(|e| Error::internal(e.to_string()))?;
+    }
+    Ok(req)
+}
+
+async fn after_llm(run: &RefCell<Run>, env: &Env<'_>, response: impl FnOnce() -> Value) -> Result<()> {
+    match env.hook(Hook::AfterLlm) {
+        Some(h) => {
+            let (model, turn) = (run.borrow().model().to_string(), run.borrow().turn_index());
+            h.after_llm(response(), &model, turn).await.map_err(hook_failed("afterLLM"))
+        }
+        None => Ok(()),
+    }
 }
 
 /// A streamed model call: text deltas become events as they arrive; the assembled reply goes to
@@ -261,7 +324,10 @@ async fn call_streaming(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> 
         }
     }
     let reply = assembler.finish()?;
-    run.borrow_mut().on_model_reply(reply)
+    let usage = reply.usage;
+    let step = run.borrow_mut().on_model_reply(reply)?;
+    after_llm(run, env, || serde_json::json!({"streamed": true, "usage": usage})).await?;
+    Ok(step)
 }
 
 enum Delivered {
@@ -326,12 +392,38 @@ async fn with_retries(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>, strea
 /// there is one; `ok` re-runs the tool once with `ctx.answer`; a second suspension is
 /// `unresolved`; `ok: false` is `declined/expired`. Without `waitFor` the suspension is returned
 /// and the machine halts the run. `progress` is what the turn has settled so far, for saves.
-async fn resolve(inv: Invocation, run: &RefCell<Run>, progress: &RefCell<Vec<(usize, Outcome)>>, env: &Env<'_>) -> Result<(usize, Outcome)> {
+async fn resolve(mut inv: Invocation, run: &RefCell<Run>, progress: &RefCell<Vec<(usize, Outcome)>>, env: &Env<'_>) -> Result<(usize, Outcome)> {
     let slot = inv.slot;
-    let first = execute(&inv, inv.answer.as_ref(), env).await?;
+    let turn = run.borrow().turn_index();
+    // beforeTool: a result short-circuits the tool (afterTool then never runs); args rewrite it.
+    let mut first = None;
+    if let (Some(h), None) = (env.hook(Hook::BeforeTool), &inv.answer) {
+        let ctx = ToolCtx { name: &inv.call.name, id: &inv.call.id, args: &inv.args, turn };
+        match h.before_tool(ctx).await.map_err(hook_failed("beforeTool"))? {
+            Some(ToolVerdict::Result(r)) => {
+                let pending = r.pending().is_some();
+                env.emit(Metric::Tool { tool: inv.call.name.clone(), source: inv.source.clone(), is_error: r.is_error && !pending, ms: 0.0, pending });
+                first = Some((r, false));
+            }
+            Some(ToolVerdict::Args(a)) => {
+                run.borrow_mut().note_args(slot, a.clone());
+                inv.args = a;
+                // New arguments replace invalid ones; an unknown tool (source "custom") stays unknown.
+                if inv.source != "custom" {
+                    inv.preset = None;
+                }
+            }
+            None => {}
+        }
+    }
+    let (first, ran) = match first {
+        Some(f) => f,
+        None => (execute(&inv, inv.answer.as_ref(), env).await?, true),
+    };
     let Some(req) = first.pending() else {
-        progress.borrow_mut().push((slot, Outcome::Completed(first.clone())));
-        return Ok((slot, Outcome::Completed(first)));
+        let result = if ran { after_tool(&inv, turn, first, env).await? } else { first };
+        progress.borrow_mut().push((slot, Outcome::Completed(result.clone())));
+        return Ok((slot, Outcome::Completed(result)));
     };
     let Some(waiter) = env.waiter else {
         return Ok((slot, Outcome::Suspended(req)));
@@ -348,7 +440,7 @@ async fn resolve(inv: Invocation, run: &RefCell<Run>, progress: &RefCell<Vec<(us
         AfterWait::Final(result) => result,
         AfterWait::Retry(answer) => {
             let retried = execute(&inv, Some(&answer), env).await?;
-            if retried.pending().is_some() { unresolved(&req) } else { retried }
+            if retried.pending().is_some() { unresolved(&req) } else { after_tool(&inv, turn, retried, env).await? }
         }
     };
     progress.borrow_mut().push((slot, Outcome::Completed(result.clone())));
@@ -360,6 +452,17 @@ async fn resolve(inv: Invocation, run: &RefCell<Run>, progress: &RefCell<Vec<(us
         env.save(|| run.borrow().checkpoint(&progress.borrow())).await?;
     }
     Ok((slot, Outcome::Completed(result)))
+}
+
+/// `afterTool` may replace a result the tool produced (never a suspension).
+async fn after_tool(inv: &Invocation, turn: u32, result: ToolResult, env: &Env<'_>) -> Result<ToolResult> {
+    match env.hook(Hook::AfterTool) {
+        Some(h) => {
+            let ctx = ToolCtx { name: &inv.call.name, id: &inv.call.id, args: &inv.args, turn };
+            Ok(h.after_tool(ctx, &result).await.map_err(hook_failed("afterTool"))?.unwrap_or(result))
+        }
+        None => Ok(result),
+    }
 }
 
 /// Executes once and reports a `tool` metric (a suspension: `isError: false, pending: true`).

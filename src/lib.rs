@@ -11,6 +11,7 @@ pub mod dialect;
 pub mod driver;
 pub mod error;
 pub mod events;
+pub mod hooks;
 pub mod message;
 pub mod metrics;
 pub mod provider;

@@ -24,7 +24,7 @@ use crate::message::{balance, Message, ToolCall, ToolOutput, Usage};
 use crate::provider::{self, HttpRequest, HttpResponse, ModelReply, ModelRequest, ProviderConfig, Style};
 use crate::state::ConversationState;
 use crate::suspend::{merge_for_halt, Answer, Request};
-use crate::tool::{ToolResult, Toolkit};
+use crate::tool::{ToolResult, ToolSpec, Toolkit};
 use serde_json::{Map, Value};
 
 pub const DEFAULT_MAX_TURNS: u32 = 10;
@@ -39,6 +39,8 @@ pub struct RunConfig {
     /// Retries after a failed model call (`0` means none).
     pub retries: u32,
     pub retry_base_ms: f64,
+    /// Shallow-merged into every request body (`requestParams`).
+    pub request_params: Option<Map<String, Value>>,
 }
 
 /// What the driver must do next.
@@ -84,6 +86,8 @@ struct TurnSlots {
     slots: Vec<Slot>,
     /// Whether each slot's result goes into `toolCalls` (answered relay results on resume do not).
     record: Vec<bool>,
+    /// Arguments a `beforeTool` hook rewrote, recorded as the ones actually used.
+    used_args: Vec<Option<Map<String, Value>>>,
 }
 
 #[derive(Debug)]
@@ -103,6 +107,8 @@ pub struct Run {
     usage: Usage,
     records: Vec<ToolCallRecord>,
     phase: Phase,
+    /// Declarations that replaced the toolkit's in requests (`beforeLLM`).
+    declared: Option<Vec<ToolSpec>>,
 }
 
 impl Run {
@@ -136,6 +142,7 @@ impl Run {
             usage: Usage::default(),
             records: Vec::new(),
             phase: Phase::Model,
+            declared: None,
         })
     }
 
@@ -149,13 +156,49 @@ impl Run {
         }
         self.turns += 1;
         self.phase = Phase::Model;
+        Step::CallModel(self.build_request())
+    }
+
+    /// The request for the current model turn (declarations from `beforeLLM` if it replaced them).
+    pub fn build_request(&self) -> HttpRequest {
         let req = ModelRequest {
             system: &self.cfg.system_prompt,
             messages: &self.transcript,
-            tools: self.toolkit.tools(),
+            tools: self.declared.as_deref().unwrap_or(self.toolkit.tools()),
             stream: self.cfg.stream,
         };
-        Step::CallModel(provider::build_request(&self.cfg.provider, &req))
+        provider::build_request(&self.cfg.provider, &req)
+    }
+
+    /// What `beforeLLM` sees: the transcript in this style's dialect and the declared tools.
+    pub fn working_copies(&self) -> (Vec<Value>, Vec<ToolSpec>) {
+        (dialect::render(&self.transcript, self.style()), self.declared.clone().unwrap_or_else(|| self.toolkit.tools().to_vec()))
+    }
+
+    /// `beforeLLM` replaced the messages and/or the declared tools for the rest of the run
+    /// (contract §a.8). Tools still run by name from the toolkit.
+    pub fn replace_working(&mut self, messages: Option<Vec<Message>>, tools: Option<Vec<ToolSpec>>) {
+        if let Some(m) = messages {
+            self.segment_start = self.segment_start.min(m.len());
+            self.transcript = m;
+        }
+        if let Some(t) = tools {
+            self.declared = Some(t);
+        }
+    }
+
+    /// Zero-based index of the current model turn (for hooks).
+    pub fn turn_index(&self) -> u32 {
+        self.turns.saturating_sub(1)
+    }
+
+    /// A `beforeTool` hook rewrote the arguments of call `slot`.
+    pub fn note_args(&mut self, slot: usize, args: Map<String, Value>) {
+        if let Phase::Tools(t) = &mut self.phase {
+            if let Some(a) = t.used_args.get_mut(slot) {
+                *a = Some(args);
+            }
+        }
     }
 
     /// Feeds the provider's HTTP response. A typed error leaves the run unusable but loses
@@ -182,6 +225,7 @@ impl Run {
             calls: turn.calls.clone(),
             slots: vec![Slot::Waiting; turn.calls.len()],
             record: vec![true; turn.calls.len()],
+            used_args: vec![None; turn.calls.len()],
         };
         let invocations = turn.calls.iter().enumerate().map(|(i, call)| self.dispatch(i, call, None)).collect();
         self.phase = Phase::Tools(slots);
@@ -239,6 +283,10 @@ impl Run {
 
     pub fn retry_base_ms(&self) -> f64 {
         self.cfg.retry_base_ms
+    }
+
+    pub fn request_params(&self) -> Option<&Map<String, Value>> {
+        self.cfg.request_params.as_ref()
     }
 
     /// The `(id, name)` of call `slot` of the turn whose tools are running.
@@ -316,7 +364,7 @@ impl Run {
         };
         let mut outputs = Vec::new();
         let mut suspended = Vec::new();
-        for ((call, slot), record) in turn.calls.iter().zip(&turn.slots).zip(&turn.record) {
+        for (((call, slot), record), used) in turn.calls.iter().zip(&turn.slots).zip(&turn.record).zip(&turn.used_args) {
             let (result, req) = match slot {
                 Slot::Done(r) => (r.clone(), None),
                 Slot::Suspended(req) => (placeholder(req), Some(req.clone())),
@@ -326,7 +374,7 @@ impl Run {
                 self.records.push(ToolCallRecord {
                     id: call.id.clone(),
                     name: call.name.clone(),
-                    args: Value::Object(call.input_or_empty()),
+                    args: Value::Object(used.clone().unwrap_or_else(|| call.input_or_empty())),
                     output: result.output.clone(),
                     is_error: result.is_error,
                     metadata: result.metadata.clone(),

@@ -55,6 +55,7 @@ impl Run {
             calls: open.calls.clone(),
             slots: vec![Slot::Waiting; open.calls.len()],
             record: vec![false; open.calls.len()],
+            used_args: vec![None; open.calls.len()],
         };
         for (i, r) in open.results.iter().enumerate() {
             if let Some(r) = r {

@@ -19,6 +19,7 @@ fn cfg(style: Style, max_turns: u32) -> RunConfig {
         stream: false,
         retries: 0,
         retry_base_ms: 1.0,
+        request_params: None,
     }
 }
 

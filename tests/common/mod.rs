@@ -144,6 +144,7 @@ pub fn config(style: Style) -> RunConfig {
         // tests that retry say so (tests/retry.rs)
         retries: 0,
         retry_base_ms: 500.0,
+        request_params: None,
     }
 }
 

@@ -1,0 +1,79 @@
+//! The four hooks and the body shaping of contract §a.8 and §b.5 step 3, as a seam the driver
+//! calls: `beforeLLM` (replace messages / tools), `afterLLM` (raw response), `beforeTool`
+//! (short-circuit with a result, possibly a suspension, or rewrite args), `afterTool` (replace
+//! a result; never on a suspension), and `bodyTransform` (last word on the request body). A hook
+//! that fails stops the run.
+
+use crate::error::Result;
+use crate::tool::{ToolResult, ToolSpec};
+use futures_util::future::LocalBoxFuture;
+use serde_json::{Map, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hook {
+    BeforeLlm,
+    AfterLlm,
+    BeforeTool,
+    AfterTool,
+    BodyTransform,
+}
+
+/// What `beforeLLM` may replace, each for the rest of the run.
+#[derive(Default)]
+pub struct LlmChange {
+    /// In the style's dialect.
+    pub messages: Option<Vec<Value>>,
+    pub tools: Option<Vec<ToolSpec>>,
+}
+
+pub enum ToolVerdict {
+    /// The tool does not run; this is its result (a suspension is allowed).
+    Result(ToolResult),
+    /// The tool runs with these arguments.
+    Args(Map<String, Value>),
+}
+
+pub struct ToolCtx<'a> {
+    pub name: &'a str,
+    pub id: &'a str,
+    pub args: &'a Map<String, Value>,
+    pub turn: u32,
+}
+
+pub trait Hooks {
+    /// Whether a hook is set: the driver skips the work of preparing its argument otherwise.
+    fn has(&self, hook: Hook) -> bool;
+    fn before_llm(&self, messages: Vec<Value>, tools: &[ToolSpec], model: &str, turn: u32) -> LocalBoxFuture<'_, Result<Option<LlmChange>>>;
+    fn after_llm(&self, response: Value, model: &str, turn: u32) -> LocalBoxFuture<'_, Result<()>>;
+    fn before_tool(&self, ctx: ToolCtx<'_>) -> LocalBoxFuture<'_, Result<Option<ToolVerdict>>>;
+    fn after_tool(&self, ctx: ToolCtx<'_>, result: &ToolResult) -> LocalBoxFuture<'_, Result<Option<ToolResult>>>;
+    fn transform_body(&self, body: Value) -> LocalBoxFuture<'_, Result<Option<Value>>>;
+}
+
+/// Keys `requestParams` may never set: the loop owns them.
+pub const FORBIDDEN_PARAMS: [&str; 3] = ["messages", "tools", "stream"];
+
+/// `requestParams` shallow-merged into a body: the caller wins, except on the loop's own keys.
+pub fn merge_params(body: &mut Value, params: &Map<String, Value>) {
+    if let Value::Object(b) = body {
+        for (k, v) in params {
+            if !FORBIDDEN_PARAMS.contains(&k.as_str()) {
+                b.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn request_params_merge_shallowly_and_never_touch_the_loops_keys() {
+        let mut body = json!({"model": "m", "messages": [1], "max_tokens": 4096});
+        let params = json!({"max_tokens": 100, "temperature": 0.2, "messages": [], "stream": true, "tools": []});
+        merge_params(&mut body, params.as_object().unwrap());
+        assert_eq!(body, json!({"model": "m", "messages": [1], "max_tokens": 100, "temperature": 0.2}));
+    }
+}
