@@ -18,7 +18,7 @@ use crate::run::{Invocation, Outcome, Run, RunResult, Status, Step};
 use crate::state::ConversationState;
 use crate::suspend::{after_wait, relay_output, relay_request, unresolved, AfterWait, Answer, IdGen, Request};
 use crate::tool::ToolResult;
-use futures_util::future::{join_all, select, Either, LocalBoxFuture};
+use futures_util::future::{select, Either, LocalBoxFuture};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 
@@ -200,9 +200,9 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                     env.event(StreamEvent::ToolCall { id: inv.call.id.clone(), name: inv.call.name.clone(), args: Value::Object(inv.args.clone()) });
                 }
                 let progress = RefCell::new(Vec::new());
-                let outcomes = join_all(invocations.into_iter().map(|inv| resolve(inv, run, &progress, env))).await;
+                let outcomes = join_all(invocations.into_iter().map(|inv| Box::pin(resolve(inv, run, &progress, env))).collect()).await;
                 let mut outcomes = outcomes.into_iter().collect::<Result<Vec<_>>>()?;
-                outcomes.sort_by_key(|(slot, _)| *slot);
+                outcomes.sort_unstable_by_key(|(slot, _)| *slot); // slots are unique
                 let names: Vec<(String, String)> = {
                     let r = run.borrow();
                     outcomes.iter().map(|(slot, _)| r.call_at(*slot)).collect()
@@ -491,4 +491,23 @@ async fn execute(inv: &Invocation, answer: Option<&Answer>, env: &Env<'_>) -> Re
         pending,
     });
     Ok(result)
+}
+
+/// Polls every future until all are done; outputs in input order. futures-util's `join_all`
+/// switches to `FuturesOrdered` past 30 futures, which brings a whole executor's worth of code
+/// into the wasm; a turn's tool calls need none of it.
+async fn join_all<F: std::future::Future + Unpin>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut slots: Vec<(F, Option<F::Output>)> = futures.into_iter().map(|f| (f, None)).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (f, out) in slots.iter_mut().filter(|(_, o)| o.is_none()) {
+            match std::pin::Pin::new(f).poll(cx) {
+                std::task::Poll::Ready(v) => *out = Some(v),
+                std::task::Poll::Pending => pending = true,
+            }
+        }
+        if pending { std::task::Poll::Pending } else { std::task::Poll::Ready(()) }
+    })
+    .await;
+    slots.into_iter().filter_map(|(_, o)| o).collect()
 }

@@ -141,7 +141,7 @@ impl Registry {
 
 fn sorted<T>(series: &[(String, T)]) -> Vec<&(String, T)> {
     let mut v: Vec<_> = series.iter().collect();
-    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v.sort_unstable_by(|a, b| a.0.cmp(&b.0)); // label strings are unique
     v
 }
 

@@ -125,7 +125,7 @@ pub fn load(state: &Value) -> Result<Halted> {
     let obj = state.as_object().ok_or_else(|| Error::internal("checked above"))?;
     let status = obj.get("status").and_then(Value::as_str).unwrap_or("");
     if status != "pending" {
-        return Err(Error::bad_state(format!("state has status {status:?}; only a \"pending\" result can be resumed")));
+        return Err(Error::bad_state(format!("state has status \"{status}\"; only a \"pending\" result can be resumed")));
     }
     let messages = obj
         .get("messages")

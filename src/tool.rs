@@ -93,7 +93,7 @@ impl Toolkit {
 
     fn push(&mut self, tool: ToolSpec) -> Result<()> {
         if self.get(&tool.name).is_some() {
-            return Err(Error::bad_input(format!("duplicate tool name {:?}", tool.name)));
+            return Err(Error::bad_input(format!("duplicate tool name \"{}\"", tool.name)));
         }
         std::rc::Rc::make_mut(&mut self.tools).push(tool);
         Ok(())

@@ -27,7 +27,7 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
                 push_result(&mut out, id.to_string(), flatten(content), false);
             }
             "user" => read_user(&mut out, content),
-            other => return Err(Error::bad_state(format!("history[{i}] has unknown role {other:?}"))),
+            other => return Err(Error::bad_state(format!("history[{i}] has unknown role \"{other}\""))),
         }
     }
     name_results(&mut out);

@@ -28,7 +28,7 @@ impl Style {
             "openai" => Ok(Style::OpenAi),
             "anthropic" => Ok(Style::Anthropic),
             other => Err(Error::bad_input(format!(
-                "style must be \"openai\" or \"anthropic\", got {other:?}"
+                "style must be \"openai\" or \"anthropic\", got \"{other}\""
             ))),
         }
     }

@@ -27,7 +27,7 @@ impl Run {
             return Err(Error::new(
                 Code::AnswerMismatch,
                 format!(
-                    "toolnexus: cannot resume — answer id {:?} does not echo the pending request id {:?}",
+                    "toolnexus: cannot resume — answer id \"{}\" does not echo the pending request id \"{}\"",
                     answer.id, pending.id
                 ),
             ));

@@ -7,6 +7,7 @@
 //! before any `waitFor`, contract Part 1 rule 8).
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, to_js, JsResult};
+use super::hooks::JsHooks;
 use super::host::{Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
 use super::store::{memory_store, JsStore, Saver};
 use super::stream::{EventStream, Sink};
@@ -33,6 +34,7 @@ struct Inner {
     on_metric: Option<Function>,
     on_error: Option<Function>,
     timeout_ms: Option<f64>,
+    hooks: JsHooks,
     store: JsStore,
     registry: std::cell::RefCell<crate::metrics::Registry>,
 }
@@ -92,6 +94,11 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
                     _ => return Err(Error::bad_input("retries must be a whole number from 0 to 100")),
                 },
             },
+            request_params: match from_js(&get(opts, "requestParams"), "requestParams")? {
+                serde_json::Value::Null => None,
+                serde_json::Value::Object(m) => Some(m),
+                _ => return Err(Error::bad_input("requestParams must be an object")),
+            },
             retry_base_ms: match get(opts, "retryBaseMs") {
                 v if v.is_undefined() => crate::retry::DEFAULT_RETRY_BASE_MS,
                 v => v.as_f64().filter(|n| *n >= 0.0).ok_or_else(|| Error::bad_input("retryBaseMs must be a number of milliseconds"))?,
@@ -101,6 +108,7 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
         fetch: opt_function(opts, "fetch", what)?,
         on_metric: opt_function(opts, "onMetric", what)?,
         on_error: opt_function(opts, "onError", what)?,
+        hooks: JsHooks::decode(opts)?,
         timeout_ms: match get(opts, "timeoutMs") {
             v if v.is_undefined() || v.is_null() => None,
             v => Some(v.as_f64().filter(|n| *n > 0.0).ok_or_else(|| Error::bad_input("timeoutMs must be a positive number of milliseconds"))?),
@@ -171,7 +179,7 @@ impl Inner {
                 Some((state, _)) if state.pending.is_some() => {
                     return Err(Error::new(
                         Code::ConversationHalted,
-                        format!("conversation {id:?} is halted on request {:?}: answer it with askWithAnswer, or discard it", state.pending.map(|p| p.id).unwrap_or_default()),
+                        format!("conversation \"{id}\" is halted on request \"{}\": answer it with askWithAnswer, or discard it", state.pending.map(|p| p.id).unwrap_or_default()),
                     ))
                 }
                 Some((_, transcript)) => transcript,
@@ -200,14 +208,14 @@ impl Inner {
         let id = if use_store { id_of(opts)? } else { None };
         let (history, pending) = if let Some(id) = &id {
             let Some((stored, transcript)) = self.load(id).await? else {
-                return Err(Error::bad_state(format!("toolnexus: cannot resume — no transcript supplied (no conversation {id:?} in the store)")));
+                return Err(Error::bad_state(format!("toolnexus: cannot resume — no transcript supplied (no conversation \"{id}\" in the store)")));
             };
             let Some(stored_pending) = stored.pending else {
-                return Err(Error::bad_state(format!("conversation {id:?} is not halted: there is nothing to answer")));
+                return Err(Error::bad_state(format!("conversation \"{id}\" is not halted: there is nothing to answer")));
             };
             if let Some(p) = explicit_pending.filter(|p| p.id != stored_pending.id) {
                 return Err(Error::bad_state(format!(
-                    "stale pending request {:?}: conversation {id:?} is halted on {:?}",
+                    "stale pending request \"{}\": conversation \"{id}\" is halted on \"{}\"",
                     p.id, stored_pending.id
                 )));
             }
@@ -249,6 +257,7 @@ impl Inner {
             sleep: Some(&Timers),
             on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
             abort: Some(&abort),
+            hooks: self.hooks.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
             ids: &ids,
             clock: &clock,
             random: &js_sys::Math::random,

@@ -4,6 +4,7 @@
 
 mod client;
 mod convert;
+mod hooks;
 mod host;
 mod store;
 mod stream;
