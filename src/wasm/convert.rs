@@ -30,7 +30,8 @@ pub fn from_js(v: &JsValue, what: &str) -> Result<Value> {
 }
 
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
-    if !obj.is_object() {
+    // Functions have properties too (`AbortSignal.timeout`), but `typeof` says "function".
+    if !obj.is_object() && !obj.is_function() {
         return JsValue::UNDEFINED;
     }
     Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
