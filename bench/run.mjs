@@ -71,13 +71,17 @@ function history(n) {
   return h.slice(0, n);
 }
 
-async function perRun(n, runs = 400, warmup = 300) {
+// The same client with all four hooks and onMetric set, each doing nothing: their overhead.
+const hooked = createClient({ baseUrl: "http://mock/v1", style: "openai", model: "bench", apiKey: "k", systemPrompt: "Be brief.", fetch,
+  onMetric: () => {}, hooks: { beforeLLM: async () => {}, afterLLM: async () => {}, beforeTool: async () => {}, afterTool: async () => {} } });
+
+async function perRun(n, runs = 400, warmup = 300, c = client) {
   const opts = { toolkit, history: history(n) };
-  for (let i = 0; i < warmup; i++) await client.run("weather and time in Paris?", opts);
+  for (let i = 0; i < warmup; i++) await c.run("weather and time in Paris?", opts);
   const xs = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
-    const r = await client.run("weather and time in Paris?", opts);
+    const r = await c.run("weather and time in Paris?", opts);
     xs.push(performance.now() - t);
     if (r.status !== "done" || r.toolCallCount !== 2) throw new Error("bench workload failed");
   }
@@ -86,14 +90,15 @@ async function perRun(n, runs = 400, warmup = 300) {
 
 // This machine is a shared VM: each figure is the median of three rounds (by mean), and the
 // spread of the round means is reported beside it.
-async function rounds(n, runs, warmup) {
+async function rounds(n, runs, warmup, c = client) {
   const rs = [];
-  for (let i = 0; i < 3; i++) rs.push(await perRun(n, runs, warmup));
+  for (let i = 0; i < 3; i++) rs.push(await perRun(n, runs, warmup, c));
   rs.sort((a, b) => a.mean - b.mean);
   return { ...rs[1], roundMeans: rs.map((r) => r.mean) };
 }
 const runs = { h0: await rounds(0, 400, 300), h100: await rounds(100, 400, 100), h1000: await rounds(1000, 300, 50) };
-const results = { date: new Date().toISOString(), node: process.version, size, instantiate: stats(inst), runs };
+const hooks = await rounds(0, 400, 300, hooked);
+const results = { date: new Date().toISOString(), node: process.version, size, instantiate: stats(inst), runs, hooks };
 fs.mkdirSync(path.join(here, "out"), { recursive: true });
 fs.writeFileSync(path.join(here, "out", "results.json"), JSON.stringify(results, null, 2));
 
@@ -102,6 +107,7 @@ console.log(`instantiate (initSync, fresh process, n=${inst.length}): mean ${ms(
 for (const [k, s] of Object.entries(runs)) {
   console.log(`per run, history ${k.slice(1).padStart(4)} msgs (n=${s.n}): mean ${ms(s.mean)}, p50 ${ms(s.p50)}, p95 ${ms(s.p95)}  (round means ${s.roundMeans.map((x) => x.toFixed(3)).join(" / ")})`);
 }
+console.log(`per run with 4 hooks + onMetric (n=${hooks.n}): mean ${ms(hooks.mean)}, p95 ${ms(hooks.p95)}  (round means ${hooks.roundMeans.map((x) => x.toFixed(3)).join(" / ")}); overhead ${ms(hooks.mean - runs.h0.mean)} mean`);
 // Linear growth means the per-message cost between 100 and 1,000 messages matches the one
 // between 0 and 100 (a quadratic loop would make the second several times larger).
 const slopeLow = (runs.h100.p50 - runs.h0.p50) / 100, slopeHigh = (runs.h1000.p50 - runs.h100.p50) / 900;

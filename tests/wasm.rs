@@ -183,3 +183,32 @@ async fn ask_halts_into_the_store_and_ask_with_answer_resumes_then_discard_drops
         assert!(gone.is_undefined());
     }
 }
+
+/// An abort reaches a relay call parked in `waitFor` (a Promise nobody will resolve).
+#[wasm_bindgen_test]
+async fn an_abort_signal_reaches_a_parked_relay_wait() {
+    let ctor: Function = Reflect::get(&js_sys::global(), &"AbortController".into()).unwrap().unchecked_into();
+    let controller = Reflect::construct(&ctor, &Array::new()).unwrap();
+    let signal = get(&controller, "signal");
+    let abort: Function = get(&controller, "abort").unchecked_into();
+    let parked = Closure::<dyn Fn(JsValue) -> Promise>::new(move |_req: JsValue| {
+        let global = js_sys::global();
+        let set_timeout: Function = Reflect::get(&global, &"setTimeout".into()).unwrap().unchecked_into();
+        set_timeout.call2(&global, &abort.bind0(&controller), &JsValue::from(20)).unwrap();
+        Promise::new(&mut |_, _| {}) // never settles
+    });
+    let c = client("anthropic", &[("waitFor", parked.into_js_value())]);
+    let code = error_code(c.run("#three-clicks".into(), obj(&[("toolkit", toolkit()), ("signal", signal)]))).await;
+    assert_eq!(code, "aborted");
+    // and timeoutMs does the same. Node exits when only unref'd timers (AbortSignal.timeout's)
+    // are left, so the test keeps one ordinary timer alive meanwhile.
+    let global = js_sys::global();
+    let set_timeout: Function = Reflect::get(&global, &"setTimeout".into()).unwrap().unchecked_into();
+    let noop = Reflect::get(&global, &"Boolean".into()).unwrap(); // any harmless function
+    set_timeout.call2(&global, &noop, &JsValue::from(1000)).unwrap();
+    let never = Closure::<dyn Fn(JsValue) -> Promise>::new(|_req: JsValue| Promise::new(&mut |_, _| {}));
+    let c = client("openai", &[("waitFor", never.into_js_value()), ("timeoutMs", JsValue::from(50))]);
+    let e = await_promise(c.run("#three-clicks".into(), obj(&[("toolkit", toolkit())]))).await.unwrap_err();
+    assert_eq!(get(&e, "code"), "aborted");
+    assert_eq!(get(&e, "message"), "run timeout after 50ms");
+}
