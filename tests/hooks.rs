@@ -13,13 +13,18 @@ use toolnexus_wasm::suspend::{pending_result, Request};
 use toolnexus_wasm::tool::{ToolResult, ToolSpec, Toolkit};
 use toolnexus_wasm::{Code, Error, Result};
 
+type BeforeLlmFn = Box<dyn Fn(&[Value], u32) -> Option<LlmChange>>;
+type BeforeToolFn = Box<dyn Fn(&ToolCtx) -> Option<ToolVerdict>>;
+type AfterToolFn = Box<dyn Fn(&ToolCtx, &ToolResult) -> Option<ToolResult>>;
+type TransformFn = Box<dyn Fn(Value) -> Option<Value>>;
+
 #[derive(Default)]
 struct Recorded {
     log: RefCell<Vec<String>>,
-    before_llm: Option<Box<dyn Fn(&[Value], u32) -> Option<LlmChange>>>,
-    before_tool: Option<Box<dyn Fn(&ToolCtx) -> Option<ToolVerdict>>>,
-    after_tool: Option<Box<dyn Fn(&ToolCtx, &ToolResult) -> Option<ToolResult>>>,
-    transform: Option<Box<dyn Fn(Value) -> Option<Value>>>,
+    before_llm: Option<BeforeLlmFn>,
+    before_tool: Option<BeforeToolFn>,
+    after_tool: Option<AfterToolFn>,
+    transform: Option<TransformFn>,
     fail_after_llm: bool,
 }
 
