@@ -212,3 +212,50 @@ async fn an_abort_signal_reaches_a_parked_relay_wait() {
     assert_eq!(get(&e, "code"), "aborted");
     assert_eq!(get(&e, "message"), "run timeout after 50ms");
 }
+
+/// Retries, hooks and metrics in this host: the first fetch answers 503 (Retry-After: 0), a
+/// beforeTool hook short-circuits one tool, afterLLM sees every reply, metrics() counts it all.
+#[wasm_bindgen_test]
+async fn retries_hooks_and_metrics_work_in_this_host() {
+    let attempts = std::rc::Rc::new(std::cell::Cell::new(0u32));
+    let a = attempts.clone();
+    let flaky = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(move |url: JsValue, init: JsValue| {
+        a.set(a.get() + 1);
+        let global = js_sys::global();
+        if a.get() == 1 {
+            let response: Function = Reflect::get(&global, &"Response".into()).unwrap().unchecked_into();
+            let headers = obj(&[("retry-after", "0".into())]);
+            let r = Reflect::construct(&response, &Array::of2(&"overloaded".into(), &obj(&[("status", JsValue::from(503)), ("headers", headers)]))).unwrap();
+            return Promise::resolve(&r).into();
+        }
+        let fetch: Function = Reflect::get(&global, &"fetch".into()).unwrap().unchecked_into();
+        fetch.call2(&global, &url, &init).unwrap()
+    });
+    let seen_llm = std::rc::Rc::new(std::cell::Cell::new(0u32));
+    let s = seen_llm.clone();
+    let after_llm = Closure::<dyn Fn(JsValue) -> JsValue>::new(move |_ctx: JsValue| {
+        s.set(s.get() + 1);
+        JsValue::UNDEFINED
+    });
+    let before_tool = Closure::<dyn Fn(JsValue) -> JsValue>::new(|ctx: JsValue| {
+        if get(&ctx, "name") == "lookup_price" { obj(&[("result", "hooked price".into())]) } else { JsValue::UNDEFINED }
+    });
+    let answer_all = Closure::<dyn Fn(JsValue) -> JsValue>::new(|req: JsValue| {
+        let calls = Array::from(&relay_calls_of(req.clone()).unwrap());
+        let results = Array::new();
+        for c in calls.iter() {
+            results.push(&obj(&[("id", get(&c, "id")), ("output", "clicked".into())]));
+        }
+        relay_answer(get(&req, "id").as_string().unwrap(), results.into()).unwrap()
+    });
+    let hooks = obj(&[("afterLLM", after_llm.into_js_value()), ("beforeTool", before_tool.into_js_value())]);
+    let c = client("openai", &[("fetch", flaky.into_js_value()), ("hooks", hooks), ("waitFor", answer_all.into_js_value()), ("retryBaseMs", JsValue::from(1))]);
+    let r = await_promise(c.run("#mixed".into(), obj(&[("toolkit", toolkit())]))).await.unwrap();
+    assert_eq!(get(&r, "text"), "Summary: lookup_price → hooked price; click → clicked");
+    assert_eq!(attempts.get(), 3, "one 503, retried, then two model calls");
+    assert_eq!(seen_llm.get(), 2);
+    let text = c.metrics();
+    assert!(text.contains("toolnexus_llm_requests_total{model=\"scripted\",status=\"ok\"} 2\n"), "{text}");
+    assert!(text.contains("toolnexus_tool_calls_total{tool=\"click\",source=\"relay\",is_error=\"false\",pending=\"true\"} 1\n"), "{text}");
+    assert!(text.ends_with('\n'));
+}
