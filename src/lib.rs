@@ -12,6 +12,7 @@ pub mod driver;
 pub mod error;
 pub mod events;
 pub mod hooks;
+pub mod json;
 pub mod message;
 pub mod metrics;
 pub mod provider;

@@ -6,6 +6,7 @@
 
 use crate::dialect;
 use crate::error::{Error, Result};
+use crate::json;
 use crate::message::{Message, ToolOutput};
 use crate::provider::Style;
 use crate::run::{RunResult, Status, SCHEMA_VERSION};
@@ -51,6 +52,31 @@ impl ConversationState {
         ConversationState { schema_version: SCHEMA_VERSION, style, messages: dialect::render(transcript, style), pending, outstanding }
     }
 
+    fn from_json(v: &Value) -> std::result::Result<Self, String> {
+        let what = "state";
+        let o = json::object(v, what)?;
+        let outstanding = match o.get("outstanding") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(_) => json::array(o, "outstanding", what)?
+                .iter()
+                .map(|x| {
+                    let f = json::object(x, "state.outstanding[]")?;
+                    Ok(Outstanding { id: json::str_or_empty(f, "id", what)?, name: json::str_or_empty(f, "name", what)? })
+                })
+                .collect::<std::result::Result<Vec<_>, String>>()?,
+        };
+        Ok(ConversationState {
+            schema_version: o.get("schemaVersion").and_then(Value::as_u64).unwrap_or(0) as u32,
+            style: Style::parse(&json::str_or_empty(o, "style", what)?).map_err(|e| e.message)?,
+            messages: json::array(o, "messages", what)?.clone(),
+            pending: match o.get("pending") {
+                None | Some(Value::Null) => None,
+                Some(p) => Some(Request::from_json(p, "state.pending")?),
+            },
+            outstanding,
+        })
+    }
+
     pub fn from_result(r: &RunResult) -> Result<Self> {
         let transcript = dialect::read(&r.messages)?;
         let pending = if r.status == Status::Pending { r.pending.clone() } else { None };
@@ -63,8 +89,7 @@ impl ConversationState {
 /// exactly those calls (a hand-edited or half-written document is refused, not replayed).
 pub fn load_conversation(v: &Value) -> Result<(ConversationState, Vec<Message>)> {
     check_version(v, "conversation state")?;
-    let state: ConversationState = serde_json::from_value(v.clone())
-        .map_err(|e| Error::bad_state(format!("conversation state is invalid: {e}")))?;
+    let state = ConversationState::from_json(v).map_err(|e| Error::bad_state(format!("conversation state is invalid: {e}")))?;
     let transcript = dialect::read(&state.messages)?;
     let open = unanswered(&transcript);
     match (&state.pending, open.is_empty()) {
@@ -136,7 +161,7 @@ pub fn load(state: &Value) -> Result<Halted> {
         .get("pending")
         .filter(|p| p.is_object())
         .ok_or_else(|| Error::bad_state("state has no pending request"))
-        .and_then(|p| serde_json::from_value::<Request>(p.clone()).map_err(|e| Error::bad_state(format!("state.pending is invalid: {e}"))))?;
+        .and_then(|p| Request::from_json(p, "state.pending").map_err(Error::bad_state))?;
     Ok(Halted { messages, pending })
 }
 

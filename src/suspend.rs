@@ -2,6 +2,7 @@
 //! `authRequired()` producers, relay requests and the rules that turn an answer into a result.
 //! Key names are pinned across toolnexus ports; optional keys are omitted when empty.
 
+use crate::json;
 use crate::message::ToolCall;
 use crate::tool::ToolResult;
 use serde::{Deserialize, Serialize};
@@ -58,6 +59,42 @@ pub struct RelayResult {
     pub is_error: bool,
 }
 
+impl Answer {
+    pub fn from_json(v: &Value, what: &str) -> Result<Answer, String> {
+        let o = json::object(v, what)?;
+        Ok(Answer {
+            id: json::str_or_empty(o, "id", what)?,
+            ok: json::opt_bool(o, "ok", what)?.unwrap_or(false),
+            data: json::opt_object(o, "data", what)?,
+            reason: json::opt_str(o, "reason", what)?,
+        })
+    }
+}
+
+impl RelayCall {
+    /// A relay call needs an id and a name; anything else in `data.calls` is skipped.
+    fn from_json(v: &Value) -> Option<RelayCall> {
+        let o = v.as_object()?;
+        Some(RelayCall {
+            id: o.get("id")?.as_str()?.to_string(),
+            name: o.get("name")?.as_str()?.to_string(),
+            input: o.get("input").cloned().unwrap_or_else(|| json!({})),
+            arguments: o.get("arguments").and_then(Value::as_str).unwrap_or("{}").to_string(),
+        })
+    }
+}
+
+impl RelayResult {
+    pub fn from_json(v: &Value, what: &str) -> Result<RelayResult, String> {
+        let o = json::object(v, what)?;
+        Ok(RelayResult {
+            id: json::opt_str(o, "id", what)?.ok_or_else(|| format!("{what}.id is required"))?,
+            output: output_text(o.get("output")),
+            is_error: json::opt_bool(o, "isError", what)?.unwrap_or(false),
+        })
+    }
+}
+
 /// Makes `pnd-<epoch-ms base36>-<seq>` ids. The clock is injected so the core never reads time.
 pub struct IdGen {
     clock: Box<dyn Fn() -> u64>,
@@ -90,6 +127,19 @@ fn base36(mut n: u64) -> String {
 }
 
 impl Request {
+    /// Reads a request a host handed over (all fields optional, as the wire allows).
+    pub fn from_json(v: &Value, what: &str) -> Result<Request, String> {
+        let o = json::object(v, what)?;
+        Ok(Request {
+            id: json::str_or_empty(o, "id", what)?,
+            kind: json::str_or_empty(o, "kind", what)?,
+            prompt: json::str_or_empty(o, "prompt", what)?,
+            url: json::opt_str(o, "url", what)?,
+            data: json::opt_object(o, "data", what)?,
+            expires_at: json::opt_str(o, "expiresAt", what)?,
+        })
+    }
+
     pub fn is_relay(&self) -> bool {
         self.kind == RELAY_KIND
     }
@@ -100,7 +150,7 @@ impl Request {
             .as_ref()
             .and_then(|d| d.get("calls"))
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|c| serde_json::from_value(c.clone()).ok()).collect())
+            .map(|a| a.iter().filter_map(RelayCall::from_json).collect())
             .unwrap_or_default()
     }
 }
@@ -243,6 +293,20 @@ mod tests {
         );
         let a = Answer { id: "r1".into(), ok: true, data: Some(d), reason: None };
         assert_eq!(serde_json::to_string(&a).unwrap(), r#"{"id":"r1","ok":true,"data":{"k":"v"}}"#);
+    }
+
+    #[test]
+    fn host_shapes_are_read_field_by_field_with_named_errors() {
+        let r = Request::from_json(&json!({"id": "r", "kind": "input", "data": {"k": 1}}), "pending").unwrap();
+        assert_eq!((r.id.as_str(), r.kind.as_str(), r.url.is_none()), ("r", "input", true));
+        assert_eq!(Request::from_json(&json!({"id": 5}), "pending").unwrap_err(), "pending.id must be a string");
+        assert_eq!(Request::from_json(&json!([]), "pending").unwrap_err(), "pending must be an object");
+        let a = Answer::from_json(&json!({"id": "r", "ok": true}), "answer").unwrap();
+        assert!(a.ok && a.data.is_none());
+        assert_eq!(Answer::from_json(&json!({"ok": "yes"}), "answer").unwrap_err(), "answer.ok must be a boolean");
+        assert!(!Answer::from_json(&json!({}), "answer").unwrap().ok, "a missing ok is a decline");
+        assert_eq!(RelayResult::from_json(&json!({"output": "x"}), "r").unwrap_err(), "r.id is required");
+        assert_eq!(RelayResult::from_json(&json!({"id": "c", "output": {"clicked": true}}), "r").unwrap().output, "{\"clicked\":true}");
     }
 
     #[test]

@@ -41,6 +41,17 @@ pub fn default_relay_schema() -> Value {
 }
 
 impl ToolSpec {
+    /// A declaration as a host writes it: `{ name, description?, inputSchema?, source? }`.
+    pub fn from_json(v: &Value, what: &str) -> std::result::Result<ToolSpec, String> {
+        let o = crate::json::object(v, what)?;
+        Ok(ToolSpec {
+            name: crate::json::opt_str(o, "name", what)?.ok_or_else(|| format!("{what}.name is required"))?,
+            description: crate::json::str_or_empty(o, "description", what)?,
+            input_schema: o.get("inputSchema").filter(|s| !s.is_null()).cloned().unwrap_or_else(default_schema),
+            source: crate::json::opt_str(o, "source", what)?.unwrap_or_else(default_source),
+        })
+    }
+
     pub fn is_relay(&self) -> bool {
         self.source == SOURCE_RELAY
     }
@@ -149,7 +160,7 @@ impl ToolResult {
     /// The suspension this result carries: `metadata.pending` when it is a valid Request.
     pub fn pending(&self) -> Option<Request> {
         let p = self.metadata.as_ref()?.get("pending")?;
-        serde_json::from_value::<Request>(p.clone()).ok().filter(|r| !r.id.is_empty())
+        Request::from_json(p, "metadata.pending").ok().filter(|r| !r.id.is_empty())
     }
 
     /// Normalises whatever a host tool returned (contract §a.1): a string is the output; an

@@ -74,6 +74,11 @@ fn hostile_json_never_panics_anywhere() {
             let _ = dialect::render(&messages, Style::Anthropic);
         }
         let _ = state::load(&v);
+        let _ = state::load_conversation(&v);
+        let _ = toolnexus_wasm::suspend::Request::from_json(&v, "x");
+        let _ = toolnexus_wasm::suspend::Answer::from_json(&v, "x");
+        let _ = toolnexus_wasm::suspend::RelayResult::from_json(&v, "x");
+        let _ = toolnexus_wasm::tool::ToolSpec::from_json(&v, "x");
         // the whole loop over a hostile reply, a hostile history and a hostile resume
         let p = Scripted::default();
         p.push(200, v.to_string());

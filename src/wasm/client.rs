@@ -145,8 +145,8 @@ fn id_of(opts: &JsValue) -> Result<Option<String>> {
     Ok(opt_string(opts, "id", "options")?.filter(|s| !s.is_empty()))
 }
 
-fn decode<T: serde::de::DeserializeOwned>(v: &JsValue, what: &str) -> Result<T> {
-    serde_json::from_value(from_js(v, what)?).map_err(|e| Error::bad_input(format!("{what} is invalid: {e}")))
+fn decode<T>(v: &JsValue, what: &str, read: fn(&serde_json::Value, &str) -> std::result::Result<T, String>) -> Result<T> {
+    read(&from_js(v, what)?, what).map_err(|e| Error::bad_input(format!("{what} is invalid: {e}")))
 }
 
 /// A run ready to drive, with what the edge needs around it.
@@ -199,9 +199,9 @@ impl Inner {
         if !answer_v.is_object() {
             return Err(Error::bad_input("an answer object { id, ok, data? } is required"));
         }
-        let answer: Answer = decode(&answer_v, "answer")?;
+        let answer = decode(&answer_v, "answer", Answer::from_json)?;
         let explicit_pending = match get(opts, "pending") {
-            p if p.is_object() => Some(decode::<Request>(&p, "pending")?),
+            p if p.is_object() => Some(decode(&p, "pending", Request::from_json)?),
             _ => None,
         };
         let state = get(opts, "state");

@@ -94,13 +94,16 @@ impl Hooks for JsHooks {
             };
             let tools = match from_js(&get(&v, "tools"), "beforeLLM tools")? {
                 Value::Null => None,
-                t => Some(
-                    serde_json::from_value::<Vec<ToolSpec>>(t)
-                        .map_err(|e| Error::bad_input(format!("beforeLLM tools must be [{{ name, description, inputSchema }}]: {e}")))?
-                        .into_iter()
-                        .map(ToolSpec::validated)
+                Value::Array(list) => Some(
+                    list.iter()
+                        .map(|t| {
+                            ToolSpec::from_json(t, "beforeLLM tools[]")
+                                .map_err(|e| Error::bad_input(format!("beforeLLM tools must be [{{ name, description, inputSchema }}]: {e}")))
+                                .and_then(ToolSpec::validated)
+                        })
                         .collect::<Result<Vec<_>>>()?,
                 ),
+                _ => return Err(Error::bad_input("beforeLLM must return tools as an array")),
             };
             Ok(Some(LlmChange { messages, tools }))
         })

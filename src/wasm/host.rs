@@ -178,7 +178,7 @@ impl WaitFor {
             return Ok(Answer { id: req.id, ok: false, data: None, reason: None });
         }
         let v = from_js(&returned, "the answer from waitFor")?;
-        serde_json::from_value::<Answer>(v)
+        Answer::from_json(&v, "the answer from waitFor")
             .map_err(|e| Error::new(Code::HostCallback, format!("waitFor must resolve to an Answer {{ id, ok, data? }}: {e}")))
     }
 }

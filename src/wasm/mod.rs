@@ -37,7 +37,7 @@ fn request_of(v: &JsValue, what: &str) -> Result<Request, Error> {
     if !v.is_object() {
         return Err(Error::bad_input(format!("{what} must be a Request object")));
     }
-    serde_json::from_value(from_js(v, what)?).map_err(|e| Error::bad_input(format!("{what} is invalid: {e}")))
+    Request::from_json(&from_js(v, what)?, what).map_err(|e| Error::bad_input(format!("{what} is invalid: {e}")))
 }
 
 /// Suspends a tool call: return `pending({ kind, prompt, url?, data? })` from a tool's `run`.
@@ -75,8 +75,11 @@ pub fn relay_answer(
     #[wasm_bindgen(unchecked_param_type = "RelayResult[]")] results: JsValue,
 ) -> JsResult<JsValue> {
     let run = || -> Result<JsValue, Error> {
-        let results: Vec<RelayResult> = serde_json::from_value(from_js(&results, "results")?)
-            .map_err(|e| Error::bad_input(format!("results must be [{{ id, output, isError? }}]: {e}")))?;
+        let results = match from_js(&results, "results")? {
+            serde_json::Value::Array(a) => a.iter().map(|r| RelayResult::from_json(r, "results[]")).collect::<std::result::Result<Vec<_>, String>>(),
+            _ => Err("not an array".to_string()),
+        }
+        .map_err(|e| Error::bad_input(format!("results must be [{{ id, output, isError? }}]: {e}")))?;
         to_js(&suspend::relay_answer(&request_id, results))
     };
     run().map_err(js_error)
