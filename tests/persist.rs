@@ -26,19 +26,16 @@ impl Waiter for Dies<'_> {
 }
 
 fn mixed(style: Style) -> Value {
-    match style {
-        Style::OpenAi => oa_calls(&[("k1", "lookup", "{\"q\":\"mug\"}"), ("k2", "click", "{\"s\":\"#buy\"}")]),
-        Style::Anthropic => an_calls(&[("k1", "lookup", json!({"q": "mug"})), ("k2", "click", json!({"s": "#buy"}))]),
-    }
+    calls_in(style, &[("k1", "lookup", json!({"q": "mug"})), ("k2", "click", json!({"s": "#buy"}))])
 }
 
 fn final_text(style: Style, t: &str) -> Value {
-    match style { Style::OpenAi => oa_text(t), Style::Anthropic => an_text(t) }
+    text_in(style, t)
 }
 
 #[test]
 fn state_is_saved_before_waiting_after_each_turn_and_at_the_end() {
-    for style in [Style::OpenAi, Style::Anthropic] {
+    for style in STYLES {
         let p = Scripted::new(vec![mixed(style), final_text(style, "bought")]);
         let tools = Tools::default().with("lookup", |_, _| ToolResult::ok("$12"));
         let w = Wait::new(|r| relay_answer(&r.id, vec![RelayResult { id: "k2".into(), output: "clicked".into(), is_error: false }]));
@@ -64,7 +61,7 @@ fn state_is_saved_before_waiting_after_each_turn_and_at_the_end() {
 
 #[test]
 fn a_host_that_dies_while_a_relay_call_is_parked_resumes_from_the_store_and_loses_nothing() {
-    for style in [Style::OpenAi, Style::Anthropic] {
+    for style in STYLES {
         let p = Scripted::new(vec![mixed(style)]);
         let lookups = std::rc::Rc::new(std::cell::Cell::new(0));
         let l = lookups.clone();
@@ -87,9 +84,9 @@ fn a_host_that_dies_while_a_relay_call_is_parked_resumes_from_the_store_and_lose
         let r = resume_full(style, false, vec![native("lookup"), relay("click")], &p2, &tools, &host2, transcript, pending, answer).unwrap();
         assert_eq!(r.status, Status::Done);
         assert_eq!(lookups.get(), 1, "the completed lookup is not re-run");
-        let sent = serde_json::to_string(&p2.bodies()[0]["messages"]).unwrap();
+        let sent = serde_json::to_string(&msgs_of(&p2.bodies()[0])).unwrap();
         assert!(sent.contains("$12") && sent.contains("clicked after restart"), "{sent}");
-        assert!(balanced(p2.bodies()[0]["messages"].as_array().unwrap()));
+        assert!(balanced(msgs_of(&p2.bodies()[0]).as_array().unwrap()));
     }
 }
 

@@ -12,12 +12,12 @@ use toolnexus_wasm::tool::ToolResult;
 fn three_clicks(style: Style) -> Value {
     match style {
         Style::OpenAi => oa_calls(&[("c1", "click", "{\"s\": \"#a\"}"), ("c2", "click", "{\"s\":\"#b\"}"), ("c3", "click", "")]),
-        Style::Anthropic => an_calls(&[("c1", "click", json!({"s": "#a"})), ("c2", "click", json!({"s": "#b"})), ("c3", "click", json!({}))]),
+        _ => calls_in(style, &[("c1", "click", json!({"s": "#a"})), ("c2", "click", json!({"s": "#b"})), ("c3", "click", json!({}))]),
     }
 }
 
 fn final_text(style: Style, t: &str) -> Value {
-    match style { Style::OpenAi => oa_text(t), Style::Anthropic => an_text(t) }
+    text_in(style, t)
 }
 
 /// Halts, goes through JSON text like a host storing it, and comes back as a state.
@@ -29,7 +29,7 @@ fn through_json(r: &RunResult) -> (Vec<Value>, Request) {
 
 #[test]
 fn three_relay_calls_halt_as_one_request_and_resume_by_id_in_both_styles() {
-    for style in [Style::OpenAi, Style::Anthropic] {
+    for style in STYLES {
         let p = Scripted::new(vec![three_clicks(style)]);
         let r = run(style, vec![relay("click")], &p, &Tools::default(), None, &[], "click three").unwrap();
         assert_eq!(r.status, Status::Pending);
@@ -62,9 +62,9 @@ fn three_relay_calls_halt_as_one_request_and_resume_by_id_in_both_styles() {
         assert_eq!(out.text, "all clicked");
         assert_eq!(out.turns, 1, "counts the resumed segment only");
         assert!(out.tool_calls.is_empty(), "answered relay results are not new tool calls");
-        let sent = p2.bodies()[0]["messages"].as_array().unwrap().clone();
+        let sent = msgs_of(&p2.bodies()[0]).as_array().unwrap().clone();
         assert!(balanced(&sent), "{sent:#?}");
-        let users = sent.iter().filter(|m| m["role"] == "user" && m["content"].is_string()).count();
+        let users = sent.iter().filter(|m| m["role"] == "user" && (m["content"].is_string() || m["parts"][0]["text"].is_string())).count();
         assert_eq!(users, 1, "no new user turn");
         assert!(balanced(&out.messages));
         let dump = serde_json::to_string(&sent).unwrap();
@@ -74,11 +74,8 @@ fn three_relay_calls_halt_as_one_request_and_resume_by_id_in_both_styles() {
 
 #[test]
 fn a_real_tool_beside_a_declined_relay_keeps_its_result() {
-    for style in [Style::OpenAi, Style::Anthropic] {
-        let first = match style {
-            Style::OpenAi => oa_calls(&[("r1", "lookup", "{}"), ("r2", "click", "{}"), ("r3", "lookup", "{}")]),
-            Style::Anthropic => an_calls(&[("r1", "lookup", json!({})), ("r2", "click", json!({})), ("r3", "lookup", json!({}))]),
-        };
+    for style in STYLES {
+        let first = calls_in(style, &[("r1", "lookup", json!({})), ("r2", "click", json!({})), ("r3", "lookup", json!({}))]);
         let p = Scripted::new(vec![first]);
         let tools = Tools::default().with("lookup", |_, _| ToolResult::ok("42"));
         let kit = || vec![native("lookup"), relay("click")];
@@ -90,10 +87,10 @@ fn a_real_tool_beside_a_declined_relay_keeps_its_result() {
         let p2 = Scripted::new(vec![final_text(style, "ok")]);
         let fresh_tools = Tools::default().with("lookup", |_, _| panic!("completed calls are never re-run"));
         resume(style, kit(), &p2, &fresh_tools, None, &history, pending, answer).unwrap();
-        let sent = serde_json::to_string(&p2.bodies()[0]["messages"]).unwrap();
+        let sent = serde_json::to_string(&msgs_of(&p2.bodies()[0])).unwrap();
         assert_eq!(sent.matches("42").count(), 2, "{sent}");
         assert!(sent.contains("declined/expired: relay tool call click to the caller for execution"), "{sent}");
-        assert!(balanced(p2.bodies()[0]["messages"].as_array().unwrap()));
+        assert!(balanced(msgs_of(&p2.bodies()[0]).as_array().unwrap()));
     }
 }
 
@@ -106,7 +103,7 @@ fn the_shorthand_goes_to_the_first_outstanding_relay_call_not_slot_zero() {
     let answer = ok_answer(&pending, json!({"output": "clicked"}));
     let p2 = Scripted::new(vec![oa_text("ok")]);
     resume(Style::OpenAi, vec![native("lookup"), relay("click")], &p2, &Tools::default(), None, &history, pending, answer).unwrap();
-    let msgs = p2.bodies()[0]["messages"].as_array().unwrap().clone();
+    let msgs = msgs_of(&p2.bodies()[0]).as_array().unwrap().clone();
     assert_eq!(msgs[3], json!({"role": "tool", "tool_call_id": "r1", "content": "real"}));
     assert_eq!(msgs[4], json!({"role": "tool", "tool_call_id": "r2", "content": "clicked"}));
 }
@@ -119,7 +116,7 @@ fn a_relay_call_left_unanswered_gets_an_explicit_error() {
     let answer = relay_answer(&pending.id, vec![RelayResult { id: "c2".into(), output: "B".into(), is_error: false }]);
     let p2 = Scripted::new(vec![oa_text("ok")]);
     resume(Style::OpenAi, vec![relay("click")], &p2, &Tools::default(), None, &history, pending, answer).unwrap();
-    let msgs = p2.bodies()[0]["messages"].as_array().unwrap().clone();
+    let msgs = msgs_of(&p2.bodies()[0]).as_array().unwrap().clone();
     assert_eq!(msgs[3]["content"], "no result supplied on resume for click");
     assert_eq!(msgs[4]["content"], "B");
 }
@@ -149,7 +146,7 @@ fn two_non_relay_suspensions_both_rerun_on_resume_and_the_halted_one_gets_the_an
     let p3 = Scripted::new(vec![oa_text("both")]);
     let last = resume(Style::OpenAi, vec![native("auth")], &p3, &tools_first, None, &h2, p2pending, answer2).unwrap();
     assert_eq!(last.status, Status::Done);
-    let sent = p3.bodies()[0]["messages"].as_array().unwrap().clone();
+    let sent = msgs_of(&p3.bodies()[0]).as_array().unwrap().clone();
     assert_eq!(sent[3]["content"], "authed:7");
     assert_eq!(sent[4]["content"], "authed:8");
 }
@@ -201,6 +198,6 @@ fn frozen_v1_states_keep_loading_and_resuming() {
         let out = resume(style, vec![relay("click"), native("lookup")], &p, &tools, None, &h.messages, h.pending, answer).unwrap();
         assert_eq!(out.status, Status::Done, "{name}");
         assert!(serde_json::to_string(&p.bodies()[0]).unwrap().contains("done in tab"), "{name}");
-        assert!(balanced(p.bodies()[0]["messages"].as_array().unwrap()), "{name}");
+        assert!(balanced(msgs_of(&p.bodies()[0]).as_array().unwrap()), "{name}");
     }
 }

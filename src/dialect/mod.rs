@@ -2,6 +2,7 @@
 //! history in either dialect back. Reading decides the dialect per message from its own shape,
 //! not from the client's style, so a history saved by one style loads under the other.
 
+mod gemini;
 mod read;
 pub use read::{flatten, read, read_json};
 
@@ -30,6 +31,7 @@ impl Serialize for Transcript<'_> {
         match self.style {
             Style::OpenAi => s.collect_seq(self.messages.iter().flat_map(openai_views)),
             Style::Anthropic => s.collect_seq(self.messages.iter().filter_map(anthropic_view)),
+            Style::Gemini => s.collect_seq(self.messages.iter().filter_map(gemini::view)),
         }
     }
 }

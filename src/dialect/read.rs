@@ -18,6 +18,14 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
             .get("role")
             .and_then(Value::as_str)
             .ok_or_else(|| Error::bad_state(format!("history[{i}] has no string role")))?;
+        if let Some(parts) = obj.get("parts").and_then(Value::as_array) {
+            // Gemini contents: { role: "user" | "model" | "function", parts }
+            if !matches!(role, "user" | "model" | "function") {
+                return Err(Error::bad_state(format!("history[{i}] has unknown role \"{role}\"")));
+            }
+            super::gemini::read(i, role, parts, &mut out);
+            continue;
+        }
         let content = obj.get("content").unwrap_or(&Value::Null);
         match role {
             "system" | "developer" => out.push(Message::System(flatten(content))),

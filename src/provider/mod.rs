@@ -3,7 +3,10 @@
 //! status and body text into a [`ModelReply`] or a typed error. No I/O happens here.
 
 mod anthropic;
+mod gemini;
 mod openai;
+
+pub use gemini::gemini_schema;
 mod stream;
 
 pub use stream::StreamAssembler;
@@ -20,6 +23,8 @@ pub enum Style {
     OpenAi,
     #[serde(rename = "anthropic")]
     Anthropic,
+    #[serde(rename = "gemini")]
+    Gemini,
 }
 
 impl Style {
@@ -27,8 +32,9 @@ impl Style {
         match s {
             "openai" => Ok(Style::OpenAi),
             "anthropic" => Ok(Style::Anthropic),
+            "gemini" => Ok(Style::Gemini),
             other => Err(Error::bad_input(format!(
-                "style must be \"openai\" or \"anthropic\", got \"{other}\""
+                "style must be \"openai\", \"anthropic\" or \"gemini\", got \"{other}\""
             ))),
         }
     }
@@ -36,6 +42,7 @@ impl Style {
         match self {
             Style::OpenAi => "openai",
             Style::Anthropic => "anthropic",
+            Style::Gemini => "gemini",
         }
     }
 }
@@ -94,6 +101,7 @@ pub fn build_request(cfg: &ProviderConfig, req: &ModelRequest) -> HttpRequest {
     let (url, mut headers, body) = match cfg.style {
         Style::OpenAi => openai::build(cfg, req),
         Style::Anthropic => anthropic::build(cfg, req),
+        Style::Gemini => gemini::build(cfg, req),
     };
     for (k, v) in &cfg.headers {
         headers.retain(|(hk, _)| !hk.eq_ignore_ascii_case(k));
@@ -133,6 +141,7 @@ pub fn parse_response(cfg: &ProviderConfig, resp: &HttpResponse) -> Result<Model
     match cfg.style {
         Style::OpenAi => openai::parse(&v),
         Style::Anthropic => anthropic::parse(&v),
+        Style::Gemini => gemini::parse(&v),
     }
 }
 

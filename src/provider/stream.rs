@@ -55,6 +55,7 @@ impl StreamAssembler {
             match self.style {
                 Style::OpenAi => self.openai(&ev, &mut deltas)?,
                 Style::Anthropic => self.anthropic(&ev, &mut deltas)?,
+                Style::Gemini => self.gemini(&ev, &mut deltas)?,
             }
         }
         Ok(deltas)
@@ -62,10 +63,15 @@ impl StreamAssembler {
 
     /// The whole reply. Errors when the stream stopped before its end.
     pub fn finish(self) -> Result<ModelReply> {
-        // OpenAI-compatible servers that omit `[DONE]` still end with a finish_reason.
-        let complete = self.finished || (self.style == Style::OpenAi && self.stop_reason.is_some() && self.sse.is_clean_end());
+        // OpenAI-compatible servers that omit `[DONE]` still end with a finish_reason; Gemini has
+        // no end marker at all, only the finishReason of its last chunk.
+        let complete = self.finished || (self.style != Style::Anthropic && self.stop_reason.is_some() && self.sse.is_clean_end());
         if !complete {
-            let marker = if self.style == Style::OpenAi { "[DONE]" } else { "message_stop" };
+            let marker = match self.style {
+                Style::OpenAi => "[DONE]",
+                Style::Anthropic => "message_stop",
+                Style::Gemini => "a finishReason",
+            };
             return Err(Error::parse(format!("the provider stream ended before {marker}: truncated reply")));
         }
         let mut turn = AssistantTurn { text: self.text, calls: Vec::new() };
@@ -77,7 +83,7 @@ impl StreamAssembler {
                     Ok(v) => v.to_string(),
                     Err(_) => p.arguments,
                 },
-                Style::OpenAi => p.arguments,
+                Style::OpenAi | Style::Gemini => p.arguments,
             };
             turn.calls.push(ToolCall { id: p.id, name: p.name, arguments });
         }
@@ -189,6 +195,33 @@ impl StreamAssembler {
             "message_stop" => self.finished = true,
             "error" => return Err(self.provider_error(v.get("error").unwrap_or(&v))),
             _ => {} // ping, content_block_stop
+        }
+        Ok(())
+    }
+
+    /// Each Gemini event is a whole partial response: its text parts are new text, its
+    /// functionCall parts whole calls, its usageMetadata the running total.
+    fn gemini(&mut self, ev: &SseEvent, deltas: &mut Vec<String>) -> Result<()> {
+        let v = self.json(ev.data.trim())?;
+        if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
+            return Err(self.provider_error(err));
+        }
+        let mut part = AssistantTurn::default();
+        let reason = super::gemini::candidate(&v, &mut part)?;
+        if !part.text.is_empty() {
+            self.text.push_str(&part.text);
+            deltas.push(part.text);
+        }
+        for c in part.calls {
+            let index = self.parts.len() as u64;
+            self.parts.push(Part { index, is_tool: true, id: c.id, name: c.name, arguments: c.arguments, text: String::new() });
+        }
+        let usage = super::gemini::usage_of(&v);
+        if usage != Usage::default() {
+            self.usage = usage;
+        }
+        if reason.is_some() {
+            self.stop_reason = reason;
         }
         Ok(())
     }

@@ -233,6 +233,10 @@ pub fn balanced(messages: &[Value]) -> bool {
         if m["role"] == "tool" {
             results.push(m["tool_call_id"].as_str().unwrap().to_string());
         }
+        for p in m["parts"].as_array().into_iter().flatten() {
+            if let Some(id) = p["functionCall"]["id"].as_str() { calls.push(id.to_string()); }
+            if let Some(id) = p["functionResponse"]["id"].as_str() { results.push(id.to_string()); }
+        }
         if let Some(blocks) = m["content"].as_array() {
             for b in blocks {
                 if b["type"] == "tool_use" { calls.push(b["id"].as_str().unwrap().to_string()); }
@@ -333,4 +337,48 @@ pub fn resume_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &d
     cfg.stream = stream;
     let (r, step) = Run::resume(cfg, Toolkit::new(kit)?, ResumeInput { history, pending, answer })?;
     futures_executor::block_on(drive(r, step, &env))
+}
+
+pub const STYLES: [Style; 3] = [Style::OpenAi, Style::Anthropic, Style::Gemini];
+
+/// Gemini reply with functionCall parts `(id, name, args)`; an empty id is left out, as Gemini
+/// often does.
+pub fn gm_calls(calls: &[(&str, &str, Value)]) -> Value {
+    let parts: Vec<Value> = calls
+        .iter()
+        .map(|(id, n, a)| if id.is_empty() { json!({"functionCall": {"name": n, "args": a}}) } else { json!({"functionCall": {"id": id, "name": n, "args": a}}) })
+        .collect();
+    json!({"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+           "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}, "modelVersion": "gemini-2.5-flash"})
+}
+
+pub fn gm_text(text: &str) -> Value {
+    json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}],
+           "usageMetadata": {"promptTokenCount": 20, "candidatesTokenCount": 3, "totalTokenCount": 23}})
+}
+
+/// A reply with these calls in the style's wire format.
+pub fn calls_in(style: Style, calls: &[(&str, &str, Value)]) -> Value {
+    match style {
+        Style::OpenAi => {
+            let raw: Vec<(String, String, String)> = calls.iter().map(|(i, n, a)| (i.to_string(), n.to_string(), a.to_string())).collect();
+            let refs: Vec<(&str, &str, &str)> = raw.iter().map(|(i, n, a)| (i.as_str(), n.as_str(), a.as_str())).collect();
+            oa_calls(&refs)
+        }
+        Style::Anthropic => an_calls(calls),
+        Style::Gemini => gm_calls(calls),
+    }
+}
+
+pub fn text_in(style: Style, t: &str) -> Value {
+    match style {
+        Style::OpenAi => oa_text(t),
+        Style::Anthropic => an_text(t),
+        Style::Gemini => gm_text(t),
+    }
+}
+
+/// The transcript a request body carries: `messages`, or Gemini's `contents`.
+pub fn msgs_of(body: &Value) -> Value {
+    if body.get("contents").is_some() { body["contents"].clone() } else { body["messages"].clone() }
 }
