@@ -36,7 +36,7 @@ log(`scripted model on ${model.url} (offline, deterministic)\n`);
 const prompt = "Find the price of the blue mug and add it to the cart";
 
 try {
-  for (const style of ["openai", "anthropic"]) {
+  for (const style of ["openai", "anthropic", "gemini"]) {
     const baseUrl = style === "openai" ? `${model.url}/v1` : model.url;
     log(`=== style: ${style} ===`);
 

@@ -88,6 +88,51 @@ function readAnthropic(body) {
   return { prompt: typeof first === "string" ? first : "", turn, results, problems, tools: (body.tools ?? []).map((t) => t.name) };
 }
 
+function readGemini(body) {
+  const msgs = body.contents ?? [];
+  const isResults = (m) => (m.parts ?? []).some((p) => p.functionResponse);
+  let promptIdx = -1;
+  msgs.forEach((m, i) => { if (m.role === "user" && !isResults(m)) promptIdx = i; });
+  const problems = [];
+  msgs.forEach((m, i) => {
+    const calls = m.role === "model" ? (m.parts ?? []).filter((p) => p.functionCall).map((p) => p.functionCall) : [];
+    if (!calls.length) return;
+    const next = msgs[i + 1];
+    const answered = (next && isResults(next) ? next.parts : []).filter((p) => p.functionResponse).map((p) => p.functionResponse);
+    if (answered.length !== calls.length || calls.some((c, k) => (c.id ?? answered[k]?.id) !== answered[k]?.id || c.name !== answered[k]?.name)) {
+      problems.push(`functionCall parts without matching functionResponse parts after content ${i}`);
+    }
+  });
+  const results = [];
+  msgs.slice(promptIdx + 1).forEach((m) => {
+    for (const p of m.parts ?? []) {
+      const r = p.functionResponse;
+      if (r) results.push(`${r.name} → ${r.response?.output ?? r.response?.error}${r.response?.error !== undefined ? " (error)" : ""}`);
+    }
+  });
+  const turn = msgs.slice(promptIdx + 1).filter((m) => m.role === "model").length;
+  const prompt = (msgs[promptIdx]?.parts ?? []).map((p) => p.text ?? "").join("");
+  return { prompt, turn, results, problems, tools: (body.tools?.[0]?.functionDeclarations ?? []).map((t) => t.name) };
+}
+
+function geminiReply(reply) {
+  // Like Gemini itself, function calls come without ids.
+  const parts = reply.calls?.length ? reply.calls.map(([name, args]) => ({ functionCall: { name, args } })) : [{ text: reply.text ?? "" }];
+  return { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+           usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 7, totalTokenCount: 19 }, modelVersion: "scripted-gemini" };
+}
+
+function geminiSSE(whole) {
+  const c = whole.candidates[0];
+  const texts = c.content.parts.filter((p) => p.text !== undefined).flatMap((p) => pieces(p.text));
+  const calls = c.content.parts.filter((p) => p.functionCall);
+  const chunk = (parts, last) => event({ candidates: [{ content: { role: "model", parts }, index: 0, ...(last ? { finishReason: "STOP" } : {}) }],
+    usageMetadata: last ? whole.usageMetadata : { promptTokenCount: whole.usageMetadata.promptTokenCount, totalTokenCount: whole.usageMetadata.promptTokenCount } });
+  const chunks = texts.map((t) => [{ text: t }]);
+  if (calls.length) chunks.push(calls);
+  return chunks.map((parts, i) => chunk(parts, i === chunks.length - 1)).join("");
+}
+
 function pickReply(view, scenarios) {
   const key = view.prompt.startsWith("#") ? view.prompt.slice(1).split(/\s/)[0] : "default";
   const script = scenarios[key] ?? scenarios.default;
@@ -133,6 +178,8 @@ export function respond(path, headers, raw, scenarios = SCENARIOS) {
   const out = (status, obj) => ({ status, body: obj, parsed: body });
   const anthropic = path.endsWith("/messages");
   const openai = path.endsWith("/chat/completions");
+  const gemini = /\/models\/[^/]+:(generateContent|streamGenerateContent)/.exec(path);
+  if (gemini) return respondGemini(path, headers, body, gemini[1] === "streamGenerateContent", scenarios);
   if (!anthropic && !openai) return out(404, { error: { message: `no route ${path}` } });
   if (openai && !/^Bearer \S+/.test(headers.authorization ?? "")) return out(401, { error: { message: "missing bearer token" } });
   if (anthropic && (!headers["x-api-key"] || headers["anthropic-version"] !== "2023-06-01"))
@@ -150,6 +197,16 @@ export function respond(path, headers, raw, scenarios = SCENARIOS) {
     return { status: 200, sse: anthropic ? anthropicSSE(whole) : openAISSE(whole), parsed: body };
   }
   return out(200, whole);
+}
+
+function respondGemini(path, headers, body, streaming, scenarios) {
+  const out = (status, obj) => ({ status, body: obj, parsed: body });
+  if (!headers["x-goog-api-key"]) return out(403, { error: { code: 403, message: "Method doesn't allow unregistered callers. Please use an API key.", status: "PERMISSION_DENIED" } });
+  if (streaming && !path.includes("alt=sse")) return out(400, { error: { code: 400, message: "expected alt=sse", status: "INVALID_ARGUMENT" } });
+  const view = readGemini(body);
+  if (view.problems.length) return out(400, { error: { code: 400, message: `invalid contents: ${view.problems.join("; ")}`, status: "INVALID_ARGUMENT" } });
+  const whole = geminiReply(pickReply(view, scenarios));
+  return streaming ? { status: 200, sse: geminiSSE(whole), parsed: body } : out(200, whole);
 }
 
 /** Text in small pieces, as a model streams it. */
@@ -189,7 +246,8 @@ function anthropicSSE(whole) {
 export function scriptedFetch(scenarios = SCENARIOS) {
   return async (url, init = {}) => {
     const headers = Object.fromEntries(Object.entries(init.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-    const { status, body, sse } = respond(new URL(url).pathname, headers, init.body ?? "", scenarios);
+    const u = new URL(url);
+    const { status, body, sse } = respond(u.pathname + u.search, headers, init.body ?? "", scenarios);
     if (sse !== undefined) return new Response(sse, { status, headers: { "content-type": "text/event-stream" } });
     return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
   };

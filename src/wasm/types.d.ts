@@ -76,10 +76,10 @@ export interface Tool {
   run?: ToolDefinition["run"];
 }
 
-export type Style = "openai" | "anthropic";
+export type Style = "openai" | "anthropic" | "gemini";
 
 export interface ClientOptions {
-  /** e.g. "https://api.openai.com/v1" or "https://api.anthropic.com". */
+  /** e.g. "https://api.openai.com/v1", "https://api.anthropic.com" or "https://generativelanguage.googleapis.com". */
   baseUrl: string;
   style: Style;
   /** Sent verbatim. */

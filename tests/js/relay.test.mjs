@@ -12,7 +12,7 @@ let model;
 before(async () => { model = await startScriptedModel(); });
 after(async () => { await model.close(); });
 
-const STYLES = ["openai", "anthropic"];
+const STYLES = ["openai", "anthropic", "gemini"];
 const base = (style) => (style === "openai" ? `${model.url}/v1` : model.url);
 const client = (style, extra = {}) => createClient({ baseUrl: base(style), style, model: "scripted", apiKey: "sk-node-test", ...extra });
 
