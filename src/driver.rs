@@ -142,11 +142,11 @@ impl<'a> Env<'a> {
 
 impl Env<'_> {
     /// The hooks seam, if that hook is set.
-    fn hook(&self, which: Hook) -> Option<&dyn Hooks> {
+    pub(crate) fn hook(&self, which: Hook) -> Option<&dyn Hooks> {
         self.hooks.filter(|h| h.has(which))
     }
 
-    fn emit(&self, m: Metric) {
+    pub(crate) fn emit(&self, m: Metric) {
         if let Some(o) = self.observer {
             o.metric(&m);
         }
@@ -239,7 +239,7 @@ async fn call_model(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> Resu
     let step = match shape(run, req, env).await {
         Err(e) => Err(e),
         Ok(req) if streaming => call_streaming(run, req, env).await,
-        Ok(req) => match with_retries(run, req, env, false).await {
+        Ok(req) => match with_retries(&policy_of(run), req, env, false).await {
             Ok(Delivered::Whole(resp)) => {
                 // The borrow ends here, before the hook (which reads the run) is awaited.
                 let parsed = run.borrow_mut().on_model_response(&resp);
@@ -264,7 +264,7 @@ async fn call_model(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> Resu
     step
 }
 
-fn hook_failed(name: &'static str) -> impl Fn(Error) -> Error {
+pub(crate) fn hook_failed(name: &'static str) -> impl Fn(Error) -> Error {
     move |e| match e.code {
         Code::Aborted => e,
         _ => Error::new(Code::HostCallback, format!("{name} hook failed: {}", e.message)),
@@ -314,7 +314,7 @@ async fn after_llm(run: &RefCell<Run>, env: &Env<'_>, response: impl FnOnce() ->
 /// the machine exactly like a whole one.
 async fn call_streaming(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> Result<Step> {
     let cfg = run.borrow().provider().clone();
-    let Delivered::Stream(mut resp) = with_retries(run, req, env, true).await? else {
+    let Delivered::Stream(mut resp) = with_retries(&policy_of(run), req, env, true).await? else {
         return Err(Error::internal("a streamed reply was asked for"));
     };
     let mut assembler = StreamAssembler::new(&cfg);
@@ -330,20 +330,30 @@ async fn call_streaming(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>) -> 
     Ok(step)
 }
 
-enum Delivered {
+pub(crate) enum Delivered {
     Whole(HttpResponse),
     Stream(StreamResponse),
+}
+
+/// What `with_retries` needs to know about a client.
+pub(crate) struct RetryPolicy {
+    pub retries: u32,
+    pub base_ms: f64,
+    /// Only to keep the key out of error text.
+    pub secret: Option<String>,
+}
+
+fn policy_of(run: &RefCell<Run>) -> RetryPolicy {
+    let r = run.borrow();
+    RetryPolicy { retries: r.retries(), base_ms: r.retry_base_ms(), secret: r.provider().api_key.clone() }
 }
 
 /// Sends with retries (contract §b.11): retryable statuses and network errors are retried up to
 /// `retries` times, waiting `Retry-After` delay-seconds when given, else exponential backoff
 /// with jitter; `onError` may turn any failure into a retry or a failure, within the budget.
 /// Aborts are never retried. For a stream only the request and its status are retried.
-async fn with_retries(run: &RefCell<Run>, req: HttpRequest, env: &Env<'_>, streaming: bool) -> Result<Delivered> {
-    let (retries, base_ms, secret) = {
-        let r = run.borrow();
-        (r.retries(), r.retry_base_ms(), r.provider().api_key.clone())
-    };
+pub(crate) async fn with_retries(policy: &RetryPolicy, req: HttpRequest, env: &Env<'_>, streaming: bool) -> Result<Delivered> {
+    let (retries, base_ms, secret) = (policy.retries, policy.base_ms, policy.secret.clone());
     let mut attempt = 0u32;
     loop {
         let (error, retry_after) = if streaming {

@@ -22,6 +22,7 @@ pub mod sse;
 pub mod state;
 pub mod suspend;
 pub mod tool;
+pub mod translate;
 
 /// The JS API (wasm32 only). Public so `tests/wasm.rs` can drive the exports directly.
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,130 @@
+//! `translate` and the streamed variant (contract §e): one provider call, OpenAI-shaped out.
+
+mod common;
+use common::*;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use toolnexus_wasm::driver::Env;
+use toolnexus_wasm::provider::Style;
+use toolnexus_wasm::tool::Toolkit;
+use toolnexus_wasm::translate::{translate, TranslateRequest};
+
+fn request() -> Value {
+    json!({
+        "messages": [
+            {"role": "system", "content": "Be brief."},
+            {"role": "user", "content": "Weather in Paris and Tokyo?"},
+            {"role": "assistant", "content": null, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Paris"}}},
+                {"id": "c2", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Tokyo\"}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+            {"role": "tool", "tool_call_id": "c2", "content": "rainy"},
+            {"role": "user", "content": "And Oslo?"}
+        ],
+        "tools": [{"type": "function", "function": {"name": "get_weather", "description": "weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}],
+        "toolChoice": "required",
+        "maxTokens": 256
+    })
+}
+
+fn go(style: Style, transport: &dyn toolnexus_wasm::driver::Transport, req: Value, stream: bool) -> (toolnexus_wasm::Result<Value>, Vec<Value>) {
+    let ids = ids();
+    let clock = tick();
+    let tools = Tools::default();
+    let env = Env::new(transport, &tools, &ids, &clock);
+    let mut cfg = config(style);
+    cfg.system_prompt = String::new();
+    let req = TranslateRequest::from_json(&req, &Toolkit::default()).unwrap();
+    let chunks = RefCell::new(Vec::new());
+    let sink = |c: Value| chunks.borrow_mut().push(c);
+    let out = futures_executor::block_on(translate(&cfg, req, &env, if stream { Some(&sink) } else { None }));
+    (out, chunks.into_inner())
+}
+
+#[test]
+fn openai_upstream_is_a_near_passthrough() {
+    let p = Scripted::new(vec![oa_calls(&[("c3", "get_weather", "{\"city\":\"Oslo\"}")])]);
+    let (r, _) = go(Style::OpenAi, &p, request(), false);
+    let r = r.unwrap();
+    let body = &p.bodies()[0];
+    assert_eq!(body["messages"][0], json!({"role": "system", "content": "Be brief."}), "an existing system message wins");
+    assert_eq!(body["messages"][2]["tool_calls"][0]["function"]["arguments"], "{\"city\":\"Paris\"}", "object arguments accepted");
+    assert_eq!((body["tool_choice"].clone(), body["max_tokens"].clone()), (json!("required"), json!(256)));
+    assert_eq!(r["finishReason"], "tool_calls");
+    assert_eq!(r["toolCalls"], json!([{"id": "c3", "name": "get_weather", "arguments": "{\"city\":\"Oslo\"}"}]));
+    assert_eq!(r["model"], "test-model");
+    assert!(r["raw"]["choices"].is_array());
+    let mut no_choice = request();
+    no_choice.as_object_mut().unwrap().remove("toolChoice");
+    let p = Scripted::new(vec![oa_text("hi")]);
+    let (r, _) = go(Style::OpenAi, &p, no_choice, false);
+    assert!(p.bodies()[0].get("tool_choice").is_none(), "no default auto");
+    assert_eq!(r.unwrap()["finishReason"], "stop");
+}
+
+#[test]
+fn anthropic_upstream_merges_results_and_maps_choices() {
+    let p = Scripted::new(vec![an_calls(&[("tu", "get_weather", json!({"city": "Oslo"}))])]);
+    let (r, _) = go(Style::Anthropic, &p, request(), false);
+    let body = &p.bodies()[0];
+    assert_eq!(body["system"], "Be brief.");
+    let msgs = body["messages"].as_array().unwrap();
+    assert_eq!(msgs.len(), 4, "user, assistant, one merged tool-result turn, user");
+    assert_eq!(msgs[2]["content"].as_array().unwrap().len(), 2);
+    assert_eq!(msgs[1]["content"][0]["input"], json!({"city": "Paris"}));
+    assert_eq!((body["tool_choice"].clone(), body["max_tokens"].clone()), (json!({"type": "any"}), json!(256)));
+    let r = r.unwrap();
+    assert_eq!(r["toolCalls"][0]["arguments"], "{\"city\":\"Oslo\"}");
+    assert_eq!(r["finishReason"], "tool_calls");
+    let mut forced = request();
+    forced["toolChoice"] = json!({"type": "function", "function": {"name": "get_weather"}});
+    forced.as_object_mut().unwrap().remove("maxTokens");
+    let p = Scripted::new(vec![an_text("ok")]);
+    go(Style::Anthropic, &p, forced, false).0.unwrap();
+    assert_eq!(p.bodies()[0]["tool_choice"], json!({"type": "tool", "name": "get_weather"}));
+    assert_eq!(p.bodies()[0]["max_tokens"], 4096);
+}
+
+#[test]
+fn gemini_upstream_gets_function_responses_and_a_tool_config() {
+    let p = Scripted::new(vec![gm_text("Cloudy in Oslo.")]);
+    let (r, _) = go(Style::Gemini, &p, request(), false);
+    let body = &p.bodies()[0];
+    assert_eq!(body["contents"][2]["parts"][1]["functionResponse"], json!({"id": "c2", "name": "get_weather", "response": {"output": "rainy"}}));
+    assert_eq!(body["toolConfig"], json!({"functionCallingConfig": {"mode": "ANY"}}));
+    assert_eq!(body["generationConfig"], json!({"maxOutputTokens": 256}));
+    assert_eq!(body["systemInstruction"]["parts"][0]["text"], "Be brief.");
+    let r = r.unwrap();
+    assert_eq!((r["text"].clone(), r["finishReason"].clone()), (json!("Cloudy in Oslo."), json!("stop")));
+}
+
+#[test]
+fn streamed_translation_yields_openai_chunks_from_every_upstream() {
+    for (style, dir) in [(Style::OpenAi, "openai"), (Style::Anthropic, "anthropic"), (Style::Gemini, "gemini")] {
+        let t = Chunked::default();
+        t.push_split(&fixture_text(&format!("{dir}/stream_tool_calls.sse")), 50);
+        let (r, chunks) = go(style, &t, request(), true);
+        let r = r.unwrap();
+        assert!(chunks.iter().all(|c| c["object"] == "chat.completion.chunk" && c["id"] == chunks[0]["id"]), "{dir}");
+        assert_eq!(chunks[0]["choices"][0]["delta"]["role"], "assistant");
+        let calls = chunks.iter().find(|c| c["choices"][0]["delta"]["tool_calls"].is_array()).expect("a tool_calls chunk");
+        assert_eq!(calls["choices"][0]["delta"]["tool_calls"][1]["index"], 1);
+        assert_eq!(calls["choices"][0]["delta"]["tool_calls"][1]["type"], "function");
+        assert_eq!(calls["choices"][0]["delta"]["tool_calls"][1]["function"]["arguments"], r["toolCalls"][1]["arguments"]);
+        let finish = &chunks[chunks.len() - 2];
+        assert_eq!(finish["choices"][0]["finish_reason"], "tool_calls", "{dir}");
+        assert!(chunks.last().unwrap()["usage"]["total_tokens"].as_u64().unwrap() > 0);
+        let text: String = chunks.iter().filter_map(|c| c["choices"][0]["delta"]["content"].as_str()).collect();
+        assert_eq!(text, r["text"].as_str().unwrap(), "{dir}");
+    }
+}
+
+#[test]
+fn bad_requests_and_provider_failures_are_typed() {
+    let p = Scripted::default();
+    let bad = TranslateRequest::from_json(&json!({"messages": "hi"}), &Toolkit::default());
+    assert_eq!(bad.err().unwrap().code(), "bad_input");
+    p.push(500, "upstream broke".into());
+    let (r, _) = go(Style::OpenAi, &p, request(), false);
+    assert_eq!(r.unwrap_err().code(), "provider_http");
+}
