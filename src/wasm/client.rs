@@ -265,6 +265,44 @@ impl Inner {
         drive(p.run, p.step, &env).await
     }
 
+    // Behind the `translate` feature until the package has room for it in its size budget (the
+    // core module is built and tested natively either way).
+    #[cfg(feature = "translate")]
+    async fn translate(&self, req: JsValue, sink: Option<&Sink>) -> Result<JsValue> {
+        let toolkit = decode_toolkit(&get(&req, "toolkit"))?;
+        let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
+        let (abort, signal) = RunAbort::new(get(&req, "signal"), self.timeout_ms);
+        let transport = Fetch { fetch: self.fetch.clone(), signal, secret: self.cfg.provider.api_key.clone() };
+        let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED };
+        let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
+        let on_error = self.on_error.clone().map(OnError);
+        let ids = super::ids();
+        let clock = js_sys::Date::now;
+        let env = Env {
+            observer: Some(&observer as &dyn Observer),
+            sleep: Some(&Timers),
+            on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
+            abort: Some(&abort),
+            hooks: self.hooks.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
+            random: &js_sys::Math::random,
+            ..Env::new(&transport, &tools, &ids, &clock)
+        };
+        let emit = |chunk: serde_json::Value| {
+            if let Some(s) = sink {
+                s.push(&chunk);
+            }
+        };
+        let fut = crate::translate::translate(&self.cfg, request, &env, sink.map(|_| &emit as &dyn Fn(serde_json::Value)));
+        let result = match crate::driver::Abort::aborted(&abort) {
+            Some(e) => Err(e),
+            None => match futures_util::future::select(Box::pin(fut), crate::driver::Abort::wait(&abort)).await {
+                futures_util::future::Either::Left((r, _)) => r,
+                futures_util::future::Either::Right((e, _)) => Err(e),
+            },
+        }?;
+        to_js(&result)
+    }
+
     /// `ask`: with `onText` the model replies are streamed and each text delta is handed over.
     async fn ask(&self, prompt: String, opts: JsValue) -> Result<JsValue> {
         let on_text = opt_function(&opts, "onText", "ask options")?;
@@ -310,6 +348,10 @@ enum Op {
     Discard(String, JsValue),
     Stream(String, JsValue),
     StreamWithAnswer(JsValue),
+    #[cfg(feature = "translate")]
+    Translate(JsValue),
+    #[cfg(feature = "translate")]
+    TranslateStream(JsValue),
 }
 
 async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue> {
@@ -327,6 +369,10 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
         Op::Discard(id, opts) => return inner.discard(id, opts).await.map(|_| JsValue::UNDEFINED),
         Op::Stream(prompt, opts) => inner.execute(inner.prepare_run(prompt, &opts, true, true).await?, events).await?,
         Op::StreamWithAnswer(opts) => inner.execute(inner.prepare_resume(&opts, true, true).await?, events).await?,
+        #[cfg(feature = "translate")]
+        Op::Translate(req) => return inner.translate(req, None).await,
+        #[cfg(feature = "translate")]
+        Op::TranslateStream(req) => return inner.translate(req, sink.as_ref()).await,
     };
     to_js(&result)
 }
@@ -383,6 +429,23 @@ impl Client {
     #[wasm_bindgen(js_name = streamWithAnswer, unchecked_return_type = "EventStream")]
     pub fn stream_with_answer(&self, #[wasm_bindgen(unchecked_param_type = "StreamWithAnswerOptions")] opts: JsValue) -> EventStream {
         event_stream(&self.inner, Op::StreamWithAnswer(opts))
+    }
+
+    /// One provider call for an OpenAI chat request (`{ messages, tools?, toolkit?, toolChoice?,
+    /// system?, maxTokens?, signal? }`), whatever this client's style: resolves to
+    /// `{ text, toolCalls, finishReason, usage, model, raw }` with OpenAI meanings. Nothing runs.
+    #[cfg(feature = "translate")]
+    #[wasm_bindgen(unchecked_return_type = "Promise<TranslateResult>")]
+    pub fn translate(&self, #[wasm_bindgen(unchecked_param_type = "TranslateRequest")] request: JsValue) -> Promise {
+        promise(&self.inner, Op::Translate(request))
+    }
+
+    /// The same call streamed: an async iterable of OpenAI `chat.completion.chunk` objects (role,
+    /// text deltas, tool calls, finish reason, then a usage chunk).
+    #[cfg(feature = "translate")]
+    #[wasm_bindgen(js_name = translateStream, unchecked_return_type = "AsyncIterable<ChatCompletionChunk>")]
+    pub fn translate_stream(&self, #[wasm_bindgen(unchecked_param_type = "TranslateRequest")] request: JsValue) -> EventStream {
+        event_stream(&self.inner, Op::TranslateStream(request))
     }
 
     /// Drops the conversation `id` from the store. With `{ keepHistory: true }` a halted

@@ -72,19 +72,26 @@ impl Sink {
     }
 }
 
+impl Sink {
+    /// Queues any JSON data as the next item (events, and translateStream's chunks).
+    pub fn push<T: serde::Serialize + ?Sized>(&self, item: &T) {
+        let mut q = self.q.borrow_mut();
+        if q.closed {
+            return;
+        }
+        if let Ok(v) = to_js(item) {
+            q.items.push_back(v);
+        }
+        q.deliver();
+    }
+}
+
 impl EventSink for Sink {
     fn event(&self, e: StreamEvent) {
         if let (Some(f), StreamEvent::Text { delta }) = (&self.on_text, &e) {
             let _ = f.call1(&JsValue::UNDEFINED, &delta.as_str().into());
         }
-        let mut q = self.q.borrow_mut();
-        if q.closed {
-            return;
-        }
-        if let Ok(v) = to_js(&e) {
-            q.items.push_back(v);
-        }
-        q.deliver();
+        self.push(&e);
     }
 }
 

@@ -240,3 +240,38 @@ export interface ToolnexusError extends Error {
  * `{ type: "object", properties: {} }`.
  */
 export function relayTool(name: string, description?: string, schema?: JsonSchema): Tool;
+
+/** An OpenAI chat request for `client.translate` / `translateStream` (builds with the `translate` cargo feature). */
+export interface TranslateRequest {
+  messages: Message[];
+  /** OpenAI tool declarations `{ type: "function", function: { name, description?, parameters? } }`. */
+  tools?: { type?: "function"; function: { name: string; description?: string; parameters?: JsonSchema } }[];
+  /** Its declarations come first; nothing is executed. */
+  toolkit?: Toolkit | { tools: Tool[] };
+  toolChoice?: "auto" | "none" | "required" | { type: "function"; function: { name: string } };
+  system?: string;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface TranslateResult {
+  text: string;
+  /** `arguments` is always a JSON string. */
+  toolCalls: { id: string; name: string; arguments: string }[];
+  /** Any tool call means "tool_calls". */
+  finishReason: "stop" | "tool_calls" | "length" | "content_filter";
+  usage: Usage;
+  model: string;
+  /** The provider's reply (absent when streamed). */
+  raw?: unknown;
+}
+
+/** An OpenAI `chat.completion.chunk`, as translateStream yields them. */
+export interface ChatCompletionChunk {
+  id: string;
+  object: "chat.completion.chunk";
+  created: number;
+  model: string;
+  choices: { index: number; delta: { role?: "assistant"; content?: string; tool_calls?: { index: number; id: string; type: "function"; function: { name: string; arguments: string } }[] }; finish_reason: string | null }[];
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+}
