@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::hooks::{merge_params, Hook};
 use crate::message::{Message, Usage};
 use crate::metrics::Metric;
-use crate::provider::{self, HttpRequest, ModelReply, ModelRequest, StreamAssembler, Style};
+use crate::provider::{self, HttpRequest, ModelReply, ModelRequest, StreamAssembler, Style, ToolChoice};
 use crate::run::RunConfig;
 use crate::tool::{ToolSpec, Toolkit};
 use serde_json::{json, Map, Value};
@@ -69,66 +69,18 @@ pub fn build(cfg: &RunConfig, req: &TranslateRequest, stream: bool) -> HttpReque
     if style == Style::OpenAi && !system.is_empty() && !messages.iter().any(|m| matches!(m, Message::System(_))) {
         messages.insert(0, Message::System(system.clone()));
     }
-    let model_req = ModelRequest { system: &system, messages: &messages, tools: &req.tools, stream };
-    let mut http = provider::build_request(&cfg.provider, &model_req);
-    let Ok(Value::Object(mut body)) = serde_json::from_str::<Value>(&http.body) else { return http };
-    match style {
-        Style::OpenAi => {
-            // The caller's tool_choice verbatim, and no default "auto" (contract §e).
-            body.remove("tool_choice");
-            if let Some(c) = &req.tool_choice {
-                body.insert("tool_choice".into(), c.clone());
-            }
-            if let Some(n) = req.max_tokens {
-                body.insert("max_tokens".into(), json!(n));
-            }
-        }
-        Style::Anthropic => {
-            if let Some(c) = req.tool_choice.as_ref().and_then(anthropic_choice) {
-                body.insert("tool_choice".into(), c);
-            }
-            if let Some(n) = req.max_tokens {
-                body.insert("max_tokens".into(), json!(n));
-            }
-        }
-        Style::Gemini => {
-            if let (Some(c), true) = (req.tool_choice.as_ref().and_then(gemini_choice), body.contains_key("tools")) {
-                body.insert("toolConfig".into(), json!({"functionCallingConfig": c}));
-            }
-            if let Some(n) = req.max_tokens {
-                body.insert("generationConfig".into(), json!({"maxOutputTokens": n}));
-            }
-        }
-    }
-    http.body = Value::Object(body).to_string();
-    http
-}
-
-fn forced(choice: &Value) -> Option<&str> {
-    choice.get("function").and_then(|f| f.get("name")).and_then(Value::as_str)
-}
-
-/// `"required"`/`"any"` → any, `"none"` → none, `{function:{name}}` → that tool; else omitted.
-fn anthropic_choice(choice: &Value) -> Option<Value> {
-    if let Some(name) = forced(choice) {
-        return Some(json!({"type": "tool", "name": name}));
-    }
-    match choice.as_str()? {
-        "required" | "any" => Some(json!({"type": "any"})),
-        "none" => Some(json!({"type": "none"})),
-        _ => None,
-    }
-}
-
-fn gemini_choice(choice: &Value) -> Option<Value> {
-    if let Some(name) = forced(choice) {
-        return Some(json!({"mode": "ANY", "allowedFunctionNames": [name]}));
-    }
-    match choice.as_str()? {
-        "required" | "any" => Some(json!({"mode": "ANY"})),
-        "none" => Some(json!({"mode": "NONE"})),
-        _ => Some(json!({"mode": "AUTO"})),
-    }
+    let model_req = ModelRequest {
+        system: &system,
+        messages: &messages,
+        tools: &req.tools,
+        stream,
+        tool_choice: match &req.tool_choice {
+            Some(c) => ToolChoice::Given(c),
+            None => ToolChoice::Omit,
+        },
+        max_tokens: req.max_tokens,
+    };
+    provider::build_request(&cfg.provider, &model_req)
 }
 
 /// Any tool call means `"tool_calls"`; otherwise the provider's reason mapped to OpenAI's.

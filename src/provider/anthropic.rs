@@ -1,6 +1,6 @@
 //! Anthropic messages (contract §f.2).
 
-use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig, ToolDecl};
+use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig, ToolChoice, ToolDecl};
 use crate::dialect::Transcript;
 use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, Message, ToolCall, Usage};
@@ -24,11 +24,15 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     let system = system_of(req);
     let body = Body {
         model: &cfg.model,
-        max_tokens: DEFAULT_MAX_TOKENS,
+        max_tokens: req.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
         messages: Transcript { messages: req.messages, style: Style::Anthropic },
         system: (!system.is_empty()).then_some(system.as_str()),
         tools: req.tools.iter().map(|t| ToolDecl { name: &t.name, description: &t.description, schema: &t.input_schema }).collect(),
         stream: req.stream.then_some(true),
+        tool_choice: match req.tool_choice {
+            ToolChoice::Given(c) => anthropic_choice(c),
+            _ => None,
+        },
     };
     (url, headers, serde_json::to_string(&body).unwrap_or_default())
 }
@@ -45,6 +49,20 @@ struct Body<'a> {
     tools: Vec<ToolDecl<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stream: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<Value>,
+}
+
+/// `"required"`/`"any"` → any, `"none"` → none, `{function:{name}}` → that tool; else omitted.
+fn anthropic_choice(choice: &Value) -> Option<Value> {
+    if let Some(name) = super::forced(choice) {
+        return Some(json!({"type": "tool", "name": name}));
+    }
+    match choice.as_str()? {
+        "required" | "any" => Some(json!({"type": "any"})),
+        "none" => Some(json!({"type": "none"})),
+        _ => None,
+    }
 }
 
 /// Anthropic names the schema `input_schema`.

@@ -5,7 +5,7 @@
 //! Calls without an id get stable ids from the loop (`call_<turn>_<i>`), which then travel in
 //! `functionCall.id` / `functionResponse.id`.
 
-use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig, Style};
+use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig, Style, ToolChoice};
 use crate::dialect::Transcript;
 use crate::error::{Code, Error, Result};
 use crate::message::{AssistantTurn, Message, ToolCall, Usage};
@@ -34,8 +34,15 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     let body = Body {
         contents: Transcript { messages: req.messages, style: Style::Gemini },
         system_instruction: (!system.is_empty()).then(|| json!({"parts": [{"text": system}]})),
-        tool_config: (!declarations.is_empty()).then(|| json!({"functionCallingConfig": {"mode": "AUTO"}})),
+        tool_config: (!declarations.is_empty()).then(|| {
+            let config = match req.tool_choice {
+                ToolChoice::Given(c) => gemini_choice(c),
+                _ => json!({"mode": "AUTO"}),
+            };
+            json!({"functionCallingConfig": config})
+        }),
         tools: (!declarations.is_empty()).then(|| json!([{"functionDeclarations": declarations}])),
+        generation_config: req.max_tokens.map(|n| json!({"maxOutputTokens": n})),
     };
     (url, headers, serde_json::to_string(&body).unwrap_or_default())
 }
@@ -50,6 +57,19 @@ struct Body<'a> {
     tools: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_config: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    generation_config: Option<Value>,
+}
+
+fn gemini_choice(choice: &Value) -> Value {
+    if let Some(name) = super::forced(choice) {
+        return json!({"mode": "ANY", "allowedFunctionNames": [name]});
+    }
+    match choice.as_str() {
+        Some("required" | "any") => json!({"mode": "ANY"}),
+        Some("none") => json!({"mode": "NONE"}),
+        _ => json!({"mode": "AUTO"}),
+    }
 }
 
 fn system_of(req: &ModelRequest) -> String {

@@ -88,6 +88,25 @@ pub struct ModelRequest<'a> {
     pub tools: &'a [ToolSpec],
     /// Ask for an SSE reply (`stream: true`).
     pub stream: bool,
+    pub tool_choice: ToolChoice<'a>,
+    /// A cap on the reply's tokens, in each provider's own field.
+    pub max_tokens: Option<u64>,
+}
+
+/// How the request states the tool choice.
+#[derive(Clone, Copy)]
+pub enum ToolChoice<'a> {
+    /// The loop's default: "auto" whenever tools are declared.
+    Auto,
+    /// Say nothing (translate without a `toolChoice`).
+    Omit,
+    /// An OpenAI-style choice (`"none"`, `"required"`, `{ function: { name } }`), mapped per
+    /// provider.
+    Given(&'a Value),
+}
+
+fn forced(choice: &Value) -> Option<&str> {
+    choice.get("function").and_then(|f| f.get("name")).and_then(Value::as_str)
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -1,6 +1,6 @@
 //! OpenAI chat completions (contract §f.1).
 
-use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig, ToolDecl};
+use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig, ToolChoice, ToolDecl};
 use crate::dialect::{self, Transcript};
 use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, ToolCall, Usage};
@@ -24,7 +24,12 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     let body = Body {
         model: &cfg.model,
         messages: Transcript { messages: req.messages, style: Style::OpenAi },
-        tool_choice: (!tools.is_empty()).then_some("auto"),
+        tool_choice: match req.tool_choice {
+            ToolChoice::Auto if !tools.is_empty() => Some(Value::from("auto")),
+            ToolChoice::Given(c) => Some(c.clone()),
+            _ => None,
+        },
+        max_tokens: req.max_tokens,
         tools,
         stream: req.stream.then_some(true),
         stream_options: req.stream.then_some(StreamOptions { include_usage: true }),
@@ -40,7 +45,9 @@ struct Body<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<OpenAiTool<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    tool_choice: Option<&'static str>,
+    tool_choice: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stream: Option<bool>,
     /// The last chunk then carries the usage (contract §f.1).

@@ -166,6 +166,8 @@ impl Run {
             messages: &self.transcript,
             tools: self.declared.as_deref().unwrap_or(self.toolkit.tools()),
             stream: self.cfg.stream,
+            tool_choice: provider::ToolChoice::Auto,
+            max_tokens: None,
         };
         provider::build_request(&self.cfg.provider, &req)
     }
