@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Builds the npm package into ./pkg: wasm-pack (web target) output merged with pkg-template/.
+#   FEATURES=translate PKG=target/pkg-translate ./scripts/build.sh   # a build with client.translate
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/tools/js/node_modules/.bin:$HOME/.cargo/bin:$PATH"   # npm binaryen's wasm-opt
-out=target/wasm-pack/web
-wasm-pack --quiet build --release --target web --weak-refs --out-dir "$out" --out-name toolnexus_wasm --mode no-install --no-pack
-rm -rf pkg && mkdir -p pkg
-cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.wasm "$out"/toolnexus_wasm_bg.wasm.d.ts pkg/
-cp pkg-template/* pkg/
+pkg=${PKG:-pkg}
+out=target/wasm-pack/web${FEATURES:+-$FEATURES}
+wasm-pack --quiet build --release --target web --weak-refs --out-dir "$out" --out-name toolnexus_wasm --mode no-install --no-pack ${FEATURES:+-- --features "$FEATURES"}
+rm -rf "$pkg" && mkdir -p "$pkg"
+cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.wasm "$out"/toolnexus_wasm_bg.wasm.d.ts "$pkg"/
+cp pkg-template/* "$pkg"/
 # Minify the shipped JS in place (transform only, imports and exports kept): the glue is a
 # third of the gzip budget unminified.
-for f in pkg/*.js; do
+for f in "$pkg"/*.js; do
   esbuild "$f" --minify --format=esm --legal-comments=none --log-level=warning --outfile="$f" --allow-overwrite
 done
-echo "built pkg/ (wasm $(wc -c < pkg/toolnexus_wasm_bg.wasm) B, $(gzip -9c pkg/toolnexus_wasm_bg.wasm | wc -c) B gzip; JS $(cat pkg/toolnexus_wasm.js pkg/index.js pkg/iterable.js pkg/stores.js | gzip -9c | wc -c) B gzip)"
+echo "built $pkg/ (wasm $(wc -c < "$pkg"/toolnexus_wasm_bg.wasm) B, $(gzip -9c "$pkg"/toolnexus_wasm_bg.wasm | wc -c) B gzip; JS $(cat "$pkg"/toolnexus_wasm.js "$pkg"/index.js "$pkg"/iterable.js "$pkg"/stores.js | gzip -9c | wc -c) B gzip)"

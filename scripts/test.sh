@@ -12,8 +12,9 @@ echo "== native: cargo test"
 cargo test --quiet 2>&1 | tee target/native-tests.log
 grep -q "test result: ok" target/native-tests.log
 
-echo "== build the npm package"
+echo "== build the npm package (and the translate build the proxy Worker example uses)"
 ./scripts/build.sh
+FEATURES=translate PKG=target/pkg-translate ./scripts/build.sh
 # tests/js import the package by name, resolved through its package.json "exports".
 mkdir -p tests/js/node_modules && ln -sfn ../../../pkg tests/js/node_modules/toolnexus-wasm
 
@@ -41,5 +42,5 @@ wasm_run chromium-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack tes
 echo "== typings: tsc --noEmit"
 tsc -p tests/js/tsconfig.json
 
-echo "== node --test: the package in Node, in workerd (Miniflare), in an MV3 extension service worker (Playwright), and the www page"
-node --test tests/js/ tests/workerd/ tests/extension/ tests/www.test.mjs
+echo "== node --test: the package in Node, in workerd (Miniflare), in an MV3 extension service worker (Playwright), the proxy Worker with the official openai client, and the www page"
+node --test tests/js/ tests/workerd/ tests/extension/ tests/proxy/ tests/www.test.mjs

@@ -159,7 +159,7 @@ pub async fn translate(cfg: &RunConfig, mut req: TranslateRequest, env: &Env<'_>
         http.body = body.to_string();
     }
     let policy = RetryPolicy { retries: cfg.retries, base_ms: cfg.retry_base_ms, secret: cfg.provider.api_key.clone() };
-    let outcome = one_call(cfg, http, env, &policy, chunks, &model).await;
+    let outcome = one_call(cfg, http, env, &policy, chunks, &model, req.messages.len() as u32).await;
     let usage = outcome.as_ref().map(|(_, r)| r.usage).unwrap_or_default();
     env.emit(Metric::Llm {
         model: model.clone(),
@@ -168,7 +168,10 @@ pub async fn translate(cfg: &RunConfig, mut req: TranslateRequest, env: &Env<'_>
         prompt_tokens: usage.prompt_tokens,
         completion_tokens: usage.completion_tokens,
     });
-    let (raw, reply) = outcome?;
+    let (raw, mut reply) = outcome?;
+    // Calls without ids (Gemini) get ids unique in this conversation: the caller echoes them
+    // back as tool_call_id, and the next translation pairs results with calls by them.
+    crate::run::assign_call_ids(&mut reply.turn.calls, req.messages.len() as u32);
     if let Some(h) = env.hook(Hook::AfterLlm) {
         let response = raw.clone().unwrap_or_else(|| json!({"streamed": true, "usage": reply.usage}));
         h.after_llm(response, &model, 0).await.map_err(hook_failed("afterLLM"))?;
@@ -183,6 +186,7 @@ async fn one_call(
     policy: &RetryPolicy,
     chunks: Option<&dyn Fn(Value)>,
     model: &str,
+    turn_id: u32,
 ) -> Result<(Option<Value>, ModelReply)> {
     let Some(emit) = chunks else {
         let Delivered::Whole(resp) = with_retries(policy, http, env, false).await? else {
@@ -203,7 +207,8 @@ async fn one_call(
             emit(chunk(&id, model, created, json!({"content": delta}), None, None));
         }
     }
-    let reply = assembler.finish()?;
+    let mut reply = assembler.finish()?;
+    crate::run::assign_call_ids(&mut reply.turn.calls, turn_id);
     if !reply.turn.calls.is_empty() {
         let calls: Vec<Value> = tool_calls(&reply)
             .into_iter()

@@ -120,6 +120,20 @@ fn streamed_translation_yields_openai_chunks_from_every_upstream() {
 }
 
 #[test]
+fn calls_without_ids_get_ids_unique_in_the_conversation() {
+    let p = Scripted::new(vec![gm_calls(&[("", "get_weather", json!({"city": "Oslo"})), ("", "get_weather", json!({"city": "Rome"}))])]);
+    let (r, _) = go(Style::Gemini, &p, request(), false);
+    let r = r.unwrap();
+    assert_eq!(r["toolCalls"][0]["id"], "call_5_0", "5 neutral messages came in (the two results merge)");
+    assert_eq!(r["toolCalls"][1]["id"], "call_5_1");
+    let t = Chunked::default();
+    t.push_split(&fixture_text("gemini/stream_tool_calls.sse"), 10);
+    let (_, chunks) = go(Style::Gemini, &t, request(), true);
+    let calls = chunks.iter().find(|c| c["choices"][0]["delta"]["tool_calls"].is_array()).unwrap();
+    assert_eq!(calls["choices"][0]["delta"]["tool_calls"][0]["id"], "call_5_0");
+}
+
+#[test]
 fn bad_requests_and_provider_failures_are_typed() {
     let p = Scripted::default();
     let bad = TranslateRequest::from_json(&json!({"messages": "hi"}), &Toolkit::default());

@@ -444,7 +444,7 @@ fn placeholder(req: &Request) -> ToolResult {
 
 /// Results are paired with calls by id, so a missing or repeated id would lose a result.
 /// Such calls get a stable synthesised id `call_<turn>_<index>`.
-fn assign_call_ids(calls: &mut [ToolCall], turn: u32) {
+pub(crate) fn assign_call_ids(calls: &mut [ToolCall], turn: u32) {
     for i in 0..calls.len() {
         let dup = calls[..i].iter().any(|c| c.id == calls[i].id);
         if calls[i].id.is_empty() || dup {

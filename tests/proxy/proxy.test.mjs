@@ -1,0 +1,126 @@
+// The proxy Worker (examples/worker-proxy) in workerd, driven by the official `openai` npm client
+// (a client nobody here wrote), against local stubs of the OpenAI, Anthropic and Gemini APIs that
+// check every request body they receive against the shape of the real APIs.
+import test, { after, before } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { startScriptedModel } from "../../demo/scripted-model.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(path.resolve(here, "../../tools/js/package.json"));
+const { Miniflare } = require("miniflare");
+const OpenAI = require("openai").default;
+
+let model, mf, openai, root;
+before(async () => {
+  model = await startScriptedModel();
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-proxy-"));
+  fs.cpSync(path.resolve(here, "../../target/pkg-translate"), path.join(root, "pkg"), { recursive: true });
+  fs.copyFileSync(path.resolve(here, "../../examples/worker-proxy/worker.mjs"), path.join(root, "worker.mjs"));
+  mf = new Miniflare({
+    modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,
+    modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
+    compatibilityDate: "2026-04-01", host: "127.0.0.1", port: 0,
+    bindings: {
+      OPENAI_BASE_URL: `${model.url}/v1`, ANTHROPIC_BASE_URL: model.url, GEMINI_BASE_URL: model.url,
+      OPENAI_API_KEY: "openai-secret", ANTHROPIC_API_KEY: "anthropic-secret", GEMINI_API_KEY: "gemini-secret",
+      MODELS: "gpt-scripted,claude-scripted,gemini-scripted",
+    },
+  });
+  const url = await mf.ready;
+  openai = new OpenAI({ baseURL: new URL("/v1", url).href, apiKey: "proxy-client-key", maxRetries: 0 });
+});
+after(async () => { await mf?.dispose(); await model.close(); fs.rmSync(root, { recursive: true, force: true }); });
+
+const MODELS = { openai: "gpt-scripted", anthropic: "claude-scripted", gemini: "gemini-scripted" };
+const tools = [
+  { type: "function", function: { name: "lookup_price", description: "price", parameters: { type: "object", properties: { item: { type: "string" } }, required: ["item"], additionalProperties: false } } },
+  { type: "function", function: { name: "click", description: "click", parameters: { type: "object", properties: { selector: { type: "string" } } } } },
+];
+
+/** What each real API accepts, checked on every request the stubs receive. */
+function checkShape(req) {
+  const b = req.body;
+  if (req.path.endsWith("/chat/completions")) {
+    assert.equal(req.headers.authorization, "Bearer openai-secret");
+    assert.ok(Array.isArray(b.messages) && b.messages.every((m) => ["system", "user", "assistant", "tool"].includes(m.role)));
+    for (const m of b.messages) if (m.tool_calls) for (const c of m.tool_calls) assert.equal(typeof c.function.arguments, "string");
+    for (const t of b.tools ?? []) assert.ok(t.type === "function" && typeof t.function.name === "string");
+  } else if (req.path.endsWith("/v1/messages")) {
+    assert.equal(req.headers["x-api-key"], "anthropic-secret");
+    assert.equal(req.headers["anthropic-version"], "2023-06-01");
+    assert.ok(typeof b.model === "string" && Number.isInteger(b.max_tokens));
+    b.messages.forEach((m, i) => {
+      assert.ok(["user", "assistant"].includes(m.role));
+      if (i > 0) assert.notEqual(m.role, b.messages[i - 1].role, "roles alternate");
+    });
+    for (const t of b.tools ?? []) assert.ok(typeof t.name === "string" && t.input_schema?.type === "object" && !("function" in t));
+  } else {
+    assert.match(req.path, /^\/v1beta\/models\/gemini-scripted:(generateContent|streamGenerateContent\?alt=sse)$/);
+    assert.equal(req.headers["x-goog-api-key"], "gemini-secret");
+    assert.ok(Array.isArray(b.contents) && b.contents.every((c) => ["user", "model"].includes(c.role) && Array.isArray(c.parts)));
+    const decls = b.tools?.[0]?.functionDeclarations ?? [];
+    assert.ok(!JSON.stringify(decls).includes("additionalProperties"), "Gemini rejects additionalProperties");
+  }
+}
+
+test("GET /v1/models lists the configured models", async () => {
+  const list = await openai.models.list();
+  assert.deepEqual(list.data.map((m) => [m.id, m.owned_by]), [["gpt-scripted", "openai"], ["claude-scripted", "anthropic"], ["gemini-scripted", "gemini"]]);
+});
+
+for (const [upstream, name] of Object.entries(MODELS)) {
+  test(`${upstream}: plain completion, parallel tool calls and a tool-result round trip`, async () => {
+    const hello = await openai.chat.completions.create({ model: name, messages: [{ role: "user", content: "#hello" }] });
+    assert.equal(hello.choices[0].message.content, "Hello from the scripted model.");
+    assert.equal(hello.choices[0].finish_reason, "stop");
+    assert.ok(hello.usage.total_tokens > 0);
+
+    const messages = [{ role: "system", content: "You shop." }, { role: "user", content: "#default" }];
+    const first = await openai.chat.completions.create({ model: name, messages, tools, max_tokens: 300 });
+    const msg = first.choices[0].message;
+    assert.equal(first.choices[0].finish_reason, "tool_calls");
+    assert.deepEqual(msg.tool_calls.map((c) => c.function.name), ["lookup_price", "click"]);
+    assert.deepEqual(JSON.parse(msg.tool_calls[0].function.arguments), { item: "blue mug" });
+    const results = [{ role: "tool", tool_call_id: msg.tool_calls[0].id, content: "$7" }, { role: "tool", tool_call_id: msg.tool_calls[1].id, content: "clicked" }];
+    const second = await openai.chat.completions.create({ model: name, messages: [...messages, msg, ...results], tools });
+    assert.equal(second.choices[0].message.content, "Done. lookup_price → $7; click → clicked");
+  });
+
+  test(`${upstream}: streaming through the official client`, async () => {
+    const stream = await openai.chat.completions.create({ model: name, messages: [{ role: "user", content: "#hello" }], stream: true, stream_options: { include_usage: true } });
+    let text = "";
+    let usage;
+    let finish;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? "";
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      if (chunk.usage) usage = chunk.usage;
+      assert.equal(chunk.model, name);
+    }
+    assert.equal(text, "Hello from the scripted model.");
+    assert.equal(finish, "stop");
+    assert.ok(usage.total_tokens > 0);
+    const calls = {};
+    const tc = await openai.chat.completions.create({ model: name, messages: [{ role: "user", content: "#three-clicks" }], tools, stream: true });
+    for await (const chunk of tc) {
+      for (const d of chunk.choices[0]?.delta?.tool_calls ?? []) calls[d.index] = d;
+    }
+    assert.deepEqual(Object.values(calls).map((c) => JSON.parse(c.function.arguments).selector), ["#a", "#b", "#c"]);
+  });
+}
+
+test("bad requests get OpenAI-shaped errors and no key ever leaves the proxy", async () => {
+  await assert.rejects(openai.chat.completions.create({ model: "claude-scripted", messages: [] }), (e) => e.status === 400 && /messages/.test(e.message));
+  const raw = await mf.dispatchFetch("http://proxy/v1/chat/completions", { method: "POST", body: "{nope" });
+  assert.equal(raw.status, 400);
+  assert.equal((await raw.json()).error.type, "invalid_request_error");
+  assert.equal((await mf.dispatchFetch("http://proxy/v1/other")).status, 404);
+  for (const r of model.requests) checkShape(r);
+  assert.equal(model.requests.length, 15, "five upstream calls per upstream, nothing retried");
+  for (const r of model.requests) assert.ok(!JSON.stringify(r.body).includes("secret"));
+});
