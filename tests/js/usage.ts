@@ -79,3 +79,17 @@ export async function memory(kv: KVNamespaceLike): Promise<string> {
   await client.ask({ id: "c1" });
   return text + (saved?.outstanding?.length ?? 0);
 }
+
+import { createClient as createFullClient } from "toolnexus-wasm/full";
+import type { TranslateResult, ChatCompletionChunk } from "toolnexus-wasm/full";
+
+export async function proxy(): Promise<string> {
+  const c = createFullClient({ baseUrl: "https://generativelanguage.googleapis.com", style: "gemini", model: "gemini-2.5-flash" });
+  const r: TranslateResult = await c.translate({ messages: [{ role: "user", content: "hi" }], toolChoice: "required", maxTokens: 10 });
+  let text = r.text + r.finishReason;
+  for await (const chunk of c.translateStream({ messages: [{ role: "user", content: "hi" }] })) {
+    const ch: ChatCompletionChunk = chunk;
+    text += ch.choices[0]?.delta.content ?? "";
+  }
+  return text;
+}
