@@ -142,3 +142,55 @@ fn bad_requests_and_provider_failures_are_typed() {
     let (r, _) = go(Style::OpenAi, &p, request(), false);
     assert_eq!(r.unwrap_err().code(), "provider_http");
 }
+
+#[test]
+fn hooks_fire_once_and_their_errors_propagate() {
+    use futures_util::future::LocalBoxFuture;
+    use toolnexus_wasm::hooks::{Hook, Hooks, LlmChange, ToolCtx, ToolVerdict};
+    use toolnexus_wasm::tool::{ToolResult, ToolSpec};
+    #[derive(Default)]
+    struct Seen(RefCell<Vec<String>>, bool);
+    impl Hooks for Seen {
+        fn has(&self, h: Hook) -> bool {
+            matches!(h, Hook::BeforeLlm | Hook::AfterLlm | Hook::BeforeTool)
+        }
+        fn before_llm(&self, m: Vec<Value>, _: &[ToolSpec], _: &str, turn: u32) -> LocalBoxFuture<'_, toolnexus_wasm::Result<Option<LlmChange>>> {
+            self.0.borrow_mut().push(format!("before {turn} {}", m.len()));
+            Box::pin(async { Ok(Some(LlmChange { messages: Some(vec![json!({"role": "user", "content": "replaced"})]), tools: Some(vec![]) })) })
+        }
+        fn after_llm(&self, r: Value, _: &str, turn: u32) -> LocalBoxFuture<'_, toolnexus_wasm::Result<()>> {
+            self.0.borrow_mut().push(format!("after {turn} {}", r["choices"].is_array()));
+            let fail = self.1;
+            Box::pin(async move { if fail { Err(toolnexus_wasm::Error::new(toolnexus_wasm::Code::HostCallback, "nope")) } else { Ok(()) } })
+        }
+        fn before_tool(&self, _: ToolCtx<'_>) -> LocalBoxFuture<'_, toolnexus_wasm::Result<Option<ToolVerdict>>> {
+            self.0.borrow_mut().push("tool hook".into());
+            Box::pin(async { Ok(None) })
+        }
+        fn after_tool(&self, _: ToolCtx<'_>, _: &ToolResult) -> LocalBoxFuture<'_, toolnexus_wasm::Result<Option<ToolResult>>> {
+            Box::pin(async { Ok(None) })
+        }
+        fn transform_body(&self, _: Value) -> LocalBoxFuture<'_, toolnexus_wasm::Result<Option<Value>>> {
+            Box::pin(async { Ok(None) })
+        }
+    }
+    for fail in [false, true] {
+        let hooks = Seen(RefCell::default(), fail);
+        let p = Scripted::new(vec![oa_calls(&[("c9", "get_weather", "{}")])]);
+        let ids = ids();
+        let clock = tick();
+        let tools = Tools::default();
+        let env = Env { hooks: Some(&hooks), ..Env::new(&p, &tools, &ids, &clock) };
+        let req = TranslateRequest::from_json(&request(), &Toolkit::default()).unwrap();
+        let out = futures_executor::block_on(translate(&config(Style::OpenAi), req, &env, None));
+        assert_eq!(p.bodies()[0]["messages"].as_array().unwrap().len(), 2, "system + the replaced message");
+        assert!(p.bodies()[0].get("tools").is_none(), "tools replaced by none");
+        if fail {
+            let e = out.unwrap_err();
+            assert_eq!((e.code(), e.message.as_str()), ("host_callback", "afterLLM hook failed: nope"));
+        } else {
+            assert_eq!(out.unwrap()["finishReason"], "tool_calls", "nothing executes");
+        }
+        assert_eq!(*hooks.0.borrow(), ["before 0 6", "after 0 true"], "once each, tool hooks never");
+    }
+}
