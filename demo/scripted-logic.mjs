@@ -22,6 +22,12 @@ export const SCENARIOS = {
     { text: "Summary: {{results}}" },
   ],
   loop: [{ calls: [["lookup_price", { item: "anything" }]] }],
+  // The extension example's test page: fill the form, send it, read the answer.
+  form: [
+    { calls: [["type", { selector: "#name", text: "Ada" }], ["click", { selector: "#send" }]] },
+    { calls: [["read_text", { selector: "#thanks" }]] },
+    { text: "I filled in the form. The page says: {{last}}" },
+  ],
 };
 
 export const cors = {
@@ -137,7 +143,10 @@ function pickReply(view, scenarios) {
   const key = view.prompt.startsWith("#") ? view.prompt.slice(1).split(/\s/)[0] : "default";
   const script = scenarios[key] ?? scenarios.default;
   const step = script[Math.min(view.turn, script.length - 1)];
-  if (step.text !== undefined) return { text: step.text.replace("{{results}}", view.results.join("; ") || "no tools ran") };
+  if (step.text !== undefined) {
+    const last = (view.results.at(-1) ?? "").replace(/^[^→]*→ /, "");
+    return { text: step.text.replace("{{results}}", view.results.join("; ") || "no tools ran").replace("{{last}}", last) };
+  }
   return { calls: step.calls.filter(([name]) => view.tools.includes(name)) };
 }
 

@@ -1,0 +1,115 @@
+// The extension's service worker runs the loop. Relay tools (click, type, read_text, navigate) are
+// executed by the content script in the target tab after the person approves them in the side
+// panel. Conversations live in chrome.storage.local and are saved before every wait, so when
+// Chrome stops this worker mid-run, the next worker picks the run up from storage.
+import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer, chromeStorageStore } from "./pkg/index.js";
+import { scriptedFetch } from "./scripted-logic.mjs";
+
+const ready = init(); // no top-level await in service workers
+const store = chromeStorageStore();
+const CONVERSATION = "panel";
+
+chrome.runtime.onInstalled.addListener(() => chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true }).catch(() => {}));
+
+const toolkit = () => createToolkit({ tools: [
+  relayTool("click", "Click the element matching a CSS selector in the user's tab", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
+  relayTool("type", "Type text into the input matching a CSS selector", { type: "object", properties: { selector: { type: "string" }, text: { type: "string" } }, required: ["selector", "text"] }),
+  // not "read": that name belongs to a builtin, and the collision guard refuses relay tools named after one
+  relayTool("read_text", "Read the text of the element matching a CSS selector", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
+  relayTool("navigate", "Open a URL in the user's tab", { type: "object", properties: { url: { type: "string" } }, required: ["url"] }),
+] });
+
+/** The provider: a key from the options page, or the embedded scripted model (offline). */
+async function client() {
+  const { provider } = await chrome.storage.local.get("provider"); // set by options.html; never in run state
+  if (provider?.apiKey) return createClient({ baseUrl: provider.baseUrl, style: provider.style, model: provider.model, apiKey: provider.apiKey, store });
+  return createClient({ baseUrl: "https://scripted.invalid/v1", style: "openai", model: "scripted", apiKey: "offline", fetch: scriptedFetch(), store });
+}
+
+let panel = null; // the side panel's port
+const approvals = new Map(); // request id → resolve
+
+function send(msg) {
+  try { panel?.postMessage(msg); } catch { panel = null; }
+}
+
+const waiting = new Map(); // request id → the calls shown for approval (this worker's parked relays)
+
+/** Runs each call of a relay request in the tab, after the person approved it in the panel. */
+async function relay(request, tabId) {
+  waiting.set(request.id, relayCallsOf(request));
+  send({ type: "approve", request, calls: relayCallsOf(request) });
+  const approved = await new Promise((resolve) => approvals.set(request.id, resolve));
+  waiting.delete(request.id);
+  if (!approved) return { id: request.id, ok: false, reason: "declined" };
+  const results = [];
+  for (const call of relayCallsOf(request)) {
+    let r;
+    try {
+      r = await chrome.tabs.sendMessage(tabId, { type: "relay-call", call });
+    } catch (e) {
+      r = { output: `the tab did not answer: ${e.message}`, isError: true };
+    }
+    results.push({ id: call.id, output: r?.output ?? "", isError: r?.isError === true });
+    send({ type: "relay-result", call, result: r });
+  }
+  return relayAnswer(request.id, results);
+}
+
+/** Forwards a stream's events to the panel; resolves to the request it halted on, if any. The
+ * halted state is in chrome.storage.local by the time `done` arrives. */
+async function forward(events) {
+  let halted = null;
+  for await (const e of events) {
+    send({ type: "event", event: e });
+    if (e.type === "done" && e.result.status === "pending") halted = e.result.pending;
+  }
+  return halted;
+}
+
+/** Relay round trips until the run is done (or declined, or an error). */
+async function continueFrom(c, halted, tabId) {
+  while (halted) {
+    const answer = await relay(halted, tabId);
+    halted = await forward(c.streamWithAnswer({ toolkit: toolkit(), id: CONVERSATION, answer }));
+  }
+}
+
+async function run(prompt, tabId) {
+  await ready;
+  try {
+    const c = await client();
+    await continueFrom(c, await forward(c.stream(prompt, { toolkit: toolkit(), id: CONVERSATION })), tabId);
+  } catch (e) {
+    send({ type: "error", code: e.code, message: e.message });
+  }
+}
+
+/** A worker that starts while a run is halted continues it (Chrome stopped the previous one). */
+async function resumeIfHalted(tabId) {
+  await ready;
+  const state = await store.get(CONVERSATION);
+  if (!state?.pending) return;
+  if (waiting.has(state.pending.id)) {
+    send({ type: "approve", request: state.pending, calls: waiting.get(state.pending.id) }); // already parked here
+    return;
+  }
+  send({ type: "resuming", request: state.pending });
+  try {
+    await continueFrom(await client(), state.pending, tabId);
+  } catch (e) {
+    send({ type: "error", code: e.code, message: e.message });
+  }
+}
+
+chrome.runtime.onConnect.addListener((port) => {
+  if (port.name !== "panel") return;
+  panel = port;
+  port.onDisconnect.addListener(() => { if (panel === port) panel = null; });
+  port.onMessage.addListener((msg) => {
+    if (msg.type === "prompt") run(msg.prompt, msg.tabId);
+    if (msg.type === "decision") approvals.get(msg.requestId)?.(msg.approved);
+    if (msg.type === "hello") resumeIfHalted(msg.tabId);
+    if (msg.type === "reset") store.delete(CONVERSATION).then(() => send({ type: "reset" }));
+  });
+});

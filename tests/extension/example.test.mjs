@@ -1,0 +1,97 @@
+// examples/extension end to end in Chromium (Playwright): a prompt in the side panel becomes
+// relay calls that type and click in a real page after the person allows them; the service worker
+// is stopped while a relay call waits for approval, and the run completes after it restarts.
+// Screenshots go to test-output/.
+import test, { after, before } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../..");
+const { chromium } = createRequire(path.join(repo, "tools/js/package.json"))("playwright-core");
+const shots = path.join(repo, "test-output");
+
+let server, pageUrl, context, extDir, root;
+before(async () => {
+  server = http.createServer((req, res) => {
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(fs.readFileSync(path.join(here, "page/form.html")));
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  pageUrl = `http://127.0.0.1:${server.address().port}/form.html`;
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-ext-example-"));
+  extDir = path.join(root, "ext");
+  fs.cpSync(path.join(repo, "examples/extension"), extDir, { recursive: true });
+  fs.cpSync(path.join(repo, "pkg"), path.join(extDir, "pkg"), { recursive: true });
+  fs.copyFileSync(path.join(repo, "demo/scripted-logic.mjs"), path.join(extDir, "scripted-logic.mjs"));
+  fs.mkdirSync(shots, { recursive: true });
+  context = await chromium.launchPersistentContext(path.join(root, "profile"), {
+    executablePath: "/usr/bin/chromium", headless: true, ignoreDefaultArgs: ["--disable-extensions"],
+    viewport: { width: 420, height: 640 },
+    args: [`--disable-extensions-except=${extDir}`, `--load-extension=${extDir}`, "--no-sandbox", "--disable-gpu", "--disable-quic",
+      "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"],
+  });
+});
+after(async () => { await context?.close(); server?.close(); fs.rmSync(root, { recursive: true, force: true }); });
+
+test("relay calls act in a real page with approval, across a service worker restart", async () => {
+  const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
+  const extId = new URL(sw.url()).host;
+  const page = await context.newPage();
+  await page.goto(pageUrl);
+  const panel = await context.newPage();
+  await panel.goto(`chrome-extension://${extId}/panel.html`);
+  const tabId = await panel.evaluate(async (url) => (await chrome.tabs.query({ url }))[0].id, pageUrl);
+  await panel.goto(`chrome-extension://${extId}/panel.html?tab=${tabId}`);
+  const cdp = await context.newCDPSession(panel);
+  const versions = new Map();
+  cdp.on("ServiceWorker.workerVersionUpdated", (e) => { for (const v of e.versions) versions.set(v.versionId, v); });
+  await cdp.send("ServiceWorker.enable");
+
+  await panel.fill("#prompt", "#form");
+  await panel.click("form button");
+  await panel.waitForSelector(".card .allow", { timeout: 10_000 }).catch(async (e) => {
+    throw new Error(`no approval card; the panel shows: ${await panel.textContent("body")}`);
+  });
+  await panel.click(".card .allow"); // type + click
+  await panel.waitForSelector(".card .allow"); // the second relay request (read) waits for approval
+  assert.equal(await page.textContent("#thanks"), "Thanks, Ada!", "the page really changed");
+  assert.equal(await page.inputValue("#name"), "Ada");
+  await panel.screenshot({ path: path.join(shots, "extension-panel-approval.png") });
+
+  // Chrome stops idle workers; do it now, while the relay call waits for the person.
+  const running = [...versions.values()].filter((v) => v.runningStatus === "running" && v.scriptURL.endsWith("/sw.js"));
+  await cdp.send("ServiceWorker.stopWorker", { versionId: running[0].versionId });
+  for (let i = 0; i < 50 && [...versions.values()].some((v) => v.runningStatus === "running"); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(![...versions.values()].some((v) => v.runningStatus === "running"), "the worker stopped");
+
+  // The panel reconnects, a new worker finds the halted run in chrome.storage.local and asks again.
+  await panel.waitForSelector("text=Resuming the run", { timeout: 10_000 });
+  await panel.click(".card .allow");
+  await panel.waitForFunction(() => document.body.dataset.status === "done", null, { timeout: 10_000 });
+  const answer = await panel.evaluate(() => document.body.dataset.answer);
+  assert.equal(answer, "I filled in the form. The page says: Thanks, Ada!");
+  await panel.screenshot({ path: path.join(shots, "extension-panel-done.png") });
+  await page.screenshot({ path: path.join(shots, "extension-page-after.png") });
+
+  // A declined call is an error result the model sees; nothing happens in the page.
+  await panel.click("#reset");
+  await page.reload();
+  await panel.fill("#prompt", "#form");
+  await panel.click("form button");
+  // decline every relay call the model asks for, until it gives up and answers
+  for (let i = 0; i < 5; i++) {
+    await panel.waitForFunction(() => document.body.dataset.status === "done" || document.querySelector(".card .decline"), null, { timeout: 10_000 });
+    if (await panel.evaluate(() => document.body.dataset.status === "done")) break;
+    await panel.click(".card .decline");
+  }
+  assert.equal(await panel.evaluate(() => document.body.dataset.status), "done");
+  assert.equal(await page.textContent("#thanks"), "Not sent yet.", "nothing happened in the page");
+  assert.match(await panel.textContent("body"), /declined\/expired/);
+});
