@@ -22,6 +22,12 @@ export const SCENARIOS = {
     { text: "Summary: {{results}}" },
   ],
   loop: [{ calls: [["lookup_price", { item: "anything" }]] }],
+  // The www page's sandbox: add an item to the to-do list, then read the list back.
+  todo: [
+    { calls: [["type", { selector: "#todo-input", text: "Buy milk" }], ["click", { selector: "#todo-add" }]] },
+    { calls: [["read_text", { selector: "#todo-list" }]] },
+    { text: "Added it. Your list now reads: {{last}}" },
+  ],
   // The extension example's test page: fill the form, send it, read the answer.
   form: [
     { calls: [["type", { selector: "#name", text: "Ada" }], ["click", { selector: "#send" }]] },
@@ -140,7 +146,7 @@ function geminiSSE(whole) {
 }
 
 function pickReply(view, scenarios) {
-  const key = view.prompt.startsWith("#") ? view.prompt.slice(1).split(/\s/)[0] : "default";
+  const key = view.prompt.startsWith("#") ? view.prompt.slice(1).split(/\s/)[0] : /\b(to-?do|list)\b/i.test(view.prompt) ? "todo" : "default";
   const script = scenarios[key] ?? scenarios.default;
   const step = script[Math.min(view.turn, script.length - 1)];
   if (step.text !== undefined) {

@@ -1,84 +1,151 @@
-// The demo page: the package's browser entry plus the scripted model as an in-page fetch.
-// ?auto=1 approves every relay call and runs both flows by itself (used by the headless test).
-import { init, createClient, createToolkit, defineTool, relayTool, relayCallsOf, relayAnswer } from "../pkg/index.js";
+// The demo page: the package's browser entry, the scripted model as an in-page fetch (or a real
+// provider), streamed text, relay calls as cards you allow or decline, and a durable halt whose
+// saved JSON you can read, edit and resume from.
+import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer } from "../pkg/index.js";
 import { scriptedFetch } from "../demo/scripted-logic.mjs";
 
 const $ = (id) => document.getElementById(id);
-const auto = new URLSearchParams(location.search).has("auto");
-const log = (line) => { $("log").textContent += `${line}\n`; };
-const style = () => document.querySelector("input[name=style]:checked").value;
-const prices = { "blue mug": "$12.50" };
+const chat = $("chat");
+const value = (id) => $(id).value.trim();
 
 const toolkit = () => createToolkit({ tools: [
-  defineTool({ name: "lookup_price", description: "Price of an item", inputSchema: { type: "object", properties: { item: { type: "string" } } },
-               run: async ({ item }) => prices[item] ?? "unknown" }),
-  relayTool("click", "Click an element in the user's tab", { type: "object", properties: { selector: { type: "string" } } }),
+  relayTool("type", "Type text into the sandbox input matching a CSS selector", { type: "object", properties: { selector: { type: "string" }, text: { type: "string" } }, required: ["selector", "text"] }),
+  relayTool("click", "Click the sandbox element matching a CSS selector", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
+  relayTool("read_text", "Read the text of the sandbox element matching a CSS selector", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
 ] });
-const client = (extra = {}) => createClient({ baseUrl: "https://scripted.invalid/v1", style: style(), model: `scripted-${style()}`,
-  apiKey: "in-page", fetch: scriptedFetch(), onMetric: (m) => m.event === "tool" && log(`  metric: tool ${m.tool}${m.pending ? " (pending)" : ""}`), ...extra });
 
-/** Shows a relay request and resolves when the person (or auto mode) decides. */
-function askPerson(request) {
-  const calls = relayCallsOf(request);
+function client(extra = {}) {
+  const style = $("style").value;
+  const real = value("apiKey");
+  $("badge").textContent = real ? `${style} · ${value("model") || "?"}` : `scripted ${style} model · offline`;
+  if (real) return createClient({ baseUrl: value("baseUrl"), style, model: value("model"), apiKey: real, ...extra });
+  const baseUrl = style === "openai" ? "https://scripted.invalid/v1" : "https://scripted.invalid";
+  return createClient({ baseUrl, style, model: `scripted-${style}`, apiKey: "offline", fetch: scriptedFetch(), ...extra });
+}
+
+function add(cls, text) {
+  const el = document.createElement("div");
+  el.className = `msg ${cls}`;
+  el.textContent = text;
+  chat.append(el);
+  chat.scrollTop = chat.scrollHeight;
+  return el;
+}
+
+/** Performs one relay call in the sandbox, visibly. */
+async function act(call) {
+  const el = document.querySelector(`#sandbox ${call.input.selector}`);
+  if (!el) return { id: call.id, output: `no element matches ${call.input.selector}`, isError: true };
+  el.classList.add("acting");
+  await new Promise((r) => setTimeout(r, 350));
+  el.classList.remove("acting");
+  if (call.name === "type") { el.value = call.input.text; return { id: call.id, output: `typed "${call.input.text}"` }; }
+  if (call.name === "click") { el.click(); return { id: call.id, output: `clicked ${call.input.selector}` }; }
+  return { id: call.id, output: el.innerText.trim().replace(/\n+/g, "; ") };
+}
+
+/** A card with the calls; resolves to the person's decision. */
+function askPerson(calls) {
   return new Promise((resolve) => {
     const card = document.createElement("div");
-    card.className = "relay";
-    card.textContent = `The model wants to run ${calls.map((c) => `${c.name}(${c.arguments})`).join(", ")} in your tab. `;
-    const decide = (ok) => {
-      card.remove();
-      log(`  you ${ok ? "approved" : "declined"} ${calls.map((c) => c.name).join(", ")}`);
-      resolve(ok ? relayAnswer(request.id, calls.map((c) => ({ id: c.id, output: `clicked ${c.input.selector}` })))
-                 : { id: request.id, ok: false, reason: "declined" });
-    };
-    for (const [label, ok] of [["Approve", true], ["Decline", false]]) {
+    card.className = "card";
+    card.innerHTML = `<b>The agent wants to act in the sandbox</b><div class="calls"></div>`;
+    card.querySelector(".calls").textContent = calls.map((c) => `${c.name}(${c.arguments})`).join("\n");
+    for (const [label, ok] of [["Allow", true], ["Decline", false]]) {
       const b = document.createElement("button");
       b.textContent = label;
-      b.onclick = () => decide(ok);
-      card.append(b, " ");
+      b.className = ok ? "allow" : "decline";
+      b.onclick = () => { card.remove(); resolve(ok); };
+      card.append(b);
     }
-    $("relays").append(card);
-    if (auto) setTimeout(() => decide(true), 10);
+    chat.append(card);
+    chat.scrollTop = chat.scrollHeight;
+    document.body.dataset.status = "waiting";
   });
 }
 
-let halted = null;
-async function live() {
-  log(`▶ ${style()}: run with waitFor`);
-  const r = await client({ waitFor: askPerson }).run("Find the price of the blue mug and add it to the cart", { toolkit: toolkit() });
-  log(`■ status=${r.status} turns=${r.turns}\n  ${r.text}`);
-  return r;
+async function answerFor(request) {
+  const calls = relayCallsOf(request);
+  if (!(await askPerson(calls))) {
+    add("tool", "you declined");
+    return { id: request.id, ok: false, reason: "declined" };
+  }
+  const results = [];
+  for (const c of calls) {
+    const r = await act(c);
+    results.push(r);
+    add("tool", `✓ ${c.name}: ${r.output}`);
+  }
+  return relayAnswer(request.id, results);
 }
-async function halt() {
-  log(`▶ ${style()}: run without waitFor`);
-  halted = JSON.stringify(await client().run("Find the price of the blue mug and add it to the cart", { toolkit: toolkit() }));
-  $("state").hidden = false;
-  $("state").textContent = JSON.stringify(JSON.parse(halted), null, 2);
-  $("resume").disabled = false;
-  log(`■ status=pending; the state above is plain JSON (${halted.length} bytes) — store it anywhere`);
+
+/** Streams a run's events into the chat; resolves to the result. */
+async function show(events) {
+  let bubble = null;
+  let result;
+  for await (const e of events) {
+    if (e.type === "text") (bubble ??= add("assistant", "")).textContent += e.delta;
+    if (e.type === "tool_call") { bubble = null; add("tool", `→ ${e.name}(${JSON.stringify(e.args)})`); }
+    if (e.type === "done") result = e.result;
+  }
+  return result;
 }
-async function resume() {
-  const state = JSON.parse(halted);
-  const answer = await askPerson(state.pending);
-  const r = await client().runWithAnswer({ toolkit: toolkit(), state, answer });
-  $("resume").disabled = true;
-  log(`■ resumed: status=${r.status}\n  ${r.text}`);
-  return r;
+
+async function send(prompt) {
+  add("user", prompt);
+  document.body.dataset.status = "running";
+  try {
+    if ($("mode").value === "wait") {
+      const r = await show(client({ waitFor: answerFor }).stream(prompt, { toolkit: toolkit() }));
+      finish(r);
+    } else {
+      const r = await show(client().stream(prompt, { toolkit: toolkit() }));
+      if (r.status === "pending") halted(r); else finish(r);
+    }
+  } catch (e) {
+    add("error", `${e.code ?? "error"}: ${e.message}`);
+    document.body.dataset.status = "error";
+  }
 }
-const guard = (f) => () => f().catch((e) => log(`✗ ${e.code ?? ""} ${e.message}`));
-$("live").onclick = guard(live);
-$("halt").onclick = guard(halt);
-$("resume").onclick = guard(resume);
+
+function halted(r) {
+  $("state").value = JSON.stringify(r, null, 2);
+  $("saved").hidden = false;
+  $("saved").open = true;
+  add("tool", `halted: status "pending", ${JSON.stringify(r).length} bytes of JSON saved below`);
+  document.body.dataset.status = "halted";
+}
+
+function finish(r) {
+  $("saved").hidden = true;
+  document.body.dataset.status = r.status;
+  document.body.dataset.answer = r.text;
+}
+
+$("resume").onclick = async () => {
+  let state;
+  try { state = JSON.parse($("state").value); } catch { return add("error", "the saved run is not valid JSON"); }
+  document.body.dataset.status = "running";
+  try {
+    const answer = await answerFor(state.pending);
+    const r = await show(client().streamWithAnswer({ toolkit: toolkit(), state, answer }));
+    if (r.status === "pending") halted(r); else finish(r);
+  } catch (e) {
+    add("error", `${e.code ?? "error"}: ${e.message}`);
+  }
+};
+
+$("todo-add").onclick = () => {
+  const text = $("todo-input").value.trim();
+  if (!text) return;
+  const li = document.createElement("li");
+  li.textContent = text;
+  li.className = "new";
+  $("todo-list").append(li);
+  $("todo-input").value = "";
+};
+$("ask").onsubmit = (ev) => { ev.preventDefault(); const p = value("prompt"); if (p) { $("prompt").value = ""; send(p); } };
+document.querySelector(".suggest").onclick = () => send("Add “Buy milk” to my list");
 
 await init();
-log("wasm loaded");
-if (auto) {
-  const results = [];
-  for (const s of ["openai", "anthropic"]) {
-    document.querySelector(`input[value=${s}]`).checked = true;
-    const a = await live();
-    await halt();
-    const b = await resume();
-    results.push(`${s}:${a.status}:${b.status}:${b.text}`);
-  }
-  document.body.dataset.result = results.join("|");
-}
+document.body.dataset.ready = "yes";
