@@ -41,5 +41,5 @@ wasm_run chromium-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack tes
 echo "== typings: tsc --noEmit"
 tsc -p tests/js/tsconfig.json
 
-echo "== node --test: the package in Node, in workerd (Miniflare), in an MV3 extension service worker (Playwright), the proxy Worker with the official openai client, and the www page"
+echo "== node --test: the package in Node; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; Chromium (Playwright): MV3 extensions and the www page"
 node --test tests/js/ tests/workerd/ tests/extension/ tests/proxy/ tests/www.test.mjs
