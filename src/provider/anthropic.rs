@@ -3,7 +3,7 @@
 use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig, ToolChoice, ToolDecl};
 use crate::dialect::Transcript;
 use crate::error::{Error, Result};
-use crate::message::{AssistantTurn, Message, ToolCall, Usage};
+use crate::message::{AssistantTurn, ToolCall, Usage};
 use crate::provider::Style;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -21,7 +21,7 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     headers.push(("anthropic-version".to_string(), VERSION.to_string()));
     headers.push(("Content-Type".to_string(), "application/json".to_string()));
 
-    let system = system_of(req);
+    let system = super::hoisted_system(req);
     let body = Body {
         model: &cfg.model,
         max_tokens: req.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
@@ -74,23 +74,6 @@ fn anthropic_tools<S: serde::Serializer>(tools: &[ToolDecl], s: S) -> std::resul
         input_schema: &'a Value,
     }
     s.collect_seq(tools.iter().map(|t| Decl { name: t.name, description: t.description, input_schema: t.schema }))
-}
-
-/// The configured system prompt plus any system messages a transcript from the OpenAI dialect
-/// carried (they have no place among Anthropic messages), without repeating one.
-fn system_of(req: &ModelRequest) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    if !req.system.is_empty() {
-        parts.push(req.system);
-    }
-    for m in req.messages {
-        if let Message::System(s) = m {
-            if !s.is_empty() && !parts.contains(&s.as_str()) {
-                parts.push(s);
-            }
-        }
-    }
-    parts.join("\n\n")
 }
 
 pub(super) fn parse(v: &Value) -> Result<ModelReply> {

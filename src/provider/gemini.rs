@@ -8,7 +8,7 @@
 use super::{strip_slash, u64_at, ModelReply, ModelRequest, ProviderConfig, Style, ToolChoice};
 use crate::dialect::Transcript;
 use crate::error::{Code, Error, Result};
-use crate::message::{AssistantTurn, Message, ToolCall, Usage};
+use crate::message::{AssistantTurn, ToolCall, Usage};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -25,7 +25,7 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
         headers.push(("x-goog-api-key".to_string(), k.to_string()));
     }
     headers.push(("Content-Type".to_string(), "application/json".to_string()));
-    let system = system_of(req);
+    let system = super::hoisted_system(req);
     let declarations: Vec<Value> = req
         .tools
         .iter()
@@ -70,21 +70,6 @@ fn gemini_choice(choice: &Value) -> Value {
         Some("none") => json!({"mode": "NONE"}),
         _ => json!({"mode": "AUTO"}),
     }
-}
-
-fn system_of(req: &ModelRequest) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    if !req.system.is_empty() {
-        parts.push(req.system);
-    }
-    for m in req.messages {
-        if let Message::System(s) = m {
-            if !s.is_empty() && !parts.contains(&s.as_str()) {
-                parts.push(s);
-            }
-        }
-    }
-    parts.join("\n\n")
 }
 
 /// JSON Schema → the OpenAPI subset Gemini's `parameters` accepts. Dropped: keywords it rejects

@@ -173,6 +173,24 @@ pub(crate) struct ToolDecl<'a> {
     pub schema: &'a Value,
 }
 
+/// For styles whose system prompt is a body field (Anthropic `system`, Gemini
+/// `systemInstruction`): the configured prompt plus any system messages a transcript from the
+/// OpenAI dialect carried, without repeating one.
+fn hoisted_system(req: &ModelRequest) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    if !req.system.is_empty() {
+        parts.push(req.system);
+    }
+    for m in req.messages {
+        if let Message::System(s) = m {
+            if !s.is_empty() && !parts.contains(&s.as_str()) {
+                parts.push(s);
+            }
+        }
+    }
+    parts.join("\n\n")
+}
+
 pub(crate) fn u64_at(v: &Value, key: &str) -> u64 {
     v.get(key).and_then(Value::as_u64).unwrap_or(0)
 }
