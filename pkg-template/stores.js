@@ -1,10 +1,24 @@
 // Conversation stores over host storage. A store is any object with async get(id),
-// save(id, state) and delete(id); `state` is plain, versioned JSON (ConversationState).
+// save(id, state) and delete(id); `state` is plain, versioned JSON (ConversationState) with a
+// `revision` that each save raises by one. A store that can check refuses a save that is not one
+// past what it holds with a `conflict` error, so two writers never overwrite each other.
+
+/** The revision rule (the same as the core's): over a stored state, only revision + 1. */
+function checkRevision(stored, state) {
+  if (stored == null) return;
+  const have = stored.revision ?? 0;
+  if ((state.revision ?? 0) !== have + 1) {
+    throw storeError("conflict", `conflict: the conversation is at revision ${have}, this save expected ${(state.revision ?? 0) - 1}`);
+  }
+}
 
 /**
  * chrome.storage.local (default) or .session, for MV3 extensions. Keys are `prefix + id`.
  * chrome.storage is looked up at each call, so the store can be made anywhere and used in any
- * extension context (service worker, side panel, offscreen document).
+ * extension context (service worker, side panel, offscreen document). Saves are read-check-write
+ * under a Web Lock per conversation (`navigator.locks`, shared by all of the extension's
+ * contexts), so the service worker and a page cannot both resume one halted run: the second
+ * save gets `conflict`.
  */
 export function chromeStorageStore({ area = "local", prefix = "toolnexus:" } = {}) {
   if (area !== "local" && area !== "session") throw storeError("bad_input", 'chromeStorageStore: area must be "local" or "session"');
@@ -19,7 +33,13 @@ export function chromeStorageStore({ area = "local", prefix = "toolnexus:" } = {
       return (await storage().get(key))[key];
     },
     async save(id, state) {
-      await storage().set({ [prefix + id]: state });
+      const key = prefix + id;
+      const write = async () => {
+        checkRevision((await storage().get(key))[key], state);
+        await storage().set({ [key]: state });
+      };
+      const locks = globalThis.navigator?.locks;
+      await (locks ? locks.request(`toolnexus:${key}`, write) : write());
     },
     async delete(id) {
       await storage().remove(prefix + id);
@@ -28,9 +48,11 @@ export function chromeStorageStore({ area = "local", prefix = "toolnexus:" } = {
 }
 
 /**
- * A Workers KV namespace binding. KV is eventually consistent across locations: right for one
- * conversation driven by one client at a time. `expirationTtl` (seconds, at least 60) is renewed
- * on every save.
+ * A Workers KV namespace binding. KV is eventually consistent across locations and has no
+ * compare-and-set: the store reads the stored revision back before each write and refuses a
+ * stale one (`conflict`), which catches sequential misuse but not two writers racing in the same
+ * instant. Right for one conversation driven by one client at a time; for concurrent writers use
+ * a Durable Object. `expirationTtl` (seconds, at least 60) is renewed on every save.
  */
 export function kvStore(namespace, { prefix = "toolnexus:", expirationTtl } = {}) {
   for (const m of ["get", "put", "delete"]) {
@@ -44,6 +66,7 @@ export function kvStore(namespace, { prefix = "toolnexus:", expirationTtl } = {}
       return (await namespace.get(prefix + id, "json")) ?? undefined;
     },
     async save(id, state) {
+      checkRevision(await namespace.get(prefix + id, "json"), state);
       await namespace.put(prefix + id, JSON.stringify(state), expirationTtl ? { expirationTtl } : undefined);
     },
     async delete(id) {

@@ -34,6 +34,8 @@ pub enum Code {
     Store,
     /// `ask` on a conversation that is halted on a pending request.
     ConversationHalted,
+    /// A store refused a save based on a state that is no longer the newest.
+    Conflict,
     /// An invariant of this crate broke. Reported instead of panicking.
     Internal,
 }
@@ -53,6 +55,7 @@ impl Code {
             Code::Aborted => "aborted",
             Code::Store => "store",
             Code::ConversationHalted => "conversation_halted",
+            Code::Conflict => "conflict",
             Code::Internal => "internal",
         }
     }

@@ -156,6 +156,8 @@ struct Prepared {
     fns: Vec<(String, Function)>,
     signal: JsValue,
     id: Option<String>,
+    /// The stored revision the run started from; its saves continue from there.
+    revision: u64,
 }
 
 impl Inner {
@@ -174,6 +176,7 @@ impl Inner {
     async fn prepare_run(&self, prompt: String, opts: &JsValue, stream: bool, use_store: bool) -> Result<Prepared> {
         let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
         let id = if use_store { id_of(opts)? } else { None };
+        let mut revision = 0;
         let history = match &id {
             Some(id) => match self.load(id).await? {
                 Some((state, _)) if state.pending.is_some() => {
@@ -182,13 +185,16 @@ impl Inner {
                         format!("conversation \"{id}\" is halted on request \"{}\": answer it with askWithAnswer, or discard it", state.pending.map(|p| p.id).unwrap_or_default()),
                     ))
                 }
-                Some((_, transcript)) => transcript,
+                Some((state, transcript)) => {
+                    revision = state.revision;
+                    transcript
+                }
                 None => Vec::new(),
             },
             None => history_of(&get(opts, "history"))?,
         };
         let (run, step) = Run::start(self.cfg(stream), toolkit.kit, history, &prompt)?;
-        Ok(Prepared { run, step, fns: toolkit.fns, signal: get(opts, "signal"), id })
+        Ok(Prepared { run, step, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
     }
 
     /// `{ answer }` plus one of: `id` (from the store, when `use_store`), `state`, or
@@ -206,6 +212,7 @@ impl Inner {
         };
         let state = get(opts, "state");
         let id = if use_store { id_of(opts)? } else { None };
+        let mut revision = 0;
         let (history, pending) = if let Some(id) = &id {
             let Some((stored, transcript)) = self.load(id).await? else {
                 return Err(Error::bad_state(format!("toolnexus: cannot resume — no transcript supplied (no conversation \"{id}\" in the store)")));
@@ -219,6 +226,7 @@ impl Inner {
                     p.id, stored_pending.id
                 )));
             }
+            revision = stored.revision;
             (transcript, stored_pending)
         } else if !(state.is_undefined() || state.is_null()) {
             let h = crate::state::load(&from_js(&state, "state")?)?;
@@ -234,7 +242,7 @@ impl Inner {
             (history_of(&get(opts, "history"))?, pending)
         };
         let (run, step) = Run::resume(self.cfg(stream), toolkit.kit, ResumeInput { history, pending, answer })?;
-        Ok(Prepared { run, step, fns: toolkit.fns, signal: get(opts, "signal"), id })
+        Ok(Prepared { run, step, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
     }
 
     async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>) -> Result<RunResult> {
@@ -244,7 +252,7 @@ impl Inner {
         let on_error = self.on_error.clone().map(OnError);
         let waiter = self.wait_for.clone().map(WaitFor);
         let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
-        let saver = p.id.map(|id| Saver { store: &self.store, id });
+        let saver = p.id.map(|id| Saver { store: &self.store, id, revision: std::cell::Cell::new(p.revision) });
         let ids = super::ids();
         let clock = js_sys::Date::now;
         let env = Env {
@@ -334,7 +342,9 @@ impl Inner {
                 .collect();
             transcript.push(Message::Tool(outs));
         }
-        self.store.save(&id, &ConversationState::new(state.style, &transcript, None)).await
+        let mut closed = ConversationState::new(state.style, &transcript, None);
+        closed.revision = state.revision + 1;
+        self.store.save(&id, &closed).await
     }
 }
 

@@ -87,6 +87,10 @@ pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
     if name == "AbortError" || name == "TimeoutError" {
         return Error::new(Code::Aborted, format!("{context}: aborted"));
     }
+    // A store's refusal keeps its meaning: the caller must see `conflict`, not a store failure.
+    if get(v, "code").as_string().as_deref() == Some("conflict") {
+        return Error::new(Code::Conflict, thrown_message(v));
+    }
     Error::new(code, format!("{context}: {}", thrown_message(v)))
 }
 pub type JsResult<T> = std::result::Result<T, JsValue>;

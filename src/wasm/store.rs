@@ -55,11 +55,18 @@ impl JsStore {
 pub struct Saver<'a> {
     pub store: &'a JsStore,
     pub id: String,
+    /// The last revision this run saved (or loaded): each save is one more.
+    pub revision: std::cell::Cell<u64>,
 }
 
 impl Persist for Saver<'_> {
-    fn save(&self, state: ConversationState) -> LocalBoxFuture<'_, Result<()>> {
-        Box::pin(async move { self.store.save(&self.id, &state).await })
+    fn save(&self, mut state: ConversationState) -> LocalBoxFuture<'_, Result<()>> {
+        state.revision = self.revision.get() + 1;
+        Box::pin(async move {
+            self.store.save(&self.id, &state).await?;
+            self.revision.set(state.revision);
+            Ok(())
+        })
     }
 }
 
@@ -80,16 +87,20 @@ impl MemoryStore {
         js_sys::Promise::resolve(&v)
     }
 
+    /// Saves, refusing a state that is not exactly one revision past the stored one (`conflict`).
     pub fn save(&self, id: String, #[wasm_bindgen(unchecked_param_type = "ConversationState")] state: JsValue) -> js_sys::Promise {
-        match JSON::stringify(&state).ok().and_then(|s| s.as_string()) {
-            Some(text) => {
-                let mut docs = self.docs.borrow_mut();
-                docs.retain(|(k, _)| *k != id);
-                docs.push((id, text));
-                js_sys::Promise::resolve(&JsValue::UNDEFINED)
-            }
-            None => js_sys::Promise::reject(&js_error(Error::bad_input("a conversation state must be JSON data"))),
+        let Some(text) = JSON::stringify(&state).ok().and_then(|s| s.as_string()) else {
+            return js_sys::Promise::reject(&js_error(Error::bad_input("a conversation state must be JSON data")));
+        };
+        let revision_of = |t: &str| serde_json::from_str::<Value>(t).ok().and_then(|v| v.get("revision").and_then(Value::as_u64));
+        let mut docs = self.docs.borrow_mut();
+        let stored = docs.iter().find(|(k, _)| *k == id).map(|(_, t)| revision_of(t).unwrap_or(0));
+        if let Err(e) = crate::state::check_revision(stored, revision_of(&text).unwrap_or(0)) {
+            return js_sys::Promise::reject(&js_error(e));
         }
+        docs.retain(|(k, _)| *k != id);
+        docs.push((id, text));
+        js_sys::Promise::resolve(&JsValue::UNDEFINED)
     }
 
     pub fn delete(&self, id: String) -> js_sys::Promise {

@@ -161,6 +161,8 @@ export interface ConversationState {
   pending?: Request;
   /** The calls of the halted turn still waiting for a result. */
   outstanding?: { id: string; name: string }[];
+  /** Raised by one on every save; a checking store refuses anything but stored + 1 (`conflict`). */
+  revision: number;
 }
 
 /** Any object with these async methods is a store. */
@@ -224,7 +226,7 @@ export type MetricEvent =
 export type ErrorCode =
   | "bad_input" | "provider_http" | "provider_parse" | "provider_error" | "transport"
   | "answer_mismatch" | "bad_state" | "relay_collision" | "host_callback" | "aborted" | "store"
-  | "conversation_halted" | "internal";
+  | "conversation_halted" | "conflict" | "internal";
 
 /** Every error thrown by this package is an Error with name "ToolnexusError" and a stable code. */
 export interface ToolnexusError extends Error {

@@ -192,3 +192,27 @@ test("breaking out of a stream stops delivery", async () => {
   assert.equal(n, 1);
   assert.deepEqual(await stream.next(), { value: undefined, done: true });
 });
+
+test("two clients resuming one halted conversation at once: exactly one wins, the other gets conflict", async () => {
+  const store = memoryStore();
+  const halted = await client("openai", { store }).ask("#mixed", { toolkit: toolkit(), id: "race" });
+  assert.equal(halted.status, "pending");
+  const saved = await store.get("race");
+  const answer = clickAll(saved.pending);
+  const outcomes = await Promise.allSettled([
+    client("openai", { store }).askWithAnswer({ toolkit: toolkit(), id: "race", answer }),
+    client("anthropic", { store }).askWithAnswer({ toolkit: toolkit(), id: "race", answer }),
+  ]);
+  const won = outcomes.filter((o) => o.status === "fulfilled");
+  const lost = outcomes.filter((o) => o.status === "rejected");
+  assert.equal(won.length, 1);
+  assert.equal(lost.length, 1);
+  assert.equal(lost[0].reason.code, "conflict");
+  const after = await store.get("race");
+  assert.equal(after.revision, saved.revision + 1, "one save, by the winner");
+  assert.equal(after.pending, undefined);
+  const answers = JSON.stringify(after.messages).match(/clicked #buy/g) ?? [];
+  assert.equal(answers.length, 2, "the relay answer once in the transcript, once in the final text");
+  // a stale write straight to the store is refused too
+  await assert.rejects(store.save("race", { ...after, revision: after.revision }), { code: "conflict" });
+});
