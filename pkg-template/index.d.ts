@@ -5,6 +5,15 @@ import type { ConversationStore, KVNamespaceLike } from "./toolnexus_wasm.js";
 /** A store over chrome.storage.local (default) or .session, for MV3 extensions. */
 export declare function chromeStorageStore(options?: { area?: "local" | "session"; prefix?: string }): ConversationStore;
 
+/** A store over a Durable Object namespace whose class is ConversationObject: revision checks are atomic. */
+export declare function durableObjectStore(namespace: { idFromName(name: string): unknown; get(id: unknown): { fetch(input: string, init?: RequestInit): Promise<Response> } }): ConversationStore;
+
+/** The Durable Object class for durableObjectStore; export it from your Worker's main module. */
+export declare class ConversationObject {
+  constructor(ctx: { storage: { get(key: string): Promise<unknown>; put(key: string, value: unknown): Promise<void>; delete(key: string): Promise<boolean | void> } }, env?: unknown);
+  fetch(request: Request): Promise<Response>;
+}
+
 /** A store over a Workers KV namespace binding; `expirationTtl` in seconds (at least 60). */
 export declare function kvStore(namespace: KVNamespaceLike, options?: { prefix?: string; expirationTtl?: number }): ConversationStore;
 

@@ -5,7 +5,7 @@ import initWasm, { initSync } from "./toolnexus_wasm.js";
 import "./iterable.js";
 
 export * from "./toolnexus_wasm.js";
-export { chromeStorageStore, kvStore } from "./stores.js";
+export { chromeStorageStore, kvStore, durableObjectStore, ConversationObject } from "./stores.js";
 export { initSync };
 
 /** `Request.kind` of a relay tool call. */

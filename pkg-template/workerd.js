@@ -8,7 +8,7 @@ initSync({ module: wasmModule });
 import "./iterable.js";
 
 export * from "./toolnexus_wasm.js";
-export { chromeStorageStore, kvStore } from "./stores.js";
+export { chromeStorageStore, kvStore, durableObjectStore, ConversationObject } from "./stores.js";
 
 /** `Request.kind` of a relay tool call. */
 export const RELAY_KIND = "tool_call";
