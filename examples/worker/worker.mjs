@@ -23,6 +23,8 @@ const json = (status, body) => new Response(JSON.stringify(body), { status, head
 const problem = (status, code, message) => json(status, { error: { code, message } });
 
 function client(env, style) {
+  // For several writers per run, switch to Durable Objects with one line (and export
+  // ConversationObject, bound as RUNS_DO): const store = durableObjectStore(env.RUNS_DO);
   const store = kvStore(env.RUNS, { prefix: "run:" });
   if (env.API_KEY) {
     return createClient({ baseUrl: env.BASE_URL, style: env.STYLE ?? "openai", model: env.MODEL ?? "gpt-4o-mini", apiKey: env.API_KEY, store });
