@@ -6,9 +6,11 @@
 //   DELETE /runs/:id                                   discard a run
 //   GET    /runs/:id                                   the stored state
 //
-// Bindings: RUNS (a KV namespace). With API_KEY (and BASE_URL, STYLE, MODEL) it calls a real
-// provider; without one it uses the embedded scripted model, offline.
-import { createClient, createToolkit, defineTool, relayTool, relayAnswer, kvStore } from "./pkg/workerd.js";
+// Bindings: RUNS (a KV namespace), or RUNS_DO (a Durable Object namespace of the exported
+// ConversationObject class) for runs that several clients may answer at once. With API_KEY (and
+// BASE_URL, STYLE, MODEL) it calls a real provider; without one it uses the embedded scripted
+// model, offline.
+import { createClient, createToolkit, defineTool, relayTool, relayAnswer, kvStore, durableObjectStore, ConversationObject } from "./pkg/workerd.js";
 import { scriptedFetch } from "./scripted-logic.mjs";
 
 const toolkit = () => createToolkit({ tools: [
@@ -22,10 +24,13 @@ const toolkit = () => createToolkit({ tools: [
 const json = (status, body) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const problem = (status, code, message) => json(status, { error: { code, message } });
 
+export { ConversationObject };
+
+/** Durable Objects when bound (atomic revision checks), else KV. */
+const storeOf = (env) => (env.RUNS_DO ? durableObjectStore(env.RUNS_DO) : kvStore(env.RUNS, { prefix: "run:" }));
+
 function client(env, style) {
-  // For several writers per run, switch to Durable Objects with one line (and export
-  // ConversationObject, bound as RUNS_DO): const store = durableObjectStore(env.RUNS_DO);
-  const store = kvStore(env.RUNS, { prefix: "run:" });
+  const store = storeOf(env);
   if (env.API_KEY) {
     return createClient({ baseUrl: env.BASE_URL, style: env.STYLE ?? "openai", model: env.MODEL ?? "gpt-4o-mini", apiKey: env.API_KEY, store });
   }
@@ -75,7 +80,7 @@ export default {
         return json(r.status === "pending" ? 202 : 200, view(runId, r));
       }
       if (!id) return problem(405, "method_not_allowed", `${request.method} /runs`);
-      const store = kvStore(env.RUNS, { prefix: "run:" });
+      const store = storeOf(env);
       const state = await store.get(id);
       if (!state) return problem(404, "not_found", `no run ${id}`);
       if (request.method === "GET" && !action) return json(200, { id, ...state });
@@ -93,7 +98,7 @@ export default {
       }
       return problem(405, "method_not_allowed", `${request.method} ${url.pathname}`);
     } catch (e) {
-      const status = { bad_input: 400, answer_mismatch: 409, bad_state: 409, conversation_halted: 409, provider_http: 502 }[e.code] ?? 500;
+      const status = { bad_input: 400, answer_mismatch: 409, bad_state: 409, conversation_halted: 409, conflict: 409, provider_http: 502 }[e.code] ?? 500;
       return problem(status, e.code ?? "internal", e.message);
     }
   },

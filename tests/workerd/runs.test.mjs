@@ -21,18 +21,21 @@ before(() => {
 });
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 
+let backing = "kv";
 const worker = () => new Miniflare({
   modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,
   modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
   compatibilityDate: "2026-04-01", kvNamespaces: ["RUNS"], kvPersist: kvDir,
+  ...(backing === "do" ? { durableObjects: { RUNS_DO: "ConversationObject" }, durableObjectsPersist: path.join(root, "do") } : {}),
 });
 const call = async (mf, method, p, body) => {
   const r = await mf.dispatchFetch(`http://w${p}`, { method, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
   return { status: r.status, body: r.status === 204 ? null : await r.json() };
 };
 
-for (const style of ["openai", "anthropic", "gemini"]) {
-  test(`${style}: halt, restart, resume; bad and stale answers change nothing; discard`, async () => {
+for (const [style, store] of [["openai", "kv"], ["anthropic", "kv"], ["gemini", "kv"], ["openai", "do"], ["gemini", "do"]]) {
+  test(`${style} over ${store}: halt, restart, resume; bad and stale answers change nothing; discard`, async () => {
+    backing = store;
     let mf = worker();
     let id, pending;
     try {
