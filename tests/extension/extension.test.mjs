@@ -84,3 +84,22 @@ test("a service worker stopped while a relay call is parked resumes from chrome.
   }
   await page.close();
 });
+
+test("the service worker and an extension page racing to resume one halted run: one wins, one conflict", async () => {
+  const sw = await worker();
+  const extId = new URL(sw.url()).host;
+  const page = await context.newPage();
+  await page.goto(`chrome-extension://${extId}/race.html`);
+  await page.waitForFunction(() => document.title === "race ready");
+  const cfg = { baseUrl: `${model.url}/v1`, style: "openai", id: "race-1" };
+  assert.deepEqual(await command(page, "startHalted", cfg), { status: "pending" });
+  const [fromWorker, fromPage] = await Promise.all([command(page, "resumeFromWorker", cfg), page.evaluate((c) => window.resumeFromPage(c), cfg)]);
+  const outcomes = [fromWorker, fromPage].map((o) => o.status ?? o.error).sort();
+  assert.deepEqual(outcomes, ["conflict", "done"], JSON.stringify({ fromWorker, fromPage }));
+  const stored = (await page.evaluate((k) => chrome.storage.local.get(k), `toolnexus:${cfg.id}`))[`toolnexus:${cfg.id}`];
+  assert.equal(stored.pending, undefined);
+  const text = JSON.stringify(stored.messages);
+  assert.equal((text.match(/clicked by the (worker|page)/g) ?? []).length, 2, "one answer (in the result and the final text)");
+  assert.ok(!(text.includes("clicked by the worker") && text.includes("clicked by the page")), "never both");
+  await page.close();
+});

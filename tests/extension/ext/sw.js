@@ -44,6 +44,26 @@ self.streamNext = async (cfg) => {
   return { text, status };
 };
 
+/** Halts durably (no waitFor) on a relay call. */
+self.startHalted = async (cfg) => {
+  await ready;
+  const r = await client(cfg).ask("#mixed", { toolkit: toolkit(), id: cfg.id });
+  return { status: r.status };
+};
+
+/** Resumes the halted conversation from the worker; a lost race reports its error code. */
+self.resumeFromWorker = async (cfg) => {
+  await ready;
+  const state = await store.get(cfg.id);
+  const answer = relayAnswer(state.pending.id, relayCallsOf(state.pending).map((c) => ({ id: c.id, output: "clicked by the worker" })));
+  try {
+    const r = await client(cfg).askWithAnswer({ toolkit: toolkit(), id: cfg.id, answer });
+    return { status: r.status };
+  } catch (e) {
+    return { error: e.code };
+  }
+};
+
 self.discard = async (cfg) => {
   await ready;
   await client(cfg).discard(cfg.id);
