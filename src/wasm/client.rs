@@ -217,11 +217,17 @@ impl Inner {
             let Some((stored, transcript)) = self.load(id).await? else {
                 return Err(Error::bad_state(format!("toolnexus: cannot resume — no transcript supplied (no conversation \"{id}\" in the store)")));
             };
+            // An answer for a conversation that has moved on is a lost race (another context
+            // resumed it first) or a replay: `conflict`, the same code a losing save gets, so a
+            // host handles every way of losing a race the same way whatever the timing.
             let Some(stored_pending) = stored.pending else {
-                return Err(Error::bad_state(format!("conversation \"{id}\" is not halted: there is nothing to answer")));
+                return Err(Error::new(
+                    Code::Conflict,
+                    format!("conflict: conversation \"{id}\" is no longer halted (already resumed): there is nothing to answer"),
+                ));
             };
             if let Some(p) = explicit_pending.filter(|p| p.id != stored_pending.id) {
-                return Err(Error::bad_state(format!(
+                return Err(Error::new(Code::Conflict, format!(
                     "stale pending request \"{}\": conversation \"{id}\" is halted on \"{}\"",
                     p.id, stored_pending.id
                 )));

@@ -123,13 +123,13 @@ for (const style of ["openai", "anthropic", "gemini"]) {
     await store2.save("c2", saved);
     const fresh = client(style, { store: store2 });
     await assert.rejects(fresh.ask("#hello", { toolkit: toolkit(), id: "c2" }), { code: "conversation_halted" });
-    await assert.rejects(fresh.askWithAnswer({ toolkit: toolkit(), id: "c2", answer: clickAll(saved.pending), pending: { ...saved.pending, id: "pnd-stale" } }), { code: "bad_state" });
+    await assert.rejects(fresh.askWithAnswer({ toolkit: toolkit(), id: "c2", answer: clickAll(saved.pending), pending: { ...saved.pending, id: "pnd-stale" } }), { code: "conflict" });
     const r = await fresh.askWithAnswer({ toolkit: toolkit(lookups), id: "c2", answer: clickAll(saved.pending) });
     assert.equal(r.status, "done");
     assert.equal(r.text, "Summary: lookup_price → $2 for red mug; click → clicked #buy");
     assert.deepEqual(lookups, ["red mug"], "the completed call is not re-run");
     assert.equal((await store2.get("c2")).pending, undefined);
-    await assert.rejects(fresh.askWithAnswer({ toolkit: toolkit(), id: "c2", answer: clickAll(saved.pending) }), { code: "bad_state" }, "a stale answer");
+    await assert.rejects(fresh.askWithAnswer({ toolkit: toolkit(), id: "c2", answer: clickAll(saved.pending) }), { code: "conflict" }, "a stale answer: the conversation already moved on");
   });
 
   test(`${style}: streamWithAnswer resumes a stored halt by id`, async () => {

@@ -9,8 +9,8 @@ const toolkit = () => createToolkit({ tools: [
 
 window.resumeFromPage = async (cfg) => {
   await init();
-  const state = await store.get(cfg.id);
-  const answer = relayAnswer(state.pending.id, relayCallsOf(state.pending).map((c) => ({ id: c.id, output: "clicked by the page" })));
+  // Both racers answer the request they saw halted (cfg.pending), read before either resumes.
+  const answer = relayAnswer(cfg.pending.id, relayCallsOf(cfg.pending).map((c) => ({ id: c.id, output: "clicked by the page" })));
   try {
     const r = await createClient({ baseUrl: cfg.baseUrl, style: cfg.style, model: "scripted", apiKey: "ext-secret", store }).askWithAnswer({ toolkit: toolkit(), id: cfg.id, answer });
     return { status: r.status };

@@ -54,8 +54,8 @@ self.startHalted = async (cfg) => {
 /** Resumes the halted conversation from the worker; a lost race reports its error code. */
 self.resumeFromWorker = async (cfg) => {
   await ready;
-  const state = await store.get(cfg.id);
-  const answer = relayAnswer(state.pending.id, relayCallsOf(state.pending).map((c) => ({ id: c.id, output: "clicked by the worker" })));
+  // Both racers answer the request they saw halted (cfg.pending), read before either resumes.
+  const answer = relayAnswer(cfg.pending.id, relayCallsOf(cfg.pending).map((c) => ({ id: c.id, output: "clicked by the worker" })));
   try {
     const r = await client(cfg).askWithAnswer({ toolkit: toolkit(), id: cfg.id, answer });
     return { status: r.status };
