@@ -87,6 +87,10 @@ impl Error {
     pub fn parse(message: impl Into<String>) -> Self {
         Self::new(Code::ProviderParse, message)
     }
+    /// The state moved on under this writer or answer (another context saved or resumed first).
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self::new(Code::Conflict, message)
+    }
     pub fn internal(message: impl Into<String>) -> Self {
         Self::new(Code::Internal, message)
     }

@@ -99,10 +99,10 @@ pub fn check_revision(stored: Option<u64>, incoming: u64) -> Result<()> {
     if incoming == stored + 1 {
         Ok(())
     } else {
-        Err(Error::new(
-            crate::error::Code::Conflict,
-            format!("conflict: the conversation is at revision {stored}, this save expected {}", incoming.saturating_sub(1)),
-        ))
+        Err(Error::conflict(format!(
+            "conflict: the conversation is at revision {stored}, this save expected {}",
+            incoming.saturating_sub(1)
+        )))
     }
 }
 

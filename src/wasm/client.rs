@@ -221,13 +221,12 @@ impl Inner {
             // resumed it first) or a replay: `conflict`, the same code a losing save gets, so a
             // host handles every way of losing a race the same way whatever the timing.
             let Some(stored_pending) = stored.pending else {
-                return Err(Error::new(
-                    Code::Conflict,
-                    format!("conflict: conversation \"{id}\" is no longer halted (already resumed): there is nothing to answer"),
-                ));
+                return Err(Error::conflict(format!(
+                    "conflict: conversation \"{id}\" is no longer halted (already resumed): there is nothing to answer"
+                )));
             };
             if let Some(p) = explicit_pending.filter(|p| p.id != stored_pending.id) {
-                return Err(Error::new(Code::Conflict, format!(
+                return Err(Error::conflict(format!(
                     "stale pending request \"{}\": conversation \"{id}\" is halted on \"{}\"",
                     p.id, stored_pending.id
                 )));

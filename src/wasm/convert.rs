@@ -89,7 +89,7 @@ pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
     }
     // A store's refusal keeps its meaning: the caller must see `conflict`, not a store failure.
     if get(v, "code").as_string().as_deref() == Some("conflict") {
-        return Error::new(Code::Conflict, thrown_message(v));
+        return Error::conflict(thrown_message(v));
     }
     Error::new(code, format!("{context}: {}", thrown_message(v)))
 }
