@@ -42,6 +42,11 @@ need(path.join(here, "node_modules", "ai"), "run `cd bench && npm ci` first");
 
 const { mock, verify, loadOurs, oursOk, aisdkRun, aisdkOk, minimalRun, minimalOk, mockRun, mockOk } = await import("./workload.mjs");
 const oursRun = await loadOurs(pkgDir);
+// BASELINE_PKG=dir: another build of this package (say main's, before a change) runs beside
+// "ours" as "base", interleaved with the rest: a before/after under the same load.
+const basePkg = process.env.BASELINE_PKG ? path.resolve(process.env.BASELINE_PKG) : null;
+if (basePkg) need(path.join(basePkg, "node.js"), "BASELINE_PKG must be a built package folder");
+const baseRun = basePkg ? await loadOurs(basePkg) : null;
 
 const QUICK = !!process.env.QUICK;
 const cfg = {
@@ -59,6 +64,10 @@ const groups = {
   h100: [variant("ours@100", "ours", 100, oursRun, oursOk), variant("aisdk@100", "aisdk", 100, aisdkRun, aisdkOk), variant("minimal@100", "minimal", 100, minimalRun, minimalOk)],
   h1000: [variant("ours@1000", "ours", 1000, oursRun, oursOk), variant("minimal@1000", "minimal", 1000, minimalRun, minimalOk)],
 };
+if (baseRun) {
+  groups.h0.push(variant("base", "ours", 0, baseRun, oursOk));
+  groups.h100.push(variant("base@100", "ours", 100, baseRun, oursOk));
+}
 
 let seed = 12345;
 const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
@@ -145,6 +154,7 @@ const ratios = {
   oursOverMinimal: { aim: 1.5, ...ratio((x) => x("ours") / x("minimal")) },
   oursNetOverMinimalNet: ratio((x) => (x("ours") - x("mock")) / (x("minimal") - x("mock"))),
   oursOverAisdk: ratio((x) => x("ours") / x("aisdk")),
+  ...(baseRun ? { oursOverBase: ratio((x) => x("ours") / x("base")), oursAt100OverBaseAt100: ratio((x) => x("ours@100") / x("base@100")) } : {}),
   oursAt100OverMinimalAt100: { mean: all["ours@100"].mean / all["minimal@100"].mean, p50: all["ours@100"].p50 / all["minimal@100"].p50, cpuMean: all["ours@100"].cpuMean / all["minimal@100"].cpuMean },
   oursAt1000OverMinimalAt1000: { mean: all["ours@1000"].mean / all["minimal@1000"].mean, p50: all["ours@1000"].p50 / all["minimal@1000"].p50, cpuMean: all["ours@1000"].cpuMean / all["minimal@1000"].cpuMean },
 };
@@ -173,7 +183,7 @@ const out = {
   commit: git("rev-parse", "--short", "HEAD"),
   dirty: !!git("status", "--porcelain", "--", "src", "pkg-template", "Cargo.toml"),
   versions: { ai: ver("ai"), "@ai-sdk/openai": ver("@ai-sdk/openai"), zod: ver("zod"), wasmBytes: fs.statSync(path.join(pkgDir, "toolnexus_wasm_bg.wasm")).size },
-  config: { ...cfg, quick: QUICK, wallSeconds: wall },
+  config: { ...cfg, quick: QUICK, wallSeconds: wall, pkg: path.relative(root, pkgDir) || ".", baseline: basePkg && path.relative(root, basePkg) },
   units: "ms per run; mean/p50/p95 are wall time of single runs, cpuMean is process CPU time per run",
   variants: all,
   ratios,
@@ -193,7 +203,7 @@ for (const [k, s] of Object.entries(all)) {
 const show = (r) => `mean ${f3(r.mean)}, p50 ${f3(r.p50)}, cpu ${f3(r.cpuMean)}, round median ${f3(r.roundMedian)} (rounds ${r.rounds.map(f2).join(" / ")})`;
 console.log(`\nours net of mock / AI SDK net of mock  [budget <= 0.15]: ${show(ratios.oursNetOverAisdkNet)}`);
 console.log(`ours / minimal loop, mock included     [aim <= 1.5]:    ${show(ratios.oursOverMinimal)}`);
-console.log(`ours / minimal, both net of mock: ${show(ratios.oursNetOverMinimalNet)}`);
+if (baseRun) console.log(`ours / base (${path.relative(root, basePkg)}): ${show(ratios.oursOverBase)}; at 100 messages: ${show(ratios.oursAt100OverBaseAt100)}`);
 console.log(`ours / minimal at 100 messages: mean ${f2(ratios.oursAt100OverMinimalAt100.mean)}, p50 ${f2(ratios.oursAt100OverMinimalAt100.p50)}, cpu ${f2(ratios.oursAt100OverMinimalAt100.cpuMean)}; at 1,000: mean ${f2(ratios.oursAt1000OverMinimalAt1000.mean)}, p50 ${f2(ratios.oursAt1000OverMinimalAt1000.p50)}, cpu ${f2(ratios.oursAt1000OverMinimalAt1000.cpuMean)}`);
 const sl = (k) => Object.entries(perMessageUs[k]).map(([by, o]) => `${by} ${Object.entries(o).map(([r, x]) => `${f2(x)} (${r})`).join(" ")}`).join("; ");
 console.log(`µs per history message: ours ${sl("ours")} | minimal ${sl("minimal")} | aisdk ${sl("aisdk")}`);
