@@ -20,6 +20,7 @@ pub mod retry;
 pub mod run;
 pub mod sse;
 pub mod state;
+pub mod style;
 pub mod suspend;
 pub mod tool;
 pub mod translate;
