@@ -213,6 +213,13 @@ mod tests {
     }
 
     #[test]
+    fn usage_sums_saturate_at_u64_max() {
+        let mut u = Usage { prompt_tokens: u64::MAX, completion_tokens: 1, total_tokens: u64::MAX };
+        u.add(Usage { prompt_tokens: 1, completion_tokens: 2, total_tokens: u64::MAX });
+        assert_eq!(u, Usage { prompt_tokens: u64::MAX, completion_tokens: 3, total_tokens: u64::MAX });
+    }
+
+    #[test]
     fn last_tool_turn_maps_results_by_id() {
         let m = vec![
             Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("a"), call("b")] }),

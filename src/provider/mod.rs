@@ -18,6 +18,8 @@ pub(crate) mod dispatch;
 pub(crate) mod gemini;
 pub(crate) mod openai;
 mod stream;
+#[cfg(test)]
+mod tests;
 
 pub use crate::style::Style;
 pub use call::{HttpRequest, HttpResponse, ModelReply, ModelRequest, ProviderConfig, ToolChoice};
