@@ -68,3 +68,28 @@ fn every_withheld_gemini_reason_is_a_provider_error_and_a_content_filter() {
     assert_eq!(gemini_finish_reason("MAX_TOKENS"), Some("length"));
     assert_eq!(gemini_finish_reason("STOP"), None);
 }
+
+fn fixture(path: &str) -> String {
+    let p = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+#[test]
+fn gemini_replies_and_streams_cut_at_every_byte_are_errors_not_panics() {
+    for name in ["tool_calls.json", "final_text.json"] {
+        let full = fixture(&format!("gemini/{name}"));
+        for cut in (0..full.len()).filter(|c| full.is_char_boundary(*c)) {
+            let r = parse_response(&cfg(Style::Gemini), &HttpResponse { status: 200, body: full[..cut].to_string(), retry_after: None });
+            assert_eq!(r.unwrap_err().code(), "provider_parse", "{name} cut at {cut}");
+        }
+    }
+    for name in ["stream_text.sse", "stream_tool_calls.sse"] {
+        let body = fixture(&format!("gemini/{name}"));
+        // Until the line ending after the event carrying the finishReason, the stream is cut.
+        for cut in 0..=body.trim_end().len() {
+            let mut a = StreamAssembler::new(&cfg(Style::Gemini));
+            let r = a.push(&body.as_bytes()[..cut]).and_then(|_| a.finish());
+            assert_eq!(r.unwrap_err().code(), "provider_parse", "{name} cut at {cut}");
+        }
+    }
+}
