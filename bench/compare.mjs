@@ -4,6 +4,9 @@
 //   ./scripts/build.sh          # (repo root) builds pkg/
 //   node bench/compare.mjs      # prints a table, writes bench/out/compare.json
 //   QUICK=1 node bench/compare.mjs   # a short smoke run (same checks, few samples)
+//   TOOLNEXUS_PKG=dir                # time another build of this package instead of pkg/
+//   BASELINE_PKG=dir                 # also time a second build as "base", interleaved (before/after)
+//   ROUNDS=, BATCH=, WARMUP=         # 5 rounds, batches of 10, 600 warm-up runs by default
 //
 // Workload (the one of bench/run.mjs): two model calls, two parallel tools. The first reply is
 // an OpenAI chat completion with two parallel tool calls, the second a final text. Every call
