@@ -51,7 +51,9 @@ function build() {
   fs.mkdirSync(named, { recursive: true });
   run("wasm-opt", [path.join(bg, "toolnexus_wasm_bg.wasm"), "-o", path.join(named, "toolnexus_wasm_bg.wasm"), ...flags, "-g"]);
   fs.copyFileSync(path.join(bg, "toolnexus_wasm.js"), path.join(named, "toolnexus_wasm.js"));
-  for (const f of ["node.js", "iterable.js", "stores.js"]) fs.copyFileSync(path.join(root, "pkg-template", f), path.join(named, f));
+  // inline_js / module snippets, if the edge has any
+  if (fs.existsSync(path.join(bg, "snippets"))) fs.cpSync(path.join(bg, "snippets"), path.join(named, "snippets"), { recursive: true });
+  for (const f of fs.readdirSync(path.join(root, "pkg-template")).filter((f) => f.endsWith(".js"))) fs.copyFileSync(path.join(root, "pkg-template", f), path.join(named, f));
   fs.writeFileSync(path.join(named, "package.json"), '{ "type": "module" }\n');
 }
 
