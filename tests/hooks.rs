@@ -5,11 +5,11 @@ use common::*;
 use futures_util::future::LocalBoxFuture;
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
-use toolnexus_wasm::driver::{drive, Env, Waiter};
+use toolnexus_wasm::driver::{drive, CallPolicy, Env, Waiter};
 use toolnexus_wasm::hooks::{Hook, Hooks, LlmChange, ToolCtx, ToolVerdict};
 use toolnexus_wasm::provider::Style;
 use toolnexus_wasm::run::{Run, RunResult};
-use toolnexus_wasm::suspend::{pending_result, Request};
+use toolnexus_wasm::suspend::{pending_result, Request, ToolOutcome};
 use toolnexus_wasm::tool::{ToolResult, ToolSpec, Toolkit};
 use toolnexus_wasm::{Code, Error, Result};
 
@@ -67,9 +67,9 @@ impl Hooks for Recorded {
 fn go(hooks: &Recorded, params: Option<Value>, p: &Scripted, tools: &Tools, kit: Vec<ToolSpec>, waiter: Option<&dyn Waiter>) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
-    let env = Env { hooks: Some(hooks), waiter, ..Env::new(p, tools, &ids, &clock) };
-    let mut cfg = config(Style::OpenAi);
-    cfg.request_params = params.and_then(|v| v.as_object().cloned());
+    let policy = CallPolicy { request_params: params.and_then(|v| v.as_object().cloned()), ..CallPolicy::SINGLE };
+    let env = Env { hooks: Some(hooks), waiter, policy: &policy, ..Env::new(p, tools, &ids, &clock) };
+    let cfg = config(Style::OpenAi);
     let history = toolnexus_wasm::dialect::read(&[json!({"role": "user", "content": "old question"}), json!({"role": "assistant", "content": "old answer"})])?;
     let (r, step) = Run::start(cfg, Toolkit::new(kit)?, history, "now")?;
     futures_executor::block_on(drive(r, step, &env))
@@ -107,7 +107,7 @@ fn before_llm_replaces_messages_and_tools_then_params_then_body_transform() {
 fn before_tool_short_circuits_or_rewrites_and_after_tool_replaces() {
     let hooks = Recorded {
         before_tool: Some(Box::new(|ctx| match ctx.name {
-            "deny" => Some(ToolVerdict::Result(ToolResult::error("denied by policy"))),
+            "deny" => Some(ToolVerdict::Result(ToolOutcome::Result(ToolResult::error("denied by policy")))),
             "add" => Some(ToolVerdict::Args(json!({"a": 40}).as_object().unwrap().clone())),
             _ => None,
         })),
@@ -130,7 +130,7 @@ fn before_tool_short_circuits_or_rewrites_and_after_tool_replaces() {
 fn before_tool_may_raise_a_suspension_and_after_tool_never_sees_one() {
     let g = ids();
     let hooks = Recorded {
-        before_tool: Some(Box::new(move |ctx| (ctx.name == "pay").then(|| ToolVerdict::Result(pending_result(Request { kind: "approval".into(), prompt: "Pay?".into(), ..Request::default() }, &g))))),
+        before_tool: Some(Box::new(move |ctx| (ctx.name == "pay").then(|| ToolVerdict::Result(ToolOutcome::from_result(pending_result(Request { kind: "approval".into(), prompt: "Pay?".into(), ..Request::default() }, &g)))))),
         after_tool: Some(Box::new(|_, _| None)),
         ..Recorded::default()
     };

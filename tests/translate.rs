@@ -32,12 +32,11 @@ fn go(style: Style, transport: &dyn toolnexus_wasm::driver::Transport, req: Valu
     let clock = tick();
     let tools = Tools::default();
     let env = Env::new(transport, &tools, &ids, &clock);
-    let mut cfg = config(style);
-    cfg.system_prompt = String::new();
+    let cfg = config(style);
     let req = TranslateRequest::from_json(&req, &Toolkit::default()).unwrap();
     let chunks = RefCell::new(Vec::new());
     let sink = |c: Value| chunks.borrow_mut().push(c);
-    let out = futures_executor::block_on(translate(&cfg, req, &env, if stream { Some(&sink) } else { None }));
+    let out = futures_executor::block_on(translate(&cfg.provider, "", req, &env, if stream { Some(&sink) } else { None }));
     (out, chunks.into_inner())
 }
 
@@ -182,7 +181,8 @@ fn hooks_fire_once_and_their_errors_propagate() {
         let tools = Tools::default();
         let env = Env { hooks: Some(&hooks), ..Env::new(&p, &tools, &ids, &clock) };
         let req = TranslateRequest::from_json(&request(), &Toolkit::default()).unwrap();
-        let out = futures_executor::block_on(translate(&config(Style::OpenAi), req, &env, None));
+        let cfg = config(Style::OpenAi);
+        let out = futures_executor::block_on(translate(&cfg.provider, &cfg.system_prompt, req, &env, None));
         assert_eq!(p.bodies()[0]["messages"].as_array().unwrap().len(), 2, "system + the replaced message");
         assert!(p.bodies()[0].get("tools").is_none(), "tools replaced by none");
         if fail {
