@@ -152,3 +152,38 @@ fn a_failing_hook_stops_the_run() {
     assert_eq!(e.code(), "host_callback");
     assert_eq!(e.message, "afterLLM hook failed: audit log down");
 }
+
+/// "custom" is an ordinary source: a declared tool with it is a host tool like any other, so
+/// `beforeTool` can repair its invalid arguments and it runs. Only a call to an undeclared tool
+/// stays unknown, whatever `beforeTool` returns. Metrics label both "custom", as always.
+#[test]
+fn before_tool_repairs_the_arguments_of_a_tool_declared_with_source_custom() {
+    let hooks = Recorded {
+        before_tool: Some(Box::new(|_| Some(ToolVerdict::Args(json!({"q": "mug"}).as_object().unwrap().clone())))),
+        ..Recorded::default()
+    };
+    let p = Scripted::new(vec![oa_calls(&[("c1", "search", "{oops"), ("c2", "ghost", "{}")]), oa_text("found")]);
+    let tools = Tools::default().with("search", |a, _| ToolResult::ok(format!("results for {}", a["q"])));
+    let mut custom = native("search");
+    custom.source = "custom".into();
+    let ids = ids();
+    let clock = tick();
+    let metrics = Recorder::default();
+    let env = Env { hooks: Some(&hooks), observer: Some(&metrics), ..Env::new(&p, &tools, &ids, &clock) };
+    let (r, step) = Run::start(config(Style::OpenAi), Toolkit::new(vec![custom]).unwrap(), vec![], "find a mug").unwrap();
+    let r = futures_executor::block_on(drive(r, step, &env)).unwrap();
+    assert_eq!(tools.calls.borrow().len(), 1, "the custom-source tool ran, with the repaired arguments");
+    assert_eq!((r.tool_calls[0].output.as_str(), r.tool_calls[0].is_error), ("results for \"mug\"", false));
+    assert_eq!(r.tool_calls[0].args, json!({"q": "mug"}));
+    assert_eq!((r.tool_calls[1].output.as_str(), r.tool_calls[1].is_error), ("Unknown tool: ghost", true), "an unknown tool stays unknown");
+    let sources: Vec<(String, String, bool)> = metrics
+        .0
+        .borrow()
+        .iter()
+        .filter_map(|m| match m {
+            toolnexus_wasm::metrics::Metric::Tool { tool, source, is_error, .. } => Some((tool.clone(), source.clone(), *is_error)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sources, [("search".to_string(), "custom".to_string(), false), ("ghost".to_string(), "custom".to_string(), true)]);
+}

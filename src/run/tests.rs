@@ -101,3 +101,30 @@ fn feeding_steps_out_of_order_is_an_internal_error_not_a_panic() {
 fn zero_max_turns_is_refused() {
     assert_eq!(Run::start(cfg(Style::OpenAi, 0), kit(), vec![], "x").err().unwrap().code(), "bad_input");
 }
+
+#[test]
+fn checkpoints_read_the_outcomes_taken_as_they_settle() {
+    let (mut run, _) = Run::start(cfg(Style::OpenAi, 3), kit(), vec![], "hi").unwrap();
+    let reply = ok(json!({"choices":[{"message":{"content":"","tool_calls":[
+        {"id":"a","function":{"name":"add","arguments":"{}"}},
+        {"id":"b","function":{"name":"add","arguments":"{}"}}]}}]}));
+    let Step::RunTools(_) = run.on_model_response(&reply).unwrap() else { panic!() };
+    let before = run.checkpoint();
+    assert_eq!((before.transcript.len(), before.pending.is_none()), (3, true), "nothing settled: the transcript as it is");
+    let req = Request { id: "r1".into(), kind: "input".into(), prompt: "which?".into(), ..Request::default() };
+    run.on_tool_outcome(1, ToolOutcome::Suspend(req.clone())).unwrap();
+    assert!(run.has_suspended());
+    let halted = run.checkpoint();
+    assert_eq!((halted.transcript.len(), halted.pending.as_ref()), (3, Some(&req)), "halted on the suspension, no result yet");
+    run.on_tool_outcome(0, ToolOutcome::Result(ToolResult::ok("1"))).unwrap();
+    let partial = run.checkpoint();
+    let Some(Message::Tool(outs)) = partial.transcript.last() else { panic!("{:?}", partial.transcript) };
+    assert_eq!((outs.len(), outs[0].call_id.as_str(), partial.pending.is_some()), (1, "a", true));
+    run.on_tool_outcome(1, ToolOutcome::Result(ToolResult::ok("2"))).unwrap();
+    assert!(!run.has_suspended(), "an answered suspension is replaced by its result");
+    assert!(run.checkpoint().pending.is_none());
+    let (call, outcome) = run.settled(1).unwrap();
+    assert_eq!((call.id.as_str(), outcome), ("b", &ToolOutcome::Result(ToolResult::ok("2"))));
+    assert!(matches!(run.end_tool_turn().unwrap(), Step::CallModel));
+    assert_eq!(run.build_request(false).json()["messages"].as_array().unwrap().len(), 5);
+}
