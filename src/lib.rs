@@ -7,6 +7,7 @@
 //! results, Request/Answer, relay), `run` (the state machine), `driver` (the one async loop over
 //! the transport and tool seams), `state` (versioned resume state), `error` (stable codes).
 
+pub mod conversation;
 pub mod dialect;
 pub mod driver;
 pub mod error;
