@@ -10,10 +10,9 @@ use crate::state::{load_conversation, ConversationState};
 use crate::suspend::{declined, Request};
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value;
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::future::Future;
-use std::pin::Pin;
-use std::task::{Context, Poll, Waker};
+use std::task::{Poll, Waker};
 
 /// Where conversations are kept, one JSON document (a [`ConversationState`]) per id.
 pub trait ConversationStore {
@@ -189,36 +188,31 @@ impl Persist for Saver<'_> {
     }
 }
 
-/// A first-come first-served turn for one saver's saves (single-threaded: no locking needed).
+/// A first-come first-served turn for one saver's saves (single-threaded: `Cell`s, and nothing
+/// can fail a borrow).
 #[derive(Default)]
 struct Queue {
     issued: Cell<u64>,
-    serving: Cell<u64>,
-    /// Tickets given up before their turn (their future was dropped).
-    abandoned: RefCell<Vec<u64>>,
-    waiting: RefCell<Vec<Waker>>,
+    /// Tickets not yet done (finished, failed or dropped), oldest first: the first may save.
+    live: Cell<Vec<u64>>,
+    /// One waker is enough: a saver serves one run, and all of a run's saves are polled by its
+    /// one task, so waking it reaches every waiting save.
+    waker: Cell<Option<Waker>>,
 }
 
 impl Queue {
     fn ticket(&self) -> Ticket<'_> {
         let n = self.issued.get();
         self.issued.set(n + 1);
+        self.update(|live| live.push(n));
         Ticket { queue: self, n }
     }
 
-    /// Passes the turn on, past any ticket already given up, and wakes whoever waits.
-    fn advance(&self) {
-        let mut next = self.serving.get() + 1;
-        let mut abandoned = self.abandoned.borrow_mut();
-        while let Some(i) = abandoned.iter().position(|&t| t == next) {
-            abandoned.swap_remove(i);
-            next += 1;
-        }
-        self.serving.set(next);
-        drop(abandoned);
-        for w in self.waiting.take() {
-            w.wake();
-        }
+    fn update<T>(&self, f: impl FnOnce(&mut Vec<u64>) -> T) -> T {
+        let mut live = self.live.take();
+        let out = f(&mut live);
+        self.live.set(live);
+        out
     }
 }
 
@@ -228,32 +222,24 @@ struct Ticket<'a> {
 }
 
 impl Ticket<'_> {
+    /// Resolves when every older save is done.
     fn turn(&self) -> impl Future<Output = ()> + '_ {
-        Turn(self)
+        std::future::poll_fn(move |cx| {
+            if self.queue.update(|live| live.first() == Some(&self.n)) {
+                Poll::Ready(())
+            } else {
+                self.queue.waker.set(Some(cx.waker().clone()));
+                Poll::Pending
+            }
+        })
     }
 }
 
 impl Drop for Ticket<'_> {
     fn drop(&mut self) {
-        if self.queue.serving.get() == self.n {
-            self.queue.advance();
-        } else {
-            self.queue.abandoned.borrow_mut().push(self.n);
-        }
-    }
-}
-
-struct Turn<'a, 'b>(&'a Ticket<'b>);
-
-impl Future for Turn<'_, '_> {
-    type Output = ();
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        let t = self.0;
-        if t.queue.serving.get() == t.n {
-            Poll::Ready(())
-        } else {
-            t.queue.waiting.borrow_mut().push(cx.waker().clone());
-            Poll::Pending
+        self.queue.update(|live| live.retain(|&t| t != self.n));
+        if let Some(w) = self.queue.waker.take() {
+            w.wake();
         }
     }
 }
@@ -278,11 +264,11 @@ mod tests {
         let q = Queue::default();
         let (first, second, third) = (q.ticket(), q.ticket(), q.ticket());
         drop(second);
-        assert_eq!(q.serving.get(), 0, "the first is still being served");
+        assert_eq!(q.update(|l| l.clone()), [0, 2], "the first is still being served");
         drop(first);
-        assert_eq!(q.serving.get(), 2, "the abandoned second is skipped");
+        assert_eq!(q.update(|l| l.clone()), [2], "the abandoned second is skipped");
         futures_executor::block_on(third.turn());
         drop(third);
-        assert_eq!((q.serving.get(), q.abandoned.borrow().len()), (3, 0));
+        assert!(q.update(|l| l.is_empty()));
     }
 }

@@ -11,6 +11,7 @@ use crate::conversation::{self, ConversationStore};
 use crate::error::{Code, Error, Result};
 use crate::state::ConversationState;
 use futures_util::future::LocalBoxFuture;
+use futures_util::FutureExt;
 use js_sys::{Function, JSON};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -23,37 +24,37 @@ pub struct JsStore {
 }
 
 impl JsStore {
-    async fn call(&self, method: &str, args: &[JsValue]) -> Result<JsValue> {
-        let f = get(&self.store, method)
-            .dyn_into::<Function>()
-            .map_err(|_| Error::bad_input(format!("the conversation store has no {method}() method")))?;
-        let call = match args {
-            [a] => f.call1(&self.store, a),
-            [a, b] => f.call2(&self.store, a, b),
-            _ => f.call0(&self.store),
-        };
-        settle(call).await.map_err(|e| super::convert::from_thrown(&e, Code::Store, &format!("store.{method} failed")))
+    /// Calls `method(id, state?)`. One boxed future serves the three methods: each distinct
+    /// future would otherwise be compiled into the wasm again.
+    fn call<'a>(&'a self, method: &'static str, id: &'a str, state: Option<&'a ConversationState>) -> LocalBoxFuture<'a, Result<JsValue>> {
+        Box::pin(async move {
+            let f = get(&self.store, method)
+                .dyn_into::<Function>()
+                .map_err(|_| Error::bad_input(format!("the conversation store has no {method}() method")))?;
+            let call = match state {
+                Some(s) => f.call2(&self.store, &id.into(), &to_js(s)?),
+                None => f.call1(&self.store, &id.into()),
+            };
+            settle(call).await.map_err(|e| super::convert::from_thrown(&e, Code::Store, &format!("store.{method} failed")))
+        })
     }
 }
 
 /// The JS store object behind the core's store seam.
 impl ConversationStore for JsStore {
     fn get<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, Result<Option<Value>>> {
-        Box::pin(async move {
-            let v = self.call("get", &[id.into()]).await?;
-            if v.is_undefined() || v.is_null() {
-                return Ok(None);
-            }
-            Ok(Some(from_js(&v, "the stored conversation")?))
-        })
+        Box::pin(self.call("get", id, None).map(|r| match r? {
+            v if v.is_undefined() || v.is_null() => Ok(None),
+            v => from_js(&v, "the stored conversation").map(Some),
+        }))
     }
 
     fn save<'a>(&'a self, id: &'a str, state: &'a ConversationState) -> LocalBoxFuture<'a, Result<()>> {
-        Box::pin(async move { self.call("save", &[id.into(), to_js(state)?]).await.map(|_| ()) })
+        Box::pin(self.call("save", id, Some(state)).map(|r| r.map(drop)))
     }
 
     fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, Result<()>> {
-        Box::pin(async move { self.call("delete", &[id.into()]).await.map(|_| ()) })
+        Box::pin(self.call("delete", id, None).map(|r| r.map(drop)))
     }
 }
 
