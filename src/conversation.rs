@@ -192,7 +192,7 @@ impl Persist for Saver<'_> {
 #[derive(Default)]
 struct Queue {
     issued: Cell<u64>,
-    /// Tickets below this one may save. A ticket done (or dropped) lets everything up to it by,
+    /// Tickets up to this one may save. A ticket done (or dropped) lets everything up to it by,
     /// so a save given up before its turn never holds up the ones behind it; the worst it can
     /// do is let two saves overlap, which the store's revision check turns into `conflict`.
     serving: Cell<u64>,
