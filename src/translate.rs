@@ -89,9 +89,9 @@ pub fn finish_reason(has_calls: bool, stop: Option<&str>) -> &'static str {
         return "tool_calls";
     }
     match stop.unwrap_or("") {
-        "length" | "max_tokens" | "MAX_TOKENS" => "length",
-        "content_filter" | "refusal" | "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" => "content_filter",
-        _ => "stop",
+        "length" | "max_tokens" => "length",
+        "content_filter" | "refusal" => "content_filter",
+        other => provider::gemini_finish_reason(other).unwrap_or("stop"),
     }
 }
 
