@@ -13,13 +13,13 @@ use super::store::{memory_store, JsStore, Saver};
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
 use crate::dialect;
-use crate::driver::{drive, Env, ErrorPolicy, Persist, Waiter};
+use crate::driver::{drive, CallPolicy, Env, ErrorPolicy, Persist, Waiter};
 use crate::error::{Code, Error, Result};
 use crate::events::EventSink;
 use crate::message::Message;
 use crate::metrics::Observer;
 use crate::provider::{ProviderConfig, Style};
-use crate::run::{ResumeInput, Run, RunConfig, RunResult, Step, DEFAULT_MAX_TURNS};
+use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step, DEFAULT_MAX_TURNS};
 use crate::state::{load_conversation, ConversationState};
 use crate::suspend::{declined, Answer, Request};
 use js_sys::{Function, Object, Promise};
@@ -28,7 +28,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 struct Inner {
-    cfg: RunConfig,
+    cfg: LoopConfig,
+    policy: CallPolicy,
     wait_for: Option<Function>,
     fetch: Option<Function>,
     on_metric: Option<Function>,
@@ -76,7 +77,7 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
         }
     };
     Ok(Inner {
-        cfg: RunConfig {
+        cfg: LoopConfig {
             provider: ProviderConfig {
                 base_url: req_string(opts, "baseUrl", what)?,
                 style,
@@ -86,6 +87,8 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
             },
             system_prompt: opt_string(opts, "systemPrompt", what)?.unwrap_or_default(),
             max_turns,
+        },
+        policy: CallPolicy {
             stream: false,
             retries: match get(opts, "retries") {
                 v if v.is_undefined() => crate::retry::DEFAULT_RETRIES,
@@ -153,6 +156,8 @@ fn decode<T>(v: &JsValue, what: &str, read: fn(&serde_json::Value, &str) -> std:
 struct Prepared {
     run: Run,
     step: Step,
+    /// Model replies are streamed (text deltas become events).
+    stream: bool,
     fns: Vec<(String, Function)>,
     signal: JsValue,
     id: Option<String>,
@@ -161,8 +166,8 @@ struct Prepared {
 }
 
 impl Inner {
-    fn cfg(&self, stream: bool) -> RunConfig {
-        RunConfig { stream, ..self.cfg.clone() }
+    fn cfg(&self) -> LoopConfig {
+        self.cfg.clone()
     }
 
     /// The stored conversation `id`: `None` when there is none yet.
@@ -193,8 +198,8 @@ impl Inner {
             },
             None => history_of(&get(opts, "history"))?,
         };
-        let (run, step) = Run::start(self.cfg(stream), toolkit.kit, history, &prompt)?;
-        Ok(Prepared { run, step, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
+        let (run, step) = Run::start(self.cfg(), toolkit.kit, history, &prompt)?;
+        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
     }
 
     /// `{ answer }` plus one of: `id` (from the store, when `use_store`), `state`, or
@@ -246,8 +251,8 @@ impl Inner {
             })?;
             (history_of(&get(opts, "history"))?, pending)
         };
-        let (run, step) = Run::resume(self.cfg(stream), toolkit.kit, ResumeInput { history, pending, answer })?;
-        Ok(Prepared { run, step, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
+        let (run, step) = Run::resume(self.cfg(), toolkit.kit, ResumeInput { history, pending, answer })?;
+        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
     }
 
     async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>) -> Result<RunResult> {
@@ -260,9 +265,11 @@ impl Inner {
         let saver = p.id.map(|id| Saver { store: &self.store, id, revision: std::cell::Cell::new(p.revision) });
         let ids = super::ids();
         let clock = js_sys::Date::now;
+        let policy = CallPolicy { stream: p.stream, ..self.policy.clone() };
         let env = Env {
             transport: &transport,
             tools: &tools,
+            policy: &policy,
             waiter: waiter.as_ref().map(|w| w as &dyn Waiter),
             observer: Some(&observer as &dyn Observer),
             events,
@@ -292,6 +299,7 @@ impl Inner {
         let ids = super::ids();
         let clock = js_sys::Date::now;
         let env = Env {
+            policy: &self.policy,
             observer: Some(&observer as &dyn Observer),
             sleep: Some(&Timers),
             on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
@@ -305,14 +313,8 @@ impl Inner {
                 s.push(&chunk);
             }
         };
-        let fut = crate::translate::translate(&self.cfg, request, &env, sink.map(|_| &emit as &dyn Fn(serde_json::Value)));
-        let result = match crate::driver::Abort::aborted(&abort) {
-            Some(e) => Err(e),
-            None => match futures_util::future::select(Box::pin(fut), crate::driver::Abort::wait(&abort)).await {
-                futures_util::future::Either::Left((r, _)) => r,
-                futures_util::future::Either::Right((e, _)) => Err(e),
-            },
-        }?;
+        let chunks = sink.map(|_| &emit as &dyn Fn(serde_json::Value));
+        let result = crate::translate::translate(&self.cfg.provider, &self.cfg.system_prompt, request, &env, chunks).await?;
         to_js(&result)
     }
 
