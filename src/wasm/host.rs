@@ -53,17 +53,8 @@ impl Fetch {
         // The init is a plain dictionary we make, not a host object: method and headers cross as
         // one JSON text (one `JSON.parse`, not a call per header) and two `Reflect.set`s add the
         // body and signal. Typed `RequestInit` setters would each be one more import (~50 B gzip).
-        let mut head = String::from(r#"{"method":"POST","headers":{"#);
-        for (i, (k, v)) in req.headers.iter().enumerate() {
-            if i > 0 {
-                head.push(',');
-            }
-            head.push_str(&Value::from(k.as_str()).to_string());
-            head.push(':');
-            head.push_str(&Value::from(v.as_str()).to_string());
-        }
-        head.push_str("}}");
-        let init: Object = js_sys::JSON::parse(&head).map_err(|_| Error::internal("JSON.parse refused our own output"))?.unchecked_into();
+        let headers: Map<String, Value> = req.headers.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
+        let init: Object = to_js(&serde_json::json!({ "method": "POST", "headers": headers }))?.unchecked_into();
         let _ = Reflect::set(&init, &"body".into(), &req.body.into());
         if let Some(s) = &self.signal {
             let _ = Reflect::set(&init, &"signal".into(), s);
