@@ -9,19 +9,19 @@
 use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, to_js, JsResult};
 use super::hooks::JsHooks;
 use super::host::{Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
-use super::store::{memory_store, JsStore, Saver};
+use super::store::{memory_store, JsStore};
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
+use crate::conversation::{self, ResumeArgs, Saver};
 use crate::dialect;
 use crate::driver::{drive, CallPolicy, Env, ErrorPolicy, Persist, Waiter};
-use crate::error::{Code, Error, Result};
+use crate::error::{Error, Result};
 use crate::events::EventSink;
 use crate::message::Message;
 use crate::metrics::Observer;
 use crate::provider::{ProviderConfig, Style};
 use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step, DEFAULT_MAX_TURNS};
-use crate::state::{load_conversation, ConversationState};
-use crate::suspend::{declined, Answer, Request};
+use crate::suspend::{Answer, Request};
 use js_sys::{Function, Object, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -170,40 +170,19 @@ impl Inner {
         self.cfg.clone()
     }
 
-    /// The stored conversation `id`: `None` when there is none yet.
-    async fn load(&self, id: &str) -> Result<Option<(ConversationState, Vec<Message>)>> {
-        match self.store.get(id).await? {
-            None => Ok(None),
-            Some(v) => load_conversation(&v).map(Some),
-        }
-    }
-
     async fn prepare_run(&self, prompt: String, opts: &JsValue, stream: bool, use_store: bool) -> Result<Prepared> {
         let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
         let id = if use_store { id_of(opts)? } else { None };
-        let mut revision = 0;
-        let history = match &id {
-            Some(id) => match self.load(id).await? {
-                Some((state, _)) if state.pending.is_some() => {
-                    return Err(Error::new(
-                        Code::ConversationHalted,
-                        format!("conversation \"{id}\" is halted on request \"{}\": answer it with askWithAnswer, or discard it", state.pending.map(|p| p.id).unwrap_or_default()),
-                    ))
-                }
-                Some((state, transcript)) => {
-                    revision = state.revision;
-                    transcript
-                }
-                None => Vec::new(),
-            },
-            None => history_of(&get(opts, "history"))?,
+        let opened = match &id {
+            Some(id) => conversation::open(&self.store, id).await?,
+            None => conversation::Opened { history: history_of(&get(opts, "history"))?, revision: 0 },
         };
-        let (run, step) = Run::start(self.cfg(), toolkit.kit, history, &prompt)?;
-        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
+        let (run, step) = Run::start(self.cfg(), toolkit.kit, opened.history, &prompt)?;
+        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision: opened.revision })
     }
 
     /// `{ answer }` plus one of: `id` (from the store, when `use_store`), `state`, or
-    /// `history` + `pending`.
+    /// `history` + `pending`; `conversation::resume` chooses and checks.
     async fn prepare_resume(&self, opts: &JsValue, stream: bool, use_store: bool) -> Result<Prepared> {
         let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
         let answer_v = get(opts, "answer");
@@ -211,48 +190,19 @@ impl Inner {
             return Err(Error::bad_input("an answer object { id, ok, data? } is required"));
         }
         let answer = decode(&answer_v, "answer", Answer::from_json)?;
-        let explicit_pending = match get(opts, "pending") {
+        let pending = match get(opts, "pending") {
             p if p.is_object() => Some(decode(&p, "pending", Request::from_json)?),
             _ => None,
         };
-        let state = get(opts, "state");
+        let state_v = get(opts, "state");
+        let state = || from_js(&state_v, "state");
+        let history = || history_of(&get(opts, "history"));
+        let args = ResumeArgs { pending, state: (!(state_v.is_undefined() || state_v.is_null())).then_some(&state as _), history: &history };
         let id = if use_store { id_of(opts)? } else { None };
-        let mut revision = 0;
-        let (history, pending) = if let Some(id) = &id {
-            let Some((stored, transcript)) = self.load(id).await? else {
-                return Err(Error::bad_state(format!("toolnexus: cannot resume — no transcript supplied (no conversation \"{id}\" in the store)")));
-            };
-            // An answer for a conversation that has moved on is a lost race (another context
-            // resumed it first) or a replay: `conflict`, the same code a losing save gets, so a
-            // host handles every way of losing a race the same way whatever the timing.
-            let Some(stored_pending) = stored.pending else {
-                return Err(Error::conflict(format!(
-                    "conflict: conversation \"{id}\" is no longer halted (already resumed): there is nothing to answer"
-                )));
-            };
-            if let Some(p) = explicit_pending.filter(|p| p.id != stored_pending.id) {
-                return Err(Error::conflict(format!(
-                    "stale pending request \"{}\": conversation \"{id}\" is halted on \"{}\"",
-                    p.id, stored_pending.id
-                )));
-            }
-            revision = stored.revision;
-            (transcript, stored_pending)
-        } else if !(state.is_undefined() || state.is_null()) {
-            let h = crate::state::load(&from_js(&state, "state")?)?;
-            (dialect::read(&h.messages)?, h.pending)
-        } else {
-            let pending = explicit_pending.ok_or_else(|| {
-                Error::bad_input(if use_store {
-                    "askWithAnswer needs a conversation id (or { history, pending } / a pending RunResult as state)"
-                } else {
-                    "runWithAnswer needs { history, pending } or a pending RunResult as state"
-                })
-            })?;
-            (history_of(&get(opts, "history"))?, pending)
-        };
-        let (run, step) = Run::resume(self.cfg(), toolkit.kit, ResumeInput { history, pending, answer })?;
-        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
+        let store = use_store.then_some(&self.store as &dyn conversation::ConversationStore);
+        let r = conversation::resume(store, id.as_deref(), args).await?;
+        let (run, step) = Run::resume(self.cfg(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer })?;
+        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision: r.revision })
     }
 
     async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>) -> Result<RunResult> {
@@ -262,7 +212,7 @@ impl Inner {
         let on_error = self.on_error.clone().map(OnError);
         let waiter = self.wait_for.clone().map(WaitFor);
         let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
-        let saver = p.id.map(|id| Saver { store: &self.store, id, revision: std::cell::Cell::new(p.revision) });
+        let saver = p.id.map(|id| Saver::new(&self.store, id, p.revision));
         let ids = super::ids();
         let clock = js_sys::Date::now;
         let policy = CallPolicy { stream: p.stream, ..self.policy.clone() };
@@ -327,31 +277,7 @@ impl Inner {
     }
 
     async fn discard(&self, id: String, opts: JsValue) -> Result<()> {
-        let keep = get(&opts, "keepHistory").as_bool() == Some(true);
-        if !keep {
-            return self.store.delete(&id).await;
-        }
-        let Some((state, mut transcript)) = self.load(&id).await? else { return Ok(()) };
-        let Some(pending) = state.pending else { return Ok(()) };
-        // Keep the conversation, closing the halted turn: every waiting call is declined.
-        if let Some(turn) = crate::message::last_tool_turn(&transcript) {
-            let outs = turn
-                .calls
-                .iter()
-                .zip(&turn.results)
-                .filter(|(_, r)| r.is_none())
-                .map(|(c, _)| crate::message::ToolOutput {
-                    call_id: c.id.clone(),
-                    name: c.name.clone(),
-                    output: declined(&pending).output,
-                    is_error: true,
-                })
-                .collect();
-            transcript.push(Message::Tool(outs));
-        }
-        let mut closed = ConversationState::new(state.style, &transcript, None);
-        closed.revision = state.revision + 1;
-        self.store.save(&id, &closed).await
+        conversation::discard(&self.store, &id, get(&opts, "keepHistory").as_bool() == Some(true)).await
     }
 }
 
