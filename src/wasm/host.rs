@@ -16,7 +16,7 @@ use futures_util::future::LocalBoxFuture;
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
-use web_sys::{AbortSignal, ReadableStream, ReadableStreamDefaultReader, ReadableStreamReadResult, Response};
+use web_sys::{AbortSignal, ReadableStreamReadResult, Response};
 
 #[wasm_bindgen]
 extern "C" {
@@ -31,6 +31,19 @@ extern "C" {
     fn signal_timeout(ms: f64) -> std::result::Result<AbortSignal, JsValue>;
     #[wasm_bindgen(js_namespace = AbortSignal, js_name = any, catch)]
     fn signal_any(signals: &Array) -> std::result::Result<AbortSignal, JsValue>;
+    // One import; `js_sys::global()` probes four names (four imports) for hosts without it.
+    #[wasm_bindgen(thread_local_v2, js_name = globalThis)]
+    static GLOBAL_THIS: JsValue;
+
+    /// A Response body as far as the edge reads it. Declared here rather than taken from
+    /// `web-sys` because there `getReader()` and `read()` cannot fail, and they do (a locked or
+    /// foreign stream, a mock's odd reader): here they are `catch`, so that is a typed error.
+    type Body;
+    #[wasm_bindgen(method, catch, js_name = getReader)]
+    fn get_reader(this: &Body) -> std::result::Result<BodyReader, JsValue>;
+    type BodyReader;
+    #[wasm_bindgen(method, catch)]
+    fn read(this: &BodyReader) -> std::result::Result<JsValue, JsValue>;
 }
 
 fn aborted_error() -> Error {
@@ -61,7 +74,7 @@ impl Fetch {
         }
         let call = match &self.fetch {
             // `this` is the global object: browsers throw "Illegal invocation" for any other receiver.
-            Some(f) => f.call2(&js_sys::global(), &req.url.into(), &init),
+            Some(f) => GLOBAL_THIS.with(|g| f.call2(g, &req.url.into(), &init)),
             // A host without one throws "fetch is not defined", which the error carries.
             None => global_fetch(&req.url, &init),
         };
@@ -95,11 +108,11 @@ impl Fetch {
     async fn open_inner(&self, req: HttpRequest) -> Result<StreamResponse> {
         let (status, resp) = self.respond(req).await?;
         let retry_after = retry_after_of(status, &resp);
-        let body: Box<dyn ByteStream> = match resp.body().and_then(|b| b.dyn_into::<ReadableStream>().ok()) {
-            // `getReader()` throws on a locked stream: a body someone else is reading.
-            Some(stream) if stream.locked() => return Err(Error::new(Code::Transport, "the Response body is already being read")),
-            Some(stream) => Box::new(Reader { reader: stream.get_reader().unchecked_into(), secret: self.secret.clone() }),
-            None => Box::new(WholeBody(Some(self.text_of(&resp).await?.into_bytes()))),
+        // A body that gives no reader (none, a mock's, a locked one) is read whole: `text()`
+        // then reports what is wrong with it, if anything.
+        let body: Box<dyn ByteStream> = match resp.body().filter(|b| b.is_object()).map(|b| b.unchecked_into::<Body>().get_reader()) {
+            Some(Ok(reader)) => Box::new(Reader { reader, secret: self.secret.clone() }),
+            _ => Box::new(WholeBody(Some(self.text_of(&resp).await?.into_bytes()))),
         };
         Ok(StreamResponse { status, body, retry_after })
     }
@@ -132,18 +145,21 @@ impl Transport for Fetch {
 
 /// The reader of a fetch body.
 struct Reader {
-    reader: ReadableStreamDefaultReader,
+    reader: BodyReader,
     secret: Option<String>,
 }
 
 impl ByteStream for Reader {
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
         Box::pin(async move {
-            let r = wasm_bindgen_futures::JsFuture::from(self.reader.read()).await.map_err(|e| {
+            let r = settle(self.reader.read()).await.map_err(|e| {
                 let mut err = from_thrown(&e, Code::Transport, "reading the response body failed");
                 err.message = redact(&err.message, self.secret.as_deref());
                 err
             })?;
+            if !r.is_object() {
+                return Err(Error::new(Code::Transport, "the body reader gave no { done, value }"));
+            }
             let r: ReadableStreamReadResult = r.unchecked_into();
             if r.get_done() == Some(true) {
                 return Ok(None);
@@ -293,7 +309,7 @@ impl RunAbort {
         let reason = signal.reason();
         let timed_out = reason.is_object() && Reflect::get(&reason, &"name".into()).ok().and_then(|n| n.as_string()).as_deref() == Some("TimeoutError");
         match (timed_out, self.timeout_ms) {
-            (true, Some(ms)) => Error::new(Code::Aborted, format!("run timeout after {ms}ms")),
+            (true, Some(ms)) => Error::new(Code::Aborted, format!("run timeout after {}ms", crate::metrics::js_number(ms))),
             _ => aborted_error(),
         }
     }
