@@ -31,10 +31,6 @@ extern "C" {
     fn signal_timeout(ms: f64) -> std::result::Result<AbortSignal, JsValue>;
     #[wasm_bindgen(js_namespace = AbortSignal, js_name = any, catch)]
     fn signal_any(signals: &Array) -> std::result::Result<AbortSignal, JsValue>;
-    // One import; `js_sys::global()` probes four names (four imports) for hosts without it.
-    #[wasm_bindgen(thread_local_v2, js_name = globalThis)]
-    static GLOBAL_THIS: JsValue;
-
     /// A Response body as far as the edge reads it. Declared here rather than taken from
     /// `web-sys` because there `getReader()` and `read()` cannot fail, and they do (a locked or
     /// foreign stream, a mock's odd reader): here they are `catch`, so that is a typed error.
@@ -44,6 +40,11 @@ extern "C" {
     type BodyReader;
     #[wasm_bindgen(method, catch)]
     fn read(this: &BodyReader) -> std::result::Result<JsValue, JsValue>;
+    /// `Response.headers` for one lookup: `catch`, as a mock may have no `headers`; the value
+    /// comes back as is (web-sys's `Option<String>` return costs more glue than `as_string`).
+    type HeaderList;
+    #[wasm_bindgen(method, catch, js_name = get)]
+    fn header(this: &HeaderList, name: &str) -> std::result::Result<JsValue, JsValue>;
 }
 
 fn aborted_error() -> Error {
@@ -66,15 +67,22 @@ impl Fetch {
         // The init is a plain dictionary we make, not a host object: method and headers cross as
         // one JSON text (one `JSON.parse`, not a call per header) and two `Reflect.set`s add the
         // body and signal. Typed `RequestInit` setters would each be one more import (~50 B gzip).
-        let headers: Map<String, Value> = req.headers.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
-        let init: Object = to_js(&serde_json::json!({ "method": "POST", "headers": headers }))?.unchecked_into();
+        let mut head = String::from(r#"{"method":"POST","headers":{"#);
+        for (i, (k, v)) in req.headers.iter().enumerate() {
+            head.push_str(if i > 0 { "," } else { "" });
+            head.push_str(&Value::from(k.as_str()).to_string());
+            head.push(':');
+            head.push_str(&Value::from(v.as_str()).to_string());
+        }
+        head.push_str("}}");
+        let init: Object = js_sys::JSON::parse(&head).map_err(|_| Error::internal("JSON.parse refused our own output"))?.unchecked_into();
         let _ = Reflect::set(&init, &"body".into(), &req.body.into());
         if let Some(s) = &self.signal {
             let _ = Reflect::set(&init, &"signal".into(), s);
         }
         let call = match &self.fetch {
             // `this` is the global object: browsers throw "Illegal invocation" for any other receiver.
-            Some(f) => GLOBAL_THIS.with(|g| f.call2(g, &req.url.into(), &init)),
+            Some(f) => f.call2(&js_sys::global(), &req.url.into(), &init),
             // A host without one throws "fetch is not defined", which the error carries.
             None => global_fetch(&req.url, &init),
         };
@@ -129,9 +137,9 @@ fn not_a_response() -> Error {
 }
 
 /// `Retry-After` of a failed Response, if any: only a refusal is retried, so a success never
-/// pays for the header lookup (`catch`: a mock may have no `headers`).
+/// pays for the header lookup.
 fn retry_after_of(status: u16, resp: &Response) -> Option<String> {
-    (status >= 400).then(|| resp.headers().get("retry-after").ok().flatten()).flatten()
+    (status >= 400).then(|| resp.headers().unchecked_into::<HeaderList>().header("retry-after").ok()?.as_string()).flatten()
 }
 
 impl Transport for Fetch {
