@@ -86,21 +86,102 @@ fn observe(series: &mut Vec<(String, Hist)>, key: String, seconds: f64) {
 
 /// `k="v",k="v"` with values escaped (backslash, quote, newline, in that order).
 fn labels(pairs: &[(&str, &str)]) -> String {
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{k}=\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")))
-        .collect::<Vec<_>>()
-        .join(",")
+    let mut out = String::new();
+    for (i, (k, v)) in pairs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(k);
+        out.push_str("=\"");
+        for c in v.chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '"' => out.push_str("\\\""),
+                '\n' => out.push_str("\\n"),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+    out
 }
 
-/// A number as ECMAScript `String(n)` writes it for these values: shortest round trip,
-/// integers without ".0", exponent form below 1e-6.
+/// A number as ECMAScript `String(n)` writes it: the shortest digits that round-trip, placed by
+/// the ECMAScript rules (plain notation from 1e-6 up to 1e21, exponent form outside). The
+/// digits come from serde_json's float writer, which the crate links anyway; `core::fmt`'s
+/// float formatting would add about 20 KB of wasm for this one use.
 pub fn js_number(f: f64) -> String {
-    if f != 0.0 && f.abs() < 1e-6 {
-        format!("{f:e}")
-    } else {
-        format!("{f}")
+    let Some(n) = serde_json::Number::from_f64(f) else {
+        return if f.is_nan() { "NaN" } else if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    };
+    if f == 0.0 {
+        return "0".into(); // also -0
     }
+    // serde_json writes `[-]d+[.d+][e[+|-]d+]`: split it into sign, digits and exponent.
+    let text = n.to_string();
+    let (sign, text) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text.as_str()),
+    };
+    let (mantissa, exp) = match text.split_once('e') {
+        Some((m, e)) => {
+            let (neg, e) = match e.strip_prefix('-') {
+                Some(e) => (true, e),
+                None => (false, e.trim_start_matches('+')),
+            };
+            let e = e.bytes().fold(0i32, |a, b| a * 10 + i32::from(b - b'0'));
+            (m, if neg { -e } else { e })
+        }
+        None => (text, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    // value = 0.DIGITS × 10^point
+    let mut digits: String = int.chars().chain(frac.chars()).collect();
+    let mut point = int.len() as i32 + exp;
+    let lead = digits.len() - digits.trim_start_matches('0').len();
+    digits.drain(..lead);
+    point -= lead as i32;
+    digits.truncate(digits.trim_end_matches('0').len());
+    let k = digits.len() as i32;
+    let mut out = String::from(sign);
+    if k <= point && point <= 21 {
+        out.push_str(&digits);
+        out.extend(std::iter::repeat('0').take((point - k) as usize));
+    } else if 0 < point && point <= 21 {
+        out.push_str(&digits[..point as usize]);
+        out.push('.');
+        out.push_str(&digits[point as usize..]);
+    } else if -6 < point && point <= 0 {
+        out.push_str("0.");
+        out.extend(std::iter::repeat('0').take(-point as usize));
+        out.push_str(&digits);
+    } else {
+        out.push_str(&digits[..1]);
+        if k > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let e = point - 1;
+        out.push_str(if e < 0 { "e-" } else { "e+" });
+        push_u64(&mut out, u64::from(e.unsigned_abs()));
+    }
+    out
+}
+
+/// Decimal digits of `n` (what `{n}` would write, without the formatting machinery).
+fn push_u64(out: &mut String, n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(buf[i..].iter().map(|&b| char::from(b)));
 }
 
 impl Registry {
@@ -128,43 +209,71 @@ impl Registry {
     }
 
     pub fn render(&self) -> String {
-        let mut out: Vec<String> = Vec::new();
+        let mut out = String::new();
         counter(&mut out, "toolnexus_llm_requests_total", "Total LLM requests.", &self.llm_requests);
         counter(&mut out, "toolnexus_llm_tokens_total", "Total tokens, by type.", &self.llm_tokens);
         histogram(&mut out, "toolnexus_llm_request_duration_seconds", "LLM request duration in seconds.", &self.llm_duration);
         counter(&mut out, "toolnexus_tool_calls_total", "Total tool calls.", &self.tool_calls);
         histogram(&mut out, "toolnexus_tool_duration_seconds", "Tool execution duration in seconds.", &self.tool_duration);
         counter(&mut out, "toolnexus_run_errors_total", "Total run errors.", &self.run_errors);
-        out.join("\n") + "\n"
+        out
     }
 }
 
+/// Series sorted by label string (unique keys). An insertion sort: a handful of series, and
+/// one small loop instead of a monomorphised pattern-defeating quicksort per element type.
 fn sorted<T>(series: &[(String, T)]) -> Vec<&(String, T)> {
-    let mut v: Vec<_> = series.iter().collect();
-    v.sort_unstable_by(|a, b| a.0.cmp(&b.0)); // label strings are unique
+    let mut v: Vec<&(String, T)> = Vec::with_capacity(series.len());
+    for s in series {
+        let at = v.iter().position(|x| x.0 > s.0).unwrap_or(v.len());
+        v.insert(at, s);
+    }
     v
 }
 
-fn counter(out: &mut Vec<String>, name: &str, help: &str, series: &[(String, u64)]) {
-    out.push(format!("# HELP {name} {help}"));
-    out.push(format!("# TYPE {name} counter"));
-    for (key, v) in sorted(series) {
-        out.push(if key.is_empty() { format!("{name} {v}") } else { format!("{name}{{{key}}} {v}") });
+/// `# HELP` and `# TYPE` lines.
+fn head(out: &mut String, name: &str, help: &str, kind: &str) {
+    for part in ["# HELP ", name, " ", help, "\n# TYPE ", name, " ", kind, "\n"] {
+        out.push_str(part);
     }
 }
 
-fn histogram(out: &mut Vec<String>, name: &str, help: &str, series: &[(String, Hist)]) {
-    out.push(format!("# HELP {name} {help}"));
-    out.push(format!("# TYPE {name} histogram"));
+/// One sample line: `name{labels} value`, braces only when there are labels.
+fn sample(out: &mut String, name: &str, labels: &[&str], value: &str) {
+    out.push_str(name);
+    let labels: Vec<&str> = labels.iter().copied().filter(|l| !l.is_empty()).collect();
+    if !labels.is_empty() {
+        out.push('{');
+        out.push_str(&labels.join(","));
+        out.push('}');
+    }
+    out.push(' ');
+    out.push_str(value);
+    out.push('\n');
+}
+
+fn int(n: u64) -> String {
+    let mut s = String::new();
+    push_u64(&mut s, n);
+    s
+}
+
+fn counter(out: &mut String, name: &str, help: &str, series: &[(String, u64)]) {
+    head(out, name, help, "counter");
+    for (key, v) in sorted(series) {
+        sample(out, name, &[key], &int(*v));
+    }
+}
+
+fn histogram(out: &mut String, name: &str, help: &str, series: &[(String, Hist)]) {
+    head(out, name, help, "histogram");
+    let (bucket, sum, count) = ([name, "_bucket"].concat(), [name, "_sum"].concat(), [name, "_count"].concat());
     for (key, h) in sorted(series) {
-        let with_le = |le: &str| if key.is_empty() { format!("le=\"{le}\"") } else { format!("{key},le=\"{le}\"") };
-        for (c, le) in h.counts.iter().zip(BUCKET_LABELS) {
-            out.push(format!("{name}_bucket{{{}}} {c}", with_le(le)));
+        for (c, le) in h.counts.iter().map(|c| int(*c)).zip(BUCKET_LABELS).chain([(int(h.count), "+Inf")]) {
+            sample(out, &bucket, &[key, &["le=\"", le, "\""].concat()], &c);
         }
-        out.push(format!("{name}_bucket{{{}}} {}", with_le("+Inf"), h.count));
-        let braces = if key.is_empty() { String::new() } else { format!("{{{key}}}") };
-        out.push(format!("{name}_sum{braces} {}", js_number(h.sum)));
-        out.push(format!("{name}_count{braces} {}", h.count));
+        sample(out, &sum, &[key], &js_number(h.sum));
+        sample(out, &count, &[key], &int(h.count));
     }
 }
 
@@ -198,6 +307,24 @@ mod tests {
         assert_eq!(js_number(0.12), "0.12");
         assert_eq!(js_number(60.0), "60");
         assert_eq!(js_number(1e-7), "1e-7");
+    }
+
+    #[test]
+    fn numbers_are_written_as_javascript_writes_them() {
+        // Each pair is (value, String(value) in Node).
+        let cases: [(f64, &str); 27] = [
+            (0.0, "0"), (-0.0, "0"), (0.12, "0.12"), (60.0, "60"), (1e-7, "1e-7"), (1.5e-7, "1.5e-7"),
+            (1e-6, "0.000001"), (1.234e-5, "0.00001234"), (123456789012345680000.0, "123456789012345680000"),
+            (1e21, "1e+21"), (1.5e21, "1.5e+21"), (1e16, "10000000000000000"), (1.2345e17, "123450000000000000"),
+            (0.1 + 0.2, "0.30000000000000004"), (5e-324, "5e-324"), (f64::MAX, "1.7976931348623157e+308"),
+            (2.5, "2.5"), (100.0, "100"), (1e15, "1000000000000000"), (123.456, "123.456"),
+            (0.000001234, "0.000001234"), (12345.678e-10, "0.0000012345678"), (-0.5, "-0.5"), (-1e-9, "-1e-9"),
+            (1e20, "100000000000000000000"), (9.999e20, "999900000000000000000"), (1.0 / 3.0, "0.3333333333333333"),
+        ];
+        for (f, js) in cases {
+            assert_eq!(js_number(f), js, "{f:e}");
+        }
+        assert_eq!([js_number(f64::NAN), js_number(f64::INFINITY), js_number(f64::NEG_INFINITY)], ["NaN", "Infinity", "-Infinity"]);
     }
 
     #[test]
