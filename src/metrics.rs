@@ -136,7 +136,7 @@ pub fn js_number(f: f64) -> String {
     };
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     // value = 0.DIGITS × 10^point
-    let mut digits: String = int.chars().chain(frac.chars()).collect();
+    let mut digits = [int, frac].concat();
     let mut point = int.len() as i32 + exp;
     let lead = digits.len() - digits.trim_start_matches('0').len();
     digits.drain(..lead);
@@ -238,13 +238,16 @@ fn head(out: &mut String, name: &str, help: &str, kind: &str) {
     }
 }
 
-/// One sample line: `name{labels} value`, braces only when there are labels.
-fn sample(out: &mut String, name: &str, labels: &[&str], value: &str) {
+/// One sample line: `name{key,extra} value`, braces only when there are labels.
+fn sample(out: &mut String, name: &str, key: &str, extra: &str, value: &str) {
     out.push_str(name);
-    let labels: Vec<&str> = labels.iter().copied().filter(|l| !l.is_empty()).collect();
-    if !labels.is_empty() {
+    if !key.is_empty() || !extra.is_empty() {
         out.push('{');
-        out.push_str(&labels.join(","));
+        out.push_str(key);
+        if !key.is_empty() && !extra.is_empty() {
+            out.push(',');
+        }
+        out.push_str(extra);
         out.push('}');
     }
     out.push(' ');
@@ -261,7 +264,7 @@ fn int(n: u64) -> String {
 fn counter(out: &mut String, name: &str, help: &str, series: &[(String, u64)]) {
     head(out, name, help, "counter");
     for (key, v) in sorted(series) {
-        sample(out, name, &[key], &int(*v));
+        sample(out, name, key, "", &int(*v));
     }
 }
 
@@ -270,10 +273,10 @@ fn histogram(out: &mut String, name: &str, help: &str, series: &[(String, Hist)]
     let (bucket, sum, count) = ([name, "_bucket"].concat(), [name, "_sum"].concat(), [name, "_count"].concat());
     for (key, h) in sorted(series) {
         for (c, le) in h.counts.iter().map(|c| int(*c)).zip(BUCKET_LABELS).chain([(int(h.count), "+Inf")]) {
-            sample(out, &bucket, &[key, &["le=\"", le, "\""].concat()], &c);
+            sample(out, &bucket, key, &["le=\"", le, "\""].concat(), &c);
         }
-        sample(out, &sum, &[key], &js_number(h.sum));
-        sample(out, &count, &[key], &int(h.count));
+        sample(out, &sum, key, "", &js_number(h.sum));
+        sample(out, &count, key, "", &int(h.count));
     }
 }
 
