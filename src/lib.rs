@@ -2,11 +2,16 @@
 //! as a pure-Rust core that does no I/O, plus a thin wasm-bindgen edge (`src/wasm/`, compiled
 //! only for wasm32) that plugs in `fetch` and JS tool functions.
 //!
-//! Core layout: `message` + `dialect` (neutral transcript and its OpenAI/Anthropic renderings),
-//! `provider` (pure request builders and reply parsers), `tool` + `suspend` (declarations,
-//! results, Request/Answer, relay), `run` (the state machine), `driver` (the one async loop over
-//! the transport and tool seams), `state` (versioned resume state), `error` (stable codes).
+//! Core layout: `message` (the neutral transcript), `style` (which wire format a client speaks),
+//! `provider` (pure adapters, one folder per provider: `provider/openai/`, `provider/anthropic/`,
+//! `provider/gemini/`, each holding its transcript view, history reader, request builder, reply
+//! parser, stream events and quirks; the shared HTTP handling and stream assembler beside them),
+//! `dialect` (render a transcript in a style, read a history in any dialect), `tool` + `suspend`
+//! (declarations, results, Request/Answer, relay), `run` (the state machine), `driver` (the one
+//! async loop over the transport and tool seams), `state` (versioned resume state), `error`
+//! (stable codes).
 
+pub mod conversation;
 pub mod dialect;
 pub mod driver;
 pub mod error;
@@ -20,6 +25,7 @@ pub mod retry;
 pub mod run;
 pub mod sse;
 pub mod state;
+pub mod style;
 pub mod suspend;
 pub mod tool;
 pub mod translate;

@@ -1,6 +1,6 @@
-//! The provider-neutral transcript (contract Part 1 rule 11). The loop only ever works on these
-//! types; `dialect` renders them as OpenAI or Anthropic messages and reads either back, so a
-//! conversation is not locked to the style that started it.
+//! The provider-neutral transcript. The loop only ever works on these types; `dialect` renders
+//! them in any provider's dialect and reads any back (the views and readers live in the provider
+//! folders), so a conversation is not locked to the style that started it.
 //!
 //! Deliberately not modelled: images and other non-text parts, Anthropic thinking blocks. They
 //! are dropped when a history is read (as the Go reference does).
@@ -83,10 +83,21 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// Counts come from the provider and are not trusted: they saturate instead of overflowing.
     pub fn add(&mut self, other: Usage) {
-        self.prompt_tokens += other.prompt_tokens;
-        self.completion_tokens += other.completion_tokens;
-        self.total_tokens += other.total_tokens;
+        self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);
+        self.completion_tokens = self.completion_tokens.saturating_add(other.completion_tokens);
+        self.total_tokens = self.total_tokens.saturating_add(other.total_tokens);
+    }
+}
+
+/// Appends one tool result, merged into the `Tool` message just before it if there is one (a
+/// history may give each result as its own message).
+pub(crate) fn push_result(out: &mut Vec<Message>, call_id: String, output: String, is_error: bool) {
+    let o = ToolOutput { call_id, name: String::new(), output, is_error };
+    match out.last_mut() {
+        Some(Message::Tool(outs)) => outs.push(o),
+        _ => out.push(Message::Tool(vec![o])),
     }
 }
 
@@ -199,6 +210,13 @@ mod tests {
         let mut bare = vec![Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("x")] })];
         balance(&mut bare);
         assert!(matches!(&bare[1], Message::Tool(o) if o[0].call_id == "x"));
+    }
+
+    #[test]
+    fn usage_sums_saturate_at_u64_max() {
+        let mut u = Usage { prompt_tokens: u64::MAX, completion_tokens: 1, total_tokens: u64::MAX };
+        u.add(Usage { prompt_tokens: 1, completion_tokens: 2, total_tokens: u64::MAX });
+        assert_eq!(u, Usage { prompt_tokens: u64::MAX, completion_tokens: 3, total_tokens: u64::MAX });
     }
 
     #[test]

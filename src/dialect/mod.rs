@@ -1,26 +1,27 @@
-//! Renders the neutral transcript as OpenAI or Anthropic messages (contract §a.11) and reads a
-//! history in either dialect back. Reading decides the dialect per message from its own shape,
-//! not from the client's style, so a history saved by one style loads under the other.
+//! The neutral side of the dialects: [`render`] shows the transcript in a client's style, and
+//! [`read`] takes a history in any dialect back, deciding the dialect per message from its own
+//! shape, not from the client's style, so a history saved by one style loads under another.
+//! The views and readers themselves live in each provider's folder (`provider/<p>/dialect.rs`);
+//! this module only dispatches to them.
 
-mod gemini;
 mod read;
-pub use read::{flatten, read, read_json};
+pub use crate::provider::flatten;
+pub use read::{read, read_json};
 
 use crate::message::Message;
-use crate::provider::Style;
+use crate::provider::dispatch::adapter;
+use crate::style::Style;
 use serde::{Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The transcript as the given style presents it in `RunResult.messages`.
 pub fn render(messages: &[Message], style: Style) -> Vec<Value> {
-    match serde_json::to_value(Transcript { messages, style }) {
-        Ok(Value::Array(a)) => a,
-        _ => Vec::new(), // unreachable: the view serialises to an array of plain data
-    }
+    adapter(style).render(messages)
 }
 
-/// A borrowed, serialisable view of the transcript in one dialect. Request bodies are written
-/// straight from it: no intermediate JSON values, so a long history costs one pass per call.
+/// A borrowed view of the transcript in one dialect, serialisable as that dialect's message
+/// array. Request bodies do not go through it: each adapter writes its own view straight into
+/// the body, with no intermediate JSON values.
 pub struct Transcript<'a> {
     pub messages: &'a [Message],
     pub style: Style,
@@ -28,102 +29,7 @@ pub struct Transcript<'a> {
 
 impl Serialize for Transcript<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        match self.style {
-            Style::OpenAi => s.collect_seq(self.messages.iter().flat_map(openai_views)),
-            Style::Anthropic => s.collect_seq(self.messages.iter().filter_map(anthropic_view)),
-            Style::Gemini => s.collect_seq(self.messages.iter().filter_map(gemini::view)),
-        }
-    }
-}
-
-#[derive(Serialize)]
-#[serde(untagged)]
-enum OpenAiView<'a> {
-    Text { role: &'static str, content: &'a str },
-    Assistant {
-        role: &'static str,
-        content: &'a str,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        tool_calls: Vec<OpenAiCall<'a>>,
-    },
-    Tool { role: &'static str, tool_call_id: &'a str, content: &'a str },
-}
-
-#[derive(Serialize)]
-struct OpenAiCall<'a> {
-    id: &'a str,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    function: OpenAiFunction<'a>,
-}
-
-#[derive(Serialize)]
-struct OpenAiFunction<'a> {
-    name: &'a str,
-    arguments: &'a str,
-}
-
-fn openai_views(m: &Message) -> Vec<OpenAiView<'_>> {
-    match m {
-        Message::System(t) => vec![OpenAiView::Text { role: "system", content: t }],
-        Message::User(t) => vec![OpenAiView::Text { role: "user", content: t }],
-        Message::Assistant(turn) => vec![OpenAiView::Assistant {
-            role: "assistant",
-            content: &turn.text,
-            tool_calls: turn
-                .calls
-                .iter()
-                .map(|c| OpenAiCall {
-                    id: &c.id,
-                    kind: "function",
-                    function: OpenAiFunction { name: &c.name, arguments: &c.arguments },
-                })
-                .collect(),
-        }],
-        Message::Tool(outs) => outs
-            .iter()
-            .map(|o| OpenAiView::Tool { role: "tool", tool_call_id: &o.call_id, content: &o.output })
-            .collect(),
-    }
-}
-
-#[derive(Serialize)]
-#[serde(untagged)]
-enum AnthropicView<'a> {
-    Text { role: &'static str, content: &'a str },
-    Blocks { role: &'static str, content: Vec<AnthropicBlock<'a>> },
-}
-
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum AnthropicBlock<'a> {
-    Text { text: &'a str },
-    ToolUse { id: &'a str, name: &'a str, input: Map<String, Value> },
-    ToolResult { tool_use_id: &'a str, content: &'a str, is_error: bool },
-}
-
-/// System messages are not Anthropic messages: they go to the body's `system` field.
-fn anthropic_view(m: &Message) -> Option<AnthropicView<'_>> {
-    match m {
-        Message::System(_) => None,
-        Message::User(t) => Some(AnthropicView::Text { role: "user", content: t }),
-        Message::Assistant(turn) => {
-            let mut blocks = Vec::with_capacity(turn.calls.len() + 1);
-            if !turn.text.is_empty() {
-                blocks.push(AnthropicBlock::Text { text: &turn.text });
-            }
-            for c in &turn.calls {
-                blocks.push(AnthropicBlock::ToolUse { id: &c.id, name: &c.name, input: c.input_or_empty() });
-            }
-            Some(AnthropicView::Blocks { role: "assistant", content: blocks })
-        }
-        Message::Tool(outs) => Some(AnthropicView::Blocks {
-            role: "user",
-            content: outs
-                .iter()
-                .map(|o| AnthropicBlock::ToolResult { tool_use_id: &o.call_id, content: &o.output, is_error: o.is_error })
-                .collect(),
-        }),
+        s.collect_seq(render(self.messages, self.style))
     }
 }
 

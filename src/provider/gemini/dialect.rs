@@ -1,12 +1,30 @@
 //! The Gemini dialect of the transcript: `contents` of `{ role: "user" | "model", parts }`, with
-//! `functionCall` / `functionResponse` parts. System messages go to `systemInstruction`.
+//! `functionCall` / `functionResponse` parts, written as a borrowed view and read back. System
+//! messages go to `systemInstruction`. Results go back as `{ output }` or `{ error }` objects with
+//! the call's name; a history without call ids gets synthesised ones (`call_h<index>_<n>`).
 
 use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use serde_json::{json, Map, Value};
 
+/// The transcript as Gemini `contents`, serialised straight from the neutral messages.
+pub(crate) struct Contents<'a>(pub &'a [Message]);
+
+impl Serialize for Contents<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().filter_map(view))
+    }
+}
+
+pub(super) fn render(messages: &[Message]) -> Vec<Value> {
+    match serde_json::to_value(Contents(messages)) {
+        Ok(Value::Array(a)) => a,
+        _ => Vec::new(), // unreachable: the view serialises to an array of plain data
+    }
+}
+
 #[derive(Serialize)]
-pub(super) struct Content<'a> {
+struct Content<'a> {
     role: &'static str,
     parts: Vec<Part<'a>>,
 }
@@ -42,7 +60,7 @@ struct Response<'a> {
     response: Value,
 }
 
-pub(super) fn view(m: &Message) -> Option<Content<'_>> {
+fn view(m: &Message) -> Option<Content<'_>> {
     match m {
         Message::System(_) => None,
         Message::User(t) => Some(Content { role: "user", parts: vec![Part::Text { text: t }] }),
@@ -75,7 +93,7 @@ pub(super) fn view(m: &Message) -> Option<Content<'_>> {
 /// One Gemini content, read into the neutral transcript. Calls without an id get
 /// `call_h<index>_<n>`; a response without an id answers the first call of that name still
 /// waiting in the turn before it.
-pub(super) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Message>) {
+pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Message>) {
     if role == "model" {
         let mut turn = AssistantTurn::default();
         for (n, p) in parts.iter().enumerate() {

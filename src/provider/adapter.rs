@@ -1,0 +1,88 @@
+//! What every provider folder implements: the [`Adapter`] trait, one zero-sized type per
+//! provider, and [`Assembly`], the state of a streamed reply that the provider's stream-event
+//! handler fills in. The one place a [`Style`](crate::style::Style) picks its adapter is
+//! `dispatch.rs`; this file knows no provider.
+
+use super::call::{ModelReply, ModelRequest, ProviderConfig};
+use crate::error::{redact, Code, Error, Result};
+use crate::message::{Message, Usage};
+use serde_json::Value;
+
+/// The faces of one wire format that the shared code calls by style. The history reader is not
+/// here: a history's dialect is decided per message from its shape, not from the client's style
+/// (see `dialect/read.rs`), so the readers are called by shape.
+pub(crate) trait Adapter: Sync {
+    /// `(url, headers, body)` for one call, before the configured extra headers apply.
+    fn build(&self, cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, String);
+
+    /// A 2xx reply that is a JSON object with no `error` member (checked by the caller).
+    fn parse(&self, reply: &Value) -> Result<ModelReply>;
+
+    /// The transcript as this style presents it in `RunResult.messages`.
+    fn render(&self, messages: &[Message]) -> Vec<Value>;
+
+    /// One SSE event's data (trimmed) of a streamed reply; text deltas go to `deltas`.
+    fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<String>) -> Result<()>;
+
+    /// Whether a stream that has stopped is whole. By default the end marker, or, for servers
+    /// that omit it, a stop reason followed by a clean end of the body.
+    fn stream_complete(&self, asm: &Assembly, clean_end: bool) -> bool {
+        asm.finished || (asm.stop_reason.is_some() && clean_end)
+    }
+
+    /// What a whole stream ends with, named in the truncation error.
+    fn end_marker(&self) -> &'static str;
+
+    /// A streamed call's accumulated arguments, made to match what [`Adapter::parse`] gives.
+    fn streamed_arguments(&self, raw: String) -> String {
+        raw
+    }
+}
+
+/// A streamed reply so far. The text is kept whole; `parts` are tool calls (and, for Anthropic,
+/// text blocks) in the order the provider opened them.
+pub(crate) struct Assembly {
+    secret: Option<String>,
+    pub text: String,
+    pub parts: Vec<Part>,
+    pub usage: Usage,
+    pub stop_reason: Option<String>,
+    /// The provider's terminal marker arrived; nothing after it counts.
+    pub finished: bool,
+}
+
+#[derive(Default)]
+pub(crate) struct Part {
+    /// The provider's index for the part (OpenAI call index, Anthropic block index).
+    pub index: u64,
+    pub is_tool: bool,
+    pub id: String,
+    pub name: String,
+    pub arguments: String,
+    pub text: String,
+}
+
+impl Assembly {
+    pub(crate) fn new(secret: Option<String>) -> Self {
+        Assembly { secret, text: String::new(), parts: Vec::new(), usage: Usage::default(), stop_reason: None, finished: false }
+    }
+
+    /// Adds answer text and reports it as a delta.
+    pub(crate) fn push_text(&mut self, text: &str, deltas: &mut Vec<String>) {
+        self.text.push_str(text);
+        deltas.push(text.to_string());
+    }
+
+    /// An event's data as JSON; the error quotes it with the key removed.
+    pub(crate) fn json(&self, data: &str) -> Result<Value> {
+        serde_json::from_str(data).map_err(|e| {
+            Error::parse(format!("a provider stream event is not valid JSON ({e}): {}", redact(data, self.secret.as_deref())))
+        })
+    }
+
+    /// An error object sent inside the stream.
+    pub(crate) fn provider_error(&self, err: &Value) -> Error {
+        let detail = err.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| err.to_string());
+        Error::new(Code::ProviderError, format!("provider stream error: {}", redact(&detail, self.secret.as_deref())))
+    }
+}

@@ -1,0 +1,73 @@
+//! The values of one model call, on both sides of HTTP: what the loop asks for
+//! ([`ModelRequest`]), what goes over the wire ([`HttpRequest`], [`HttpResponse`]) and what comes
+//! back ([`ModelReply`]). Every adapter speaks in these; none of them is provider-specific.
+
+use crate::message::{AssistantTurn, Message, Usage};
+use crate::style::Style;
+use crate::tool::ToolSpec;
+use serde_json::Value;
+
+/// Everything a provider call needs. `api_key` is never serialised anywhere.
+#[derive(Clone, Debug)]
+pub struct ProviderConfig {
+    pub base_url: String,
+    pub style: Style,
+    pub model: String,
+    pub api_key: Option<String>,
+    /// Extra headers; they override the defaults, compared case-insensitively.
+    pub headers: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpRequest {
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    /// The JSON body, serialised once, straight from the transcript.
+    pub body: String,
+}
+
+impl HttpRequest {
+    /// The body as JSON data (for tests and for hosts that inspect requests).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub body: String,
+    /// The `Retry-After` header, when the provider sent one.
+    pub retry_after: Option<String>,
+}
+
+/// One model call: the system prompt, the transcript and the declared tools.
+pub struct ModelRequest<'a> {
+    pub system: &'a str,
+    pub messages: &'a [Message],
+    pub tools: &'a [ToolSpec],
+    /// Ask for an SSE reply (`stream: true`).
+    pub stream: bool,
+    pub tool_choice: ToolChoice<'a>,
+    /// A cap on the reply's tokens, in each provider's own field.
+    pub max_tokens: Option<u64>,
+}
+
+/// How the request states the tool choice.
+#[derive(Clone, Copy)]
+pub enum ToolChoice<'a> {
+    /// The loop's default: "auto" whenever tools are declared.
+    Auto,
+    /// Say nothing (translate without a `toolChoice`).
+    Omit,
+    /// An OpenAI-style choice (`"none"`, `"required"`, `{ function: { name } }`), mapped per
+    /// provider.
+    Given(&'a Value),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelReply {
+    pub turn: AssistantTurn,
+    pub stop_reason: Option<String>,
+    pub usage: Usage,
+}

@@ -1,0 +1,65 @@
+//! Small pieces more than one adapter uses: the borrowed tool declaration, the hoisted system
+//! prompt, the text of an OpenAI/Anthropic `content`, and JSON field helpers. Nothing here knows
+//! a particular provider, so every adapter folder may import it.
+
+use super::call::ModelRequest;
+use crate::message::Message;
+use serde::Serialize;
+use serde_json::Value;
+
+/// A declared tool's fields, borrowed, for the request bodies.
+#[derive(Serialize)]
+pub(crate) struct ToolDecl<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    #[serde(rename = "parameters")]
+    pub schema: &'a Value,
+}
+
+/// For styles whose system prompt is a body field (Anthropic `system`, Gemini
+/// `systemInstruction`): the configured prompt plus any system messages a transcript from the
+/// OpenAI dialect carried, without repeating one.
+pub(crate) fn hoisted_system(req: &ModelRequest) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    if !req.system.is_empty() {
+        parts.push(req.system);
+    }
+    for m in req.messages {
+        if let Message::System(s) = m {
+            if !s.is_empty() && !parts.contains(&s.as_str()) {
+                parts.push(s);
+            }
+        }
+    }
+    parts.join("\n\n")
+}
+
+/// The function name of an OpenAI-style forced choice (`{ function: { name } }`).
+pub(crate) fn forced(choice: &Value) -> Option<&str> {
+    choice.get("function").and_then(|f| f.get("name")).and_then(Value::as_str)
+}
+
+/// A string stays as is; an array of parts gives its concatenated `text`; anything else is "".
+pub fn flatten(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join(""),
+        _ => String::new(),
+    }
+}
+
+pub(crate) fn u64_at(v: &Value, key: &str) -> u64 {
+    v.get(key).and_then(Value::as_u64).unwrap_or(0)
+}
+
+pub(crate) fn str_field(v: &Value, key: &str) -> String {
+    v.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
+}
+
+pub(crate) fn strip_slash(base: &str) -> &str {
+    base.trim_end_matches('/')
+}

@@ -1,0 +1,48 @@
+//! Gemini generateContent, every face of it: the transcript as `contents` (`dialect.rs`, which
+//! also reads a Gemini history back), the request (`request.rs`, with the tool schemas cut down
+//! in `schema.rs`), the whole reply (`reply.rs`), the finish reasons (`finish.rs`) and the SSE
+//! events (`stream.rs`).
+//!
+//! Quirks kept here: `{base}/v1beta/models/{model}:generateContent`
+//! (`:streamGenerateContent?alt=sse` when streaming) with `x-goog-api-key`; the system prompt is
+//! `systemInstruction`; one `functionDeclarations` tool; the OpenAPI schema subset; thought parts
+//! are not answer text; a withheld answer (safety and kindred finish reasons, a blocked prompt)
+//! is `provider_error`; calls may come without ids (the loop then assigns `call_<turn>_<i>`,
+//! which travel in `functionCall.id` / `functionResponse.id`); a stream has no end marker, only
+//! the `finishReason` of its last event.
+
+pub(crate) mod dialect;
+mod finish;
+mod reply;
+mod request;
+mod schema;
+mod stream;
+
+pub use finish::gemini_finish_reason;
+pub use schema::gemini_schema;
+
+use super::adapter::{Adapter, Assembly};
+use super::call::{ModelReply, ModelRequest, ProviderConfig};
+use crate::error::Result;
+use crate::message::Message;
+use serde_json::Value;
+
+pub(crate) struct Gemini;
+
+impl Adapter for Gemini {
+    fn build(&self, cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, String) {
+        request::build(cfg, req)
+    }
+    fn parse(&self, reply: &Value) -> Result<ModelReply> {
+        reply::parse(reply)
+    }
+    fn render(&self, messages: &[Message]) -> Vec<Value> {
+        dialect::render(messages)
+    }
+    fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<String>) -> Result<()> {
+        stream::on_event(data, asm, deltas)
+    }
+    fn end_marker(&self) -> &'static str {
+        "a finishReason"
+    }
+}

@@ -1,0 +1,61 @@
+//! Tool schemas for Gemini: its `parameters` accept only an OpenAPI subset of JSON Schema.
+
+use serde_json::{json, Map, Value};
+
+/// JSON Schema → the OpenAPI subset Gemini's `parameters` accepts. Dropped: keywords it rejects
+/// (`additionalProperties`, `$schema`, `$id`, `$ref`, `$defs`, `definitions`,
+/// `patternProperties`, `unevaluatedProperties`, `dependencies`, `examples`, `default`).
+/// Translated: `const: x` → `enum: [x]`, `type: [T, "null"]` → `type: T, nullable: true`.
+pub fn gemini_schema(schema: &Value) -> Value {
+    const DROP: [&str; 11] = [
+        "additionalProperties",
+        "$schema",
+        "$id",
+        "$ref",
+        "$defs",
+        "definitions",
+        "patternProperties",
+        "unevaluatedProperties",
+        "dependencies",
+        "examples",
+        "default",
+    ];
+    let Value::Object(o) = schema else { return schema.clone() };
+    let mut out = Map::new();
+    for (k, v) in o {
+        if DROP.contains(&k.as_str()) {
+            continue;
+        }
+        match (k.as_str(), v) {
+            ("const", c) => {
+                out.insert("enum".into(), json!([c]));
+            }
+            ("type", Value::Array(types)) => {
+                let non_null: Vec<&Value> = types.iter().filter(|t| t.as_str() != Some("null")).collect();
+                if non_null.len() < types.len() {
+                    out.insert("nullable".into(), json!(true));
+                }
+                if let Some(t) = non_null.first() {
+                    out.insert("type".into(), (*t).clone());
+                }
+            }
+            ("properties", Value::Object(props)) => {
+                out.insert(k.clone(), Value::Object(props.iter().map(|(n, s)| (n.clone(), gemini_schema(s))).collect()));
+            }
+            ("items", s) => {
+                out.insert(k.clone(), gemini_schema(s));
+            }
+            ("anyOf" | "oneOf", Value::Array(list)) => {
+                out.insert("anyOf".into(), Value::Array(list.iter().map(gemini_schema).collect()));
+            }
+            _ => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    // An object without properties is rejected by some model versions; give it an empty map.
+    if out.get("type").and_then(Value::as_str) == Some("object") && !out.contains_key("properties") {
+        out.insert("properties".into(), json!({}));
+    }
+    Value::Object(out)
+}

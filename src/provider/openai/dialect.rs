@@ -1,0 +1,103 @@
+//! The OpenAI dialect of the transcript: `system` / `user` / `assistant` (with `tool_calls`) /
+//! `tool` messages, written as a borrowed view and read back. The `tool_calls` reader here is
+//! the only one: replies and histories both use it.
+
+use crate::message::{push_result, Message, ToolCall};
+use crate::provider::common::{flatten, str_field};
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// The transcript as OpenAI messages, serialised straight from the neutral messages.
+pub(crate) struct Messages<'a>(pub &'a [Message]);
+
+impl Serialize for Messages<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().flat_map(views))
+    }
+}
+
+pub(super) fn render(messages: &[Message]) -> Vec<Value> {
+    match serde_json::to_value(Messages(messages)) {
+        Ok(Value::Array(a)) => a,
+        _ => Vec::new(), // unreachable: the view serialises to an array of plain data
+    }
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum View<'a> {
+    Text { role: &'static str, content: &'a str },
+    Assistant {
+        role: &'static str,
+        content: &'a str,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<Call<'a>>,
+    },
+    Tool { role: &'static str, tool_call_id: &'a str, content: &'a str },
+}
+
+#[derive(Serialize)]
+struct Call<'a> {
+    id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: Function<'a>,
+}
+
+#[derive(Serialize)]
+struct Function<'a> {
+    name: &'a str,
+    arguments: &'a str,
+}
+
+fn views(m: &Message) -> Vec<View<'_>> {
+    match m {
+        Message::System(t) => vec![View::Text { role: "system", content: t }],
+        Message::User(t) => vec![View::Text { role: "user", content: t }],
+        Message::Assistant(turn) => vec![View::Assistant {
+            role: "assistant",
+            content: &turn.text,
+            tool_calls: turn
+                .calls
+                .iter()
+                .map(|c| Call { id: &c.id, kind: "function", function: Function { name: &c.name, arguments: &c.arguments } })
+                .collect(),
+        }],
+        Message::Tool(outs) => {
+            outs.iter().map(|o| View::Tool { role: "tool", tool_call_id: &o.call_id, content: &o.output }).collect()
+        }
+    }
+}
+
+/// Reads `tool_calls` entries into `calls`. On a malformed entry, `Err((k, missing))` names the
+/// entry and what it lacks (`"function"`, or `"function name"` when `name_required`); the caller
+/// words the error, as a reply and a history fail with different codes. Arguments stay the raw
+/// string the provider sent; a history entry without a name reads as `""`.
+pub(crate) fn read_tool_calls(
+    list: &[Value],
+    name_required: bool,
+    calls: &mut Vec<ToolCall>,
+) -> Result<(), (usize, &'static str)> {
+    for (k, c) in list.iter().enumerate() {
+        let f = c.get("function").ok_or((k, "function"))?;
+        let name = match f.get("name").and_then(Value::as_str) {
+            Some(n) => n.to_string(),
+            None if name_required => return Err((k, "function name")),
+            None => String::new(),
+        };
+        let arguments = match f.get("arguments") {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Null) | None => String::new(),
+            Some(other) => other.to_string(),
+        };
+        calls.push(ToolCall { id: str_field(c, "id"), name, arguments });
+    }
+    Ok(())
+}
+
+/// A `tool` (or legacy `function`) message: one result, paired with its call by
+/// `tool_call_id`. OpenAI has no error flag on results.
+pub(crate) fn read_tool_message(obj: &Map<String, Value>, out: &mut Vec<Message>) {
+    let id = obj.get("tool_call_id").and_then(Value::as_str).unwrap_or_default();
+    push_result(out, id.to_string(), flatten(obj.get("content").unwrap_or(&Value::Null)), false);
+}

@@ -1,0 +1,40 @@
+//! OpenAI chat completions, every face of it: the transcript as `messages` (`dialect.rs`, which
+//! also reads `tool_calls` and `tool` messages back, for histories and replies alike), the
+//! request (`request.rs`), the whole reply (`reply.rs`) and the SSE chunks (`stream.rs`).
+//!
+//! Quirks kept here: the system prompt is a transcript message, not a body field; `tools` and
+//! `tool_choice` are omitted when no tool is declared; a streamed request asks for
+//! `stream_options.include_usage` so the last chunk carries the usage; an empty `choices` is a
+//! final, empty answer; servers that omit `[DONE]` still end a whole stream with a
+//! `finish_reason`.
+
+pub(crate) mod dialect;
+mod reply;
+mod request;
+mod stream;
+
+use super::adapter::{Adapter, Assembly};
+use super::call::{ModelReply, ModelRequest, ProviderConfig};
+use crate::error::Result;
+use crate::message::Message;
+use serde_json::Value;
+
+pub(crate) struct OpenAi;
+
+impl Adapter for OpenAi {
+    fn build(&self, cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, String) {
+        request::build(cfg, req)
+    }
+    fn parse(&self, reply: &Value) -> Result<ModelReply> {
+        reply::parse(reply)
+    }
+    fn render(&self, messages: &[Message]) -> Vec<Value> {
+        dialect::render(messages)
+    }
+    fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<String>) -> Result<()> {
+        stream::on_event(data, asm, deltas)
+    }
+    fn end_marker(&self) -> &'static str {
+        "[DONE]"
+    }
+}

@@ -1,0 +1,38 @@
+//! The whole OpenAI reply: `choices[0].message` and `usage`.
+
+use super::dialect::read_tool_calls;
+use crate::error::{Error, Result};
+use crate::message::{AssistantTurn, Usage};
+use crate::provider::call::ModelReply;
+use crate::provider::common::{flatten, u64_at};
+use serde_json::Value;
+
+pub(super) fn parse(v: &Value) -> Result<ModelReply> {
+    let choices = v.get("choices").and_then(Value::as_array).ok_or_else(|| Error::parse("OpenAI reply has no choices array"))?;
+    let usage = usage_of(v.get("usage"));
+    // Empty choices is a final, empty answer (as the Go reference reads it).
+    let Some(first) = choices.first() else {
+        return Ok(ModelReply { turn: AssistantTurn::default(), stop_reason: None, usage });
+    };
+    let message = first
+        .get("message")
+        .filter(|m| m.is_object())
+        .ok_or_else(|| Error::parse("OpenAI reply choices[0] has no message object"))?;
+    let text = flatten(message.get("content").unwrap_or(&Value::Null));
+    let mut calls = Vec::new();
+    if let Some(list) = message.get("tool_calls").and_then(Value::as_array) {
+        read_tool_calls(list, true, &mut calls)
+            .map_err(|(i, missing)| Error::parse(format!("OpenAI tool_calls[{i}] has no {missing}")))?;
+    }
+    let stop_reason = first.get("finish_reason").and_then(Value::as_str).map(str::to_string);
+    Ok(ModelReply { turn: AssistantTurn { text, calls }, stop_reason, usage })
+}
+
+/// `usage` of a reply or of the last stream chunk; `total_tokens` when sent, else the sum.
+pub(super) fn usage_of(u: Option<&Value>) -> Usage {
+    let Some(u) = u.filter(|u| u.is_object()) else { return Usage::default() };
+    let prompt = u64_at(u, "prompt_tokens");
+    let completion = u64_at(u, "completion_tokens");
+    let total = u.get("total_tokens").and_then(Value::as_u64).unwrap_or(prompt.saturating_add(completion));
+    Usage { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total }
+}

@@ -1,0 +1,49 @@
+//! OpenAI SSE chunks: `choices[0].delta` text and `tool_calls` fragments keyed by `index`,
+//! `finish_reason`, a final chunk with `usage`, then `[DONE]`.
+
+use crate::error::Result;
+use crate::provider::adapter::{Assembly, Part};
+use serde_json::Value;
+
+pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<String>) -> Result<()> {
+    if data == "[DONE]" {
+        asm.finished = true;
+        return Ok(());
+    }
+    let v = asm.json(data)?;
+    if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
+        return Err(asm.provider_error(err));
+    }
+    if v.get("usage").is_some_and(Value::is_object) {
+        asm.usage.add(super::reply::usage_of(v.get("usage")));
+    }
+    let Some(choice) = v.get("choices").and_then(Value::as_array).and_then(|c| c.first()) else {
+        return Ok(());
+    };
+    if let Some(r) = choice.get("finish_reason").and_then(Value::as_str) {
+        asm.stop_reason = Some(r.to_string());
+    }
+    let Some(delta) = choice.get("delta") else { return Ok(()) };
+    if let Some(t) = delta.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+        asm.push_text(t, deltas);
+    }
+    for c in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
+        let index = c.get("index").and_then(Value::as_u64).unwrap_or(0);
+        let pos = match asm.parts.iter().position(|p| p.index == index) {
+            Some(p) => p,
+            None => {
+                asm.parts.push(Part { index, is_tool: true, ..Part::default() });
+                asm.parts.len() - 1
+            }
+        };
+        let part = &mut asm.parts[pos];
+        if let Some(id) = c.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()) {
+            part.id = id.to_string();
+        }
+        if let Some(f) = c.get("function") {
+            part.name.push_str(f.get("name").and_then(Value::as_str).unwrap_or(""));
+            part.arguments.push_str(f.get("arguments").and_then(Value::as_str).unwrap_or(""));
+        }
+    }
+    Ok(())
+}

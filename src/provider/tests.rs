@@ -1,0 +1,95 @@
+//! Provider-neutral checks of what every adapter must do alike: token counts the provider
+//! sends are not trusted (they saturate, in whole replies and in streams), and Gemini's
+//! withheld-answer reasons are one list for the parser and for `translate`.
+
+use super::*;
+use crate::message::Usage;
+use serde_json::json;
+
+fn cfg(style: Style) -> ProviderConfig {
+    ProviderConfig { base_url: "http://x".into(), style, model: "m".into(), api_key: None, headers: vec![] }
+}
+
+fn reply(style: Style, body: serde_json::Value) -> Result<ModelReply> {
+    parse_response(&cfg(style), &HttpResponse { status: 200, body: body.to_string(), retry_after: None })
+}
+
+fn streamed(style: Style, events: &[serde_json::Value], tail: &str) -> Result<ModelReply> {
+    let mut a = StreamAssembler::new(&cfg(style));
+    for e in events {
+        a.push(format!("data: {e}\n\n").as_bytes())?;
+    }
+    a.push(tail.as_bytes())?;
+    a.finish()
+}
+
+const MAX: u64 = u64::MAX;
+const SATURATED: Usage = Usage { prompt_tokens: MAX, completion_tokens: 7, total_tokens: MAX };
+
+#[test]
+fn whole_replies_with_u64_max_token_counts_saturate() {
+    let oa = json!({"choices": [{"message": {"content": "hi"}}], "usage": {"prompt_tokens": MAX, "completion_tokens": 7}});
+    assert_eq!(reply(Style::OpenAi, oa).unwrap().usage, SATURATED);
+    let an = json!({"content": [{"type": "text", "text": "hi"}], "usage": {"input_tokens": MAX, "output_tokens": 7}});
+    assert_eq!(reply(Style::Anthropic, an).unwrap().usage, SATURATED);
+    let gm = json!({"candidates": [{"content": {"parts": [{"text": "hi"}]}, "finishReason": "STOP"}],
+                    "usageMetadata": {"promptTokenCount": MAX, "candidatesTokenCount": 7}});
+    assert_eq!(reply(Style::Gemini, gm).unwrap().usage, SATURATED);
+}
+
+#[test]
+fn streams_with_u64_max_token_counts_saturate() {
+    // OpenAI usage chunks add up: two of them overflow a plain sum.
+    let usage = json!({"choices": [], "usage": {"prompt_tokens": MAX, "completion_tokens": 7, "total_tokens": MAX}});
+    let stop = json!({"choices": [{"delta": {"content": "hi"}, "finish_reason": "stop"}]});
+    let r = streamed(Style::OpenAi, &[stop, usage.clone(), usage], "data: [DONE]\n\n").unwrap();
+    assert_eq!(r.usage, Usage { prompt_tokens: MAX, completion_tokens: 14, total_tokens: MAX });
+
+    // Anthropic's cumulative counts: the total is their sum.
+    let events = [
+        json!({"type": "message_start", "message": {"usage": {"input_tokens": MAX, "output_tokens": 0}}}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 7}}),
+        json!({"type": "message_stop"}),
+    ];
+    assert_eq!(streamed(Style::Anthropic, &events, "").unwrap().usage, SATURATED);
+
+    let gm = json!({"candidates": [{"content": {"parts": [{"text": "hi"}]}, "finishReason": "STOP"}],
+                    "usageMetadata": {"promptTokenCount": MAX, "candidatesTokenCount": 7}});
+    assert_eq!(streamed(Style::Gemini, &[gm], "").unwrap().usage, SATURATED);
+}
+
+#[test]
+fn every_withheld_gemini_reason_is_a_provider_error_and_a_content_filter() {
+    for r in ["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"] {
+        let empty = json!({"candidates": [{"content": {"parts": []}, "finishReason": r}]});
+        assert_eq!(reply(Style::Gemini, empty).unwrap_err().code(), "provider_error", "{r}");
+        assert_eq!(gemini_finish_reason(r), Some("content_filter"), "{r}");
+    }
+    assert_eq!(gemini_finish_reason("MAX_TOKENS"), Some("length"));
+    assert_eq!(gemini_finish_reason("STOP"), None);
+}
+
+fn fixture(path: &str) -> String {
+    let p = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+#[test]
+fn gemini_replies_and_streams_cut_at_every_byte_are_errors_not_panics() {
+    for name in ["tool_calls.json", "final_text.json"] {
+        let full = fixture(&format!("gemini/{name}"));
+        for cut in (0..full.len()).filter(|c| full.is_char_boundary(*c)) {
+            let r = parse_response(&cfg(Style::Gemini), &HttpResponse { status: 200, body: full[..cut].to_string(), retry_after: None });
+            assert_eq!(r.unwrap_err().code(), "provider_parse", "{name} cut at {cut}");
+        }
+    }
+    for name in ["stream_text.sse", "stream_tool_calls.sse"] {
+        let body = fixture(&format!("gemini/{name}"));
+        // Until the line ending after the event carrying the finishReason, the stream is cut.
+        for cut in 0..=body.trim_end().len() {
+            let mut a = StreamAssembler::new(&cfg(Style::Gemini));
+            let r = a.push(&body.as_bytes()[..cut]).and_then(|_| a.finish());
+            assert_eq!(r.unwrap_err().code(), "provider_parse", "{name} cut at {cut}");
+        }
+    }
+}
