@@ -280,7 +280,7 @@ impl RunAbort {
     fn error_for(&self, signal: &JsValue) -> Error {
         let timed_out = get(&get(signal, "reason"), "name").as_string().as_deref() == Some("TimeoutError");
         match (timed_out, self.timeout_ms) {
-            (true, Some(ms)) => Error::new(Code::Aborted, format!("run timeout after {ms}ms")),
+            (true, Some(ms)) => Error::new(Code::Aborted, format!("run timeout after {}ms", crate::metrics::js_number(ms))),
             _ => Error::new(Code::Aborted, "the run was aborted"),
         }
     }
