@@ -117,55 +117,61 @@ pub fn js_number(f: f64) -> String {
     if f == 0.0 {
         return "0".into(); // also -0
     }
-    // serde_json writes `[-]d+[.d+][e[+|-]d+]`: split it into sign, digits and exponent.
+    // serde_json writes `[-]d+[.d+][e[+|-]d+]`: collect the significant digits and the position
+    // of the decimal point (value = 0.DIGITS × 10^point), then lay them out as JS does.
     let text = n.to_string();
-    let (sign, text) = match text.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", text.as_str()),
-    };
-    let (mantissa, exp) = match text.split_once('e') {
-        Some((m, e)) => {
-            let (neg, e) = match e.strip_prefix('-') {
-                Some(e) => (true, e),
-                None => (false, e.trim_start_matches('+')),
-            };
-            let e = e.bytes().fold(0i32, |a, b| a * 10 + i32::from(b - b'0'));
-            (m, if neg { -e } else { e })
+    let (mut digits, mut point, mut exp, mut exp_neg) = (Vec::new(), 0i32, 0i32, false);
+    let (mut seen_dot, mut in_exp) = (false, false);
+    for b in text.bytes() {
+        match b {
+            b'-' if in_exp => exp_neg = true,
+            b'e' => in_exp = true,
+            b'0'..=b'9' if in_exp => exp = exp * 10 + i32::from(b - b'0'),
+            b'0'..=b'9' => {
+                if b == b'0' && digits.is_empty() {
+                    point -= i32::from(seen_dot); // a leading zero after the point
+                } else {
+                    digits.push(b);
+                    point += i32::from(!seen_dot);
+                }
+            }
+            b'.' => seen_dot = true,
+            _ => {} // the sign, '+'
         }
-        None => (text, 0),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    // value = 0.DIGITS × 10^point
-    let mut digits = [int, frac].concat();
-    let mut point = int.len() as i32 + exp;
-    let lead = digits.len() - digits.trim_start_matches('0').len();
-    digits.drain(..lead);
-    point -= lead as i32;
-    digits.truncate(digits.trim_end_matches('0').len());
+    }
+    while digits.last() == Some(&b'0') {
+        digits.pop();
+    }
+    let point = point + if exp_neg { -exp } else { exp };
     let k = digits.len() as i32;
-    let mut out = String::from(sign);
+    let mut out = Vec::new();
+    if f < 0.0 {
+        out.push(b'-');
+    }
     if k <= point && point <= 21 {
-        out.push_str(&digits);
-        out.extend(std::iter::repeat('0').take((point - k) as usize));
+        out.extend_from_slice(&digits);
+        out.resize(out.len() + (point - k) as usize, b'0');
     } else if 0 < point && point <= 21 {
-        out.push_str(&digits[..point as usize]);
-        out.push('.');
-        out.push_str(&digits[point as usize..]);
+        out.extend_from_slice(&digits[..point as usize]);
+        out.push(b'.');
+        out.extend_from_slice(&digits[point as usize..]);
     } else if -6 < point && point <= 0 {
-        out.push_str("0.");
-        out.extend(std::iter::repeat('0').take(-point as usize));
-        out.push_str(&digits);
+        out.extend_from_slice(b"0.");
+        out.resize(out.len() + (-point) as usize, b'0');
+        out.extend_from_slice(&digits);
     } else {
-        out.push_str(&digits[..1]);
+        out.push(digits[0]);
         if k > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
+            out.push(b'.');
+            out.extend_from_slice(&digits[1..]);
         }
         let e = point - 1;
-        out.push_str(if e < 0 { "e-" } else { "e+" });
-        push_u64(&mut out, u64::from(e.unsigned_abs()));
+        out.extend_from_slice(if e < 0 { b"e-" } else { b"e+" });
+        let mut s = String::new();
+        push_u64(&mut s, u64::from(e.unsigned_abs()));
+        out.extend_from_slice(s.as_bytes());
     }
-    out
+    String::from_utf8(out).unwrap_or_default() // ASCII only
 }
 
 /// Decimal digits of `n` (what `{n}` would write, without the formatting machinery).
