@@ -243,7 +243,7 @@ impl Inner {
         let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
         let (abort, signal) = RunAbort::new(get(&req, "signal"), self.timeout_ms);
         let transport = Fetch { fetch: self.fetch.clone(), signal, secret: self.cfg.provider.api_key.clone() };
-        let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED };
+        let tools = JsTools { fns: Vec::new(), signal: None };
         let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
         let on_error = self.on_error.clone().map(OnError);
         let ids = super::ids();

@@ -10,14 +10,9 @@ use js_sys::Function;
 use serde_json::{json, Map, Value};
 use wasm_bindgen::JsValue;
 
+/// The functions, indexed by `Hook as usize`.
 #[derive(Default)]
-pub struct JsHooks {
-    before_llm: Option<Function>,
-    after_llm: Option<Function>,
-    before_tool: Option<Function>,
-    after_tool: Option<Function>,
-    body_transform: Option<Function>,
-}
+pub struct JsHooks([Option<Function>; 5]);
 
 impl JsHooks {
     pub fn decode(opts: &JsValue) -> Result<JsHooks> {
@@ -25,17 +20,22 @@ impl JsHooks {
         if !(hooks.is_undefined() || hooks.is_null() || hooks.is_object()) {
             return Err(Error::bad_input("hooks must be an object of functions"));
         }
-        Ok(JsHooks {
-            before_llm: opt_function(&hooks, "beforeLLM", "hooks")?,
-            after_llm: opt_function(&hooks, "afterLLM", "hooks")?,
-            before_tool: opt_function(&hooks, "beforeTool", "hooks")?,
-            after_tool: opt_function(&hooks, "afterTool", "hooks")?,
-            body_transform: opt_function(opts, "bodyTransform", "createClient options")?,
-        })
+        let f = |name| opt_function(&hooks, name, "hooks");
+        Ok(JsHooks([
+            f("beforeLLM")?,
+            f("afterLLM")?,
+            f("beforeTool")?,
+            f("afterTool")?,
+            opt_function(opts, "bodyTransform", "createClient options")?,
+        ]))
     }
 
     pub fn any(&self) -> bool {
-        [Hook::BeforeLlm, Hook::AfterLlm, Hook::BeforeTool, Hook::AfterTool, Hook::BodyTransform].iter().any(|h| self.has(*h))
+        self.0.iter().any(Option::is_some)
+    }
+
+    fn get(&self, hook: Hook) -> Option<&Function> {
+        self.0[hook as usize].as_ref()
     }
 }
 
@@ -70,19 +70,13 @@ fn result_of(v: &JsValue) -> Result<Option<ToolResult>> {
 
 impl Hooks for JsHooks {
     fn has(&self, hook: Hook) -> bool {
-        match hook {
-            Hook::BeforeLlm => self.before_llm.is_some(),
-            Hook::AfterLlm => self.after_llm.is_some(),
-            Hook::BeforeTool => self.before_tool.is_some(),
-            Hook::AfterTool => self.after_tool.is_some(),
-            Hook::BodyTransform => self.body_transform.is_some(),
-        }
+        self.get(hook).is_some()
     }
 
     fn before_llm(&self, messages: Vec<Value>, tools: &[ToolSpec], model: &str, turn: u32) -> LocalBoxFuture<'_, Result<Option<LlmChange>>> {
         let arg = json!({"messages": messages, "tools": tools, "model": model, "turn": turn});
         Box::pin(async move {
-            let Some(f) = &self.before_llm else { return Ok(None) };
+            let Some(f) = self.get(Hook::BeforeLlm) else { return Ok(None) };
             let v = call(f, arg).await?;
             if !v.is_object() {
                 return Ok(None);
@@ -112,7 +106,7 @@ impl Hooks for JsHooks {
     fn after_llm(&self, response: Value, model: &str, turn: u32) -> LocalBoxFuture<'_, Result<()>> {
         let arg = json!({"response": response, "model": model, "turn": turn});
         Box::pin(async move {
-            if let Some(f) = &self.after_llm {
+            if let Some(f) = self.get(Hook::AfterLlm) {
                 call(f, arg).await?;
             }
             Ok(())
@@ -122,7 +116,7 @@ impl Hooks for JsHooks {
     fn before_tool(&self, ctx: ToolCtx<'_>) -> LocalBoxFuture<'_, Result<Option<ToolVerdict>>> {
         let arg = Value::Object(tool_ctx(&ctx));
         Box::pin(async move {
-            let Some(f) = &self.before_tool else { return Ok(None) };
+            let Some(f) = self.get(Hook::BeforeTool) else { return Ok(None) };
             let v = call(f, arg).await?;
             if !v.is_object() {
                 return Ok(None);
@@ -142,7 +136,7 @@ impl Hooks for JsHooks {
         let mut m = tool_ctx(&ctx);
         m.insert("result".into(), serde_json::to_value(result).unwrap_or(Value::Null));
         Box::pin(async move {
-            let Some(f) = &self.after_tool else { return Ok(None) };
+            let Some(f) = self.get(Hook::AfterTool) else { return Ok(None) };
             let v = call(f, Value::Object(m)).await?;
             if v.is_object() { result_of(&v) } else { Ok(None) }
         })
@@ -150,7 +144,7 @@ impl Hooks for JsHooks {
 
     fn transform_body(&self, body: Value) -> LocalBoxFuture<'_, Result<Option<Value>>> {
         Box::pin(async move {
-            let Some(f) = &self.body_transform else { return Ok(None) };
+            let Some(f) = self.get(Hook::BodyTransform) else { return Ok(None) };
             let v = call(f, body).await?;
             // A falsy return keeps the body (contract §b.5).
             if v.is_falsy() {
