@@ -169,15 +169,16 @@ impl Toolkit {
 }
 
 fn check_collisions(tools: &[ToolSpec]) -> Result<()> {
-    let mut hits: Vec<&str> = tools
-        .iter()
-        .filter(|t| t.is_relay() && BUILTIN_NAMES.contains(&t.name.as_str()))
-        .map(|t| t.name.as_str())
-        .collect();
+    // Sorted by insertion: a clash is rare and short, and `sort_unstable` would link a whole
+    // quicksort for this one error text.
+    let mut hits: Vec<&str> = Vec::new();
+    for t in tools.iter().filter(|t| t.is_relay() && BUILTIN_NAMES.contains(&t.name.as_str())) {
+        let at = hits.iter().position(|h| *h > t.name.as_str()).unwrap_or(hits.len());
+        hits.insert(at, &t.name);
+    }
     if hits.is_empty() {
         return Ok(());
     }
-    hits.sort_unstable();
     Err(Error::new(
         Code::RelayCollision,
         format!(

@@ -96,6 +96,18 @@ struct TurnSlots {
     used_args: Vec<Option<Map<String, Value>>>,
 }
 
+impl TurnSlots {
+    /// Keeps the arguments `dispatch` parsed for a declared tool as the ones the record shows,
+    /// so a call's arguments are parsed once per turn (a `beforeTool` rewrite replaces them).
+    fn note_parsed(&mut self, inv: &Invocation) {
+        if inv.known {
+            if let Some(a) = self.used_args.get_mut(inv.slot) {
+                *a = Some(inv.args.clone());
+            }
+        }
+    }
+}
+
 #[derive(Debug)]
 enum Phase {
     Model,
@@ -225,18 +237,24 @@ impl Run {
         self.usage.add(reply.usage);
         let mut turn = reply.turn;
         assign_call_ids(&mut turn.calls, self.turns);
-        self.transcript.push(Message::Assistant(turn.clone()));
         if turn.calls.is_empty() {
-            let text = turn.text;
+            let text = turn.text.clone();
+            self.transcript.push(Message::Assistant(turn));
             return Ok(self.finish(Status::Done, text, None, None));
         }
-        let slots = TurnSlots {
+        let mut slots = TurnSlots {
             calls: turn.calls.clone(),
             slots: vec![None; turn.calls.len()],
             record: vec![true; turn.calls.len()],
             used_args: vec![None; turn.calls.len()],
         };
-        let invocations = turn.calls.iter().enumerate().map(|(i, call)| self.dispatch(i, call, None)).collect();
+        self.transcript.push(Message::Assistant(turn));
+        let mut invocations = Vec::with_capacity(slots.calls.len());
+        for i in 0..slots.calls.len() {
+            let inv = self.dispatch(i, &slots.calls[i], None);
+            slots.note_parsed(&inv);
+            invocations.push(inv);
+        }
         self.phase = Phase::Tools(slots);
         Ok(Step::RunTools(invocations))
     }
@@ -361,7 +379,7 @@ impl Run {
         };
         let mut outputs = Vec::new();
         let mut suspended = Vec::new();
-        for (((call, slot), record), used) in turn.calls.iter().zip(&turn.slots).zip(&turn.record).zip(&turn.used_args) {
+        for (((call, slot), record), used) in turn.calls.iter().zip(&turn.slots).zip(&turn.record).zip(turn.used_args) {
             let (result, req) = match slot {
                 Some(ToolOutcome::Result(r)) => (r.clone(), None),
                 Some(ToolOutcome::Suspend(req)) => (placeholder(req), Some(req.clone())),
@@ -371,7 +389,7 @@ impl Run {
                 self.records.push(ToolCallRecord {
                     id: call.id.clone(),
                     name: call.name.clone(),
-                    args: Value::Object(used.clone().unwrap_or_else(|| call.input_or_empty())),
+                    args: Value::Object(used.unwrap_or_else(|| call.input_or_empty())),
                     output: result.output.clone(),
                     is_error: result.is_error,
                     metadata: result.metadata.clone(),
