@@ -136,7 +136,12 @@ pub struct Toolkit {
 impl Toolkit {
     pub fn new(tools: Vec<ToolSpec>) -> Result<Toolkit> {
         let mut kit = Toolkit::default();
-        let tools = tools.into_iter().map(ToolSpec::validated).collect::<Result<Vec<_>>>()?;
+        // A plain loop: `collect::<Result<Vec<_>>>` compiles its own adapter per element type.
+        let mut valid = Vec::with_capacity(tools.len());
+        for t in tools {
+            valid.push(t.validated()?);
+        }
+        let tools = valid;
         check_collisions(&tools)?;
         for t in tools {
             kit.push(t)?;

@@ -252,10 +252,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                 for inv in &invocations {
                     env.event(|| StreamEvent::ToolCall { id: inv.call.id.clone(), name: inv.call.name.clone(), args: Value::Object(inv.args.clone()) });
                 }
-                let settled = join_all(invocations.into_iter().map(|inv| Box::pin(tools::resolve(inv, run, env))).collect()).await;
-                for r in settled {
-                    r?;
-                }
+                join_all(invocations.into_iter().map(|inv| Box::pin(tools::resolve(inv, run, env))).collect()).await?;
                 for slot in slots {
                     let event = match run.borrow().settled(slot) {
                         Some((call, ToolOutcome::Result(r))) => StreamEvent::ToolResult {
@@ -323,11 +320,11 @@ impl CallSubject for LoopTurn<'_, '_> {
     }
 }
 
-/// Polls every future until all are done; outputs in input order. futures-util's `join_all`
-/// switches to `FuturesOrdered` past 30 futures, which brings a whole executor's worth of code
-/// into the wasm; a turn's tool calls need none of it.
-async fn join_all<F: std::future::Future + Unpin>(futures: Vec<F>) -> Vec<F::Output> {
-    let mut slots: Vec<(F, Option<F::Output>)> = futures.into_iter().map(|f| (f, None)).collect();
+/// Polls every future until all are done; the first error in input order, if any. futures-util's
+/// `join_all` switches to `FuturesOrdered` past 30 futures, which brings a whole executor's worth
+/// of code into the wasm; a turn's tool calls need none of it.
+async fn join_all<F: std::future::Future<Output = Result<()>> + Unpin>(futures: Vec<F>) -> Result<()> {
+    let mut slots: Vec<(F, Option<Result<()>>)> = futures.into_iter().map(|f| (f, None)).collect();
     std::future::poll_fn(|cx| {
         let mut pending = false;
         for (f, out) in slots.iter_mut().filter(|(_, o)| o.is_none()) {
@@ -339,5 +336,8 @@ async fn join_all<F: std::future::Future + Unpin>(futures: Vec<F>) -> Vec<F::Out
         if pending { std::task::Poll::Pending } else { std::task::Poll::Ready(()) }
     })
     .await;
-    slots.into_iter().filter_map(|(_, o)| o).collect()
+    for (_, out) in slots {
+        out.unwrap_or(Ok(()))?;
+    }
+    Ok(())
 }

@@ -2,7 +2,7 @@
 //! `tool` messages, written as a borrowed view and read back. The `tool_calls` reader here is
 //! the only one: replies and histories both use it.
 
-use crate::message::{push_result, Message, ToolCall};
+use crate::message::{push_result, AssistantTurn, Message, ToolCall};
 use crate::provider::common::{flatten, str_field};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -11,8 +11,24 @@ use serde_json::{Map, Value};
 pub(crate) struct Messages<'a>(pub &'a [Message]);
 
 impl Serialize for Messages<'_> {
+    /// Element by element: a message is one view, a tool message one view per result, and no
+    /// list of views is built per message (this runs over the whole transcript every call).
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().flat_map(views))
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(None)?;
+        for m in self.0 {
+            match m {
+                Message::Tool(outs) => {
+                    for o in outs {
+                        seq.serialize_element(&View::Tool { role: "tool", tool_call_id: &o.call_id, content: &o.output })?;
+                    }
+                }
+                Message::System(t) => seq.serialize_element(&View::Text { role: "system", content: t })?,
+                Message::User(t) => seq.serialize_element(&View::Text { role: "user", content: t })?,
+                Message::Assistant(turn) => seq.serialize_element(&assistant(turn))?,
+            }
+        }
+        seq.end()
     }
 }
 
@@ -50,22 +66,16 @@ struct Function<'a> {
     arguments: &'a str,
 }
 
-fn views(m: &Message) -> Vec<View<'_>> {
-    match m {
-        Message::System(t) => vec![View::Text { role: "system", content: t }],
-        Message::User(t) => vec![View::Text { role: "user", content: t }],
-        Message::Assistant(turn) => vec![View::Assistant {
-            role: "assistant",
-            content: &turn.text,
-            tool_calls: turn
-                .calls
-                .iter()
-                .map(|c| Call { id: &c.id, kind: "function", function: Function { name: &c.name, arguments: &c.arguments } })
-                .collect(),
-        }],
-        Message::Tool(outs) => {
-            outs.iter().map(|o| View::Tool { role: "tool", tool_call_id: &o.call_id, content: &o.output }).collect()
-        }
+/// The view of an assistant turn.
+fn assistant(turn: &AssistantTurn) -> View<'_> {
+    View::Assistant {
+        role: "assistant",
+        content: &turn.text,
+        tool_calls: turn
+            .calls
+            .iter()
+            .map(|c| Call { id: &c.id, kind: "function", function: Function { name: &c.name, arguments: &c.arguments } })
+            .collect(),
     }
 }
 
