@@ -377,33 +377,30 @@ impl Run {
         let Phase::Tools(turn) = std::mem::replace(&mut self.phase, Phase::Finished) else {
             return Err(Error::internal("no tool turn to close"));
         };
+        // The turn is taken out of the phase: its calls and outcomes move into the record and
+        // the transcript (only a recorded result's output is copied, it goes to both).
         let mut outputs = Vec::new();
         let mut suspended = Vec::new();
-        for (((call, slot), record), used) in turn.calls.iter().zip(&turn.slots).zip(&turn.record).zip(turn.used_args) {
+        for (((call, slot), record), used) in turn.calls.into_iter().zip(turn.slots).zip(turn.record).zip(turn.used_args) {
             let (result, req) = match slot {
-                Some(ToolOutcome::Result(r)) => (r.clone(), None),
-                Some(ToolOutcome::Suspend(req)) => (placeholder(req), Some(req.clone())),
+                Some(ToolOutcome::Result(r)) => (r, None),
+                Some(ToolOutcome::Suspend(req)) => (placeholder(&req), Some(req)),
                 None => return Err(Error::internal("closing a turn with a call still running")),
             };
-            if *record {
-                self.records.push(ToolCallRecord {
-                    id: call.id.clone(),
-                    name: call.name.clone(),
-                    args: Value::Object(used.unwrap_or_else(|| call.input_or_empty())),
-                    output: result.output.clone(),
-                    is_error: result.is_error,
-                    metadata: result.metadata.clone(),
-                });
+            let args = || Value::Object(used.unwrap_or_else(|| call.input_or_empty()));
+            if let Some(r) = req {
+                if record {
+                    let (id, name) = (call.id.clone(), call.name.clone());
+                    self.records.push(ToolCallRecord { args: args(), id, name, output: result.output, is_error: result.is_error, metadata: result.metadata });
+                }
+                suspended.push(r);
+                continue;
             }
-            match req {
-                Some(r) => suspended.push(r),
-                None => outputs.push(ToolOutput {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    output: result.output,
-                    is_error: result.is_error,
-                }),
+            if record {
+                let (id, name, output) = (call.id.clone(), call.name.clone(), result.output.clone());
+                self.records.push(ToolCallRecord { args: args(), id, name, output, is_error: result.is_error, metadata: result.metadata });
             }
+            outputs.push(ToolOutput { call_id: call.id, name: call.name, output: result.output, is_error: result.is_error });
         }
         if !outputs.is_empty() {
             self.transcript.push(Message::Tool(outputs));
