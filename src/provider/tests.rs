@@ -93,3 +93,42 @@ fn gemini_replies_and_streams_cut_at_every_byte_are_errors_not_panics() {
         }
     }
 }
+
+/// The OpenAI body is written by hand; it must be the bytes serde_json gives for the same
+/// fields in the same order (the serde view still renders `messages` for results and hooks).
+#[test]
+fn openai_body_is_what_serde_json_writes() {
+    use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
+    use crate::tool::ToolSpec;
+    let call = |id: &str, args: &str| ToolCall { id: id.into(), name: "add".into(), arguments: args.into() };
+    let out = |id: &str, o: &str| ToolOutput { call_id: id.into(), name: "add".into(), output: o.into(), is_error: false };
+    let messages = vec![
+        Message::System("be \"brief\"\n".into()),
+        Message::User("héllo 👋 \u{1}".into()),
+        Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("c1", r#"{"a":1}"#), call("c2", "")] }),
+        Message::Tool(vec![out("c1", "2"), out("c2", "tab\there")]),
+        Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![] }),
+    ];
+    let tool = ToolSpec {
+        name: "add".into(),
+        description: "adds \\ numbers".into(),
+        input_schema: json!({"type": "object", "properties": {"a": {"type": "number", "minimum": -1.5}}}),
+        source: Default::default(),
+    };
+    let tools = vec![tool.clone()];
+    let choice = json!({"type": "function", "function": {"name": "add"}});
+    let view = serde_json::to_value(openai::dialect::Messages(&messages)).unwrap();
+    let decl = json!([{"type": "function", "function": {"name": "add", "description": "adds \\ numbers", "parameters": tool.input_schema}}]);
+    let cases: [(&[ToolSpec], ToolChoice, Option<u64>, bool, serde_json::Value); 4] = [
+        (&tools, ToolChoice::Auto, None, false, json!({"model": "m", "messages": view, "tools": decl, "tool_choice": "auto"})),
+        (&[], ToolChoice::Auto, None, true, json!({"model": "m", "messages": view, "stream": true, "stream_options": {"include_usage": true}})),
+        (&tools, ToolChoice::Given(&choice), Some(7), false, json!({"model": "m", "messages": view, "tools": decl, "tool_choice": choice, "max_tokens": 7})),
+        (&tools, ToolChoice::Omit, None, false, json!({"model": "m", "messages": view, "tools": decl})),
+    ];
+    for (tools, tool_choice, max_tokens, stream, want) in cases {
+        let req = ModelRequest { system: "", messages: &messages, tools, stream, tool_choice, max_tokens };
+        assert_eq!(build_request(&cfg(Style::OpenAi), &req).body, serde_json::to_string(&want).unwrap());
+    }
+    let empty = ModelRequest { system: "", messages: &[], tools: &[], stream: false, tool_choice: ToolChoice::Omit, max_tokens: None };
+    assert_eq!(build_request(&cfg(Style::OpenAi), &empty).body, r#"{"model":"m","messages":[]}"#);
+}

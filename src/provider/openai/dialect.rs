@@ -3,6 +3,7 @@
 //! the only one: replies and histories both use it.
 
 use crate::message::{push_result, AssistantTurn, Message, ToolCall};
+use crate::json::write_str;
 use crate::provider::common::{flatten, str_field};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -64,6 +65,60 @@ struct Call<'a> {
 struct Function<'a> {
     name: &'a str,
     arguments: &'a str,
+}
+
+/// The transcript as the request's `messages` array, written by hand (byte for byte what the
+/// serde view above gives; see `json::write_str`).
+pub(super) fn write_messages(out: &mut String, messages: &[Message]) {
+    let mut first = true;
+    let mut open = |out: &mut String, role: &str| {
+        out.push_str(if std::mem::take(&mut first) { "[{\"role\":\"" } else { ",{\"role\":\"" });
+        out.push_str(role);
+        out.push('"');
+    };
+    for m in messages {
+        match m {
+            Message::System(t) | Message::User(t) => {
+                open(out, if matches!(m, Message::System(_)) { "system" } else { "user" });
+                out.push_str(",\"content\":");
+                write_str(out, t);
+                out.push('}');
+            }
+            Message::Assistant(turn) => {
+                open(out, "assistant");
+                out.push_str(",\"content\":");
+                write_str(out, &turn.text);
+                if !turn.calls.is_empty() {
+                    out.push_str(",\"tool_calls\":[");
+                    for (i, c) in turn.calls.iter().enumerate() {
+                        out.push_str(if i > 0 { ",{\"id\":" } else { "{\"id\":" });
+                        write_str(out, &c.id);
+                        out.push_str(",\"type\":\"function\",\"function\":{\"name\":");
+                        write_str(out, &c.name);
+                        out.push_str(",\"arguments\":");
+                        write_str(out, &c.arguments);
+                        out.push_str("}}");
+                    }
+                    out.push(']');
+                }
+                out.push('}');
+            }
+            Message::Tool(outs) => {
+                for o in outs {
+                    open(out, "tool");
+                    out.push_str(",\"tool_call_id\":");
+                    write_str(out, &o.call_id);
+                    out.push_str(",\"content\":");
+                    write_str(out, &o.output);
+                    out.push('}');
+                }
+            }
+        }
+    }
+    if first {
+        out.push('[');
+    }
+    out.push(']');
 }
 
 /// The view of an assistant turn.
