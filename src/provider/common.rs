@@ -1,20 +1,10 @@
-//! Small pieces more than one adapter uses: the borrowed tool declaration, the hoisted system
-//! prompt, the text of an OpenAI/Anthropic `content`, and JSON field helpers. Nothing here knows
-//! a particular provider, so every adapter folder may import it.
+//! Small pieces more than one adapter uses: the hoisted system prompt, the text of an
+//! OpenAI/Anthropic `content`, and JSON field helpers. Nothing here knows a particular provider,
+//! so every adapter folder may import it.
 
 use super::call::ModelRequest;
 use crate::message::Message;
-use serde::Serialize;
 use serde_json::Value;
-
-/// A declared tool's fields, borrowed, for the request bodies.
-#[derive(Serialize)]
-pub(crate) struct ToolDecl<'a> {
-    pub name: &'a str,
-    pub description: &'a str,
-    #[serde(rename = "parameters")]
-    pub schema: &'a Value,
-}
 
 /// For styles whose system prompt is a body field (Anthropic `system`, Gemini
 /// `systemInstruction`): the configured prompt plus any system messages a transcript from the

@@ -132,3 +132,67 @@ fn openai_body_is_what_serde_json_writes() {
     let empty = ModelRequest { system: "", messages: &[], tools: &[], stream: false, tool_choice: ToolChoice::Omit, max_tokens: None };
     assert_eq!(build_request(&cfg(Style::OpenAi), &empty).body, r#"{"model":"m","messages":[]}"#);
 }
+
+/// The Gemini body around the serde view of `contents` is written by hand; it must be the bytes
+/// serde_json gives for the same fields in the same order.
+#[test]
+fn gemini_body_is_what_serde_json_writes() {
+    use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
+    use crate::tool::ToolSpec;
+    let messages = vec![
+        Message::System("sys \"one\"".into()),
+        Message::User("hi\n".into()),
+        Message::Assistant(AssistantTurn { text: String::new(), calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into() }] }),
+        Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: false }]),
+    ];
+    let schema = json!({"type": ["number", "null"], "additionalProperties": false});
+    let tools = vec![ToolSpec { name: "add".into(), description: "adds".into(), input_schema: schema.clone(), source: Default::default() }];
+    let contents = serde_json::to_value(gemini::dialect::Contents(&messages)).unwrap();
+    let system = json!({"parts": [{"text": "be brief\n\nsys \"one\""}]});
+    let decl = json!([{"functionDeclarations": [{"name": "add", "description": "adds", "parameters": gemini_schema(&schema)}]}]);
+    let forced = json!({"function": {"name": "add"}});
+    let (none, any) = (json!("none"), json!("required"));
+    let cases: [(&[ToolSpec], ToolChoice, Option<u64>, &str, serde_json::Value); 5] = [
+        (&tools, ToolChoice::Auto, None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}})),
+        (&tools, ToolChoice::Given(&forced), Some(9), "", json!({"contents": contents, "systemInstruction": {"parts": [{"text": "sys \"one\""}]}, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["add"]}}, "generationConfig": {"maxOutputTokens": 9}})),
+        (&tools, ToolChoice::Given(&none), None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "NONE"}}})),
+        (&tools, ToolChoice::Given(&any), None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}})),
+        (&[], ToolChoice::Auto, None, "be brief", json!({"contents": contents, "systemInstruction": system})),
+    ];
+    for (tools, tool_choice, max_tokens, system, want) in cases {
+        let req = ModelRequest { system, messages: &messages, tools, stream: false, tool_choice, max_tokens };
+        assert_eq!(build_request(&cfg(Style::Gemini), &req).body, serde_json::to_string(&want).unwrap());
+    }
+    let bare = ModelRequest { system: "", messages: &[], tools: &[], stream: true, tool_choice: ToolChoice::Omit, max_tokens: None };
+    assert_eq!(build_request(&cfg(Style::Gemini), &bare).body, r#"{"contents":[]}"#);
+}
+
+/// The Anthropic body around the serde view of `messages` is written by hand; it must be the
+/// bytes serde_json gives for the same fields in the same order.
+#[test]
+fn anthropic_body_is_what_serde_json_writes() {
+    use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
+    use crate::tool::ToolSpec;
+    let messages = vec![
+        Message::User("hi \"there\"".into()),
+        Message::Assistant(AssistantTurn { text: "ok".into(), calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into() }] }),
+        Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: true }]),
+    ];
+    let schema = json!({"type": "object", "properties": {"a": {"type": "number"}}});
+    let tools = vec![ToolSpec { name: "add".into(), description: "adds\n".into(), input_schema: schema.clone(), source: Default::default() }];
+    let view = serde_json::to_value(anthropic::dialect::Messages(&messages)).unwrap();
+    let decl = json!([{"name": "add", "description": "adds\n", "input_schema": schema}]);
+    let forced = json!({"function": {"name": "add"}});
+    let (none, any, auto) = (json!("none"), json!("any"), json!("auto"));
+    let cases: [(&[ToolSpec], ToolChoice, Option<u64>, bool, &str, serde_json::Value); 5] = [
+        (&tools, ToolChoice::Auto, None, false, "sys", json!({"model": "m", "max_tokens": 4096, "messages": view, "system": "sys", "tools": decl})),
+        (&tools, ToolChoice::Given(&forced), Some(5), true, "", json!({"model": "m", "max_tokens": 5, "messages": view, "tools": decl, "stream": true, "tool_choice": {"type": "tool", "name": "add"}})),
+        (&tools, ToolChoice::Given(&none), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "none"}})),
+        (&tools, ToolChoice::Given(&any), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "any"}})),
+        (&[], ToolChoice::Given(&auto), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view})),
+    ];
+    for (tools, tool_choice, max_tokens, stream, system, want) in cases {
+        let req = ModelRequest { system, messages: &messages, tools, stream, tool_choice, max_tokens };
+        assert_eq!(build_request(&cfg(Style::Anthropic), &req).body, serde_json::to_string(&want).unwrap());
+    }
+}
