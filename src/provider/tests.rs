@@ -119,16 +119,14 @@ fn openai_body_is_what_serde_json_writes() {
     let choice = json!({"type": "function", "function": {"name": "add"}});
     let view = serde_json::to_value(openai::dialect::Messages(&messages)).unwrap();
     let decl = json!([{"type": "function", "function": {"name": "add", "description": "adds \\ numbers", "parameters": tool.input_schema}}]);
-    let cases: [(&[ToolSpec], ToolChoice, Option<u64>, bool, serde_json::Value); 4] = [
-        (&tools, ToolChoice::Auto, None, false, json!({"model": "m", "messages": view, "tools": decl, "tool_choice": "auto"})),
-        (&[], ToolChoice::Auto, None, true, json!({"model": "m", "messages": view, "stream": true, "stream_options": {"include_usage": true}})),
-        (&tools, ToolChoice::Given(&choice), Some(7), false, json!({"model": "m", "messages": view, "tools": decl, "tool_choice": choice, "max_tokens": 7})),
-        (&tools, ToolChoice::Omit, None, false, json!({"model": "m", "messages": view, "tools": decl})),
-    ];
-    for (tools, tool_choice, max_tokens, stream, want) in cases {
+    let check = |tools: &[ToolSpec], tool_choice: ToolChoice, max_tokens: Option<u64>, stream: bool, want: serde_json::Value| {
         let req = ModelRequest { system: "", messages: &messages, tools, stream, tool_choice, max_tokens };
         assert_eq!(build_request(&cfg(Style::OpenAi), &req).body, serde_json::to_string(&want).unwrap());
-    }
+    };
+    check(&tools, ToolChoice::Auto, None, false, json!({"model": "m", "messages": view, "tools": decl, "tool_choice": "auto"}));
+    check(&[], ToolChoice::Auto, None, true, json!({"model": "m", "messages": view, "stream": true, "stream_options": {"include_usage": true}}));
+    check(&tools, ToolChoice::Given(&choice), Some(7), false, json!({"model": "m", "messages": view, "tools": decl, "tool_choice": choice, "max_tokens": 7}));
+    check(&tools, ToolChoice::Omit, None, false, json!({"model": "m", "messages": view, "tools": decl}));
     let empty = ModelRequest { system: "", messages: &[], tools: &[], stream: false, tool_choice: ToolChoice::Omit, max_tokens: None };
     assert_eq!(build_request(&cfg(Style::OpenAi), &empty).body, r#"{"model":"m","messages":[]}"#);
 }
@@ -152,17 +150,15 @@ fn gemini_body_is_what_serde_json_writes() {
     let decl = json!([{"functionDeclarations": [{"name": "add", "description": "adds", "parameters": gemini_schema(&schema)}]}]);
     let forced = json!({"function": {"name": "add"}});
     let (none, any) = (json!("none"), json!("required"));
-    let cases: [(&[ToolSpec], ToolChoice, Option<u64>, &str, serde_json::Value); 5] = [
-        (&tools, ToolChoice::Auto, None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}})),
-        (&tools, ToolChoice::Given(&forced), Some(9), "", json!({"contents": contents, "systemInstruction": {"parts": [{"text": "sys \"one\""}]}, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["add"]}}, "generationConfig": {"maxOutputTokens": 9}})),
-        (&tools, ToolChoice::Given(&none), None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "NONE"}}})),
-        (&tools, ToolChoice::Given(&any), None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}})),
-        (&[], ToolChoice::Auto, None, "be brief", json!({"contents": contents, "systemInstruction": system})),
-    ];
-    for (tools, tool_choice, max_tokens, system, want) in cases {
+    let check = |tools: &[ToolSpec], tool_choice: ToolChoice, max_tokens: Option<u64>, system: &str, want: serde_json::Value| {
         let req = ModelRequest { system, messages: &messages, tools, stream: false, tool_choice, max_tokens };
         assert_eq!(build_request(&cfg(Style::Gemini), &req).body, serde_json::to_string(&want).unwrap());
-    }
+    };
+    check(&tools, ToolChoice::Auto, None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}}));
+    check(&tools, ToolChoice::Given(&forced), Some(9), "", json!({"contents": contents, "systemInstruction": {"parts": [{"text": "sys \"one\""}]}, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["add"]}}, "generationConfig": {"maxOutputTokens": 9}}));
+    check(&tools, ToolChoice::Given(&none), None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "NONE"}}}));
+    check(&tools, ToolChoice::Given(&any), None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}));
+    check(&[], ToolChoice::Auto, None, "be brief", json!({"contents": contents, "systemInstruction": system}));
     let bare = ModelRequest { system: "", messages: &[], tools: &[], stream: true, tool_choice: ToolChoice::Omit, max_tokens: None };
     assert_eq!(build_request(&cfg(Style::Gemini), &bare).body, r#"{"contents":[]}"#);
 }
@@ -184,15 +180,13 @@ fn anthropic_body_is_what_serde_json_writes() {
     let decl = json!([{"name": "add", "description": "adds\n", "input_schema": schema}]);
     let forced = json!({"function": {"name": "add"}});
     let (none, any, auto) = (json!("none"), json!("any"), json!("auto"));
-    let cases: [(&[ToolSpec], ToolChoice, Option<u64>, bool, &str, serde_json::Value); 5] = [
-        (&tools, ToolChoice::Auto, None, false, "sys", json!({"model": "m", "max_tokens": 4096, "messages": view, "system": "sys", "tools": decl})),
-        (&tools, ToolChoice::Given(&forced), Some(5), true, "", json!({"model": "m", "max_tokens": 5, "messages": view, "tools": decl, "stream": true, "tool_choice": {"type": "tool", "name": "add"}})),
-        (&tools, ToolChoice::Given(&none), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "none"}})),
-        (&tools, ToolChoice::Given(&any), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "any"}})),
-        (&[], ToolChoice::Given(&auto), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view})),
-    ];
-    for (tools, tool_choice, max_tokens, stream, system, want) in cases {
+    let check = |tools: &[ToolSpec], tool_choice: ToolChoice, max_tokens: Option<u64>, stream: bool, system: &str, want: serde_json::Value| {
         let req = ModelRequest { system, messages: &messages, tools, stream, tool_choice, max_tokens };
         assert_eq!(build_request(&cfg(Style::Anthropic), &req).body, serde_json::to_string(&want).unwrap());
-    }
+    };
+    check(&tools, ToolChoice::Auto, None, false, "sys", json!({"model": "m", "max_tokens": 4096, "messages": view, "system": "sys", "tools": decl}));
+    check(&tools, ToolChoice::Given(&forced), Some(5), true, "", json!({"model": "m", "max_tokens": 5, "messages": view, "tools": decl, "stream": true, "tool_choice": {"type": "tool", "name": "add"}}));
+    check(&tools, ToolChoice::Given(&none), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "none"}}));
+    check(&tools, ToolChoice::Given(&any), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "any"}}));
+    check(&[], ToolChoice::Given(&auto), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view}));
 }
