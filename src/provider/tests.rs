@@ -117,7 +117,15 @@ fn openai_body_is_what_serde_json_writes() {
     };
     let tools = vec![tool.clone()];
     let choice = json!({"type": "function", "function": {"name": "add"}});
-    let view = serde_json::to_value(openai::dialect::Messages(&messages)).unwrap();
+    let view = serde_json::Value::Array(openai::dialect::render(&messages));
+    // The rendered fields and their order, as the serde view that rendered them before wrote them.
+    let rendered = concat!(
+        r#"[{"role":"system","content":"be \"brief\"\n"},{"role":"user","content":"héllo 👋 \u0001"},"#,
+        r#"{"role":"assistant","content":"","tool_calls":[{"id":"c1","type":"function","function":{"name":"add","arguments":"{\"a\":1}"}},"#,
+        r#"{"id":"c2","type":"function","function":{"name":"add","arguments":""}}]},{"role":"tool","tool_call_id":"c1","content":"2"},"#,
+        r#"{"role":"tool","tool_call_id":"c2","content":"tab\there"},{"role":"assistant","content":"done"}]"#,
+    );
+    assert_eq!(serde_json::to_string(&view).unwrap(), rendered);
     let decl = json!([{"type": "function", "function": {"name": "add", "description": "adds \\ numbers", "parameters": tool.input_schema}}]);
     let check = |tools: &[ToolSpec], tool_choice: ToolChoice, max_tokens: Option<u64>, stream: bool, want: serde_json::Value| {
         let req = ModelRequest { system: "", messages: &messages, tools, stream, tool_choice, max_tokens };

@@ -1,74 +1,60 @@
 //! The OpenAI dialect of the transcript: `system` / `user` / `assistant` (with `tool_calls`) /
-//! `tool` messages, written as a borrowed view and read back. The `tool_calls` reader here is
-//! the only one: replies and histories both use it.
+//! `tool` messages, rendered as values, written as request text, and read back. The
+//! `tool_calls` reader here is the only one: replies and histories both use it.
 
-use crate::message::{push_result, AssistantTurn, Message, ToolCall};
+use crate::message::{push_result, Message, ToolCall};
 use crate::json::write_str;
 use crate::provider::common::{flatten, str_field};
-use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-/// The transcript as OpenAI messages, serialised straight from the neutral messages.
-pub(crate) struct Messages<'a>(pub &'a [Message]);
-
-impl Serialize for Messages<'_> {
-    /// Element by element: a message is one view, a tool message one view per result, and no
-    /// list of views is built per message (this runs over the whole transcript every call).
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = s.serialize_seq(None)?;
-        for m in self.0 {
-            match m {
-                Message::Tool(outs) => {
-                    for o in outs {
-                        seq.serialize_element(&View::Tool { role: "tool", tool_call_id: &o.call_id, content: &o.output })?;
-                    }
+/// The transcript as OpenAI messages (a run's `messages`, what `beforeLLM` sees), built as
+/// values directly: no serde view is compiled for it, and the request body writes the same
+/// fields in the same order (`write_messages`).
+pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
+    let mut out = Vec::with_capacity(messages.len());
+    for m in messages {
+        match m {
+            Message::System(t) => out.push(entry("system", "content", t)),
+            Message::User(t) => out.push(entry("user", "content", t)),
+            Message::Assistant(turn) => {
+                let Value::Object(mut o) = entry("assistant", "content", &turn.text) else { continue };
+                if !turn.calls.is_empty() {
+                    let calls = turn.calls.iter().map(|c| {
+                        let mut f = Map::new();
+                        f.insert("name".into(), Value::String(c.name.clone()));
+                        f.insert("arguments".into(), Value::String(c.arguments.clone()));
+                        let mut call = Map::new();
+                        call.insert("id".into(), Value::String(c.id.clone()));
+                        call.insert("type".into(), Value::from("function"));
+                        call.insert("function".into(), Value::Object(f));
+                        Value::Object(call)
+                    });
+                    o.insert("tool_calls".into(), Value::Array(calls.collect()));
                 }
-                Message::System(t) => seq.serialize_element(&View::Text { role: "system", content: t })?,
-                Message::User(t) => seq.serialize_element(&View::Text { role: "user", content: t })?,
-                Message::Assistant(turn) => seq.serialize_element(&assistant(turn))?,
+                out.push(Value::Object(o));
+            }
+            Message::Tool(outs) => {
+                for r in outs {
+                    let Value::Object(mut o) = entry("tool", "tool_call_id", &r.call_id) else { continue };
+                    o.insert("content".into(), Value::String(r.output.clone()));
+                    out.push(Value::Object(o));
+                }
             }
         }
-        seq.end()
     }
+    out
 }
 
-pub(super) fn render(messages: &[Message]) -> Vec<Value> {
-    match serde_json::to_value(Messages(messages)) {
-        Ok(Value::Array(a)) => a,
-        _ => Vec::new(), // unreachable: the view serialises to an array of plain data
-    }
+/// `{ role, <key>: text }`.
+fn entry(role: &str, key: &str, text: &str) -> Value {
+    let mut o = Map::new();
+    o.insert("role".into(), Value::from(role));
+    o.insert(key.into(), Value::from(text));
+    Value::Object(o)
 }
 
-#[derive(Serialize)]
-#[serde(untagged)]
-enum View<'a> {
-    Text { role: &'static str, content: &'a str },
-    Assistant {
-        role: &'static str,
-        content: &'a str,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        tool_calls: Vec<Call<'a>>,
-    },
-    Tool { role: &'static str, tool_call_id: &'a str, content: &'a str },
-}
-
-#[derive(Serialize)]
-struct Call<'a> {
-    id: &'a str,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    function: Function<'a>,
-}
-
-#[derive(Serialize)]
-struct Function<'a> {
-    name: &'a str,
-    arguments: &'a str,
-}
-
-/// The transcript as the request's `messages` array, written by hand (byte for byte what the
-/// serde view above gives; see `json::write_str`).
+/// The transcript as the request's `messages` array, written by hand: the fields of `render`,
+/// in its order, as serde_json would write them (see `json::write_str`).
 pub(super) fn write_messages(out: &mut String, messages: &[Message]) {
     let mut first = true;
     let mut open = |out: &mut String, role: &str| {
@@ -119,19 +105,6 @@ pub(super) fn write_messages(out: &mut String, messages: &[Message]) {
         out.push('[');
     }
     out.push(']');
-}
-
-/// The view of an assistant turn.
-fn assistant(turn: &AssistantTurn) -> View<'_> {
-    View::Assistant {
-        role: "assistant",
-        content: &turn.text,
-        tool_calls: turn
-            .calls
-            .iter()
-            .map(|c| Call { id: &c.id, kind: "function", function: Function { name: &c.name, arguments: &c.arguments } })
-            .collect(),
-    }
 }
 
 /// Reads `tool_calls` entries into `calls`. On a malformed entry, `Err((k, missing))` names the
