@@ -6,6 +6,16 @@ use super::call::ModelRequest;
 use crate::message::Message;
 use serde_json::Value;
 
+/// A JSON object of these fields, in this order (the values are taken). A slice, not an array
+/// by value: one copy of this function whatever the number of fields.
+pub(crate) fn obj(fields: &mut [(&str, Value)]) -> Value {
+    let mut m = serde_json::Map::new();
+    for (k, v) in fields {
+        m.insert((*k).into(), std::mem::take(v));
+    }
+    Value::Object(m)
+}
+
 /// For styles whose system prompt is a body field (Anthropic `system`, Gemini
 /// `systemInstruction`): the configured prompt plus any system messages a transcript from the
 /// OpenAI dialect carried, without repeating one.

@@ -153,7 +153,7 @@ fn gemini_body_is_what_serde_json_writes() {
     ];
     let schema = json!({"type": ["number", "null"], "additionalProperties": false});
     let tools = vec![ToolSpec { name: "add".into(), description: "adds".into(), input_schema: schema.clone(), source: Default::default() }];
-    let contents = serde_json::to_value(gemini::dialect::Contents(&messages)).unwrap();
+    let contents = serde_json::Value::Array(gemini::dialect::render(&messages));
     let system = json!({"parts": [{"text": "be brief\n\nsys \"one\""}]});
     let decl = json!([{"functionDeclarations": [{"name": "add", "description": "adds", "parameters": gemini_schema(&schema)}]}]);
     let forced = json!({"function": {"name": "add"}});
@@ -184,7 +184,7 @@ fn anthropic_body_is_what_serde_json_writes() {
     ];
     let schema = json!({"type": "object", "properties": {"a": {"type": "number"}}});
     let tools = vec![ToolSpec { name: "add".into(), description: "adds\n".into(), input_schema: schema.clone(), source: Default::default() }];
-    let view = serde_json::to_value(anthropic::dialect::Messages(&messages)).unwrap();
+    let view = serde_json::Value::Array(anthropic::dialect::render(&messages));
     let decl = json!([{"name": "add", "description": "adds\n", "input_schema": schema}]);
     let forced = json!({"function": {"name": "add"}});
     let (none, any, auto) = (json!("none"), json!("any"), json!("auto"));
@@ -197,4 +197,34 @@ fn anthropic_body_is_what_serde_json_writes() {
     check(&tools, ToolChoice::Given(&none), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "none"}}));
     check(&tools, ToolChoice::Given(&any), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "any"}}));
     check(&[], ToolChoice::Given(&auto), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view}));
+}
+
+/// What the Anthropic and Gemini renders give (the request bodies write the same values): their
+/// fields and order, pinned as the serde views that rendered them before wrote them.
+#[test]
+fn anthropic_and_gemini_renders_keep_their_fields_and_order() {
+    use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
+    let call = |id: &str, args: &str| ToolCall { id: id.into(), name: "add".into(), arguments: args.into() };
+    let out = |id: &str, o: &str, e: bool| ToolOutput { call_id: id.into(), name: "add".into(), output: o.into(), is_error: e };
+    let messages = vec![
+        Message::System("sys".into()),
+        Message::User("héllo \"x\"".into()),
+        Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("c1", r#"{"a":1.5,"b":[true,null]}"#), call("c2", "not json")] }),
+        Message::Tool(vec![out("c1", "2", false), out("c2", "bad\n", true)]),
+        Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![] }),
+        Message::Assistant(AssistantTurn { text: "both".into(), calls: vec![call("c3", "{}")] }),
+    ];
+    let text = |v: Vec<serde_json::Value>| serde_json::to_string(&v).unwrap();
+    assert_eq!(text(anthropic::dialect::render(&messages)), concat!(
+        r#"[{"role":"user","content":"héllo \"x\""},{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"add","input":{"a":1.5,"b":[true,null]}},"#,
+        r#"{"type":"tool_use","id":"c2","name":"add","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"2","is_error":false},"#,
+        r#"{"type":"tool_result","tool_use_id":"c2","content":"bad\n","is_error":true}]},{"role":"assistant","content":[{"type":"text","text":"done"}]},"#,
+        r#"{"role":"assistant","content":[{"type":"text","text":"both"},{"type":"tool_use","id":"c3","name":"add","input":{}}]}]"#,
+    ));
+    assert_eq!(text(gemini::dialect::render(&messages)), concat!(
+        r#"[{"role":"user","parts":[{"text":"héllo \"x\""}]},{"role":"model","parts":[{"functionCall":{"id":"c1","name":"add","args":{"a":1.5,"b":[true,null]}}},"#,
+        r#"{"functionCall":{"id":"c2","name":"add","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"add","response":{"output":"2"}}},"#,
+        r#"{"functionResponse":{"id":"c2","name":"add","response":{"error":"bad\n"}}}]},{"role":"model","parts":[{"text":"done"}]},"#,
+        r#"{"role":"model","parts":[{"text":"both"},{"functionCall":{"id":"c3","name":"add","args":{}}}]}]"#,
+    ));
 }

@@ -1,6 +1,6 @@
 //! The Anthropic request: `POST {base}/v1/messages` with `x-api-key` and `anthropic-version`.
 
-use super::dialect::Messages;
+use super::dialect::render;
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
 use crate::json::{write_str, write_value};
 use crate::provider::common::{forced, hoisted_system, strip_slash};
@@ -26,7 +26,7 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     out.push_str(",\"max_tokens\":");
     out.push_str(&req.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).to_string());
     out.push_str(",\"messages\":");
-    out.push_str(&serde_json::to_string(&Messages(req.messages)).unwrap_or_default());
+    write_value(&mut out, &Value::Array(render(req.messages)));
     // Omitted when empty (as the Go reference does).
     if !system.is_empty() {
         out.push_str(",\"system\":");

@@ -1,7 +1,7 @@
 //! The Gemini request: the model in the URL, `x-goog-api-key`, `contents`, `systemInstruction`,
 //! one `functionDeclarations` tool with its `toolConfig`, and `generationConfig` for a token cap.
 
-use super::dialect::Contents;
+use super::dialect::render;
 use super::schema::gemini_schema;
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
 use crate::json::{write_str, write_value};
@@ -25,7 +25,7 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     // Written by hand around the serde view of `contents` (see `json::write_str`): the field
     // order is contents, systemInstruction, tools, toolConfig, generationConfig.
     let mut out = String::from("{\"contents\":");
-    out.push_str(&serde_json::to_string(&Contents(req.messages)).unwrap_or_default());
+    write_value(&mut out, &Value::Array(render(req.messages)));
     if !system.is_empty() {
         out.push_str(",\"systemInstruction\":{\"parts\":[{\"text\":");
         write_str(&mut out, &system);
