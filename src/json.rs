@@ -119,16 +119,6 @@ pub fn write_value(out: &mut String, v: &Value) {
     }
 }
 
-/// Writes `,"key":` (no comma for the first field of an object: `first` is then cleared).
-pub fn write_key(out: &mut String, first: &mut bool, key: &str) {
-    if !std::mem::take(first) {
-        out.push(',');
-    }
-    out.push('"');
-    out.push_str(key); // keys are our own ASCII names: nothing to escape
-    out.push_str("\":");
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
