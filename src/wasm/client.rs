@@ -235,9 +235,6 @@ impl Inner {
         drive(p.run, p.step, &env).await
     }
 
-    // Behind the `translate` feature until the package has room for it in its size budget (the
-    // core module is built and tested natively either way).
-    #[cfg(feature = "translate")]
     async fn translate(&self, req: JsValue, sink: Option<&Sink>) -> Result<JsValue> {
         let toolkit = decode_toolkit(&get(&req, "toolkit"))?;
         let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
@@ -291,9 +288,7 @@ enum Op {
     Discard(String, JsValue),
     Stream(String, JsValue),
     StreamWithAnswer(JsValue),
-    #[cfg(feature = "translate")]
     Translate(JsValue),
-    #[cfg(feature = "translate")]
     TranslateStream(JsValue),
 }
 
@@ -312,10 +307,8 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
         Op::Discard(id, opts) => return inner.discard(id, opts).await.map(|_| JsValue::UNDEFINED),
         Op::Stream(prompt, opts) => inner.execute(inner.prepare_run(prompt, &opts, true, true).await?, events).await?,
         Op::StreamWithAnswer(opts) => inner.execute(inner.prepare_resume(&opts, true, true).await?, events).await?,
-        #[cfg(feature = "translate")]
-        Op::Translate(req) => return inner.translate(req, None).await,
-        #[cfg(feature = "translate")]
-        Op::TranslateStream(req) => return inner.translate(req, sink.as_ref()).await,
+            Op::Translate(req) => return inner.translate(req, None).await,
+            Op::TranslateStream(req) => return inner.translate(req, sink.as_ref()).await,
     };
     to_js(&result)
 }
@@ -377,7 +370,6 @@ impl Client {
     /// One provider call for an OpenAI chat request (`{ messages, tools?, toolkit?, toolChoice?,
     /// system?, maxTokens?, signal? }`), whatever this client's style: resolves to
     /// `{ text, toolCalls, finishReason, usage, model, raw }` with OpenAI meanings. Nothing runs.
-    #[cfg(feature = "translate")]
     #[wasm_bindgen(unchecked_return_type = "Promise<TranslateResult>")]
     pub fn translate(&self, #[wasm_bindgen(unchecked_param_type = "TranslateRequest")] request: JsValue) -> Promise {
         promise(&self.inner, Op::Translate(request))
@@ -385,7 +377,6 @@ impl Client {
 
     /// The same call streamed: an async iterable of OpenAI `chat.completion.chunk` objects (role,
     /// text deltas, tool calls, finish reason, then a usage chunk).
-    #[cfg(feature = "translate")]
     #[wasm_bindgen(js_name = translateStream, unchecked_return_type = "AsyncIterable<ChatCompletionChunk>")]
     pub fn translate_stream(&self, #[wasm_bindgen(unchecked_param_type = "TranslateRequest")] request: JsValue) -> EventStream {
         event_stream(&self.inner, Op::TranslateStream(request))
