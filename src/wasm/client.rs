@@ -8,6 +8,7 @@
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, to_js, JsResult};
 use super::hooks::JsHooks;
+use crate::json_hooks::JsonHooks;
 use super::host::{Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
 use super::store::{memory_store, JsStore};
 use super::stream::{EventStream, Sink};
@@ -35,7 +36,7 @@ struct Inner {
     on_metric: Option<Function>,
     on_error: Option<Function>,
     timeout_ms: Option<f64>,
-    hooks: JsHooks,
+    hooks: JsonHooks<JsHooks>,
     store: JsStore,
     registry: std::cell::RefCell<crate::metrics::Registry>,
 }
@@ -111,7 +112,7 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
         fetch: opt_function(opts, "fetch", what)?,
         on_metric: opt_function(opts, "onMetric", what)?,
         on_error: opt_function(opts, "onError", what)?,
-        hooks: JsHooks::decode(opts)?,
+        hooks: JsonHooks(JsHooks::decode(opts)?),
         timeout_ms: match get(opts, "timeoutMs") {
             v if v.is_undefined() || v.is_null() => None,
             v => Some(v.as_f64().filter(|n| *n > 0.0).ok_or_else(|| Error::bad_input("timeoutMs must be a positive number of milliseconds"))?),
@@ -231,7 +232,7 @@ impl Inner {
             sleep: Some(&Timers),
             on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
             abort: Some(&abort),
-            hooks: self.hooks.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
+            hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
             ids: &ids,
             clock: &clock,
             random: &js_sys::Math::random,
@@ -255,7 +256,7 @@ impl Inner {
             sleep: Some(&Timers),
             on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
             abort: Some(&abort),
-            hooks: self.hooks.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
+            hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
             random: &js_sys::Math::random,
             ..Env::new(&transport, &tools, &ids, &clock)
         };
