@@ -13,9 +13,11 @@ wasm-pack --quiet build --release --target web --weak-refs --out-dir "$out" --ou
 rm -rf "$pkg" && mkdir -p "$pkg"
 cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.wasm "$out"/toolnexus_wasm_bg.wasm.d.ts "$pkg"/
 cp pkg-template/* "$pkg"/
+# The edge's JS helpers (src/wasm/host.js), imported by the glue as a wasm-bindgen snippet.
+cp -r "$out"/snippets "$pkg"/
 # Minify the shipped JS in place (transform only, imports and exports kept): the glue is a
 # third of the gzip budget unminified.
-for f in "$pkg"/*.js; do
+for f in "$pkg"/*.js "$pkg"/snippets/*/*/*/*.js; do
   esbuild "$f" --minify --format=esm --legal-comments=none --log-level=warning --outfile="$f" --allow-overwrite
 done
 ./scripts/size.sh "$pkg"

@@ -18,6 +18,7 @@ pub mod error;
 pub mod events;
 pub mod hooks;
 pub mod json;
+pub mod json_hooks;
 pub mod message;
 pub mod metrics;
 pub mod provider;

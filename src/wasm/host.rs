@@ -4,7 +4,7 @@
 //! loosely are called through `catch` imports, so a wrong shape is a typed error, never a throw
 //! through Rust frames.
 
-use super::convert::{from_js, from_thrown, settle, thrown_message, to_js};
+use super::convert::{from_js, from_thrown, settle, to_js};
 use crate::driver::{Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport, Waiter, WholeBody};
 use crate::error::{redact, Code, Error, Result};
 use crate::metrics::{Metric, Observer};
@@ -14,16 +14,21 @@ use crate::suspend::{Answer, Request, ToolOutcome};
 use crate::tool::ToolResult;
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen_futures::JsFuture;
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
-use web_sys::{AbortSignal, ReadableStreamReadResult, Response};
+use web_sys::{AbortSignal, ReadableStreamReadResult};
+
+#[wasm_bindgen(module = "/src/wasm/host.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = callModel)]
+    fn call_model(f: &JsValue, url: &str, head: &str, body: String, signal: &JsValue, stream: bool) -> Promise;
+    #[wasm_bindgen(js_name = callTool)]
+    fn call_tool(f: &Function, args: &str, signal: &JsValue, answer: Option<String>) -> Promise;
+}
 
 #[wasm_bindgen]
 extern "C" {
-    /// The global `fetch` of whatever host this is (page, service worker, workerd, Node): called
-    /// as a plain function, so the receiver is the global object and no `Window` is needed.
-    #[wasm_bindgen(js_name = fetch, catch)]
-    fn global_fetch(url: &str, init: &Object) -> std::result::Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = setTimeout, catch)]
     fn set_timeout(f: &Function, ms: f64) -> std::result::Result<JsValue, JsValue>;
     // `catch`: older hosts lack these statics; the run then works with what it has.
@@ -31,20 +36,11 @@ extern "C" {
     fn signal_timeout(ms: f64) -> std::result::Result<AbortSignal, JsValue>;
     #[wasm_bindgen(js_namespace = AbortSignal, js_name = any, catch)]
     fn signal_any(signals: &Array) -> std::result::Result<AbortSignal, JsValue>;
-    /// A Response body as far as the edge reads it. Declared here rather than taken from
-    /// `web-sys` because there `getReader()` and `read()` cannot fail, and they do (a locked or
-    /// foreign stream, a mock's odd reader): here they are `catch`, so that is a typed error.
-    type Body;
-    #[wasm_bindgen(method, catch, js_name = getReader)]
-    fn get_reader(this: &Body) -> std::result::Result<BodyReader, JsValue>;
+    /// A body reader as far as the edge reads it: `read()` is `catch`, as a locked or foreign
+    /// stream or a mock's odd reader may throw.
     type BodyReader;
     #[wasm_bindgen(method, catch)]
     fn read(this: &BodyReader) -> std::result::Result<JsValue, JsValue>;
-    /// `Response.headers` for one lookup: `catch`, as a mock may have no `headers`; the value
-    /// comes back as is (web-sys's `Option<String>` return costs more glue than `as_string`).
-    type HeaderList;
-    #[wasm_bindgen(method, catch, js_name = get)]
-    fn header(this: &HeaderList, name: &str) -> std::result::Result<JsValue, JsValue>;
 }
 
 fn aborted_error() -> Error {
@@ -59,14 +55,13 @@ pub struct Fetch {
 }
 
 impl Fetch {
-    /// Calls fetch; resolves to the status and the Response.
-    async fn respond(&self, req: HttpRequest) -> Result<(u16, Response)> {
+    /// One model call through `callModel` (host.js): status, `Retry-After` and the body text (or
+    /// reader, with `stream`) in one await.
+    async fn call(&self, req: HttpRequest, stream: bool) -> Result<(u16, Option<String>, JsValue)> {
         if self.signal.as_ref().is_some_and(AbortSignal::aborted) {
             return Err(aborted_error());
         }
-        // The init is a plain dictionary we make, not a host object: method and headers cross as
-        // one JSON text (one `JSON.parse`, not a call per header) and two `Reflect.set`s add the
-        // body and signal. Typed `RequestInit` setters would each be one more import (~50 B gzip).
+        // Method and headers cross as one JSON text (one `JSON.parse`, not a call per header).
         let mut head = String::from(r#"{"method":"POST","headers":{"#);
         for (i, (k, v)) in req.headers.iter().enumerate() {
             head.push_str(if i > 0 { "," } else { "" });
@@ -75,52 +70,30 @@ impl Fetch {
             head.push_str(&Value::from(v.as_str()).to_string());
         }
         head.push_str("}}");
-        let init: Object = js_sys::JSON::parse(&head).map_err(|_| Error::internal("JSON.parse refused our own output"))?.unchecked_into();
-        let _ = Reflect::set(&init, &"body".into(), &req.body.into());
-        if let Some(s) = &self.signal {
-            let _ = Reflect::set(&init, &"signal".into(), s);
+        let f = self.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
+        let signal = self.signal.as_ref().map_or(JsValue::UNDEFINED, |s| s.into());
+        let out = JsFuture::from(call_model(&f, &req.url, &head, req.body, &signal, stream)).await.map_err(|e| self.transport_error(&e))?;
+        let out: Array = out.unchecked_into();
+        let status = out.get(0).as_f64().unwrap_or(0.0) as u16;
+        if status == 0 {
+            return Err(Error::new(Code::Transport, "fetch resolved to something that is not a Response"));
         }
-        let call = match &self.fetch {
-            // `this` is the global object: browsers throw "Illegal invocation" for any other receiver.
-            Some(f) => f.call2(&js_sys::global(), &req.url.into(), &init),
-            // A host without one throws "fetch is not defined", which the error carries.
-            None => global_fetch(&req.url, &init),
-        };
-        let resp = settle(call).await.map_err(|e| self.transport_error(&e))?;
-        if !resp.is_object() {
-            return Err(not_a_response());
-        }
-        // Structural access: a hand-made `{ status, text }` from a `fetch` option works too.
-        let resp: Response = resp.unchecked_into();
-        match resp.status() {
-            s @ 100..=599 => Ok((s, resp)),
-            _ => Err(not_a_response()),
-        }
-    }
-
-    async fn text_of(&self, resp: &Response) -> Result<String> {
-        settle(resp.text().map(JsValue::from))
-            .await
-            .map_err(|e| self.transport_error(&e))?
-            .as_string()
-            .ok_or_else(|| Error::new(Code::Transport, "Response.text() did not give a string"))
+        Ok((status, out.get(1).as_string(), out.get(2)))
     }
 
     async fn send_inner(&self, req: HttpRequest) -> Result<HttpResponse> {
-        let (status, resp) = self.respond(req).await?;
-        Ok(HttpResponse { status, body: self.text_of(&resp).await?, retry_after: retry_after_of(status, &resp) })
+        let (status, retry_after, body) = self.call(req, false).await?;
+        Ok(HttpResponse { status, body: text_of(body)?, retry_after })
     }
 
     /// The body as it arrives, through `response.body.getReader()`; a Response without a
     /// readable body (a hand-made mock) is read whole.
     async fn open_inner(&self, req: HttpRequest) -> Result<StreamResponse> {
-        let (status, resp) = self.respond(req).await?;
-        let retry_after = retry_after_of(status, &resp);
-        // A body that gives no reader (none, a mock's, a locked one) is read whole: `text()`
-        // then reports what is wrong with it, if anything.
-        let body: Box<dyn ByteStream> = match resp.body().filter(|b| b.is_object()).map(|b| b.unchecked_into::<Body>().get_reader()) {
-            Some(Ok(reader)) => Box::new(Reader { reader, secret: self.secret.clone() }),
-            _ => Box::new(WholeBody(Some(self.text_of(&resp).await?.into_bytes()))),
+        let (status, retry_after, body) = self.call(req, true).await?;
+        let body: Box<dyn ByteStream> = if body.is_object() {
+            Box::new(Reader { reader: body.unchecked_into(), secret: self.secret.clone() })
+        } else {
+            Box::new(WholeBody(Some(text_of(body)?.into_bytes())))
         };
         Ok(StreamResponse { status, body, retry_after })
     }
@@ -132,14 +105,8 @@ impl Fetch {
     }
 }
 
-fn not_a_response() -> Error {
-    Error::new(Code::Transport, "fetch resolved to something that is not a Response")
-}
-
-/// `Retry-After` of a failed Response, if any: only a refusal is retried, so a success never
-/// pays for the header lookup.
-fn retry_after_of(status: u16, resp: &Response) -> Option<String> {
-    (status >= 400).then(|| resp.headers().unchecked_into::<HeaderList>().header("retry-after").ok()?.as_string()).flatten()
+fn text_of(body: JsValue) -> Result<String> {
+    body.as_string().ok_or_else(|| Error::new(Code::Transport, "Response.text() did not give a string"))
 }
 
 impl Transport for Fetch {
@@ -189,21 +156,23 @@ impl JsTools {
         let Some((_, f)) = self.fns.iter().find(|(n, _)| n == name) else {
             return Ok(ToolResult::error(format!("Unknown tool: {name}")));
         };
-        let ctx = Object::new();
-        if let Some(s) = &self.signal {
-            let _ = Reflect::set(&ctx, &"signal".into(), s);
-        }
-        if let Some(a) = answer {
-            let _ = Reflect::set(&ctx, &"answer".into(), &to_js(a)?);
-        }
-        // A tool that throws or rejects is a failed result fed back to the model.
-        let value = match settle(f.call2(&JsValue::UNDEFINED, &to_js(args)?, &ctx)).await {
-            Ok(v) => v,
-            Err(e) => return Ok(ToolResult::error(thrown_message(&e))),
+        let args = serde_json::to_string(args).map_err(|_| Error::internal("cannot encode tool arguments"))?;
+        let answer = answer.map(|a| serde_json::to_string(a).unwrap_or_default());
+        let signal = self.signal.as_ref().map_or(JsValue::UNDEFINED, |s| s.into());
+        // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
+        let out: Array = match JsFuture::from(call_tool(f, &args, &signal, answer)).await {
+            Ok(v) => v.unchecked_into(),
+            Err(e) => return Ok(ToolResult::error(super::convert::thrown_message(&e))),
         };
-        Ok(match from_js(&value, "a tool's return value") {
-            Ok(v) => ToolResult::from_return(v),
-            Err(_) => ToolResult::error(format!("tool {name} returned a value that is not JSON data")),
+        let text = out.get(1).as_string().unwrap_or_default();
+        Ok(match out.get(0).as_f64() {
+            Some(0.0) => ToolResult::from_return(Value::String(text)),
+            Some(1.0) => match serde_json::from_str(&text) {
+                Ok(v) => ToolResult::from_return(v),
+                Err(_) => ToolResult::error(format!("tool {name} returned a value that is not JSON data")),
+            },
+            Some(2.0) => ToolResult::error(text),
+            _ => ToolResult::error(format!("tool {name} returned a value that is not JSON data")),
         })
     }
 }
