@@ -87,6 +87,33 @@ pub fn write_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// An unsigned integer, as serde_json writes it (no formatting machinery).
+pub fn write_u64(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &b in &buf[i..] {
+        out.push(char::from(b));
+    }
+}
+
+/// `,"key":` (or `"key":` first in an object) for a key that needs no escaping.
+pub fn write_key(out: &mut String, key: &str) {
+    if !out.ends_with('{') {
+        out.push(',');
+    }
+    out.push('"');
+    out.push_str(key);
+    out.push_str("\":");
+}
+
 /// Any JSON value, compact (numbers as serde_json writes them).
 pub fn write_value(out: &mut String, v: &Value) {
     match v {
@@ -134,5 +161,14 @@ mod tests {
         let mut out = String::new();
         write_value(&mut out, &v);
         assert_eq!(out, serde_json::to_string(&v).unwrap());
+    }
+
+    #[test]
+    fn writes_integers_as_serde_json() {
+        for n in [0u64, 7, 10, 99, 1_000_000, u64::MAX] {
+            let mut out = String::new();
+            write_u64(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
     }
 }

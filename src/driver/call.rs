@@ -144,7 +144,7 @@ async fn with_retries(provider: &ProviderConfig, req: HttpRequest, env: &Env<'_>
     let mut attempt = 0u32;
     loop {
         let (error, retry_after) = if streaming {
-            match env.transport.open(req.clone()).await {
+            match env.transport.open(&req).await {
                 Ok(resp) if (200..300).contains(&resp.status) => return Ok(Delivered::Stream(resp)),
                 Ok(mut resp) => {
                     let mut body = Vec::new();
@@ -157,7 +157,7 @@ async fn with_retries(provider: &ProviderConfig, req: HttpRequest, env: &Env<'_>
                 Err(e) => (e, None),
             }
         } else {
-            match env.transport.send(req.clone()).await {
+            match env.transport.send(&req).await {
                 Ok(resp) if (200..300).contains(&resp.status) => return Ok(Delivered::Whole(resp)),
                 Ok(resp) => (Error::provider_http(resp.status, &resp.body, secret), resp.retry_after),
                 Err(e) => (e, None),

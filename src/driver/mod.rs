@@ -51,10 +51,11 @@ impl ByteStream for WholeBody {
 }
 
 pub trait Transport {
-    fn send(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse>>;
+    /// Borrowed: a retried call sends the same request again without copying it.
+    fn send<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<HttpResponse>>;
 
     /// Sends and hands back the body as it arrives. The default reads it whole.
-    fn open(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<StreamResponse>> {
+    fn open<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<StreamResponse>> {
         Box::pin(async move {
             let r = self.send(req).await?;
             Ok(StreamResponse { status: r.status, body: Box::new(WholeBody(Some(r.body.into_bytes()))), retry_after: r.retry_after })

@@ -54,3 +54,101 @@ pub struct RunResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<Request>,
 }
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Done => "done",
+            Status::Pending => "pending",
+            Status::Incomplete => "incomplete",
+        }
+    }
+}
+
+impl RunResult {
+    /// The result as JSON text, byte for byte what serde_json writes for it, into one buffer
+    /// sized up front. It goes to JS once per run, and serde_json at opt-level z writes each
+    /// token through its own call (see `json`).
+    pub fn to_json(&self) -> String {
+        use crate::json::{write_key, write_str, write_u64, write_value};
+        let guess = 256 + self.text.len() + self.model.len() + 256 * (self.messages.len() + self.tool_calls.len());
+        let mut out = String::with_capacity(guess);
+        out.push('{');
+        write_key(&mut out, "schemaVersion");
+        write_u64(&mut out, u64::from(self.schema_version));
+        write_key(&mut out, "style");
+        write_str(&mut out, self.style.as_str());
+        write_key(&mut out, "status");
+        write_str(&mut out, self.status.as_str());
+        write_key(&mut out, "text");
+        write_str(&mut out, &self.text);
+        write_key(&mut out, "messages");
+        out.push('[');
+        for (i, m) in self.messages.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_value(&mut out, m);
+        }
+        out.push(']');
+        write_key(&mut out, "toolCalls");
+        out.push('[');
+        for (i, c) in self.tool_calls.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push('{');
+            write_key(&mut out, "id");
+            write_str(&mut out, &c.id);
+            write_key(&mut out, "name");
+            write_str(&mut out, &c.name);
+            write_key(&mut out, "args");
+            write_value(&mut out, &c.args);
+            write_key(&mut out, "output");
+            write_str(&mut out, &c.output);
+            write_key(&mut out, "isError");
+            out.push_str(if c.is_error { "true" } else { "false" });
+            if let Some(m) = &c.metadata {
+                write_key(&mut out, "metadata");
+                out.push('{');
+                for (k, v) in m {
+                    if !out.ends_with('{') {
+                        out.push(',');
+                    }
+                    write_str(&mut out, k);
+                    out.push(':');
+                    write_value(&mut out, v);
+                }
+                out.push('}');
+            }
+            out.push('}');
+        }
+        out.push(']');
+        write_key(&mut out, "toolCallCount");
+        write_u64(&mut out, self.tool_call_count as u64);
+        write_key(&mut out, "turns");
+        write_u64(&mut out, u64::from(self.turns));
+        write_key(&mut out, "usage");
+        out.push('{');
+        write_key(&mut out, "promptTokens");
+        write_u64(&mut out, self.usage.prompt_tokens);
+        write_key(&mut out, "completionTokens");
+        write_u64(&mut out, self.usage.completion_tokens);
+        write_key(&mut out, "totalTokens");
+        write_u64(&mut out, self.usage.total_tokens);
+        out.push('}');
+        write_key(&mut out, "model");
+        write_str(&mut out, &self.model);
+        if let Some(l) = &self.limit {
+            write_key(&mut out, "limit");
+            write_str(&mut out, l);
+        }
+        if let Some(p) = &self.pending {
+            write_key(&mut out, "pending");
+            // Rare (a suspended run): serde's writer is fine here.
+            out.push_str(&serde_json::to_string(p).unwrap_or_else(|_| "null".into()));
+        }
+        out.push('}');
+        out
+    }
+}

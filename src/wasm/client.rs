@@ -308,7 +308,8 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
         _ => sink,
     };
     let p = inner.prepare(prompt, &opts, sink.is_some(), mode != Mode::Run).await?;
-    to_js(&inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink)).await?)
+    let text = inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink)).await?.to_json();
+    js_sys::JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
 }
 
 fn promise(inner: &Rc<Inner>, op: Op) -> Promise {

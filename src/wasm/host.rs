@@ -22,7 +22,7 @@ use web_sys::{AbortSignal, ReadableStreamReadResult};
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
     #[wasm_bindgen(js_name = callModel)]
-    fn call_model(f: &JsValue, url: &str, head: &str, body: String, signal: &JsValue, stream: bool) -> Promise;
+    fn call_model(f: &JsValue, url: &str, head: &str, body: &str, signal: &JsValue, stream: bool) -> Promise;
     #[wasm_bindgen(js_name = callTool)]
     fn call_tool(f: &Function, args: &str, signal: &JsValue, answer: Option<String>) -> Promise;
 }
@@ -57,7 +57,7 @@ pub struct Fetch {
 impl Fetch {
     /// One model call through `callModel` (host.js): status, `Retry-After` and the body text (or
     /// reader, with `stream`) in one await.
-    async fn call(&self, req: HttpRequest, stream: bool) -> Result<(u16, Option<String>, JsValue)> {
+    async fn call(&self, req: &HttpRequest, stream: bool) -> Result<(u16, Option<String>, JsValue)> {
         if self.signal.as_ref().is_some_and(AbortSignal::aborted) {
             return Err(aborted_error());
         }
@@ -72,7 +72,7 @@ impl Fetch {
         head.push_str("}}");
         let f = self.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
         let signal = self.signal.as_ref().map_or(JsValue::UNDEFINED, |s| s.into());
-        let out = JsFuture::from(call_model(&f, &req.url, &head, req.body, &signal, stream)).await.map_err(|e| self.transport_error(&e))?;
+        let out = JsFuture::from(call_model(&f, &req.url, &head, &req.body, &signal, stream)).await.map_err(|e| self.transport_error(&e))?;
         let out: Array = out.unchecked_into();
         let status = out.get(0).as_f64().unwrap_or(0.0) as u16;
         if status == 0 {
@@ -81,14 +81,14 @@ impl Fetch {
         Ok((status, out.get(1).as_string(), out.get(2)))
     }
 
-    async fn send_inner(&self, req: HttpRequest) -> Result<HttpResponse> {
+    async fn send_inner(&self, req: &HttpRequest) -> Result<HttpResponse> {
         let (status, retry_after, body) = self.call(req, false).await?;
         Ok(HttpResponse { status, body: text_of(body)?, retry_after })
     }
 
     /// The body as it arrives, through `response.body.getReader()`; a Response without a
     /// readable body (a hand-made mock) is read whole.
-    async fn open_inner(&self, req: HttpRequest) -> Result<StreamResponse> {
+    async fn open_inner(&self, req: &HttpRequest) -> Result<StreamResponse> {
         let (status, retry_after, body) = self.call(req, true).await?;
         let body: Box<dyn ByteStream> = if body.is_object() {
             Box::new(Reader { reader: body.unchecked_into(), secret: self.secret.clone() })
@@ -110,10 +110,10 @@ fn text_of(body: JsValue) -> Result<String> {
 }
 
 impl Transport for Fetch {
-    fn send(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse>> {
+    fn send<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<HttpResponse>> {
         Box::pin(self.send_inner(req))
     }
-    fn open(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<StreamResponse>> {
+    fn open<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<StreamResponse>> {
         Box::pin(self.open_inner(req))
     }
 }

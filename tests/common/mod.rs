@@ -46,8 +46,8 @@ impl Scripted {
 }
 
 impl Transport for Scripted {
-    fn send(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse>> {
-        self.requests.borrow_mut().push(req);
+    fn send<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<HttpResponse>> {
+        self.requests.borrow_mut().push(req.clone());
         let next = self.replies.borrow_mut().pop_front();
         Box::pin(async move { Ok(next.expect("the script ran out of provider replies")) })
     }
@@ -176,6 +176,14 @@ pub fn tick() -> impl Fn() -> f64 {
     move || { t.set(t.get() + 1.0); t.get() }
 }
 
+/// Every result the harness returns also checks the hand-written writer against serde_json.
+fn written_as_serde(r: Result<RunResult>) -> Result<RunResult> {
+    if let Ok(r) = &r {
+        assert_eq!(r.to_json(), serde_json::to_string(r).unwrap());
+    }
+    r
+}
+
 pub fn run(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, history: &[Value], prompt: &str) -> Result<RunResult> {
     run_observed(style, kit, provider, tools, waiter, None, history, prompt)
 }
@@ -186,7 +194,7 @@ pub fn run_observed(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools
     let clock = tick();
     let env = Env { waiter: waiter.map(|w| w as &dyn Waiter), observer, ..Env::new(provider, tools, &ids, &clock) };
     let (r, step) = Run::start(config(style), Toolkit::new(kit)?, toolnexus_wasm::dialect::read(history)?, prompt)?;
-    futures_executor::block_on(drive(r, step, &env))
+    written_as_serde(futures_executor::block_on(drive(r, step, &env)))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -195,7 +203,7 @@ pub fn resume(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Too
     let clock = tick();
     let env = Env { waiter: waiter.map(|w| w as &dyn Waiter), ..Env::new(provider, tools, &ids, &clock) };
     let (r, step) = Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history: toolnexus_wasm::dialect::read(history)?, pending, answer })?;
-    futures_executor::block_on(drive(r, step, &env))
+    written_as_serde(futures_executor::block_on(drive(r, step, &env)))
 }
 
 /// OpenAI reply with tool calls `(id, name, raw arguments)`.
@@ -284,11 +292,11 @@ impl toolnexus_wasm::driver::ByteStream for Chunks {
 }
 
 impl Transport for Chunked {
-    fn send(&self, _req: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse>> {
+    fn send<'a>(&'a self, _req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<HttpResponse>> {
         panic!("a streaming run must open, not send")
     }
-    fn open(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<toolnexus_wasm::driver::StreamResponse>> {
-        self.requests.borrow_mut().push(req);
+    fn open<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<toolnexus_wasm::driver::StreamResponse>> {
+        self.requests.borrow_mut().push(req.clone());
         let (status, chunks) = self.replies.borrow_mut().pop_front().expect("the script ran out of streams");
         Box::pin(async move { Ok(toolnexus_wasm::driver::StreamResponse { status, body: Box::new(Chunks(chunks.into())), retry_after: None }) })
     }
@@ -325,7 +333,7 @@ pub fn run_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &dyn 
     let policy = streaming(stream);
     let env = Env { waiter, events: Some(host), persist: Some(host), policy: &policy, ..Env::new(transport, tools, &ids, &clock) };
     let (r, step) = Run::start(config(style), Toolkit::new(kit)?, history, prompt)?;
-    futures_executor::block_on(drive(r, step, &env))
+    written_as_serde(futures_executor::block_on(drive(r, step, &env)))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -335,7 +343,7 @@ pub fn resume_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &d
     let policy = streaming(stream);
     let env = Env { events: Some(host), persist: Some(host), policy: &policy, ..Env::new(transport, tools, &ids, &clock) };
     let (r, step) = Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history, pending, answer })?;
-    futures_executor::block_on(drive(r, step, &env))
+    written_as_serde(futures_executor::block_on(drive(r, step, &env)))
 }
 
 pub const STYLES: [Style; 3] = [Style::OpenAi, Style::Anthropic, Style::Gemini];
