@@ -60,22 +60,25 @@ pub(crate) async fn model_call(provider: &ProviderConfig, subject: &dyn CallSubj
 
 async fn call(provider: &ProviderConfig, subject: &dyn CallSubject, stream: bool, env: &Env<'_>) -> Result<Usage> {
     let req = shape(provider, subject, stream, env).await?;
-    let (reply, raw) = if stream {
-        let mut resp = with_retries(provider, req, env, true).await?.into_stream()?;
-        subject.opened();
-        let mut assembler = StreamAssembler::new(provider);
-        while let Some(chunk) = resp.body.next_chunk().await? {
-            for delta in assembler.push(&chunk)? {
-                subject.delta(delta);
+    // One await of `with_retries` for both kinds of reply: each await site is another copy of its
+    // polling in the wasm. It delivers a stream exactly when asked for one.
+    let (reply, raw) = match with_retries(provider, req, env, stream).await? {
+        Delivered::Stream(mut resp) => {
+            subject.opened();
+            let mut assembler = StreamAssembler::new(provider);
+            while let Some(chunk) = resp.body.next_chunk().await? {
+                for delta in assembler.push(&chunk)? {
+                    subject.delta(delta);
+                }
             }
+            (assembler.finish()?, None)
         }
-        (assembler.finish()?, None)
-    } else {
-        let resp = with_retries(provider, req, env, false).await?.into_whole()?;
-        let reply = provider::parse_response(provider, &resp)?;
-        // The body is parsed again as plain JSON only for whoever reads it raw.
-        let raw = (subject.keeps_raw() || env.hook(Hook::AfterLlm).is_some()).then(|| serde_json::from_str(&resp.body).unwrap_or(Value::Null));
-        (reply, raw)
+        Delivered::Whole(resp) => {
+            let reply = provider::parse_response(provider, &resp)?;
+            // The body is parsed again as plain JSON only for whoever reads it raw.
+            let raw = (subject.keeps_raw() || env.hook(Hook::AfterLlm).is_some()).then(|| serde_json::from_str(&resp.body).unwrap_or(Value::Null));
+            (reply, raw)
+        }
     };
     let usage = reply.usage;
     subject.accept(reply, raw.as_ref())?;
@@ -116,21 +119,6 @@ async fn shape(provider: &ProviderConfig, subject: &dyn CallSubject, stream: boo
 enum Delivered {
     Whole(HttpResponse),
     Stream(StreamResponse),
-}
-
-impl Delivered {
-    fn into_whole(self) -> Result<HttpResponse> {
-        match self {
-            Delivered::Whole(r) => Ok(r),
-            Delivered::Stream(_) => Err(Error::internal("a whole reply was asked for")),
-        }
-    }
-    fn into_stream(self) -> Result<StreamResponse> {
-        match self {
-            Delivered::Stream(r) => Ok(r),
-            Delivered::Whole(_) => Err(Error::internal("a streamed reply was asked for")),
-        }
-    }
 }
 
 /// Sends with retries: retryable statuses and network errors are retried up to `retries` times,
