@@ -236,7 +236,18 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
     // The provider does not change during a run; one copy serves every model call.
     let provider = run.borrow().provider().clone();
     let mut step = first;
+    // A completed tool turn is saved before the next model call, and every run's end is saved:
+    // both through this one await (each await site is another copy of the save's polling).
+    let mut turn_completed = false;
     loop {
+        if turn_completed || matches!(step, Step::Done(_)) {
+            turn_completed = false;
+            env.save(|| match &step {
+                Step::Done(result) => stored(run.borrow().conversation(result.pending.clone())),
+                _ => stored(run.borrow().checkpoint()),
+            })
+            .await?;
+        }
         step = match step {
             Step::CallModel => {
                 let turn = LoopTurn { run, env, next: RefCell::new(None) };
@@ -269,13 +280,10 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                     env.event(|| event);
                 }
                 let next = run.borrow_mut().end_tool_turn()?;
-                if matches!(next, Step::CallModel) {
-                    env.save(|| stored(run.borrow().checkpoint())).await?; // a completed turn
-                }
+                turn_completed = matches!(next, Step::CallModel);
                 next
             }
             Step::Done(result) => {
-                env.save(|| stored(run.borrow().conversation(result.pending.clone()))).await?;
                 if result.status == Status::Done {
                     env.event(|| StreamEvent::Usage { usage: result.usage });
                 }
