@@ -18,7 +18,17 @@ pub enum StreamEvent {
     ToolResult { id: String, name: String, output: String, is_error: bool },
     Pending { request: Request },
     Usage { usage: Usage },
-    Done { result: Box<RunResult> },
+    Done {
+        #[serde(serialize_with = "result_as_value")]
+        result: Box<RunResult>,
+    },
+}
+
+/// The result has its own writer and no serde derive; a streamed run's one `done` event reads
+/// that text back as a value.
+fn result_as_value<S: serde::Serializer>(r: &RunResult, s: S) -> Result<S::Ok, S::Error> {
+    // Our own writer's text always parses.
+    serde_json::from_str::<Value>(&r.to_json()).unwrap_or(Value::Null).serialize(s)
 }
 
 pub trait EventSink {

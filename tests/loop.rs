@@ -135,6 +135,6 @@ fn recorded_replies_parse_for_both_styles() {
         assert_eq!(r.tool_calls[1].output, "sunny in Tokyo", "{dir}");
         assert!(r.text.contains("sunny"), "{dir}: {}", r.text);
         assert!(r.usage.total_tokens > 0);
-        let _: Value = serde_json::to_value(&r).unwrap();
+        let _: Value = serde_json::from_str(&r.to_json()).unwrap();
     }
 }

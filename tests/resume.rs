@@ -22,7 +22,7 @@ fn final_text(style: Style, t: &str) -> Value {
 
 /// Halts, goes through JSON text like a host storing it, and comes back as a state.
 fn through_json(r: &RunResult) -> (Vec<Value>, Request) {
-    let text = serde_json::to_string(r).unwrap();
+    let text = r.to_json();
     let h = state::load(&serde_json::from_str(&text).unwrap()).unwrap();
     (h.messages, h.pending)
 }

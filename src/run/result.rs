@@ -1,17 +1,18 @@
 //! `RunResult`: what `run` / `runWithAnswer` return, and (when `status` is `"pending"`) the
 //! versioned state a host stores and hands back to resume. Plain data: a JSON round trip loses
-//! nothing resume needs, and it never holds keys or functions.
+//! nothing resume needs, and it never holds keys or functions. It is written by `to_json` (no
+//! serde derive: that would be a second writer compiled into the wasm).
 
 use crate::message::Usage;
 use crate::provider::Style;
 use crate::suspend::Request;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// Bumped whenever the serialised shape changes; `state::load` migrates older versions.
 pub const SCHEMA_VERSION: u32 = 1;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Done,
@@ -19,7 +20,7 @@ pub enum Status {
     Incomplete,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallRecord {
     pub id: String,
@@ -32,7 +33,7 @@ pub struct ToolCallRecord {
     pub metadata: Option<Map<String, Value>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunResult {
     pub schema_version: u32,
@@ -150,5 +151,50 @@ impl RunResult {
         }
         out.push('}');
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn sample(full: bool) -> RunResult {
+        let mut meta = Map::new();
+        meta.insert("k".into(), json!({"b": 1, "a": [true, null]}));
+        RunResult {
+            schema_version: SCHEMA_VERSION,
+            style: Style::Anthropic,
+            status: if full { Status::Pending } else { Status::Done },
+            text: "say \"hi\"\n\u{1}é".into(),
+            messages: vec![json!({"role": "user", "content": "q"}), json!({"role": "assistant", "content": [{"type": "text", "text": "a"}]})],
+            tool_calls: vec![ToolCallRecord {
+                id: "c1".into(),
+                name: "t".into(),
+                args: json!({"x": 1.5, "y": "z"}),
+                output: "out".into(),
+                is_error: full,
+                metadata: full.then_some(meta),
+            }],
+            tool_call_count: 1,
+            turns: 2,
+            usage: Usage { prompt_tokens: 10, completion_tokens: 0, total_tokens: u64::MAX },
+            model: "m".into(),
+            limit: full.then(|| "maxTurns".into()),
+            pending: full.then(|| Request { id: "r1".into(), kind: "input".into(), prompt: "p".into(), ..Request::default() }),
+        }
+    }
+
+    #[test]
+    fn writes_the_result_with_its_pinned_keys() {
+        let head = r#"{"schemaVersion":1,"style":"anthropic","status":"#;
+        let body = r#","text":"say \"hi\"\n\u0001é","messages":[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"text","text":"a"}]}],"toolCalls":[{"id":"c1","name":"t","args":{"x":1.5,"y":"z"},"output":"out","isError":"#;
+        let tail = r#","toolCallCount":1,"turns":2,"usage":{"promptTokens":10,"completionTokens":0,"totalTokens":18446744073709551615},"model":"m""#;
+        assert_eq!(sample(false).to_json(), [head, "\"done\"", body, "false}]", tail, "}"].concat());
+        assert_eq!(
+            sample(true).to_json(),
+            [head, "\"pending\"", body, r#"true,"metadata":{"k":{"b":1,"a":[true,null]}}}]"#, tail,
+             r#","limit":"maxTurns","pending":{"id":"r1","kind":"input","prompt":"p"}}"#].concat()
+        );
     }
 }

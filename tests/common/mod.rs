@@ -176,10 +176,21 @@ pub fn tick() -> impl Fn() -> f64 {
     move || { t.set(t.get() + 1.0); t.get() }
 }
 
-/// Every result the harness returns also checks the hand-written writer against serde_json.
+/// Every result the harness returns also checks its JSON text: compact as serde_json writes it,
+/// and holding the result's fields.
 fn written_as_serde(r: Result<RunResult>) -> Result<RunResult> {
     if let Ok(r) = &r {
-        assert_eq!(r.to_json(), serde_json::to_string(r).unwrap());
+        let text = r.to_json();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(serde_json::to_string(&v).unwrap(), text);
+        assert_eq!(v["text"], r.text.as_str());
+        assert_eq!(v["messages"], Value::Array(r.messages.clone()));
+        assert_eq!(v["toolCallCount"], r.tool_call_count);
+        assert_eq!(v["toolCalls"].as_array().map(Vec::len), Some(r.tool_calls.len()));
+        assert_eq!(v["turns"], r.turns);
+        assert_eq!(v["usage"]["totalTokens"], r.usage.total_tokens);
+        assert_eq!(v.get("pending").is_some(), r.pending.is_some());
+        assert_eq!(v.get("limit").and_then(Value::as_str), r.limit.as_deref());
     }
     r
 }
