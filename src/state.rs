@@ -86,7 +86,7 @@ impl ConversationState {
     }
 
     pub fn from_result(r: &RunResult) -> Result<Self> {
-        let transcript = dialect::read(&r.messages)?;
+        let transcript = dialect::read(&r.messages())?;
         let pending = if r.status == Status::Pending { r.pending.clone() } else { None };
         Ok(ConversationState::new(r.style, &transcript, pending))
     }

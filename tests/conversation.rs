@@ -128,7 +128,7 @@ fn a_new_prompt_on_a_halted_conversation_is_refused_until_it_is_answered() {
         assert_eq!(r.status, Status::Done);
         let opened = block_on(conversation::open(&store, "c1")).unwrap();
         assert_eq!(opened.revision, store.state("c1").revision, "saves continue from the stored revision");
-        assert_eq!(opened.history.len(), r.messages.len() - usize::from(style == Style::OpenAi), "the whole transcript, system message aside");
+        assert_eq!(opened.history.len(), r.messages().len() - usize::from(style == Style::OpenAi), "the whole transcript, system message aside");
     }
 }
 

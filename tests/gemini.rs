@@ -133,12 +133,12 @@ fn a_conversation_moves_through_all_three_styles() {
     let p1 = Scripted::new(vec![oa_calls(&[("c1", "get_weather", "{\"city\":\"Oslo\"}")]), oa_text("sunny in Oslo")]);
     let a = run(Style::OpenAi, weather_tool(), &p1, &tools, None, &[], "Oslo?").unwrap();
     let p2 = Scripted::new(vec![gm_calls(&[("", "get_weather", json!({"city": "Rome"}))]), gm_text("sunny in Rome")]);
-    let b = run(Style::Gemini, weather_tool(), &p2, &tools, None, &a.messages, "Rome?").unwrap();
+    let b = run(Style::Gemini, weather_tool(), &p2, &tools, None, &a.messages(), "Rome?").unwrap();
     let sent = p2.requests.borrow()[0].json();
     assert_eq!(sent["contents"][1]["parts"][0]["functionCall"], json!({"id": "c1", "name": "get_weather", "args": {"city": "Oslo"}}));
     assert_eq!(sent["contents"][2]["parts"][0]["functionResponse"]["name"], "get_weather", "names recovered for OpenAI results");
     let p3 = Scripted::new(vec![an_text("and Lima?")]);
-    let c = run(Style::Anthropic, weather_tool(), &p3, &tools, None, &b.messages, "Lima?").unwrap();
+    let c = run(Style::Anthropic, weather_tool(), &p3, &tools, None, &b.messages(), "Lima?").unwrap();
     let last = p3.requests.borrow()[0].json();
     assert!(balanced(last["messages"].as_array().unwrap()));
     assert_eq!(last["messages"].as_array().unwrap().len(), 9);

@@ -21,7 +21,7 @@ fn openai_requests_follow_the_wire_format() {
     assert_eq!(req.json()["messages"][0], json!({"role": "system", "content": "You are terse."}));
     assert_eq!(req.json()["tool_choice"], "auto");
     assert_eq!(req.json()["tools"][0]["function"]["parameters"]["additionalProperties"], false);
-    assert_eq!(r.messages.len(), 3);
+    assert_eq!(r.messages().len(), 3);
 }
 
 #[test]
@@ -97,12 +97,12 @@ fn history_in_either_dialect_continues_under_the_other_style() {
     let tools = Tools::default().with("add", |_, _| ToolResult::ok("2"));
     let first = run(Style::OpenAi, vec![native("add")], &p, &tools, None, &[], "one").unwrap();
     let p2 = Scripted::new(vec![an_text("again")]);
-    let second = run(Style::Anthropic, vec![native("add")], &p2, &tools, None, &first.messages, "two").unwrap();
+    let second = run(Style::Anthropic, vec![native("add")], &p2, &tools, None, &first.messages(), "two").unwrap();
     let body = &p2.bodies()[0];
     assert_eq!(body["system"], "You are terse.");
     assert_eq!(body["messages"][1]["content"][0]["type"], "tool_use");
     assert_eq!(body["messages"][1]["content"][0]["input"], json!({"a": 1}));
-    assert_eq!(second.messages.last().unwrap()["content"][0]["text"], "again");
+    assert_eq!(second.messages().last().unwrap()["content"][0]["text"], "again");
 }
 
 #[test]

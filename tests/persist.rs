@@ -49,7 +49,7 @@ fn state_is_saved_before_waiting_after_each_turn_and_at_the_end() {
         assert_eq!(before.outstanding.iter().map(|o| o.id.as_str()).collect::<Vec<_>>(), ["k2"]);
         assert!(serde_json::to_string(&before.messages).unwrap().contains("$12"), "the completed call is kept");
         assert!(saves[1].pending.is_none() && balanced(&saves[1].messages));
-        assert_eq!(saves[2].messages.len(), r.messages.len());
+        assert_eq!(saves[2].messages.len(), r.messages().len());
         for s in saves.iter() {
             load_conversation(&serde_json::to_value(s).unwrap()).expect("every save loads");
         }

@@ -66,7 +66,7 @@ fn three_relay_calls_halt_as_one_request_and_resume_by_id_in_both_styles() {
         assert!(balanced(&sent), "{sent:#?}");
         let users = sent.iter().filter(|m| m["role"] == "user" && (m["content"].is_string() || m["parts"][0]["text"].is_string())).count();
         assert_eq!(users, 1, "no new user turn");
-        assert!(balanced(&out.messages));
+        assert!(balanced(&out.messages()));
         let dump = serde_json::to_string(&sent).unwrap();
         assert!(dump.find("\"A\"").unwrap() < dump.find("no such element").unwrap());
     }
@@ -175,7 +175,7 @@ fn resume_refuses_bad_answers_and_states_without_calling_the_provider() {
     // Stale: resuming a transcript that was already resumed.
     let p2 = Scripted::new(vec![oa_text("done")]);
     let done = resume(Style::OpenAi, kit(), &p2, &t, None, &history, pending.clone(), ans.clone()).unwrap();
-    let e = resume(Style::OpenAi, kit(), &none, &t, None, &done.messages, pending.clone(), ans.clone()).unwrap_err();
+    let e = resume(Style::OpenAi, kit(), &none, &t, None, &done.messages(), pending.clone(), ans.clone()).unwrap_err();
     assert_eq!(e.code(), "bad_state");
 
     // Mismatched: a relay request whose calls are not in this transcript.

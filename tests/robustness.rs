@@ -97,8 +97,8 @@ fn hostile_answers_on_resume_never_panic() {
         let data = hostile(&mut rng, 0);
         let answer = toolnexus_wasm::suspend::Answer { id: pending.id.clone(), ok: rng.next() % 4 != 0, data: data.as_object().cloned(), reason: None };
         let p2 = Scripted::new(vec![oa_text("ok")]);
-        let r = resume(Style::OpenAi, vec![relay("click")], &p2, &Tools::default(), None, &halted.messages, pending.clone(), answer).unwrap();
-        assert!(balanced(&r.messages));
+        let r = resume(Style::OpenAi, vec![relay("click")], &p2, &Tools::default(), None, &halted.messages(), pending.clone(), answer).unwrap();
+        assert!(balanced(&r.messages()));
     }
 }
 

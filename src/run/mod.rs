@@ -433,7 +433,7 @@ impl Run {
             style: self.style(),
             status,
             text,
-            messages: dialect::render(&self.transcript, self.style()),
+            transcript: self.transcript.clone(),
             tool_call_count: self.records.len(),
             tool_calls: std::mem::take(&mut self.records),
             turns: self.turns,

@@ -3,7 +3,7 @@
 //! nothing resume needs, and it never holds keys or functions. It is written by `to_json` (no
 //! serde derive: that would be a second writer compiled into the wasm).
 
-use crate::message::Usage;
+use crate::message::{Message, Usage};
 use crate::provider::Style;
 use crate::suspend::Request;
 use serde::Deserialize;
@@ -33,15 +33,16 @@ pub struct ToolCallRecord {
     pub metadata: Option<Map<String, Value>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunResult {
     pub schema_version: u32,
     /// The dialect `messages` is written in.
     pub style: Style,
     pub status: Status,
     pub text: String,
-    pub messages: Vec<Value>,
+    /// The whole transcript; `messages` shows it in `style`. The dialect's text is written
+    /// from it directly, with no tree of values in between.
+    pub transcript: Vec<Message>,
     pub tool_calls: Vec<ToolCallRecord>,
     pub tool_call_count: usize,
     /// Model round trips in this call (a resume counts only its own segment).
@@ -49,10 +50,8 @@ pub struct RunResult {
     pub usage: Usage,
     pub model: String,
     /// Present iff `status` is `"incomplete"`: the limit that stopped the run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<String>,
     /// Present iff `status` is `"pending"`: the request the host must answer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<Request>,
 }
 
@@ -67,12 +66,17 @@ impl Status {
 }
 
 impl RunResult {
+    /// The transcript in the result's dialect (the `messages` of its JSON).
+    pub fn messages(&self) -> Vec<Value> {
+        crate::dialect::render(&self.transcript, self.style)
+    }
+
     /// The result as JSON text, byte for byte what serde_json writes for it, into one buffer
     /// sized up front. It goes to JS once per run, and serde_json at opt-level z writes each
     /// token through its own call (see `json`).
     pub fn to_json(&self) -> String {
         use crate::json::{write_key, write_str, write_u64, write_value};
-        let guess = 256 + self.text.len() + self.model.len() + 256 * (self.messages.len() + self.tool_calls.len());
+        let guess = 256 + self.text.len() + self.model.len() + 256 * (self.transcript.len() + self.tool_calls.len());
         let mut out = String::with_capacity(guess);
         out.push('{');
         write_key(&mut out, "schemaVersion");
@@ -84,14 +88,7 @@ impl RunResult {
         write_key(&mut out, "text");
         write_str(&mut out, &self.text);
         write_key(&mut out, "messages");
-        out.push('[');
-        for (i, m) in self.messages.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            write_value(&mut out, m);
-        }
-        out.push(']');
+        crate::dialect::write(&mut out, &self.transcript, self.style);
         write_key(&mut out, "toolCalls");
         out.push('[');
         for (i, c) in self.tool_calls.iter().enumerate() {
@@ -157,6 +154,7 @@ impl RunResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::message::AssistantTurn;
     use serde_json::json;
 
     fn sample(full: bool) -> RunResult {
@@ -167,7 +165,7 @@ mod tests {
             style: Style::Anthropic,
             status: if full { Status::Pending } else { Status::Done },
             text: "say \"hi\"\n\u{1}é".into(),
-            messages: vec![json!({"role": "user", "content": "q"}), json!({"role": "assistant", "content": [{"type": "text", "text": "a"}]})],
+            transcript: vec![Message::User("q".into()), Message::Assistant(AssistantTurn { text: "a".into(), ..AssistantTurn::default() })],
             tool_calls: vec![ToolCallRecord {
                 id: "c1".into(),
                 name: "t".into(),

@@ -50,7 +50,7 @@ fn the_turn_cap_stops_a_tool_calling_run_as_incomplete() {
     assert_eq!(r.limit.as_deref(), Some("maxTurns"));
     assert_eq!(r.turns, 1);
     assert_eq!(r.tool_call_count, 1);
-    assert_eq!(r.messages.len(), 4, "system, user, assistant, tool");
+    assert_eq!(r.messages().len(), 4, "system, user, assistant, tool");
 }
 
 #[test]

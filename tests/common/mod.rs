@@ -184,7 +184,7 @@ fn written_as_serde(r: Result<RunResult>) -> Result<RunResult> {
         let v: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(serde_json::to_string(&v).unwrap(), text);
         assert_eq!(v["text"], r.text.as_str());
-        assert_eq!(v["messages"], Value::Array(r.messages.clone()));
+        assert_eq!(v["messages"], Value::Array(r.messages()));
         assert_eq!(v["toolCallCount"], r.tool_call_count);
         assert_eq!(v["toolCalls"].as_array().map(Vec::len), Some(r.tool_calls.len()));
         assert_eq!(v["turns"], r.turns);

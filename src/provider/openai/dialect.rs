@@ -55,7 +55,7 @@ fn entry(role: &str, key: &str, text: &str) -> Value {
 
 /// The transcript as the request's `messages` array, written by hand: the fields of `render`,
 /// in its order, as serde_json would write them (see `json::write_str`).
-pub(super) fn write_messages(out: &mut String, messages: &[Message]) {
+pub(crate) fn write_messages(out: &mut String, messages: &[Message]) {
     let mut first = true;
     let mut open = |out: &mut String, role: &str| {
         out.push_str(if std::mem::take(&mut first) { "[{\"role\":\"" } else { ",{\"role\":\"" });
