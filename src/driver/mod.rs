@@ -243,7 +243,12 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
         if turn_completed || matches!(step, Step::Done(_)) {
             turn_completed = false;
             env.save(|| match &step {
-                Step::Done(result) => stored(run.borrow().conversation(result.pending.clone())),
+                // A finished run's transcript is in its result.
+                Step::Done(result) => stored(Checkpoint {
+                    style: result.style,
+                    transcript: std::borrow::Cow::Borrowed(&result.transcript),
+                    pending: result.pending.clone(),
+                }),
                 _ => stored(run.borrow().checkpoint()),
             })
             .await?;

@@ -433,7 +433,9 @@ impl Run {
             style: self.style(),
             status,
             text,
-            transcript: self.transcript.clone(),
+            // The run is over: its transcript moves into the result (the run's end is saved
+            // from there).
+            transcript: std::mem::take(&mut self.transcript),
             tool_call_count: self.records.len(),
             tool_calls: std::mem::take(&mut self.records),
             turns: self.turns,
