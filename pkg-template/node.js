@@ -4,8 +4,6 @@ import { initSync } from "./toolnexus_wasm.js";
 
 initSync({ module: readFileSync(new URL("./toolnexus_wasm_bg.wasm", import.meta.url)) });
 
-import "./iterable.js";
-
 export * from "./toolnexus_wasm.js";
 export { chromeStorageStore, kvStore, durableObjectStore, ConversationObject } from "./stores.js";
 

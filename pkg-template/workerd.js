@@ -5,8 +5,6 @@ import { initSync } from "./toolnexus_wasm.js";
 
 initSync({ module: wasmModule });
 
-import "./iterable.js";
-
 export * from "./toolnexus_wasm.js";
 export { chromeStorageStore, kvStore, durableObjectStore, ConversationObject } from "./stores.js";
 
