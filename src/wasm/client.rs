@@ -10,7 +10,7 @@ use super::convert::{from_js, get, js_error, opt_function, opt_string, req_strin
 use super::hooks::JsHooks;
 use crate::json_hooks::JsonHooks;
 use super::host::{Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
-use super::store::{memory_store, JsStore};
+use super::store::JsStore;
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
 use crate::conversation::{self, ResumeArgs, Saver};
@@ -46,7 +46,7 @@ pub struct Client {
     inner: Rc<Inner>,
 }
 
-fn decode_options(opts: &JsValue) -> Result<Inner> {
+fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
     let what = "createClient options";
     if !opts.is_object() {
         return Err(Error::bad_input("createClient needs an options object"));
@@ -69,7 +69,7 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
         _ => return Err(Error::bad_input("maxTurns must be a whole number of at least 1")),
     };
     let store = match get(opts, "store") {
-        s if s.is_undefined() || s.is_null() => memory_store().into(),
+        s if s.is_undefined() || s.is_null() => default_store,
         s => {
             if !["get", "save", "delete"].iter().all(|m| get(&s, m).is_function()) {
                 return Err(Error::bad_input("store must have get(id), save(id, state) and delete(id) methods"));
@@ -123,10 +123,14 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
 }
 
 /// Creates a client. The API key stays inside the client: it is never part of a result, a
-/// state or an error message.
+/// state or an error message. `default_store` is used when `opts.store` is absent: the entries'
+/// `createClient` (pkg-template/stores.js) passes a fresh `memoryStore()`.
 #[wasm_bindgen(js_name = createClient)]
-pub fn create_client(#[wasm_bindgen(unchecked_param_type = "ClientOptions")] opts: JsValue) -> JsResult<Client> {
-    decode_options(&opts).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
+pub fn create_client(
+    #[wasm_bindgen(unchecked_param_type = "ClientOptions")] opts: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ConversationStore | undefined")] default_store: JsValue,
+) -> JsResult<Client> {
+    decode_options(&opts, default_store).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
 }
 
 /// A history (JS array of messages in either dialect) to the neutral transcript, parsed from one

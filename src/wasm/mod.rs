@@ -11,7 +11,6 @@ mod stream;
 mod toolkit;
 
 pub use client::{create_client, Client};
-pub use store::{memory_store, MemoryStore};
 pub use stream::EventStream;
 pub use toolkit::{create_toolkit, define_tool, relay_tool, Toolkit};
 
