@@ -21,6 +21,7 @@ pub mod json;
 pub mod json_hooks;
 pub mod message;
 pub mod metrics;
+pub mod options;
 pub mod provider;
 pub mod retry;
 pub mod run;

@@ -58,6 +58,14 @@ export async function callTool(f, args, signal, answer) {
   return [3];
 }
 
+// `createClient`'s options as JSON text for the core to read (src/options.rs): functions drop
+// out as in any JSON.stringify, and so does the store, an object of the host's, not data.
+export function optionsJson(o) {
+  return JSON.stringify(o, function (k, v) {
+    return this === o && k === "store" ? undefined : v;
+  });
+}
+
 // The async iterable that `client.stream`, `streamWithAnswer` and `translateStream` return.
 // The wasm pushes each item as JSON text and ends the stream once (with the error of a failed
 // run); items queue until `next()` takes them, so a consumer slower than the model loses nothing.
