@@ -12,6 +12,7 @@
 //! (stable codes).
 
 pub mod conversation;
+pub mod declare;
 pub mod dialect;
 pub mod driver;
 pub mod error;
