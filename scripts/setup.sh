@@ -23,6 +23,7 @@ if [ "${1:-}" = "--browser" ]; then
 fi
 
 rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || rustup target add wasm32-unknown-unknown
+rustup component add rustfmt clippy >/dev/null 2>&1 || rustup component add rustfmt clippy   # the lint step of test.sh
 if ! wasm-pack --version 2>/dev/null | grep -qx "wasm-pack $WASM_PACK_VERSION"; then
   cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked
 fi

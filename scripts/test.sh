@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every test: native cargo tests, wasm-bindgen tests in Node and headless Chromium (page and
-# service worker), the TypeScript typings check, and node --test against the built package in
+# Every test: formatting and clippy (native and wasm32), native cargo tests, wasm-bindgen tests
+# in Node and headless Chromium (page and service worker), the TypeScript typings check, and node --test against the built package in
 # Node, in workerd, and the www page in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,11 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/tools/js/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 mkdir -p target   # logs below live here; a fresh clone has no target/ yet
+echo "== lint: cargo fmt --check; clippy -D warnings, native and wasm32"
+cargo fmt --check
+cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown --all-targets -- -D warnings
+
 echo "== native: cargo test"
 cargo test --quiet 2>&1 | tee target/native-tests.log
 grep -q "test result: ok" target/native-tests.log

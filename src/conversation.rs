@@ -97,7 +97,9 @@ pub struct Resumable {
 pub async fn resume(store: Option<&dyn ConversationStore>, id: Option<&str>, args: ResumeArgs<'_>) -> Result<Resumable> {
     if let (Some(store), Some(id)) = (store, id) {
         let Some((stored, history)) = load(store, id).await? else {
-            return Err(Error::bad_state(format!("toolnexus: cannot resume — no transcript supplied (no conversation \"{id}\" in the store)")));
+            return Err(Error::bad_state(format!(
+                "toolnexus: cannot resume — no transcript supplied (no conversation \"{id}\" in the store)"
+            )));
         };
         // An answer for a conversation that has moved on is a lost race (another context resumed
         // it first) or a replay: `conflict`, the code a losing save gets, so a host handles every
@@ -108,7 +110,10 @@ pub async fn resume(store: Option<&dyn ConversationStore>, id: Option<&str>, arg
             )));
         };
         if let Some(p) = args.pending.filter(|p| p.id != pending.id) {
-            return Err(Error::conflict(format!("stale pending request \"{}\": conversation \"{id}\" is halted on \"{}\"", p.id, pending.id)));
+            return Err(Error::conflict(format!(
+                "stale pending request \"{}\": conversation \"{id}\" is halted on \"{}\"",
+                p.id, pending.id
+            )));
         }
         return Ok(Resumable { history, pending, revision: stored.revision });
     }

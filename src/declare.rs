@@ -58,7 +58,10 @@ mod tests {
         let s = declaration(&json!({"name": "s", "inputSchema": {"type": "object"}}), "t").unwrap();
         assert_eq!(s.input_schema, json!({"type": "object"}));
         assert!(check_runnable(&r, false).is_ok() && check_runnable(&t, true).is_ok());
-        assert_eq!(check_runnable(&t, false).err().unwrap().message, "tool a_b has no run function; use relayTool() for a declaration-only tool");
+        assert_eq!(
+            check_runnable(&t, false).err().unwrap().message,
+            "tool a_b has no run function; use relayTool() for a declaration-only tool"
+        );
     }
 
     #[test]

@@ -12,12 +12,27 @@ use serde_json::Value;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum StreamEvent {
-    Text { delta: String },
-    ToolCall { id: String, name: String, args: Value },
+    Text {
+        delta: String,
+    },
+    ToolCall {
+        id: String,
+        name: String,
+        args: Value,
+    },
     #[serde(rename_all = "camelCase")]
-    ToolResult { id: String, name: String, output: String, is_error: bool },
-    Pending { request: Request },
-    Usage { usage: Usage },
+    ToolResult {
+        id: String,
+        name: String,
+        output: String,
+        is_error: bool,
+    },
+    Pending {
+        request: Request,
+    },
+    Usage {
+        usage: Usage,
+    },
     Done {
         #[serde(serialize_with = "result_as_value")]
         result: Box<RunResult>,

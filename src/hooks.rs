@@ -44,7 +44,8 @@ pub struct ToolCtx<'a> {
 pub trait Hooks {
     /// Whether a hook is set: the driver skips the work of preparing its argument otherwise.
     fn has(&self, hook: Hook) -> bool;
-    fn before_llm(&self, messages: Vec<Value>, tools: &[ToolSpec], model: &str, turn: u32) -> LocalBoxFuture<'_, Result<Option<LlmChange>>>;
+    fn before_llm(&self, messages: Vec<Value>, tools: &[ToolSpec], model: &str, turn: u32)
+        -> LocalBoxFuture<'_, Result<Option<LlmChange>>>;
     fn after_llm(&self, response: Value, model: &str, turn: u32) -> LocalBoxFuture<'_, Result<()>>;
     fn before_tool(&self, ctx: ToolCtx<'_>) -> LocalBoxFuture<'_, Result<Option<ToolVerdict>>>;
     fn after_tool(&self, ctx: ToolCtx<'_>, result: &ToolResult) -> LocalBoxFuture<'_, Result<Option<ToolResult>>>;

@@ -71,7 +71,13 @@ impl<H: HookHost> Hooks for JsonHooks<H> {
         self.0.has(hook)
     }
 
-    fn before_llm(&self, messages: Vec<Value>, tools: &[ToolSpec], model: &str, turn: u32) -> LocalBoxFuture<'_, Result<Option<LlmChange>>> {
+    fn before_llm(
+        &self,
+        messages: Vec<Value>,
+        tools: &[ToolSpec],
+        model: &str,
+        turn: u32,
+    ) -> LocalBoxFuture<'_, Result<Option<LlmChange>>> {
         let arg = json!({"messages": messages, "tools": tools, "model": model, "turn": turn});
         Box::pin(async move {
             let Some(mut o) = self.object(Hook::BeforeLlm, arg).await? else { return Ok(None) };
@@ -163,7 +169,9 @@ mod tests {
 
     #[test]
     fn before_llm_reads_messages_and_tools_and_refuses_other_shapes() {
-        let h = hooks(json!({"messages": [{"role": "user", "content": "x"}], "tools": [{"name": "t", "description": "d", "inputSchema": {"type": "object"}}]}));
+        let h = hooks(
+            json!({"messages": [{"role": "user", "content": "x"}], "tools": [{"name": "t", "description": "d", "inputSchema": {"type": "object"}}]}),
+        );
         let c = block_on(h.before_llm(vec![], &[], "m", 2)).unwrap().unwrap();
         assert_eq!(c.messages.unwrap().len(), 1);
         assert_eq!(c.tools.unwrap()[0].name, "t");

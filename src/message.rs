@@ -113,9 +113,7 @@ pub struct OpenTurn {
 
 /// Finds the last assistant turn that has tool calls and collects the results that follow it.
 pub fn last_tool_turn(messages: &[Message]) -> Option<OpenTurn> {
-    let index = messages
-        .iter()
-        .rposition(|m| matches!(m, Message::Assistant(t) if !t.calls.is_empty()))?;
+    let index = messages.iter().rposition(|m| matches!(m, Message::Assistant(t) if !t.calls.is_empty()))?;
     let Message::Assistant(turn) = &messages[index] else { return None };
     let mut results: Vec<Option<ToolOutput>> = vec![None; turn.calls.len()];
     for m in &messages[index + 1..] {

@@ -126,7 +126,14 @@ fn labels(names: &[&str], values: &[String]) -> String {
 /// float formatting would add about 20 KB of wasm for this one use.
 pub fn js_number(f: f64) -> String {
     let Some(n) = serde_json::Number::from_f64(f) else {
-        return if f.is_nan() { "NaN" } else if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
+        return if f.is_nan() {
+            "NaN"
+        } else if f > 0.0 {
+            "Infinity"
+        } else {
+            "-Infinity"
+        }
+        .into();
     };
     if f == 0.0 {
         return "0".into(); // also -0
@@ -325,7 +332,10 @@ mod tests {
         r.record(&Metric::Tool { tool: "a\"b\\c\nd".into(), source: "relay".into(), is_error: false, ms: 0.0, pending: true });
         r.record(&Metric::Run { model: "m".into(), turns: 0, tool_calls: 0, total_tokens: 0, ms: 1.0, error: Some("boom".into()) });
         let text = r.render();
-        assert!(text.contains(r#"toolnexus_tool_calls_total{tool="a\"b\\c\nd",source="relay",is_error="false",pending="true"} 1"#), "{text}");
+        assert!(
+            text.contains(r#"toolnexus_tool_calls_total{tool="a\"b\\c\nd",source="relay",is_error="false",pending="true"} 1"#),
+            "{text}"
+        );
         assert!(text.contains(r#"toolnexus_run_errors_total{model="m"} 1"#));
         assert!(text.contains(r#"toolnexus_tool_duration_seconds_sum{tool="a\"b\\c\nd"} 0"#));
         assert_eq!(js_number(0.12), "0.12");
@@ -337,13 +347,33 @@ mod tests {
     fn numbers_are_written_as_javascript_writes_them() {
         // Each pair is (value, String(value) in Node).
         let cases: [(f64, &str); 27] = [
-            (0.0, "0"), (-0.0, "0"), (0.12, "0.12"), (60.0, "60"), (1e-7, "1e-7"), (1.5e-7, "1.5e-7"),
-            (1e-6, "0.000001"), (1.234e-5, "0.00001234"), (123456789012345680000.0, "123456789012345680000"),
-            (1e21, "1e+21"), (1.5e21, "1.5e+21"), (1e16, "10000000000000000"), (1.2345e17, "123450000000000000"),
-            (0.1 + 0.2, "0.30000000000000004"), (5e-324, "5e-324"), (f64::MAX, "1.7976931348623157e+308"),
-            (2.5, "2.5"), (100.0, "100"), (1e15, "1000000000000000"), (123.456, "123.456"),
-            (0.000001234, "0.000001234"), (12345.678e-10, "0.0000012345678"), (-0.5, "-0.5"), (-1e-9, "-1e-9"),
-            (1e20, "100000000000000000000"), (9.999e20, "999900000000000000000"), (1.0 / 3.0, "0.3333333333333333"),
+            (0.0, "0"),
+            (-0.0, "0"),
+            (0.12, "0.12"),
+            (60.0, "60"),
+            (1e-7, "1e-7"),
+            (1.5e-7, "1.5e-7"),
+            (1e-6, "0.000001"),
+            (1.234e-5, "0.00001234"),
+            (123456789012345680000.0, "123456789012345680000"),
+            (1e21, "1e+21"),
+            (1.5e21, "1.5e+21"),
+            (1e16, "10000000000000000"),
+            (1.2345e17, "123450000000000000"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (5e-324, "5e-324"),
+            (f64::MAX, "1.7976931348623157e+308"),
+            (2.5, "2.5"),
+            (100.0, "100"),
+            (1e15, "1000000000000000"),
+            (123.456, "123.456"),
+            (0.000001234, "0.000001234"),
+            (12345.678e-10, "0.0000012345678"),
+            (-0.5, "-0.5"),
+            (-1e-9, "-1e-9"),
+            (1e20, "100000000000000000000"),
+            (9.999e20, "999900000000000000000"),
+            (1.0 / 3.0, "0.3333333333333333"),
         ];
         for (f, js) in cases {
             assert_eq!(js_number(f), js, "{f:e}");

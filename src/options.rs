@@ -28,9 +28,7 @@ fn opt_string(o: &Map<String, Value>, key: &str) -> Result<Option<String>> {
 }
 
 fn req_string(o: &Map<String, Value>, key: &str) -> Result<String> {
-    opt_string(o, key)?
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| Error::bad_input(format!("{WHAT}.{key} is required (a non-empty string)")))
+    opt_string(o, key)?.filter(|s| !s.is_empty()).ok_or_else(|| Error::bad_input(format!("{WHAT}.{key} is required (a non-empty string)")))
 }
 
 /// A present key's number that passes `ok`; an absent key is `None`. Anything else (null, a
@@ -64,12 +62,15 @@ impl ClientOptions {
             }
             Some(_) => return Err(Error::bad_input("headers must be an object of strings")),
         }
-        let max_turns = number(o, "maxTurns", |n| n >= 1.0 && whole(n) && n <= f64::from(u32::MAX), "maxTurns must be a whole number of at least 1")?;
+        let max_turns =
+            number(o, "maxTurns", |n| n >= 1.0 && whole(n) && n <= f64::from(u32::MAX), "maxTurns must be a whole number of at least 1")?;
         let retries = number(o, "retries", |n| (0.0..=100.0).contains(&n) && whole(n), "retries must be a whole number from 0 to 100")?;
         let retry_base_ms = number(o, "retryBaseMs", |n| n >= 0.0, "retryBaseMs must be a number of milliseconds")?;
         let timeout_ms = match o.get("timeoutMs") {
             None | Some(Value::Null) => None,
-            Some(v) => Some(v.as_f64().filter(|n| *n > 0.0).ok_or_else(|| Error::bad_input("timeoutMs must be a positive number of milliseconds"))?),
+            Some(v) => Some(
+                v.as_f64().filter(|n| *n > 0.0).ok_or_else(|| Error::bad_input("timeoutMs must be a positive number of milliseconds"))?,
+            ),
         };
         let request_params = match o.get("requestParams") {
             None | Some(Value::Null) => None,

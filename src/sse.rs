@@ -114,7 +114,8 @@ impl SseDecoder {
 mod tests {
     use super::*;
 
-    const STREAM: &str = ": keep-alive\r\n\r\nevent: delta\r\ndata: {\"t\":\"héllo 👋\"}\r\n\r\ndata: line one\ndata: line two\n\ndata:[DONE]\r\r";
+    const STREAM: &str =
+        ": keep-alive\r\n\r\nevent: delta\r\ndata: {\"t\":\"héllo 👋\"}\r\n\r\ndata: line one\ndata: line two\n\ndata:[DONE]\r\r";
 
     fn all_at_once() -> Vec<SseEvent> {
         let mut d = SseDecoder::new();

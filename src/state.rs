@@ -55,7 +55,14 @@ impl ConversationState {
                 .collect(),
             _ => Vec::new(),
         };
-        ConversationState { schema_version: SCHEMA_VERSION, style, messages: dialect::render(transcript, style), pending, outstanding, revision: 0 }
+        ConversationState {
+            schema_version: SCHEMA_VERSION,
+            style,
+            messages: dialect::render(transcript, style),
+            pending,
+            outstanding,
+            revision: 0,
+        }
     }
 
     fn from_json(v: &Value) -> std::result::Result<Self, String> {
@@ -161,11 +168,7 @@ pub fn load(state: &Value) -> Result<Halted> {
     if status != "pending" {
         return Err(Error::bad_state(format!("state has status \"{status}\"; only a \"pending\" result can be resumed")));
     }
-    let messages = obj
-        .get("messages")
-        .and_then(Value::as_array)
-        .ok_or_else(|| Error::bad_state("state has no messages array"))?
-        .clone();
+    let messages = obj.get("messages").and_then(Value::as_array).ok_or_else(|| Error::bad_state("state has no messages array"))?.clone();
     let pending = obj
         .get("pending")
         .filter(|p| p.is_object())

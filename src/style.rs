@@ -20,9 +20,7 @@ impl Style {
             "openai" => Ok(Style::OpenAi),
             "anthropic" => Ok(Style::Anthropic),
             "gemini" => Ok(Style::Gemini),
-            other => Err(Error::bad_input(format!(
-                "style must be \"openai\", \"anthropic\" or \"gemini\", got \"{other}\""
-            ))),
+            other => Err(Error::bad_input(format!("style must be \"openai\", \"anthropic\" or \"gemini\", got \"{other}\""))),
         }
     }
     pub fn as_str(self) -> &'static str {

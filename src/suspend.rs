@@ -315,8 +315,12 @@ mod tests {
         let mut d = Map::new();
         d.insert("k".into(), json!("v"));
         let r = Request {
-            id: "r1".into(), kind: "input".into(), prompt: "p".into(), url: Some("u".into()),
-            data: Some(d.clone()), expires_at: Some("2026-01-01T00:00:00Z".into()),
+            id: "r1".into(),
+            kind: "input".into(),
+            prompt: "p".into(),
+            url: Some("u".into()),
+            data: Some(d.clone()),
+            expires_at: Some("2026-01-01T00:00:00Z".into()),
         };
         assert_eq!(
             serde_json::to_string(&r).unwrap(),

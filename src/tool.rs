@@ -64,8 +64,7 @@ impl<'de> Deserialize<'de> for ToolSource {
 
 /// The builtin names a relay tool may never take (contract Part 1 rule 5), even though this
 /// package ships no builtins: a future builtin must not capture a declaration-only tool.
-pub const BUILTIN_NAMES: [&str; 10] =
-    ["bash", "read", "write", "edit", "grep", "glob", "webfetch", "question", "apply_patch", "todowrite"];
+pub const BUILTIN_NAMES: [&str; 10] = ["bash", "read", "write", "edit", "grep", "glob", "webfetch", "question", "apply_patch", "todowrite"];
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -121,9 +120,7 @@ impl ToolSpec {
 
 /// Every character outside `[a-zA-Z0-9_-]` becomes `_` (contract §a.1).
 pub fn sanitize_name(name: &str) -> String {
-    name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
-        .collect()
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
 }
 
 /// The declarations a run offers the model, in the order they were added. Cloning is cheap

@@ -27,10 +27,8 @@ impl TranslateRequest {
     /// before `tools`. Assistant `tool_calls` arguments may be objects as well as strings.
     pub fn from_json(v: &Value, toolkit: &Toolkit) -> Result<TranslateRequest> {
         let o = v.as_object().ok_or_else(|| Error::bad_input("translate needs a request object { messages, ... }"))?;
-        let messages = o
-            .get("messages")
-            .and_then(Value::as_array)
-            .ok_or_else(|| Error::bad_input("translate request.messages must be an array"))?;
+        let messages =
+            o.get("messages").and_then(Value::as_array).ok_or_else(|| Error::bad_input("translate request.messages must be an array"))?;
         let mut tools: Vec<ToolSpec> = toolkit.tools().to_vec();
         for (i, t) in o.get("tools").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let f = t.get("function").unwrap_or(t);
@@ -138,7 +136,15 @@ pub async fn translate(
     env: &Env<'_>,
     chunks: Option<&dyn Fn(Value)>,
 ) -> Result<Value> {
-    let t = Translation { provider, system_prompt, env, chunks, req: RefCell::new(req), stream_id: RefCell::default(), out: RefCell::default() };
+    let t = Translation {
+        provider,
+        system_prompt,
+        env,
+        chunks,
+        req: RefCell::new(req),
+        stream_id: RefCell::default(),
+        out: RefCell::default(),
+    };
     abortable(env.abort, model_call(provider, &t, chunks.is_some(), env)).await?;
     t.out.into_inner().ok_or_else(|| Error::internal("the translation ended without a reply"))
 }

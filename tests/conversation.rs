@@ -67,7 +67,15 @@ impl ConversationStore for Mem {
 }
 
 /// One run saved under `id` through a `Saver` starting at `revision`.
-fn drive_saved(store: &Mem, id: &str, revision: u64, provider: &Scripted, tools: &Tools, waiter: Option<&dyn Waiter>, start: impl FnOnce() -> Result<(Run, toolnexus_wasm::run::Step)>) -> Result<RunResult> {
+fn drive_saved(
+    store: &Mem,
+    id: &str,
+    revision: u64,
+    provider: &Scripted,
+    tools: &Tools,
+    waiter: Option<&dyn Waiter>,
+    start: impl FnOnce() -> Result<(Run, toolnexus_wasm::run::Step)>,
+) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
     let saver = Saver::new(store, id.to_string(), revision);
@@ -88,7 +96,10 @@ fn lookup() -> Tools {
 fn halted(store: &Mem, id: &str, style: Style) -> Request {
     let p = Scripted::new(vec![calls_in(style, &[("k1", "lookup", json!({"q": "mug"})), ("k2", "click", json!({"s": "#buy"}))])]);
     let opened = block_on(conversation::open(store, id)).unwrap();
-    let r = drive_saved(store, id, opened.revision, &p, &lookup(), None, || Run::start(config(style), Toolkit::new(kit())?, opened.history, "buy")).unwrap();
+    let r = drive_saved(store, id, opened.revision, &p, &lookup(), None, || {
+        Run::start(config(style), Toolkit::new(kit())?, opened.history, "buy")
+    })
+    .unwrap();
     assert_eq!(r.status, Status::Pending);
     r.pending.unwrap()
 }
@@ -123,12 +134,19 @@ fn a_new_prompt_on_a_halted_conversation_is_refused_until_it_is_answered() {
         let req = halted(&store, "c1", style);
         let e = block_on(conversation::open(&store, "c1")).unwrap_err();
         assert_eq!(e.code(), "conversation_halted");
-        assert_eq!(e.message, format!("conversation \"c1\" is halted on request \"{}\": answer it with askWithAnswer, or discard it", req.id));
+        assert_eq!(
+            e.message,
+            format!("conversation \"c1\" is halted on request \"{}\": answer it with askWithAnswer, or discard it", req.id)
+        );
         let r = answer_stored(&store, "c1", style, click_answer(&req), "bought").unwrap();
         assert_eq!(r.status, Status::Done);
         let opened = block_on(conversation::open(&store, "c1")).unwrap();
         assert_eq!(opened.revision, store.state("c1").revision, "saves continue from the stored revision");
-        assert_eq!(opened.history.len(), r.messages().len() - usize::from(style == Style::OpenAi), "the whole transcript, system message aside");
+        assert_eq!(
+            opened.history.len(),
+            r.messages().len() - usize::from(style == Style::OpenAi),
+            "the whole transcript, system message aside"
+        );
     }
 }
 
@@ -156,7 +174,12 @@ fn a_resume_reads_the_store_then_state_then_history_and_pending() {
     let req = halted(&store, "c1", Style::OpenAi);
     let never = || -> Result<Value> { panic!("state is not read when the store is the source") };
     let never_history = || -> Result<Vec<Message>> { panic!("history is not read when the store is the source") };
-    let r = block_on(conversation::resume(Some(&store), Some("c1"), ResumeArgs { pending: None, state: Some(&never), history: &never_history })).unwrap();
+    let r = block_on(conversation::resume(
+        Some(&store),
+        Some("c1"),
+        ResumeArgs { pending: None, state: Some(&never), history: &never_history },
+    ))
+    .unwrap();
     assert_eq!(r.pending.id, req.id);
     assert!(r.history.len() >= 3);
 
@@ -168,21 +191,31 @@ fn a_resume_reads_the_store_then_state_then_history_and_pending() {
     // Without an id: a pending RunResult given as state wins over history + pending.
     let pending_result = json!({"schemaVersion": 1, "status": "pending", "messages": store.doc("c1").unwrap()["messages"], "pending": req});
     let state = || Ok(pending_result.clone());
-    let r = block_on(conversation::resume(Some(&store), None, ResumeArgs { pending: None, state: Some(&state), history: &never_history })).unwrap();
+    let r = block_on(conversation::resume(Some(&store), None, ResumeArgs { pending: None, state: Some(&state), history: &never_history }))
+        .unwrap();
     assert_eq!((r.pending.id.as_str(), r.revision), (req.id.as_str(), 0));
     let done = || Ok(json!({"schemaVersion": 1, "status": "done", "messages": []}));
-    assert_eq!(block_on(conversation::resume(None, None, ResumeArgs { pending: None, state: Some(&done), history: &no_history })).unwrap_err().code(), "bad_state");
+    assert_eq!(
+        block_on(conversation::resume(None, None, ResumeArgs { pending: None, state: Some(&done), history: &no_history }))
+            .unwrap_err()
+            .code(),
+        "bad_state"
+    );
 
     // history + pending, read only now.
     let transcript = load_conversation(&store.doc("c1").unwrap()).unwrap().1;
     let len = transcript.len();
     let history = move || Ok(transcript.clone());
-    let r = block_on(conversation::resume(None, Some("c1"), ResumeArgs { pending: Some(req.clone()), state: None, history: &history })).unwrap();
+    let r = block_on(conversation::resume(None, Some("c1"), ResumeArgs { pending: Some(req.clone()), state: None, history: &history }))
+        .unwrap();
     assert_eq!((r.history.len(), r.pending.id.as_str()), (len, req.id.as_str()), "an id without a store is not a source");
 
     // Nothing to resume from: the message names the call that was made.
     let e = block_on(conversation::resume(Some(&store), None, args(None))).unwrap_err();
-    assert_eq!((e.code(), e.message.as_str()), ("bad_input", "askWithAnswer needs a conversation id (or { history, pending } / a pending RunResult as state)"));
+    assert_eq!(
+        (e.code(), e.message.as_str()),
+        ("bad_input", "askWithAnswer needs a conversation id (or { history, pending } / a pending RunResult as state)")
+    );
     let e = block_on(conversation::resume(None, None, args(None))).unwrap_err();
     assert_eq!((e.code(), e.message.as_str()), ("bad_input", "runWithAnswer needs { history, pending } or a pending RunResult as state"));
 }
@@ -203,7 +236,8 @@ fn discard_drops_the_conversation_or_closes_its_halted_turn_as_declined() {
         assert_eq!(after.revision, before.revision + 1, "the closing save is the next revision");
         assert!(after.pending.is_none() && after.outstanding.is_empty());
         assert!(matches!(transcript.last(), Some(Message::Tool(_))), "a tool turn closes the conversation");
-        let outs: Vec<_> = transcript.iter().filter_map(|m| if let Message::Tool(o) = m { Some(o.clone()) } else { None }).flatten().collect();
+        let outs: Vec<_> =
+            transcript.iter().filter_map(|m| if let Message::Tool(o) = m { Some(o.clone()) } else { None }).flatten().collect();
         let out = |id: &str| outs.iter().find(|o| o.call_id == id).unwrap_or_else(|| panic!("{id} has a result"));
         assert_eq!(out("k2").name, "click");
         if style == Style::Anthropic {
@@ -250,7 +284,11 @@ fn two_writers_from_one_revision_one_wins_one_conflicts() {
     let finish = |r: conversation::Resumable, reply: &str| {
         let p = Scripted::new(vec![text_in(Style::OpenAi, reply)]);
         drive_saved(&store, "runs", r.revision, &p, &lookup(), None, || {
-            Run::resume(config(Style::OpenAi), Toolkit::new(kit())?, ResumeInput { history: r.history, pending: r.pending, answer: click_answer(&req) })
+            Run::resume(
+                config(Style::OpenAi),
+                Toolkit::new(kit())?,
+                ResumeInput { history: r.history, pending: r.pending, answer: click_answer(&req) },
+            )
         })
     };
     assert_eq!(finish(a, "first").unwrap().status, Status::Done);
@@ -276,13 +314,18 @@ fn saves_of_one_run_carry_consecutive_revisions() {
 fn two_calls_suspended_in_one_turn_checkpoint_twice_without_conflicting() {
     for style in STYLES {
         let store = Mem::slow();
-        let p = Scripted::new(vec![calls_in(style, &[("c1", "click", json!({"s": "#a"})), ("c2", "click", json!({"s": "#b"}))]), text_in(style, "clicked both")]);
+        let p = Scripted::new(vec![
+            calls_in(style, &[("c1", "click", json!({"s": "#a"})), ("c2", "click", json!({"s": "#b"}))]),
+            text_in(style, "clicked both"),
+        ]);
         let w = Wait::new(|r| {
             let id = r.data.as_ref().unwrap()["calls"][0]["id"].as_str().unwrap().to_string();
             ok_answer(r, json!({"results": [{"id": id, "output": format!("clicked {id}"), "isError": false}]}))
         });
-        let r = drive_saved(&store, "two", 0, &p, &Tools::default(), Some(&*w), || Run::start(config(style), Toolkit::new(vec![relay("click")])?, vec![], "click both"))
-            .expect("no save conflicts with another save of the same run");
+        let r = drive_saved(&store, "two", 0, &p, &Tools::default(), Some(&*w), || {
+            Run::start(config(style), Toolkit::new(vec![relay("click")])?, vec![], "click both")
+        })
+        .expect("no save conflicts with another save of the same run");
         assert_eq!(r.status, Status::Done);
         assert_eq!(w.seen.borrow().len(), 2, "both calls suspended");
         let last = store.state("two");

@@ -10,7 +10,8 @@ use toolnexus_wasm::tool::{ToolResult, ToolSpec};
 
 fn weather_tool() -> Vec<ToolSpec> {
     let mut t = native("get_weather");
-    t.input_schema = json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"], "additionalProperties": false});
+    t.input_schema =
+        json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"], "additionalProperties": false});
     vec![t]
 }
 
@@ -30,15 +31,25 @@ fn requests_follow_the_generate_content_wire_format() {
     assert_eq!(body["contents"], json!([{"role": "user", "parts": [{"text": "weather in Paris and Tokyo?"}]}]));
     let decl = &body["tools"][0]["functionDeclarations"][0];
     assert_eq!(decl["name"], "get_weather");
-    assert_eq!(decl["parameters"], json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}), "additionalProperties dropped");
+    assert_eq!(
+        decl["parameters"],
+        json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
+        "additionalProperties dropped"
+    );
     assert_eq!(body["toolConfig"]["functionCallingConfig"]["mode"], "AUTO");
     // calls without ids got stable ones, and the responses carry them back with the name
     assert_eq!(r.tool_calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["call_1_0", "call_1_1"]);
     let second = p.requests.borrow()[1].json();
-    assert_eq!(second["contents"][1]["parts"][1], json!({"functionCall": {"id": "call_1_0", "name": "get_weather", "args": {"city": "Paris"}}}));
-    assert_eq!(second["contents"][2], json!({"role": "user", "parts": [
+    assert_eq!(
+        second["contents"][1]["parts"][1],
+        json!({"functionCall": {"id": "call_1_0", "name": "get_weather", "args": {"city": "Paris"}}})
+    );
+    assert_eq!(
+        second["contents"][2],
+        json!({"role": "user", "parts": [
         {"functionResponse": {"id": "call_1_0", "name": "get_weather", "response": {"output": "sunny in Paris"}}},
-        {"functionResponse": {"id": "call_1_1", "name": "get_weather", "response": {"output": "sunny in Tokyo"}}}]}));
+        {"functionResponse": {"id": "call_1_1", "name": "get_weather", "response": {"output": "sunny in Tokyo"}}}]})
+    );
     assert!(balanced(second["contents"].as_array().unwrap()));
 }
 
@@ -53,11 +64,17 @@ fn blocked_and_empty_replies_are_typed_errors() {
     assert_eq!((e.code(), e.message.as_str()), ("provider_error", "Gemini blocked the prompt: SAFETY"));
     assert_eq!(parse(json!({"candidates": []})).unwrap_err().code(), "provider_parse");
     assert_eq!(parse(json!({"usageMetadata": {}})).unwrap_err().code(), "provider_parse");
-    assert_eq!(parse(json!({"candidates": [{"content": {"parts": [{"functionCall": {"args": {}}}]}}]})).unwrap_err().code(), "provider_parse");
+    assert_eq!(
+        parse(json!({"candidates": [{"content": {"parts": [{"functionCall": {"args": {}}}]}}]})).unwrap_err().code(),
+        "provider_parse"
+    );
     let e = parse(json!({"error": {"code": 400, "message": "API key not valid", "status": "INVALID_ARGUMENT"}})).unwrap_err();
     assert_eq!(e.code(), "provider_error");
     // a reply that was cut short for length still counts
-    assert_eq!(parse(json!({"candidates": [{"content": {"parts": [{"text": "partial"}]}, "finishReason": "MAX_TOKENS"}]})).unwrap().turn.text, "partial");
+    assert_eq!(
+        parse(json!({"candidates": [{"content": {"parts": [{"text": "partial"}]}, "finishReason": "MAX_TOKENS"}]})).unwrap().turn.text,
+        "partial"
+    );
 }
 
 #[test]
@@ -116,15 +133,18 @@ fn schemas_are_cut_to_what_gemini_accepts() {
             "either": {"oneOf": [{"type": "string"}, {"type": "integer", "examples": [1]}]}
         }
     });
-    assert_eq!(gemini_schema(&s), json!({
-        "type": "object",
-        "properties": {
-            "mode": {"enum": ["fast"]},
-            "note": {"nullable": true, "type": "string"},
-            "tags": {"type": "array", "items": {"type": "object", "properties": {}}},
-            "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
-        }
-    }));
+    assert_eq!(
+        gemini_schema(&s),
+        json!({
+            "type": "object",
+            "properties": {
+                "mode": {"enum": ["fast"]},
+                "note": {"nullable": true, "type": "string"},
+                "tags": {"type": "array", "items": {"type": "object", "properties": {}}},
+                "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+            }
+        })
+    );
 }
 
 #[test]

@@ -38,7 +38,13 @@ impl Hooks for Recorded {
             Hook::BodyTransform => self.transform.is_some(),
         }
     }
-    fn before_llm(&self, messages: Vec<Value>, _tools: &[ToolSpec], _model: &str, turn: u32) -> LocalBoxFuture<'_, Result<Option<LlmChange>>> {
+    fn before_llm(
+        &self,
+        messages: Vec<Value>,
+        _tools: &[ToolSpec],
+        _model: &str,
+        turn: u32,
+    ) -> LocalBoxFuture<'_, Result<Option<LlmChange>>> {
         self.log.borrow_mut().push(format!("beforeLLM {turn} {}", messages.len()));
         let r = self.before_llm.as_ref().and_then(|f| f(&messages, turn));
         Box::pin(async move { Ok(r) })
@@ -46,7 +52,13 @@ impl Hooks for Recorded {
     fn after_llm(&self, response: Value, _model: &str, turn: u32) -> LocalBoxFuture<'_, Result<()>> {
         self.log.borrow_mut().push(format!("afterLLM {turn} {}", response.get("streamed").is_some() || response.get("choices").is_some()));
         let fail = self.fail_after_llm;
-        Box::pin(async move { if fail { Err(Error::new(Code::HostCallback, "audit log down")) } else { Ok(()) } })
+        Box::pin(async move {
+            if fail {
+                Err(Error::new(Code::HostCallback, "audit log down"))
+            } else {
+                Ok(())
+            }
+        })
     }
     fn before_tool(&self, ctx: ToolCtx<'_>) -> LocalBoxFuture<'_, Result<Option<ToolVerdict>>> {
         self.log.borrow_mut().push(format!("beforeTool {} {}", ctx.name, Value::Object(ctx.args.clone())));
@@ -64,13 +76,23 @@ impl Hooks for Recorded {
     }
 }
 
-fn go(hooks: &Recorded, params: Option<Value>, p: &Scripted, tools: &Tools, kit: Vec<ToolSpec>, waiter: Option<&dyn Waiter>) -> Result<RunResult> {
+fn go(
+    hooks: &Recorded,
+    params: Option<Value>,
+    p: &Scripted,
+    tools: &Tools,
+    kit: Vec<ToolSpec>,
+    waiter: Option<&dyn Waiter>,
+) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
     let policy = CallPolicy { request_params: params.and_then(|v| v.as_object().cloned()), ..CallPolicy::SINGLE };
     let env = Env { hooks: Some(hooks), waiter, policy: &policy, ..Env::new(p, tools, &ids, &clock) };
     let cfg = config(Style::OpenAi);
-    let history = toolnexus_wasm::dialect::read(&[json!({"role": "user", "content": "old question"}), json!({"role": "assistant", "content": "old answer"})])?;
+    let history = toolnexus_wasm::dialect::read(&[
+        json!({"role": "user", "content": "old question"}),
+        json!({"role": "assistant", "content": "old answer"}),
+    ])?;
     let (r, step) = Run::start(cfg, Toolkit::new(kit)?, history, "now")?;
     futures_executor::block_on(drive(r, step, &env))
 }
@@ -78,11 +100,21 @@ fn go(hooks: &Recorded, params: Option<Value>, p: &Scripted, tools: &Tools, kit:
 #[test]
 fn before_llm_replaces_messages_and_tools_then_params_then_body_transform() {
     let hooks = Recorded {
-        before_llm: Some(Box::new(|messages, turn| (turn == 0).then(|| LlmChange {
-            messages: Some(messages[messages.len() - 1..].to_vec()), // drop the old history
-            tools: Some(vec![ToolSpec { name: "add".into(), description: "renamed description".into(), input_schema: json!({"type": "object"}), source: "native".into() }]),
-        }))),
-        transform: Some(Box::new(|mut body| { body["metadata"] = json!({"seen_max_tokens": body["max_tokens"].clone()}); Some(body) })),
+        before_llm: Some(Box::new(|messages, turn| {
+            (turn == 0).then(|| LlmChange {
+                messages: Some(messages[messages.len() - 1..].to_vec()), // drop the old history
+                tools: Some(vec![ToolSpec {
+                    name: "add".into(),
+                    description: "renamed description".into(),
+                    input_schema: json!({"type": "object"}),
+                    source: "native".into(),
+                }]),
+            })
+        })),
+        transform: Some(Box::new(|mut body| {
+            body["metadata"] = json!({"seen_max_tokens": body["max_tokens"].clone()});
+            Some(body)
+        })),
         ..Recorded::default()
     };
     let p = Scripted::new(vec![oa_calls(&[("c1", "add", "{}")]), oa_text("done")]);
@@ -130,7 +162,14 @@ fn before_tool_short_circuits_or_rewrites_and_after_tool_replaces() {
 fn before_tool_may_raise_a_suspension_and_after_tool_never_sees_one() {
     let g = ids();
     let hooks = Recorded {
-        before_tool: Some(Box::new(move |ctx| (ctx.name == "pay").then(|| ToolVerdict::Result(ToolOutcome::from_result(pending_result(Request { kind: "approval".into(), prompt: "Pay?".into(), ..Request::default() }, &g)))))),
+        before_tool: Some(Box::new(move |ctx| {
+            (ctx.name == "pay").then(|| {
+                ToolVerdict::Result(ToolOutcome::from_result(pending_result(
+                    Request { kind: "approval".into(), prompt: "Pay?".into(), ..Request::default() },
+                    &g,
+                )))
+            })
+        })),
         after_tool: Some(Box::new(|_, _| None)),
         ..Recorded::default()
     };

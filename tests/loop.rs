@@ -48,8 +48,10 @@ fn anthropic_requests_follow_the_wire_format() {
     assert_eq!(req.json()["max_tokens"], 4096);
     assert_eq!(req.json()["tools"][0]["input_schema"]["type"], "object");
     let second = &p.bodies()[1];
-    assert_eq!(second["messages"][2]["content"][0],
-        json!({"type": "tool_result", "tool_use_id": "tu_1", "content": "4", "is_error": false}));
+    assert_eq!(
+        second["messages"][2]["content"][0],
+        json!({"type": "tool_result", "tool_use_id": "tu_1", "content": "4", "is_error": false})
+    );
     assert_eq!(r.usage.total_tokens, 38);
     assert_eq!(r.turns, 2);
 }

@@ -65,10 +65,14 @@ fn a_host_that_dies_while_a_relay_call_is_parked_resumes_from_the_store_and_lose
         let p = Scripted::new(vec![mixed(style)]);
         let lookups = std::rc::Rc::new(std::cell::Cell::new(0));
         let l = lookups.clone();
-        let tools = Tools::default().with("lookup", move |_, _| { l.set(l.get() + 1); ToolResult::ok("$12") });
+        let tools = Tools::default().with("lookup", move |_, _| {
+            l.set(l.get() + 1);
+            ToolResult::ok("$12")
+        });
         let host = Host::default();
         let dies = Dies(&host, RefCell::new(None));
-        let err = run_full(style, false, vec![native("lookup"), relay("click")], &p, &tools, Some(&dies), &host, vec![], "buy").unwrap_err();
+        let err =
+            run_full(style, false, vec![native("lookup"), relay("click")], &p, &tools, Some(&dies), &host, vec![], "buy").unwrap_err();
         assert_eq!(err.code(), "aborted");
         let saved_at_wait = dies.1.borrow().unwrap();
         assert_eq!(saved_at_wait, 1, "one save had happened when waitFor was called");
@@ -78,10 +82,14 @@ fn a_host_that_dies_while_a_relay_call_is_parked_resumes_from_the_store_and_lose
         let pending = state.pending.unwrap();
         let calls = pending.relay_calls();
         assert_eq!(calls.len(), 1);
-        let answer = relay_answer(&pending.id, vec![RelayResult { id: calls[0].id.clone(), output: "clicked after restart".into(), is_error: false }]);
+        let answer = relay_answer(
+            &pending.id,
+            vec![RelayResult { id: calls[0].id.clone(), output: "clicked after restart".into(), is_error: false }],
+        );
         let p2 = Scripted::new(vec![final_text(style, "done")]);
         let host2 = Host::default();
-        let r = resume_full(style, false, vec![native("lookup"), relay("click")], &p2, &tools, &host2, transcript, pending, answer).unwrap();
+        let r =
+            resume_full(style, false, vec![native("lookup"), relay("click")], &p2, &tools, &host2, transcript, pending, answer).unwrap();
         assert_eq!(r.status, Status::Done);
         assert_eq!(lookups.get(), 1, "the completed lookup is not re-run");
         let sent = serde_json::to_string(&msgs_of(&p2.bodies()[0])).unwrap();
@@ -115,7 +123,8 @@ fn a_conversation_continues_under_the_other_style_with_its_tool_turns_converted(
     let (_, transcript) = load_conversation(&serde_json::to_value(&stored).unwrap()).unwrap();
     let p2 = Scripted::new(vec![an_text("and again")]);
     let host2 = Host::default();
-    let r = run_full(Style::Anthropic, false, vec![native("lookup"), relay("click")], &p2, &tools, None, &host2, transcript, "once more").unwrap();
+    let r = run_full(Style::Anthropic, false, vec![native("lookup"), relay("click")], &p2, &tools, None, &host2, transcript, "once more")
+        .unwrap();
     let body = &p2.bodies()[0];
     assert_eq!(body["system"], "You are terse.", "the OpenAI system message becomes Anthropic's system field");
     assert_eq!(body["messages"][1]["content"][1], json!({"type": "tool_use", "id": "k2", "name": "click", "input": {"s": "#buy"}}));
@@ -138,13 +147,27 @@ fn stored_states_that_are_corrupt_truncated_unknown_or_unbalanced_are_refused() 
         assert!(serde_json::from_str::<Value>(&text[..cut]).is_err(), "a truncated document is not JSON");
     }
     let mut cases = vec![];
-    let mut v = good.clone(); v["schemaVersion"] = json!(2); cases.push(("unknown version", v));
-    let mut v = good.clone(); v.as_object_mut().unwrap().remove("schemaVersion"); cases.push(("no version", v));
-    let mut v = good.clone(); v["style"] = json!("cohere"); cases.push(("unknown style", v));
-    let mut v = good.clone(); v["messages"] = json!("lots"); cases.push(("messages not an array", v));
-    let mut v = good.clone(); v["messages"][1]["role"] = json!("robot"); cases.push(("corrupt message", v));
-    let mut v = good.clone(); v.as_object_mut().unwrap().remove("pending"); cases.push(("unbalanced turn, nothing pending", v));
-    let mut v = good.clone(); v["messages"].as_array_mut().unwrap().push(json!({"role": "tool", "tool_call_id": "k2", "content": "x"})); cases.push(("pending but nothing waiting", v));
+    let mut v = good.clone();
+    v["schemaVersion"] = json!(2);
+    cases.push(("unknown version", v));
+    let mut v = good.clone();
+    v.as_object_mut().unwrap().remove("schemaVersion");
+    cases.push(("no version", v));
+    let mut v = good.clone();
+    v["style"] = json!("cohere");
+    cases.push(("unknown style", v));
+    let mut v = good.clone();
+    v["messages"] = json!("lots");
+    cases.push(("messages not an array", v));
+    let mut v = good.clone();
+    v["messages"][1]["role"] = json!("robot");
+    cases.push(("corrupt message", v));
+    let mut v = good.clone();
+    v.as_object_mut().unwrap().remove("pending");
+    cases.push(("unbalanced turn, nothing pending", v));
+    let mut v = good.clone();
+    v["messages"].as_array_mut().unwrap().push(json!({"role": "tool", "tool_call_id": "k2", "content": "x"}));
+    cases.push(("pending but nothing waiting", v));
     cases.push(("not an object", json!([1, 2])));
     for (what, v) in cases {
         assert_eq!(load_conversation(&v).unwrap_err().code(), "bad_state", "{what}");

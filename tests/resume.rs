@@ -50,12 +50,15 @@ fn three_relay_calls_halt_as_one_request_and_resume_by_id_in_both_styles() {
 
         // A brand-new process: only JSON survives.
         let (history, pending) = through_json(&r);
-        let answer = relay_answer(&pending.id, vec![
-            RelayResult { id: "c3".into(), output: "C".into(), is_error: false },
-            RelayResult { id: "c1".into(), output: "A".into(), is_error: false },
-            RelayResult { id: "c2".into(), output: "no such element".into(), is_error: true },
-            RelayResult { id: "zz".into(), output: "ignored".into(), is_error: false },
-        ]);
+        let answer = relay_answer(
+            &pending.id,
+            vec![
+                RelayResult { id: "c3".into(), output: "C".into(), is_error: false },
+                RelayResult { id: "c1".into(), output: "A".into(), is_error: false },
+                RelayResult { id: "c2".into(), output: "no such element".into(), is_error: true },
+                RelayResult { id: "zz".into(), output: "ignored".into(), is_error: false },
+            ],
+        );
         let p2 = Scripted::new(vec![final_text(style, "all clicked")]);
         let out = resume(style, vec![relay("click")], &p2, &Tools::default(), None, &history, pending, answer).unwrap();
         assert_eq!(out.status, Status::Done);
@@ -163,7 +166,10 @@ fn resume_refuses_bad_answers_and_states_without_calling_the_provider() {
     let wrong = Answer { id: "other".into(), ok: true, data: None, reason: None };
     let e = resume(Style::OpenAi, kit(), &none, &t, None, &history, pending.clone(), wrong).unwrap_err();
     assert_eq!(e.code(), "answer_mismatch");
-    assert_eq!(e.message, format!("toolnexus: cannot resume — answer id \"other\" does not echo the pending request id \"{}\"", pending.id));
+    assert_eq!(
+        e.message,
+        format!("toolnexus: cannot resume — answer id \"other\" does not echo the pending request id \"{}\"", pending.id)
+    );
 
     let ans = ok_answer(&pending, json!({}));
     let e = resume(Style::OpenAi, kit(), &none, &t, None, &[], pending.clone(), ans.clone()).unwrap_err();

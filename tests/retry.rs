@@ -33,7 +33,11 @@ fn reply(status: u16, body: &str, retry_after: Option<&str>) -> HttpResponse {
     HttpResponse { status, body: body.into(), retry_after: retry_after.map(str::to_string) }
 }
 
-fn go(retries: u32, replies: Vec<HttpResponse>, policy: Option<&Policy>) -> (toolnexus_wasm::Result<toolnexus_wasm::run::RunResult>, usize, Vec<f64>) {
+fn go(
+    retries: u32,
+    replies: Vec<HttpResponse>,
+    policy: Option<&Policy>,
+) -> (toolnexus_wasm::Result<toolnexus_wasm::run::RunResult>, usize, Vec<f64>) {
     let p = Scripted::default();
     p.replies.borrow_mut().extend(replies);
     let sleeps = Sleeps::default();
@@ -42,7 +46,13 @@ fn go(retries: u32, replies: Vec<HttpResponse>, policy: Option<&Policy>) -> (too
     let half = || 0.5;
     let tools = Tools::default();
     let calls = CallPolicy { retries, retry_base_ms: 100.0, ..CallPolicy::SINGLE };
-    let env = Env { sleep: Some(&sleeps), on_error: policy.map(|p| p as &dyn ErrorPolicy), random: &half, policy: &calls, ..Env::new(&p, &tools, &ids, &clock) };
+    let env = Env {
+        sleep: Some(&sleeps),
+        on_error: policy.map(|p| p as &dyn ErrorPolicy),
+        random: &half,
+        policy: &calls,
+        ..Env::new(&p, &tools, &ids, &clock)
+    };
     let (r, step) = Run::start(config(Style::OpenAi), Toolkit::default(), vec![], "x").unwrap();
     let out = futures_executor::block_on(drive(r, step, &env));
     let attempts = p.requests.borrow().len();
@@ -56,7 +66,11 @@ fn ok() -> HttpResponse {
 
 #[test]
 fn retry_after_delay_seconds_is_honoured_and_other_forms_back_off() {
-    let (r, attempts, waits) = go(3, vec![reply(429, "slow", Some("2")), reply(429, "slow", Some(" 0 ")), reply(503, "x", Some("Wed, 21 Oct 2026 07:28:00 GMT")), ok()], None);
+    let (r, attempts, waits) = go(
+        3,
+        vec![reply(429, "slow", Some("2")), reply(429, "slow", Some(" 0 ")), reply(503, "x", Some("Wed, 21 Oct 2026 07:28:00 GMT")), ok()],
+        None,
+    );
     assert_eq!(r.unwrap().text, "fine");
     assert_eq!(attempts, 4);
     assert_eq!(waits, vec![2000.0, 0.0, 100.0 * 4.0 + 50.0], "header, header 0, then backoff for the date form");

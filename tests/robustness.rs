@@ -24,9 +24,30 @@ impl Rng {
 
 /// Random JSON built from the keys and values the parsers look at, so the fuzz reaches deep.
 fn hostile(rng: &mut Rng, depth: u32) -> Value {
-    const KEYS: [&str; 22] = ["choices", "message", "content", "tool_calls", "function", "name", "arguments", "id",
-        "usage", "prompt_tokens", "type", "text", "tool_use", "input", "role", "tool_call_id", "tool_use_id",
-        "is_error", "error", "schemaVersion", "status", "pending"];
+    const KEYS: [&str; 22] = [
+        "choices",
+        "message",
+        "content",
+        "tool_calls",
+        "function",
+        "name",
+        "arguments",
+        "id",
+        "usage",
+        "prompt_tokens",
+        "type",
+        "text",
+        "tool_use",
+        "input",
+        "role",
+        "tool_call_id",
+        "tool_use_id",
+        "is_error",
+        "error",
+        "schemaVersion",
+        "status",
+        "pending",
+    ];
     match if depth > 4 { rng.next() % 6 } else { rng.next() % 9 } {
         0 => Value::Null,
         1 => json!(rng.next() % 3 == 0),
@@ -69,7 +90,10 @@ fn hostile_json_never_panics_anywhere() {
         for style in [Style::OpenAi, Style::Anthropic] {
             let _ = parse_response(&config(style).provider, &HttpResponse { status: 200, body: v.to_string(), retry_after: None });
         }
-        let history = match &v { Value::Array(a) => a.clone(), other => vec![other.clone()] };
+        let history = match &v {
+            Value::Array(a) => a.clone(),
+            other => vec![other.clone()],
+        };
         if let Ok(messages) = dialect::read(&history) {
             let _ = dialect::render(&messages, Style::Anthropic);
         }
@@ -83,7 +107,15 @@ fn hostile_json_never_panics_anywhere() {
         let p = Scripted::default();
         p.push(200, v.to_string());
         p.push(200, oa_text("end").to_string());
-        let _ = run(Style::OpenAi, vec![native("t"), relay("click")], &p, &Tools::default().with("t", |_, _| toolnexus_wasm::tool::ToolResult::ok("x")), None, &history, "x");
+        let _ = run(
+            Style::OpenAi,
+            vec![native("t"), relay("click")],
+            &p,
+            &Tools::default().with("t", |_, _| toolnexus_wasm::tool::ToolResult::ok("x")),
+            None,
+            &history,
+            "x",
+        );
     }
 }
 
@@ -95,10 +127,15 @@ fn hostile_answers_on_resume_never_panic() {
     let mut rng = Rng(42);
     for _ in 0..5_000 {
         let data = hostile(&mut rng, 0);
-        let answer = toolnexus_wasm::suspend::Answer { id: pending.id.clone(), ok: rng.next() % 4 != 0, data: data.as_object().cloned(), reason: None };
+        let answer = toolnexus_wasm::suspend::Answer {
+            id: pending.id.clone(),
+            ok: rng.next() % 4 != 0,
+            data: data.as_object().cloned(),
+            reason: None,
+        };
         let p2 = Scripted::new(vec![oa_text("ok")]);
-        let r = resume(Style::OpenAi, vec![relay("click")], &p2, &Tools::default(), None, &halted.messages(), pending.clone(), answer).unwrap();
+        let r =
+            resume(Style::OpenAi, vec![relay("click")], &p2, &Tools::default(), None, &halted.messages(), pending.clone(), answer).unwrap();
         assert!(balanced(&r.messages()));
     }
 }
-

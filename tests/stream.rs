@@ -101,7 +101,8 @@ fn a_streamed_run_emits_events_in_contract_order_and_asks_for_sse() {
         let first_result = kinds.iter().position(|k| k == "tool_result").unwrap();
         assert!(kinds[..first_result].iter().filter(|k| *k == "tool_call").count() == 2, "{kinds:?}");
         assert_eq!(&kinds[kinds.len() - 2..], ["usage", "done"]);
-        let text_events: String = host.events.borrow().iter().filter(|e| e["type"] == "text").map(|e| e["delta"].as_str().unwrap().to_string()).collect();
+        let text_events: String =
+            host.events.borrow().iter().filter(|e| e["type"] == "text").map(|e| e["delta"].as_str().unwrap().to_string()).collect();
         assert!(text_events.ends_with("☀️ both."), "{text_events}");
         assert_eq!(r.text, text_events.trim_start_matches("I'll check both cities."));
         let body = t.requests.borrow()[0].json();

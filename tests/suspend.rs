@@ -82,8 +82,10 @@ fn relay_shorthand_answers_and_relay_errors_are_tool_results() {
     let r = run(Style::Anthropic, vec![relay("read_page")], &p, &Tools::default(), Some(&w), &[], "read").unwrap();
     let seen = w.seen.borrow();
     assert_eq!(seen[0].prompt, "relay tool call read_page to the caller for execution");
-    assert_eq!(seen[0].data.as_ref().unwrap()["calls"][0],
-        json!({"id": "tu_1", "name": "read_page", "input": {"sel": "h1"}, "arguments": "{\"sel\":\"h1\"}"}));
+    assert_eq!(
+        seen[0].data.as_ref().unwrap()["calls"][0],
+        json!({"id": "tu_1", "name": "read_page", "input": {"sel": "h1"}, "arguments": "{\"sel\":\"h1\"}"})
+    );
     assert_eq!(r.tool_calls[0].output, "Page not found");
     assert!(r.tool_calls[0].is_error);
     assert_eq!(p.bodies()[1]["messages"][2]["content"][0]["is_error"], true);
@@ -119,17 +121,26 @@ fn metrics_report_suspensions_as_pending_not_errors() {
     run_observed(Style::OpenAi, vec![relay("click"), native("secure")], &p, &tools, Some(&w), Some(&rec), &[], "go").unwrap();
     let events = rec.0.borrow();
     let tool = |name: &str| -> Vec<(bool, bool, String)> {
-        events.iter().filter_map(|m| match m {
-            Metric::Tool { tool, is_error, pending, source, .. } if tool == name => Some((*is_error, *pending, source.clone())),
-            _ => None,
-        }).collect()
+        events
+            .iter()
+            .filter_map(|m| match m {
+                Metric::Tool { tool, is_error, pending, source, .. } if tool == name => Some((*is_error, *pending, source.clone())),
+                _ => None,
+            })
+            .collect()
     };
     assert_eq!(tool("click"), vec![(false, true, "relay".into()), (false, false, "relay".into())]);
     assert_eq!(tool("secure"), vec![(false, true, "native".into()), (false, false, "native".into())]);
     assert_eq!(tool("ghost"), vec![(true, false, "custom".into())]);
     let llm: Vec<_> = events.iter().filter(|m| matches!(m, Metric::Llm { status: "ok", .. })).collect();
     assert_eq!(llm.len(), 2);
-    let runs: Vec<_> = events.iter().filter_map(|m| match m { Metric::Run { turns, tool_calls, error, .. } => Some((*turns, *tool_calls, error.clone())), _ => None }).collect();
+    let runs: Vec<_> = events
+        .iter()
+        .filter_map(|m| match m {
+            Metric::Run { turns, tool_calls, error, .. } => Some((*turns, *tool_calls, error.clone())),
+            _ => None,
+        })
+        .collect();
     assert_eq!(runs, vec![(2, 3, None)]);
     assert!(matches!(events.last(), Some(Metric::Run { .. })));
 }

@@ -27,7 +27,12 @@ fn request() -> Value {
     })
 }
 
-fn go(style: Style, transport: &dyn toolnexus_wasm::driver::Transport, req: Value, stream: bool) -> (toolnexus_wasm::Result<Value>, Vec<Value>) {
+fn go(
+    style: Style,
+    transport: &dyn toolnexus_wasm::driver::Transport,
+    req: Value,
+    stream: bool,
+) -> (toolnexus_wasm::Result<Value>, Vec<Value>) {
     let ids = ids();
     let clock = tick();
     let tools = Tools::default();
@@ -89,7 +94,10 @@ fn gemini_upstream_gets_function_responses_and_a_tool_config() {
     let p = Scripted::new(vec![gm_text("Cloudy in Oslo.")]);
     let (r, _) = go(Style::Gemini, &p, request(), false);
     let body = &p.bodies()[0];
-    assert_eq!(body["contents"][2]["parts"][1]["functionResponse"], json!({"id": "c2", "name": "get_weather", "response": {"output": "rainy"}}));
+    assert_eq!(
+        body["contents"][2]["parts"][1]["functionResponse"],
+        json!({"id": "c2", "name": "get_weather", "response": {"output": "rainy"}})
+    );
     assert_eq!(body["toolConfig"], json!({"functionCallingConfig": {"mode": "ANY"}}));
     assert_eq!(body["generationConfig"], json!({"maxOutputTokens": 256}));
     assert_eq!(body["systemInstruction"]["parts"][0]["text"], "Be brief.");
@@ -153,14 +161,28 @@ fn hooks_fire_once_and_their_errors_propagate() {
         fn has(&self, h: Hook) -> bool {
             matches!(h, Hook::BeforeLlm | Hook::AfterLlm | Hook::BeforeTool)
         }
-        fn before_llm(&self, m: Vec<Value>, _: &[ToolSpec], _: &str, turn: u32) -> LocalBoxFuture<'_, toolnexus_wasm::Result<Option<LlmChange>>> {
+        fn before_llm(
+            &self,
+            m: Vec<Value>,
+            _: &[ToolSpec],
+            _: &str,
+            turn: u32,
+        ) -> LocalBoxFuture<'_, toolnexus_wasm::Result<Option<LlmChange>>> {
             self.0.borrow_mut().push(format!("before {turn} {}", m.len()));
-            Box::pin(async { Ok(Some(LlmChange { messages: Some(vec![json!({"role": "user", "content": "replaced"})]), tools: Some(vec![]) })) })
+            Box::pin(async {
+                Ok(Some(LlmChange { messages: Some(vec![json!({"role": "user", "content": "replaced"})]), tools: Some(vec![]) }))
+            })
         }
         fn after_llm(&self, r: Value, _: &str, turn: u32) -> LocalBoxFuture<'_, toolnexus_wasm::Result<()>> {
             self.0.borrow_mut().push(format!("after {turn} {}", r["choices"].is_array()));
             let fail = self.1;
-            Box::pin(async move { if fail { Err(toolnexus_wasm::Error::new(toolnexus_wasm::Code::HostCallback, "nope")) } else { Ok(()) } })
+            Box::pin(async move {
+                if fail {
+                    Err(toolnexus_wasm::Error::new(toolnexus_wasm::Code::HostCallback, "nope"))
+                } else {
+                    Ok(())
+                }
+            })
         }
         fn before_tool(&self, _: ToolCtx<'_>) -> LocalBoxFuture<'_, toolnexus_wasm::Result<Option<ToolVerdict>>> {
             self.0.borrow_mut().push("tool hook".into());
@@ -202,17 +224,30 @@ impl toolnexus_wasm::hooks::Hooks for Shaping {
     fn has(&self, h: toolnexus_wasm::hooks::Hook) -> bool {
         matches!(h, toolnexus_wasm::hooks::Hook::BodyTransform | toolnexus_wasm::hooks::Hook::AfterLlm)
     }
-    fn before_llm(&self, _: Vec<Value>, _: &[toolnexus_wasm::tool::ToolSpec], _: &str, _: u32) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Option<toolnexus_wasm::hooks::LlmChange>>> {
+    fn before_llm(
+        &self,
+        _: Vec<Value>,
+        _: &[toolnexus_wasm::tool::ToolSpec],
+        _: &str,
+        _: u32,
+    ) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Option<toolnexus_wasm::hooks::LlmChange>>> {
         Box::pin(async { Ok(None) })
     }
     fn after_llm(&self, response: Value, model: &str, turn: u32) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<()>> {
         self.0.borrow_mut().push(format!("afterLLM {model} {turn} {}", response["usage"].is_object()));
         Box::pin(async { Ok(()) })
     }
-    fn before_tool(&self, _: toolnexus_wasm::hooks::ToolCtx<'_>) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Option<toolnexus_wasm::hooks::ToolVerdict>>> {
+    fn before_tool(
+        &self,
+        _: toolnexus_wasm::hooks::ToolCtx<'_>,
+    ) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Option<toolnexus_wasm::hooks::ToolVerdict>>> {
         Box::pin(async { Ok(None) })
     }
-    fn after_tool(&self, _: toolnexus_wasm::hooks::ToolCtx<'_>, _: &toolnexus_wasm::tool::ToolResult) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Option<toolnexus_wasm::tool::ToolResult>>> {
+    fn after_tool(
+        &self,
+        _: toolnexus_wasm::hooks::ToolCtx<'_>,
+        _: &toolnexus_wasm::tool::ToolResult,
+    ) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Option<toolnexus_wasm::tool::ToolResult>>> {
         Box::pin(async { Ok(None) })
     }
     fn transform_body(&self, mut body: Value) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Option<Value>>> {
@@ -248,7 +283,11 @@ fn translate_and_the_loop_share_one_model_call() {
         assert_eq!(text, "hello");
         let bodies = p.bodies();
         assert_eq!(bodies.len(), 2, "one retry after the 503");
-        assert_eq!((bodies[1]["temperature"].clone(), bodies[1]["user"].clone()), (json!(0.25), json!("shaped")), "params, then bodyTransform");
+        assert_eq!(
+            (bodies[1]["temperature"].clone(), bodies[1]["user"].clone()),
+            (json!(0.25), json!("shaped")),
+            "params, then bodyTransform"
+        );
         assert_eq!(*hooks.0.borrow(), ["afterLLM test-model 0 true"]);
         let llm: Vec<(&'static str, u64, u64)> = metrics
             .0

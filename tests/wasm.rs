@@ -110,16 +110,27 @@ async fn error_code(p: Promise) -> String {
 #[wasm_bindgen_test]
 async fn failures_reject_with_errors_that_carry_a_code() {
     // The scripted model refuses a request without a key, as a real provider does.
-    let keyless = create_client(obj(&[("baseUrl", format!("{STUB}/v1").into()), ("style", "openai".into()), ("model", "m".into())]), JsValue::UNDEFINED).unwrap();
+    let keyless = create_client(
+        obj(&[("baseUrl", format!("{STUB}/v1").into()), ("style", "openai".into()), ("model", "m".into())]),
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
     assert_eq!(error_code(keyless.run("#hello".into(), obj(&[]))).await, "provider_http");
     // Nothing listens on port 9: fetch itself fails.
-    let dead = create_client(obj(&[("baseUrl", "http://127.0.0.1:9".into()), ("style", "openai".into()), ("model", "m".into())]), JsValue::UNDEFINED).unwrap();
+    let dead = create_client(
+        obj(&[("baseUrl", "http://127.0.0.1:9".into()), ("style", "openai".into()), ("model", "m".into())]),
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
     assert_eq!(error_code(dead.run("x".into(), obj(&[]))).await, "transport");
     // Resume with an answer that does not echo the request id.
     let c = client("openai", &[]);
     let halted = await_promise(c.run("#mixed".into(), obj(&[("toolkit", toolkit())]))).await.unwrap();
     let wrong = obj(&[("id", "other".into()), ("ok", true.into())]);
-    assert_eq!(error_code(c.run_with_answer(obj(&[("toolkit", toolkit()), ("state", halted), ("answer", wrong)]))).await, "answer_mismatch");
+    assert_eq!(
+        error_code(c.run_with_answer(obj(&[("toolkit", toolkit()), ("state", halted), ("answer", wrong)]))).await,
+        "answer_mismatch"
+    );
     // Bad options are synchronous throws with a code.
     let e = create_client(obj(&[("style", "gemini-ish".into())]), JsValue::UNDEFINED).err().unwrap();
     assert_eq!(get(&e, "code"), "bad_input");
@@ -168,11 +179,7 @@ async fn streaming_over_real_fetch_bodies_in_both_styles() {
     for style in ["openai", "anthropic"] {
         let c = client(style, &[]);
         let events = drain(c.stream("#hello".into(), obj(&[]))).await.unwrap();
-        let text: String = events
-            .iter()
-            .filter(|e| get(e, "type") == "text")
-            .map(|e| get(e, "delta").as_string().unwrap())
-            .collect();
+        let text: String = events.iter().filter(|e| get(e, "type") == "text").map(|e| get(e, "delta").as_string().unwrap()).collect();
         assert_eq!(text, "Hello from the scripted model.", "{style}");
         assert!(events.len() > 4, "the text arrived in pieces");
         let last = events.last().unwrap();
@@ -192,8 +199,13 @@ async fn ask_halts_into_the_store_and_ask_with_answer_resumes_then_discard_drops
         let fresh = client(style, &[("store", store.clone())]);
         let stored = await_promise(store_get(&store, "w1")).await.unwrap();
         let call_id = get(&Array::from(&get(&stored, "pending.data.calls")).get(0), "id");
-        let answer = relay_answer(get(&stored, "pending.id").as_string().unwrap(), Array::of1(&obj(&[("id", call_id), ("output", "ok".into())])).into()).unwrap();
-        let done = await_promise(fresh.ask_with_answer(obj(&[("toolkit", toolkit()), ("id", "w1".into()), ("answer", answer)]))).await.unwrap();
+        let answer = relay_answer(
+            get(&stored, "pending.id").as_string().unwrap(),
+            Array::of1(&obj(&[("id", call_id), ("output", "ok".into())])).into(),
+        )
+        .unwrap();
+        let done =
+            await_promise(fresh.ask_with_answer(obj(&[("toolkit", toolkit()), ("id", "w1".into()), ("answer", answer)]))).await.unwrap();
         assert_eq!(get(&done, "status"), "done", "{style}");
         assert_eq!(get(&done, "text"), "Summary: lookup_price → $12.50; click → ok");
         await_promise(fresh.discard("w1".into(), JsValue::UNDEFINED)).await.unwrap();
@@ -243,7 +255,11 @@ async fn retries_hooks_and_metrics_work_in_this_host() {
         if a.get() == 1 {
             let response: Function = Reflect::get(&global, &"Response".into()).unwrap().unchecked_into();
             let headers = obj(&[("retry-after", "0".into())]);
-            let r = Reflect::construct(&response, &Array::of2(&"overloaded".into(), &obj(&[("status", JsValue::from(503)), ("headers", headers)]))).unwrap();
+            let r = Reflect::construct(
+                &response,
+                &Array::of2(&"overloaded".into(), &obj(&[("status", JsValue::from(503)), ("headers", headers)])),
+            )
+            .unwrap();
             return Promise::resolve(&r).into();
         }
         let fetch: Function = Reflect::get(&global, &"fetch".into()).unwrap().unchecked_into();
@@ -256,7 +272,11 @@ async fn retries_hooks_and_metrics_work_in_this_host() {
         JsValue::UNDEFINED
     });
     let before_tool = Closure::<dyn Fn(JsValue) -> JsValue>::new(|ctx: JsValue| {
-        if get(&ctx, "name") == "lookup_price" { obj(&[("result", "hooked price".into())]) } else { JsValue::UNDEFINED }
+        if get(&ctx, "name") == "lookup_price" {
+            obj(&[("result", "hooked price".into())])
+        } else {
+            JsValue::UNDEFINED
+        }
     });
     let answer_all = Closure::<dyn Fn(JsValue) -> JsValue>::new(|req: JsValue| {
         let calls = Array::from(&relay_calls_of(req.clone()).unwrap());
@@ -267,7 +287,10 @@ async fn retries_hooks_and_metrics_work_in_this_host() {
         relay_answer(get(&req, "id").as_string().unwrap(), results.into()).unwrap()
     });
     let hooks = obj(&[("afterLLM", after_llm.into_js_value()), ("beforeTool", before_tool.into_js_value())]);
-    let c = client("openai", &[("fetch", flaky.into_js_value()), ("hooks", hooks), ("waitFor", answer_all.into_js_value()), ("retryBaseMs", JsValue::from(1))]);
+    let c = client(
+        "openai",
+        &[("fetch", flaky.into_js_value()), ("hooks", hooks), ("waitFor", answer_all.into_js_value()), ("retryBaseMs", JsValue::from(1))],
+    );
     let r = await_promise(c.run("#mixed".into(), obj(&[("toolkit", toolkit())]))).await.unwrap();
     assert_eq!(get(&r, "text"), "Summary: lookup_price → hooked price; click → clicked");
     assert_eq!(attempts.get(), 3, "one 503, retried, then two model calls");

@@ -87,9 +87,6 @@ mod tests {
     fn garbage_history_is_a_bad_state_error() {
         assert_eq!(read(&[json!(3)]).unwrap_err().code(), "bad_state");
         assert_eq!(read(&[json!({"role": "wizard"})]).unwrap_err().code(), "bad_state");
-        assert_eq!(
-            read(&[json!({"role":"assistant","tool_calls":[{"id":"x"}]})]).unwrap_err().code(),
-            "bad_state"
-        );
+        assert_eq!(read(&[json!({"role":"assistant","tool_calls":[{"id":"x"}]})]).unwrap_err().code(), "bad_state");
     }
 }

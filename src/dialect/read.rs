@@ -16,10 +16,7 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
     let mut out: Vec<Message> = Vec::new();
     for (i, v) in history.iter().enumerate() {
         let obj = v.as_object().ok_or_else(|| Error::bad_state(format!("history[{i}] is not an object")))?;
-        let role = obj
-            .get("role")
-            .and_then(Value::as_str)
-            .ok_or_else(|| Error::bad_state(format!("history[{i}] has no string role")))?;
+        let role = obj.get("role").and_then(Value::as_str).ok_or_else(|| Error::bad_state(format!("history[{i}] has no string role")))?;
         if let Some(parts) = obj.get("parts").and_then(Value::as_array) {
             // Gemini contents: { role: "user" | "model" | "function", parts }
             if !matches!(role, "user" | "model" | "function") {

@@ -76,7 +76,8 @@ async fn call(provider: &ProviderConfig, subject: &dyn CallSubject, stream: bool
         Delivered::Whole(resp) => {
             let reply = provider::parse_response(provider, &resp)?;
             // The body is parsed again as plain JSON only for whoever reads it raw.
-            let raw = (subject.keeps_raw() || env.hook(Hook::AfterLlm).is_some()).then(|| serde_json::from_str(&resp.body).unwrap_or(Value::Null));
+            let raw = (subject.keeps_raw() || env.hook(Hook::AfterLlm).is_some())
+                .then(|| serde_json::from_str(&resp.body).unwrap_or(Value::Null));
             (reply, raw)
         }
     };

@@ -68,8 +68,12 @@ pub trait Transport {
 /// A suspension (the host tool returned `pending(...)`) is [`ToolOutcome::Suspend`]: the host
 /// edge decodes its wire marker once, and the core never looks into result metadata for it.
 pub trait ToolExecutor {
-    fn execute<'a>(&'a self, name: &'a str, args: &'a Map<String, Value>, answer: Option<&'a Answer>)
-        -> LocalBoxFuture<'a, Result<ToolOutcome>>;
+    fn execute<'a>(
+        &'a self,
+        name: &'a str,
+        args: &'a Map<String, Value>,
+        answer: Option<&'a Answer>,
+    ) -> LocalBoxFuture<'a, Result<ToolOutcome>>;
 }
 
 /// The host's `waitFor`. `None` in [`Env::waiter`] means durable halt. No answer at all
@@ -267,7 +271,11 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                     None => Vec::new(),
                 };
                 for inv in &invocations {
-                    env.event(|| StreamEvent::ToolCall { id: inv.call.id.clone(), name: inv.call.name.clone(), args: Value::Object(inv.args.clone()) });
+                    env.event(|| StreamEvent::ToolCall {
+                        id: inv.call.id.clone(),
+                        name: inv.call.name.clone(),
+                        args: Value::Object(inv.args.clone()),
+                    });
                 }
                 join_all(invocations.into_iter().map(|inv| Box::pin(tools::resolve(inv, run, env))).collect()).await?;
                 for slot in slots {
@@ -347,7 +355,11 @@ async fn join_all<F: std::future::Future<Output = Result<()>> + Unpin>(futures: 
                 std::task::Poll::Pending => pending = true,
             }
         }
-        if pending { std::task::Poll::Pending } else { std::task::Poll::Ready(()) }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
     })
     .await;
     for (_, out) in slots {

@@ -75,9 +75,8 @@ impl Assembly {
 
     /// An event's data as JSON; the error quotes it with the key removed.
     pub(crate) fn json(&self, data: &str) -> Result<Value> {
-        serde_json::from_str(data).map_err(|e| {
-            Error::parse(format!("a provider stream event is not valid JSON ({e}): {}", redact(data, self.secret.as_deref())))
-        })
+        serde_json::from_str(data)
+            .map_err(|e| Error::parse(format!("a provider stream event is not valid JSON ({e}): {}", redact(data, self.secret.as_deref()))))
     }
 
     /// An error object sent inside the stream.

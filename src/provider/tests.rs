@@ -126,14 +126,27 @@ fn openai_body_is_what_serde_json_writes() {
         r#"{"role":"tool","tool_call_id":"c2","content":"tab\there"},{"role":"assistant","content":"done"}]"#,
     );
     assert_eq!(serde_json::to_string(&view).unwrap(), rendered);
-    let decl = json!([{"type": "function", "function": {"name": "add", "description": "adds \\ numbers", "parameters": tool.input_schema}}]);
+    let decl =
+        json!([{"type": "function", "function": {"name": "add", "description": "adds \\ numbers", "parameters": tool.input_schema}}]);
     let check = |tools: &[ToolSpec], tool_choice: ToolChoice, max_tokens: Option<u64>, stream: bool, want: serde_json::Value| {
         let req = ModelRequest { system: "", messages: &messages, tools, stream, tool_choice, max_tokens };
         assert_eq!(build_request(&cfg(Style::OpenAi), &req).body, serde_json::to_string(&want).unwrap());
     };
     check(&tools, ToolChoice::Auto, None, false, json!({"model": "m", "messages": view, "tools": decl, "tool_choice": "auto"}));
-    check(&[], ToolChoice::Auto, None, true, json!({"model": "m", "messages": view, "stream": true, "stream_options": {"include_usage": true}}));
-    check(&tools, ToolChoice::Given(&choice), Some(7), false, json!({"model": "m", "messages": view, "tools": decl, "tool_choice": choice, "max_tokens": 7}));
+    check(
+        &[],
+        ToolChoice::Auto,
+        None,
+        true,
+        json!({"model": "m", "messages": view, "stream": true, "stream_options": {"include_usage": true}}),
+    );
+    check(
+        &tools,
+        ToolChoice::Given(&choice),
+        Some(7),
+        false,
+        json!({"model": "m", "messages": view, "tools": decl, "tool_choice": choice, "max_tokens": 7}),
+    );
     check(&tools, ToolChoice::Omit, None, false, json!({"model": "m", "messages": view, "tools": decl}));
     let empty = ModelRequest { system: "", messages: &[], tools: &[], stream: false, tool_choice: ToolChoice::Omit, max_tokens: None };
     assert_eq!(build_request(&cfg(Style::OpenAi), &empty).body, r#"{"model":"m","messages":[]}"#);
@@ -148,7 +161,10 @@ fn gemini_body_is_what_serde_json_writes() {
     let messages = vec![
         Message::System("sys \"one\"".into()),
         Message::User("hi\n".into()),
-        Message::Assistant(AssistantTurn { text: String::new(), calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into() }] }),
+        Message::Assistant(AssistantTurn {
+            text: String::new(),
+            calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into() }],
+        }),
         Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: false }]),
     ];
     let schema = json!({"type": ["number", "null"], "additionalProperties": false});
@@ -162,10 +178,34 @@ fn gemini_body_is_what_serde_json_writes() {
         let req = ModelRequest { system, messages: &messages, tools, stream: false, tool_choice, max_tokens };
         assert_eq!(build_request(&cfg(Style::Gemini), &req).body, serde_json::to_string(&want).unwrap());
     };
-    check(&tools, ToolChoice::Auto, None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}}));
-    check(&tools, ToolChoice::Given(&forced), Some(9), "", json!({"contents": contents, "systemInstruction": {"parts": [{"text": "sys \"one\""}]}, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["add"]}}, "generationConfig": {"maxOutputTokens": 9}}));
-    check(&tools, ToolChoice::Given(&none), None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "NONE"}}}));
-    check(&tools, ToolChoice::Given(&any), None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}));
+    check(
+        &tools,
+        ToolChoice::Auto,
+        None,
+        "be brief",
+        json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}}),
+    );
+    check(
+        &tools,
+        ToolChoice::Given(&forced),
+        Some(9),
+        "",
+        json!({"contents": contents, "systemInstruction": {"parts": [{"text": "sys \"one\""}]}, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["add"]}}, "generationConfig": {"maxOutputTokens": 9}}),
+    );
+    check(
+        &tools,
+        ToolChoice::Given(&none),
+        None,
+        "be brief",
+        json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "NONE"}}}),
+    );
+    check(
+        &tools,
+        ToolChoice::Given(&any),
+        None,
+        "be brief",
+        json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}),
+    );
     check(&[], ToolChoice::Auto, None, "be brief", json!({"contents": contents, "systemInstruction": system}));
     let bare = ModelRequest { system: "", messages: &[], tools: &[], stream: true, tool_choice: ToolChoice::Omit, max_tokens: None };
     assert_eq!(build_request(&cfg(Style::Gemini), &bare).body, r#"{"contents":[]}"#);
@@ -179,23 +219,56 @@ fn anthropic_body_is_what_serde_json_writes() {
     use crate::tool::ToolSpec;
     let messages = vec![
         Message::User("hi \"there\"".into()),
-        Message::Assistant(AssistantTurn { text: "ok".into(), calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into() }] }),
+        Message::Assistant(AssistantTurn {
+            text: "ok".into(),
+            calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into() }],
+        }),
         Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: true }]),
     ];
     let schema = json!({"type": "object", "properties": {"a": {"type": "number"}}});
-    let tools = vec![ToolSpec { name: "add".into(), description: "adds\n".into(), input_schema: schema.clone(), source: Default::default() }];
+    let tools =
+        vec![ToolSpec { name: "add".into(), description: "adds\n".into(), input_schema: schema.clone(), source: Default::default() }];
     let view = serde_json::Value::Array(anthropic::dialect::render(&messages));
     let decl = json!([{"name": "add", "description": "adds\n", "input_schema": schema}]);
     let forced = json!({"function": {"name": "add"}});
     let (none, any, auto) = (json!("none"), json!("any"), json!("auto"));
-    let check = |tools: &[ToolSpec], tool_choice: ToolChoice, max_tokens: Option<u64>, stream: bool, system: &str, want: serde_json::Value| {
-        let req = ModelRequest { system, messages: &messages, tools, stream, tool_choice, max_tokens };
-        assert_eq!(build_request(&cfg(Style::Anthropic), &req).body, serde_json::to_string(&want).unwrap());
-    };
-    check(&tools, ToolChoice::Auto, None, false, "sys", json!({"model": "m", "max_tokens": 4096, "messages": view, "system": "sys", "tools": decl}));
-    check(&tools, ToolChoice::Given(&forced), Some(5), true, "", json!({"model": "m", "max_tokens": 5, "messages": view, "tools": decl, "stream": true, "tool_choice": {"type": "tool", "name": "add"}}));
-    check(&tools, ToolChoice::Given(&none), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "none"}}));
-    check(&tools, ToolChoice::Given(&any), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "any"}}));
+    let check =
+        |tools: &[ToolSpec], tool_choice: ToolChoice, max_tokens: Option<u64>, stream: bool, system: &str, want: serde_json::Value| {
+            let req = ModelRequest { system, messages: &messages, tools, stream, tool_choice, max_tokens };
+            assert_eq!(build_request(&cfg(Style::Anthropic), &req).body, serde_json::to_string(&want).unwrap());
+        };
+    check(
+        &tools,
+        ToolChoice::Auto,
+        None,
+        false,
+        "sys",
+        json!({"model": "m", "max_tokens": 4096, "messages": view, "system": "sys", "tools": decl}),
+    );
+    check(
+        &tools,
+        ToolChoice::Given(&forced),
+        Some(5),
+        true,
+        "",
+        json!({"model": "m", "max_tokens": 5, "messages": view, "tools": decl, "stream": true, "tool_choice": {"type": "tool", "name": "add"}}),
+    );
+    check(
+        &tools,
+        ToolChoice::Given(&none),
+        None,
+        false,
+        "",
+        json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "none"}}),
+    );
+    check(
+        &tools,
+        ToolChoice::Given(&any),
+        None,
+        false,
+        "",
+        json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "any"}}),
+    );
     check(&[], ToolChoice::Given(&auto), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view}));
 }
 
@@ -209,22 +282,31 @@ fn anthropic_and_gemini_renders_keep_their_fields_and_order() {
     let messages = vec![
         Message::System("sys".into()),
         Message::User("héllo \"x\"".into()),
-        Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("c1", r#"{"a":1.5,"b":[true,null]}"#), call("c2", "not json")] }),
+        Message::Assistant(AssistantTurn {
+            text: String::new(),
+            calls: vec![call("c1", r#"{"a":1.5,"b":[true,null]}"#), call("c2", "not json")],
+        }),
         Message::Tool(vec![out("c1", "2", false), out("c2", "bad\n", true)]),
         Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![] }),
         Message::Assistant(AssistantTurn { text: "both".into(), calls: vec![call("c3", "{}")] }),
     ];
     let text = |v: Vec<serde_json::Value>| serde_json::to_string(&v).unwrap();
-    assert_eq!(text(anthropic::dialect::render(&messages)), concat!(
-        r#"[{"role":"user","content":"héllo \"x\""},{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"add","input":{"a":1.5,"b":[true,null]}},"#,
-        r#"{"type":"tool_use","id":"c2","name":"add","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"2","is_error":false},"#,
-        r#"{"type":"tool_result","tool_use_id":"c2","content":"bad\n","is_error":true}]},{"role":"assistant","content":[{"type":"text","text":"done"}]},"#,
-        r#"{"role":"assistant","content":[{"type":"text","text":"both"},{"type":"tool_use","id":"c3","name":"add","input":{}}]}]"#,
-    ));
-    assert_eq!(text(gemini::dialect::render(&messages)), concat!(
-        r#"[{"role":"user","parts":[{"text":"héllo \"x\""}]},{"role":"model","parts":[{"functionCall":{"id":"c1","name":"add","args":{"a":1.5,"b":[true,null]}}},"#,
-        r#"{"functionCall":{"id":"c2","name":"add","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"add","response":{"output":"2"}}},"#,
-        r#"{"functionResponse":{"id":"c2","name":"add","response":{"error":"bad\n"}}}]},{"role":"model","parts":[{"text":"done"}]},"#,
-        r#"{"role":"model","parts":[{"text":"both"},{"functionCall":{"id":"c3","name":"add","args":{}}}]}]"#,
-    ));
+    assert_eq!(
+        text(anthropic::dialect::render(&messages)),
+        concat!(
+            r#"[{"role":"user","content":"héllo \"x\""},{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"add","input":{"a":1.5,"b":[true,null]}},"#,
+            r#"{"type":"tool_use","id":"c2","name":"add","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"2","is_error":false},"#,
+            r#"{"type":"tool_result","tool_use_id":"c2","content":"bad\n","is_error":true}]},{"role":"assistant","content":[{"type":"text","text":"done"}]},"#,
+            r#"{"role":"assistant","content":[{"type":"text","text":"both"},{"type":"tool_use","id":"c3","name":"add","input":{}}]}]"#,
+        )
+    );
+    assert_eq!(
+        text(gemini::dialect::render(&messages)),
+        concat!(
+            r#"[{"role":"user","parts":[{"text":"héllo \"x\""}]},{"role":"model","parts":[{"functionCall":{"id":"c1","name":"add","args":{"a":1.5,"b":[true,null]}}},"#,
+            r#"{"functionCall":{"id":"c2","name":"add","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"add","response":{"output":"2"}}},"#,
+            r#"{"functionResponse":{"id":"c2","name":"add","response":{"error":"bad\n"}}}]},{"role":"model","parts":[{"text":"done"}]},"#,
+            r#"{"role":"model","parts":[{"text":"both"},{"functionCall":{"id":"c3","name":"add","args":{}}}]}]"#,
+        )
+    );
 }

@@ -15,11 +15,11 @@
 //! of how a call is sent (streaming, retries, request params: the driver's `CallPolicy`) nor of
 //! stores: `checkpoint` hands out the parts of a stored conversation and the caller assembles it.
 
-mod resume;
 pub mod result;
+mod resume;
 
-pub use resume::ResumeInput;
 pub use result::{RunResult, Status, ToolCallRecord, SCHEMA_VERSION};
+pub use resume::ResumeInput;
 
 use crate::dialect;
 use crate::error::{Error, Result};
@@ -391,7 +391,14 @@ impl Run {
             if let Some(r) = req {
                 if record {
                     let (id, name) = (call.id.clone(), call.name.clone());
-                    self.records.push(ToolCallRecord { args: args(), id, name, output: result.output, is_error: result.is_error, metadata: result.metadata });
+                    self.records.push(ToolCallRecord {
+                        args: args(),
+                        id,
+                        name,
+                        output: result.output,
+                        is_error: result.is_error,
+                        metadata: result.metadata,
+                    });
                 }
                 suspended.push(r);
                 continue;

@@ -191,8 +191,15 @@ mod tests {
         assert_eq!(sample(false).to_json(), [head, "\"done\"", body, "false}]", tail, "}"].concat());
         assert_eq!(
             sample(true).to_json(),
-            [head, "\"pending\"", body, r#"true,"metadata":{"k":{"b":1,"a":[true,null]}}}]"#, tail,
-             r#","limit":"maxTurns","pending":{"id":"r1","kind":"input","prompt":"p"}}"#].concat()
+            [
+                head,
+                "\"pending\"",
+                body,
+                r#"true,"metadata":{"k":{"b":1,"a":[true,null]}}}]"#,
+                tail,
+                r#","limit":"maxTurns","pending":{"id":"r1","kind":"input","prompt":"p"}}"#
+            ]
+            .concat()
         );
     }
 }

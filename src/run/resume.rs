@@ -26,18 +26,14 @@ impl Run {
         if answer.id != pending.id {
             return Err(Error::new(
                 Code::AnswerMismatch,
-                format!(
-                    "toolnexus: cannot resume — answer id \"{}\" does not echo the pending request id \"{}\"",
-                    answer.id, pending.id
-                ),
+                format!("toolnexus: cannot resume — answer id \"{}\" does not echo the pending request id \"{}\"", answer.id, pending.id),
             ));
         }
         if history.is_empty() {
             return Err(cannot("no transcript supplied"));
         }
         let mut transcript = history;
-        let open = last_tool_turn(&transcript)
-            .ok_or_else(|| cannot("the transcript has no halted assistant turn with tool calls"))?;
+        let open = last_tool_turn(&transcript).ok_or_else(|| cannot("the transcript has no halted assistant turn with tool calls"))?;
         if transcript[open.index + 1..].iter().any(|m| !matches!(m, Message::Tool(_))) {
             return Err(cannot("the halted turn is not the last turn of the transcript (was it already resumed?)"));
         }
@@ -75,9 +71,8 @@ impl Run {
             }
             let is_relay = relay_ids.contains(&call.id) || run.toolkit.get(&call.name).is_some_and(|t| t.is_relay());
             if is_relay {
-                let r = relay_output(&answer, &call.id, shorthand_free).unwrap_or_else(|| {
-                    ToolResult::error(format!("no result supplied on resume for {}", call.name))
-                });
+                let r = relay_output(&answer, &call.id, shorthand_free)
+                    .unwrap_or_else(|| ToolResult::error(format!("no result supplied on resume for {}", call.name)));
                 shorthand_free = false;
                 slots.slots[i] = Some(ToolOutcome::Result(r));
                 continue;

@@ -7,13 +7,7 @@ use serde_json::json;
 
 fn cfg(style: Style, max_turns: u32) -> LoopConfig {
     LoopConfig {
-        provider: ProviderConfig {
-            base_url: "http://x/v1".into(),
-            style,
-            model: "m".into(),
-            api_key: Some("k".into()),
-            headers: vec![],
-        },
+        provider: ProviderConfig { base_url: "http://x/v1".into(), style, model: "m".into(), api_key: Some("k".into()), headers: vec![] },
         system_prompt: "sys".into(),
         max_turns,
     }
@@ -90,9 +84,10 @@ fn feeding_steps_out_of_order_is_an_internal_error_not_a_panic() {
     let (mut run, _) = Run::start(cfg(Style::Anthropic, 3), kit(), vec![], "hi").unwrap();
     assert_eq!(run.end_tool_turn().unwrap_err().code(), "internal");
     assert_eq!(run.on_tool_outcome(0, ToolOutcome::Result(ToolResult::ok(""))).unwrap_err().code(), "internal");
-    let Step::RunTools(_) = run
-        .on_model_response(&ok(json!({"content":[{"type":"tool_use","id":"t","name":"add","input":{}}]})))
-        .unwrap() else { panic!() };
+    let Step::RunTools(_) = run.on_model_response(&ok(json!({"content":[{"type":"tool_use","id":"t","name":"add","input":{}}]}))).unwrap()
+    else {
+        panic!()
+    };
     assert_eq!(run.on_tool_outcome(9, ToolOutcome::Result(ToolResult::ok(""))).unwrap_err().code(), "internal");
     assert_eq!(run.end_tool_turn().unwrap_err().code(), "internal", "a call without an outcome");
 }

@@ -8,7 +8,6 @@
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, to_js, JsResult};
 use super::hooks::JsHooks;
-use crate::json_hooks::JsonHooks;
 use super::host::{options_json, Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
 use super::store::JsStore;
 use super::stream::{EventStream, Sink};
@@ -18,6 +17,7 @@ use crate::dialect;
 use crate::driver::{drive, CallPolicy, Env, ErrorPolicy, Persist, Waiter};
 use crate::error::{Error, Result};
 use crate::events::EventSink;
+use crate::json_hooks::JsonHooks;
 use crate::message::Message;
 use crate::metrics::Observer;
 use crate::options::ClientOptions;
@@ -101,10 +101,7 @@ fn history_of(v: &JsValue) -> Result<Vec<Message>> {
     if !js_sys::Array::is_array(v) {
         return Err(Error::bad_input("history must be an array of messages"));
     }
-    let text = js_sys::JSON::stringify(v)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| Error::bad_input("history is not JSON data"))?;
+    let text = js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()).ok_or_else(|| Error::bad_input("history is not JSON data"))?;
     dialect::read_json(&text)
 }
 
@@ -162,7 +159,11 @@ impl Inner {
                 let state_v = get(opts, "state");
                 let state = || from_js(&state_v, "state");
                 let history = || history_of(&get(opts, "history"));
-                let args = ResumeArgs { pending, state: (!(state_v.is_undefined() || state_v.is_null())).then_some(&state as _), history: &history };
+                let args = ResumeArgs {
+                    pending,
+                    state: (!(state_v.is_undefined() || state_v.is_null())).then_some(&state as _),
+                    history: &history,
+                };
                 let id = if use_store { id_of(opts)? } else { None };
                 let store = use_store.then_some(&self.store as &dyn conversation::ConversationStore);
                 let r = conversation::resume(store, id.as_deref(), args).await?;
@@ -232,7 +233,6 @@ impl Inner {
         let result = crate::translate::translate(&self.cfg.provider, &self.cfg.system_prompt, request, &env, chunks).await?;
         to_js(&result)
     }
-
 }
 
 /// The loop operations: `run*` never touch the store; `ask*` and `stream*` do (`stream*` only
@@ -347,7 +347,11 @@ impl Client {
     /// Drops the conversation `id` from the store. With `{ keepHistory: true }` a halted
     /// conversation is kept and its waiting calls are closed as declined instead.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
-    pub fn discard(&self, id: String, #[wasm_bindgen(unchecked_param_type = "{ keepHistory?: boolean } | undefined")] opts: JsValue) -> Promise {
+    pub fn discard(
+        &self,
+        id: String,
+        #[wasm_bindgen(unchecked_param_type = "{ keepHistory?: boolean } | undefined")] opts: JsValue,
+    ) -> Promise {
         promise(&self.inner, Op::Discard(id, opts))
     }
 

@@ -26,10 +26,7 @@ pub fn from_js(v: &JsValue, what: &str) -> Result<Value> {
     if let Some(s) = v.as_string() {
         return Ok(Value::String(s));
     }
-    let text = JSON::stringify(v)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| Error::bad_input(format!("{what} is not JSON data")))?;
+    let text = JSON::stringify(v).ok().and_then(|s| s.as_string()).ok_or_else(|| Error::bad_input(format!("{what} is not JSON data")))?;
     serde_json::from_str(&text).map_err(|e| Error::bad_input(format!("{what} is not JSON data: {e}")))
 }
 

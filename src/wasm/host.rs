@@ -14,9 +14,9 @@ use crate::suspend::{Answer, Request, ToolOutcome};
 use crate::tool::ToolResult;
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
-use wasm_bindgen_futures::JsFuture;
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, ReadableStreamReadResult};
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
@@ -76,7 +76,8 @@ impl Fetch {
         head.push_str("}}");
         let f = self.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
         let signal = self.signal.as_ref().map_or(JsValue::UNDEFINED, |s| s.into());
-        let out = JsFuture::from(call_model(&f, &req.url, &head, &req.body, &signal, stream)).await.map_err(|e| self.transport_error(&e))?;
+        let out =
+            JsFuture::from(call_model(&f, &req.url, &head, &req.body, &signal, stream)).await.map_err(|e| self.transport_error(&e))?;
         let out: Array = out.unchecked_into();
         let status = out.get(0).as_f64().unwrap_or(0.0) as u16;
         if status == 0 {
@@ -182,8 +183,12 @@ impl JsTools {
 }
 
 impl ToolExecutor for JsTools {
-    fn execute<'a>(&'a self, name: &'a str, args: &'a Map<String, Value>, answer: Option<&'a Answer>)
-        -> LocalBoxFuture<'a, Result<ToolOutcome>> {
+    fn execute<'a>(
+        &'a self,
+        name: &'a str,
+        args: &'a Map<String, Value>,
+        answer: Option<&'a Answer>,
+    ) -> LocalBoxFuture<'a, Result<ToolOutcome>> {
         // The `pending()` marker a JS tool returns is read here, once.
         Box::pin(async move { self.call(name, args, answer).await.map(ToolOutcome::from_result) })
     }
@@ -254,7 +259,9 @@ impl ErrorPolicy for OnError {
     fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>> {
         let info = to_js(info);
         Box::pin(async move {
-            let v = settle(self.0.call1(&JsValue::UNDEFINED, &info?)).await.map_err(|e| from_thrown(&e, Code::HostCallback, "onError failed"))?;
+            let v = settle(self.0.call1(&JsValue::UNDEFINED, &info?))
+                .await
+                .map_err(|e| from_thrown(&e, Code::HostCallback, "onError failed"))?;
             Ok(if v.as_string().as_deref() == Some("retry") { Tier::Retry } else { Tier::Fail })
         })
     }
@@ -288,7 +295,8 @@ impl RunAbort {
 
     fn error_for(&self, signal: &AbortSignal) -> Error {
         let reason = signal.reason();
-        let timed_out = reason.is_object() && Reflect::get(&reason, &"name".into()).ok().and_then(|n| n.as_string()).as_deref() == Some("TimeoutError");
+        let timed_out =
+            reason.is_object() && Reflect::get(&reason, &"name".into()).ok().and_then(|n| n.as_string()).as_deref() == Some("TimeoutError");
         match (timed_out, self.timeout_ms) {
             (true, Some(ms)) => Error::new(Code::Aborted, format!("run timeout after {}ms", crate::metrics::js_number(ms))),
             _ => aborted_error(),

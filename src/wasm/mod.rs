@@ -69,10 +69,7 @@ pub fn relay_calls_of(#[wasm_bindgen(unchecked_param_type = "Request")] request:
 
 /// Builds the answer to a relay request: `{ id: requestId, ok: true, data: { results } }`.
 #[wasm_bindgen(js_name = relayAnswer, unchecked_return_type = "Answer")]
-pub fn relay_answer(
-    request_id: String,
-    #[wasm_bindgen(unchecked_param_type = "RelayResult[]")] results: JsValue,
-) -> JsResult<JsValue> {
+pub fn relay_answer(request_id: String, #[wasm_bindgen(unchecked_param_type = "RelayResult[]")] results: JsValue) -> JsResult<JsValue> {
     let run = || to_js(&suspend::relay_answer(&request_id, suspend::relay_results_from_json(&from_js(&results, "results")?)?));
     run().map_err(js_error)
 }

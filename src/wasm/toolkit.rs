@@ -58,7 +58,11 @@ pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
         }
     }
     let tools = get(toolkit, "tools");
-    let list = if Array::is_array(&tools) { tools.unchecked_into() } else if Array::is_array(toolkit) { toolkit.clone().unchecked_into() } else {
+    let list = if Array::is_array(&tools) {
+        tools.unchecked_into()
+    } else if Array::is_array(toolkit) {
+        toolkit.clone().unchecked_into()
+    } else {
         return Err(Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }"));
     };
     decode_list(&list)
@@ -104,7 +108,8 @@ pub fn define_tool(#[wasm_bindgen(unchecked_param_type = "ToolDefinition")] def:
 pub fn relay_tool(name: String, description: Option<String>, schema: JsValue) -> JsResult<JsValue> {
     let run = || -> Result<JsValue> {
         let input_schema = if schema.is_undefined() || schema.is_null() { default_relay_schema() } else { from_js(&schema, "schema")? };
-        let spec = ToolSpec { name, description: description.unwrap_or_default(), input_schema, source: SOURCE_RELAY.into() }.validated()?;
+        let spec =
+            ToolSpec { name, description: description.unwrap_or_default(), input_schema, source: SOURCE_RELAY.into() }.validated()?;
         tool_object(&spec, None)
     };
     run().map_err(js_error)
@@ -153,9 +158,7 @@ impl Drop for Toolkit {
 
 /// `createToolkit({ tools })` (an array of tools is accepted too).
 #[wasm_bindgen(js_name = createToolkit)]
-pub fn create_toolkit(
-    #[wasm_bindgen(unchecked_param_type = "{ tools: Tool[] } | Tool[]")] opts: JsValue,
-) -> JsResult<Toolkit> {
+pub fn create_toolkit(#[wasm_bindgen(unchecked_param_type = "{ tools: Tool[] } | Tool[]")] opts: JsValue) -> JsResult<Toolkit> {
     let source = if Array::is_array(&opts) { opts.clone() } else { get(&opts, "tools") };
     if !Array::is_array(&source) {
         return Err(js_error(Error::bad_input("createToolkit needs { tools: [...] } or an array of tools")));

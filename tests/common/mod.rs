@@ -71,8 +71,12 @@ impl Tools {
 }
 
 impl ToolExecutor for Tools {
-    fn execute<'a>(&'a self, name: &'a str, args: &'a Map<String, Value>, answer: Option<&'a Answer>)
-        -> LocalBoxFuture<'a, Result<ToolOutcome>> {
+    fn execute<'a>(
+        &'a self,
+        name: &'a str,
+        args: &'a Map<String, Value>,
+        answer: Option<&'a Answer>,
+    ) -> LocalBoxFuture<'a, Result<ToolOutcome>> {
         Box::pin(async move {
             let delay = self.delays.iter().find(|(n, _)| n == name).map(|d| d.1).unwrap_or(0);
             for _ in 0..delay {
@@ -159,7 +163,10 @@ pub fn relay(name: &str) -> ToolSpec {
 
 pub fn ids() -> IdGen {
     let n = Cell::new(1_767_225_600_000u64);
-    IdGen::new(Box::new(move || { n.set(n.get() + 1); n.get() }))
+    IdGen::new(Box::new(move || {
+        n.set(n.get() + 1);
+        n.get()
+    }))
 }
 
 /// Collects metric events.
@@ -173,7 +180,10 @@ impl Observer for Recorder {
 
 pub fn tick() -> impl Fn() -> f64 {
     let t = Cell::new(0.0);
-    move || { t.set(t.get() + 1.0); t.get() }
+    move || {
+        t.set(t.get() + 1.0);
+        t.get()
+    }
 }
 
 /// Every result the harness returns also checks its JSON text: compact as serde_json writes it,
@@ -195,12 +205,29 @@ fn written_as_serde(r: Result<RunResult>) -> Result<RunResult> {
     r
 }
 
-pub fn run(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, history: &[Value], prompt: &str) -> Result<RunResult> {
+pub fn run(
+    style: Style,
+    kit: Vec<ToolSpec>,
+    provider: &Scripted,
+    tools: &Tools,
+    waiter: Option<&Wait>,
+    history: &[Value],
+    prompt: &str,
+) -> Result<RunResult> {
     run_observed(style, kit, provider, tools, waiter, None, history, prompt)
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn run_observed(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, observer: Option<&dyn Observer>, history: &[Value], prompt: &str) -> Result<RunResult> {
+pub fn run_observed(
+    style: Style,
+    kit: Vec<ToolSpec>,
+    provider: &Scripted,
+    tools: &Tools,
+    waiter: Option<&Wait>,
+    observer: Option<&dyn Observer>,
+    history: &[Value],
+    prompt: &str,
+) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
     let env = Env { waiter: waiter.map(|w| w as &dyn Waiter), observer, ..Env::new(provider, tools, &ids, &clock) };
@@ -209,17 +236,28 @@ pub fn run_observed(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn resume(style: Style, kit: Vec<ToolSpec>, provider: &Scripted, tools: &Tools, waiter: Option<&Wait>, history: &[Value], pending: Request, answer: Answer) -> Result<RunResult> {
+pub fn resume(
+    style: Style,
+    kit: Vec<ToolSpec>,
+    provider: &Scripted,
+    tools: &Tools,
+    waiter: Option<&Wait>,
+    history: &[Value],
+    pending: Request,
+    answer: Answer,
+) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
     let env = Env { waiter: waiter.map(|w| w as &dyn Waiter), ..Env::new(provider, tools, &ids, &clock) };
-    let (r, step) = Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history: toolnexus_wasm::dialect::read(history)?, pending, answer })?;
+    let (r, step) =
+        Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history: toolnexus_wasm::dialect::read(history)?, pending, answer })?;
     written_as_serde(futures_executor::block_on(drive(r, step, &env)))
 }
 
 /// OpenAI reply with tool calls `(id, name, raw arguments)`.
 pub fn oa_calls(calls: &[(&str, &str, &str)]) -> Value {
-    let tc: Vec<Value> = calls.iter().map(|(id, n, a)| json!({"id": id, "type": "function", "function": {"name": n, "arguments": a}})).collect();
+    let tc: Vec<Value> =
+        calls.iter().map(|(id, n, a)| json!({"id": id, "type": "function", "function": {"name": n, "arguments": a}})).collect();
     json!({"id": "chatcmpl-1", "object": "chat.completion", "model": "test-model",
            "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": tc}, "finish_reason": "tool_calls"}],
            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
@@ -254,13 +292,21 @@ pub fn balanced(messages: &[Value]) -> bool {
             results.push(m["tool_call_id"].as_str().unwrap().to_string());
         }
         for p in m["parts"].as_array().into_iter().flatten() {
-            if let Some(id) = p["functionCall"]["id"].as_str() { calls.push(id.to_string()); }
-            if let Some(id) = p["functionResponse"]["id"].as_str() { results.push(id.to_string()); }
+            if let Some(id) = p["functionCall"]["id"].as_str() {
+                calls.push(id.to_string());
+            }
+            if let Some(id) = p["functionResponse"]["id"].as_str() {
+                results.push(id.to_string());
+            }
         }
         if let Some(blocks) = m["content"].as_array() {
             for b in blocks {
-                if b["type"] == "tool_use" { calls.push(b["id"].as_str().unwrap().to_string()); }
-                if b["type"] == "tool_result" { results.push(b["tool_use_id"].as_str().unwrap().to_string()); }
+                if b["type"] == "tool_use" {
+                    calls.push(b["id"].as_str().unwrap().to_string());
+                }
+                if b["type"] == "tool_result" {
+                    results.push(b["tool_use_id"].as_str().unwrap().to_string());
+                }
             }
         }
     }
@@ -309,7 +355,9 @@ impl Transport for Chunked {
     fn open<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<toolnexus_wasm::driver::StreamResponse>> {
         self.requests.borrow_mut().push(req.clone());
         let (status, chunks) = self.replies.borrow_mut().pop_front().expect("the script ran out of streams");
-        Box::pin(async move { Ok(toolnexus_wasm::driver::StreamResponse { status, body: Box::new(Chunks(chunks.into())), retry_after: None }) })
+        Box::pin(
+            async move { Ok(toolnexus_wasm::driver::StreamResponse { status, body: Box::new(Chunks(chunks.into())), retry_after: None }) },
+        )
     }
 }
 
@@ -338,7 +386,17 @@ impl Host {
 
 /// A run with every seam: streaming or not, events and saves recorded in `host`.
 #[allow(clippy::too_many_arguments)]
-pub fn run_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &dyn Transport, tools: &Tools, waiter: Option<&dyn Waiter>, host: &Host, history: Vec<toolnexus_wasm::message::Message>, prompt: &str) -> Result<RunResult> {
+pub fn run_full(
+    style: Style,
+    stream: bool,
+    kit: Vec<ToolSpec>,
+    transport: &dyn Transport,
+    tools: &Tools,
+    waiter: Option<&dyn Waiter>,
+    host: &Host,
+    history: Vec<toolnexus_wasm::message::Message>,
+    prompt: &str,
+) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
     let policy = streaming(stream);
@@ -348,7 +406,17 @@ pub fn run_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &dyn 
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn resume_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &dyn Transport, tools: &Tools, host: &Host, history: Vec<toolnexus_wasm::message::Message>, pending: Request, answer: Answer) -> Result<RunResult> {
+pub fn resume_full(
+    style: Style,
+    stream: bool,
+    kit: Vec<ToolSpec>,
+    transport: &dyn Transport,
+    tools: &Tools,
+    host: &Host,
+    history: Vec<toolnexus_wasm::message::Message>,
+    pending: Request,
+    answer: Answer,
+) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
     let policy = streaming(stream);
@@ -364,7 +432,13 @@ pub const STYLES: [Style; 3] = [Style::OpenAi, Style::Anthropic, Style::Gemini];
 pub fn gm_calls(calls: &[(&str, &str, Value)]) -> Value {
     let parts: Vec<Value> = calls
         .iter()
-        .map(|(id, n, a)| if id.is_empty() { json!({"functionCall": {"name": n, "args": a}}) } else { json!({"functionCall": {"id": id, "name": n, "args": a}}) })
+        .map(|(id, n, a)| {
+            if id.is_empty() {
+                json!({"functionCall": {"name": n, "args": a}})
+            } else {
+                json!({"functionCall": {"id": id, "name": n, "args": a}})
+            }
+        })
         .collect();
     json!({"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}, "modelVersion": "gemini-2.5-flash"})
@@ -398,5 +472,9 @@ pub fn text_in(style: Style, t: &str) -> Value {
 
 /// The transcript a request body carries: `messages`, or Gemini's `contents`.
 pub fn msgs_of(body: &Value) -> Value {
-    if body.get("contents").is_some() { body["contents"].clone() } else { body["messages"].clone() }
+    if body.get("contents").is_some() {
+        body["contents"].clone()
+    } else {
+        body["messages"].clone()
+    }
 }

@@ -20,14 +20,24 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
                 }
                 for c in &turn.calls {
                     let (id, name) = (Value::from(c.id.as_str()), Value::from(c.name.as_str()));
-                    blocks.push(obj(&mut [("type", Value::from("tool_use")), ("id", id), ("name", name), ("input", Value::Object(c.input_or_empty()))]));
+                    blocks.push(obj(&mut [
+                        ("type", Value::from("tool_use")),
+                        ("id", id),
+                        ("name", name),
+                        ("input", Value::Object(c.input_or_empty())),
+                    ]));
                 }
                 ("assistant", Value::Array(blocks))
             }
             Message::Tool(outs) => {
                 let blocks = outs.iter().map(|o| {
                     let (id, content) = (Value::from(o.call_id.as_str()), Value::from(o.output.as_str()));
-                    obj(&mut [("type", Value::from("tool_result")), ("tool_use_id", id), ("content", content), ("is_error", Value::Bool(o.is_error))])
+                    obj(&mut [
+                        ("type", Value::from("tool_result")),
+                        ("tool_use_id", id),
+                        ("content", content),
+                        ("is_error", Value::Bool(o.is_error)),
+                    ])
                 });
                 ("user", Value::Array(blocks.collect()))
             }

@@ -1,8 +1,8 @@
 //! The Anthropic request: `POST {base}/v1/messages` with `x-api-key` and `anthropic-version`.
 
 use super::dialect::render;
-use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
 use crate::json::{write_str, write_value};
+use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
 use crate::provider::common::{forced, hoisted_system, strip_slash};
 use serde_json::Value;
 

@@ -3,8 +3,8 @@
 
 use super::dialect::render;
 use super::schema::gemini_schema;
-use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
 use crate::json::{write_str, write_value};
+use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
 use crate::provider::common::{forced, hoisted_system, strip_slash};
 use serde_json::Value;
 

@@ -2,8 +2,8 @@
 //! `tool` messages, rendered as values, written as request text, and read back. The
 //! `tool_calls` reader here is the only one: replies and histories both use it.
 
-use crate::message::{push_result, Message, ToolCall};
 use crate::json::write_str;
+use crate::message::{push_result, Message, ToolCall};
 use crate::provider::common::{flatten, str_field};
 use serde_json::{Map, Value};
 
@@ -111,11 +111,7 @@ pub(crate) fn write_messages(out: &mut String, messages: &[Message]) {
 /// entry and what it lacks (`"function"`, or `"function name"` when `name_required`); the caller
 /// words the error, as a reply and a history fail with different codes. Arguments stay the raw
 /// string the provider sent; a history entry without a name reads as `""`.
-pub(crate) fn read_tool_calls(
-    list: &[Value],
-    name_required: bool,
-    calls: &mut Vec<ToolCall>,
-) -> Result<(), (usize, &'static str)> {
+pub(crate) fn read_tool_calls(list: &[Value], name_required: bool, calls: &mut Vec<ToolCall>) -> Result<(), (usize, &'static str)> {
     for (k, c) in list.iter().enumerate() {
         let f = c.get("function").ok_or((k, "function"))?;
         let name = match f.get("name").and_then(Value::as_str) {

@@ -14,15 +14,12 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
     let Some(first) = choices.first() else {
         return Ok(ModelReply { turn: AssistantTurn::default(), stop_reason: None, usage });
     };
-    let message = first
-        .get("message")
-        .filter(|m| m.is_object())
-        .ok_or_else(|| Error::parse("OpenAI reply choices[0] has no message object"))?;
+    let message =
+        first.get("message").filter(|m| m.is_object()).ok_or_else(|| Error::parse("OpenAI reply choices[0] has no message object"))?;
     let text = flatten(message.get("content").unwrap_or(&Value::Null));
     let mut calls = Vec::new();
     if let Some(list) = message.get("tool_calls").and_then(Value::as_array) {
-        read_tool_calls(list, true, &mut calls)
-            .map_err(|(i, missing)| Error::parse(format!("OpenAI tool_calls[{i}] has no {missing}")))?;
+        read_tool_calls(list, true, &mut calls).map_err(|(i, missing)| Error::parse(format!("OpenAI tool_calls[{i}] has no {missing}")))?;
     }
     let stop_reason = first.get("finish_reason").and_then(Value::as_str).map(str::to_string);
     Ok(ModelReply { turn: AssistantTurn { text, calls }, stop_reason, usage })
