@@ -57,13 +57,14 @@ fn is_falsy(v: &Value) -> bool {
 }
 
 fn tools_of(list: &[Value]) -> Result<Vec<ToolSpec>> {
-    list.iter()
-        .map(|t| {
-            ToolSpec::from_json(t, "beforeLLM tools[]")
-                .map_err(|e| Error::bad_input(format!("beforeLLM tools must be [{{ name, description, inputSchema }}]: {e}")))
-                .and_then(ToolSpec::validated)
-        })
-        .collect()
+    // A plain loop: `collect::<Result<Vec<_>>>` links a `GenericShunt` mono of its own.
+    let mut tools = Vec::with_capacity(list.len());
+    for t in list {
+        let spec = ToolSpec::from_json(t, "beforeLLM tools[]")
+            .map_err(|e| Error::bad_input(format!("beforeLLM tools must be [{{ name, description, inputSchema }}]: {e}")))?;
+        tools.push(spec.validated()?);
+    }
+    Ok(tools)
 }
 
 impl<H: HookHost> Hooks for JsonHooks<H> {

@@ -233,7 +233,7 @@ pub fn relay_output(answer: &Answer, call_id: &str, shorthand_applies: bool) -> 
     }
     if shorthand_applies && data.contains_key("output") {
         let output = output_text(data.get("output"));
-        let is_error = data.get("isError") == Some(&Value::Bool(true));
+        let is_error = matches!(data.get("isError"), Some(Value::Bool(true)));
         return Some(ToolResult { output, is_error, metadata: None });
     }
     None

@@ -222,7 +222,7 @@ impl ToolResult {
                     other => other.to_string(),
                 };
                 let metadata = m.get("metadata").and_then(Value::as_object).cloned();
-                ToolResult { output, is_error: m["isError"] == Value::Bool(true), metadata }
+                ToolResult { output, is_error: matches!(m["isError"], Value::Bool(true)), metadata }
             }
             other => ToolResult::ok(other.to_string()),
         }
