@@ -8,7 +8,7 @@
 use crate::dialect;
 use crate::driver::{abortable, model_call, CallSubject, Env};
 use crate::error::{Error, Result};
-use crate::message::{Message, Usage};
+use crate::message::{Message, ToolCall, Usage};
 use crate::provider::{self, HttpRequest, ModelReply, ModelRequest, ProviderConfig, Style, ToolChoice};
 use crate::tool::{ToolSource, ToolSpec, Toolkit};
 use serde_json::{json, Map, Value};
@@ -93,23 +93,43 @@ pub fn finish_reason(has_calls: bool, stop: Option<&str>) -> &'static str {
     }
 }
 
+/// An object of these fields in this order: what `json!` builds, without a serde round per field
+/// (and without the `unwrap` each interpolated `json!` field brings).
+fn obj(fields: Vec<(&str, Value)>) -> Value {
+    let mut o = Map::with_capacity(fields.len());
+    for (k, v) in fields {
+        o.insert(k.into(), v);
+    }
+    Value::Object(o)
+}
+
+/// A call's arguments as sent on: `{}` for none.
+fn arguments(c: &ToolCall) -> Value {
+    Value::from(if c.arguments.trim().is_empty() { "{}" } else { c.arguments.as_str() })
+}
+
 fn tool_calls(reply: &ModelReply) -> Vec<Value> {
-    reply
-        .turn
-        .calls
-        .iter()
-        .map(|c| json!({"id": c.id, "name": c.name, "arguments": if c.arguments.trim().is_empty() { "{}" } else { c.arguments.as_str() }}))
-        .collect()
+    let mut out = Vec::with_capacity(reply.turn.calls.len());
+    for c in &reply.turn.calls {
+        out.push(obj(vec![("id", c.id.as_str().into()), ("name", c.name.as_str().into()), ("arguments", arguments(c))]));
+    }
+    out
 }
 
 /// `{ text, toolCalls, finishReason, usage, model, raw? }`.
 pub fn result(reply: &ModelReply, model: &str, raw: Option<Value>) -> Value {
     let mut o = Map::new();
-    o.insert("text".into(), json!(reply.turn.text));
+    o.insert("text".into(), reply.turn.text.as_str().into());
     o.insert("toolCalls".into(), Value::Array(tool_calls(reply)));
-    o.insert("finishReason".into(), json!(finish_reason(!reply.turn.calls.is_empty(), reply.stop_reason.as_deref())));
-    o.insert("usage".into(), serde_json::to_value(reply.usage).unwrap_or(Value::Null));
-    o.insert("model".into(), json!(model));
+    o.insert("finishReason".into(), finish_reason(!reply.turn.calls.is_empty(), reply.stop_reason.as_deref()).into());
+    let u = reply.usage;
+    let usage = obj(vec![
+        ("promptTokens", u.prompt_tokens.into()),
+        ("completionTokens", u.completion_tokens.into()),
+        ("totalTokens", u.total_tokens.into()),
+    ]);
+    o.insert("usage".into(), usage);
+    o.insert("model".into(), model.into());
     if let Some(r) = raw {
         o.insert("raw".into(), r);
     }
@@ -118,13 +138,25 @@ pub fn result(reply: &ModelReply, model: &str, raw: Option<Value>) -> Value {
 
 /// One `chat.completion.chunk`.
 pub fn chunk(id: &str, model: &str, created: u64, delta: Value, finish: Option<&str>, usage: Option<Usage>) -> Value {
-    let mut o = json!({"id": id, "object": "chat.completion.chunk", "created": created, "model": model,
-                       "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
-    if let Some(u) = usage {
-        o["choices"] = json!([]);
-        o["usage"] = json!({"prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens, "total_tokens": u.total_tokens});
+    let mut fields =
+        vec![("id", id.into()), ("object", "chat.completion.chunk".into()), ("created", created.into()), ("model", model.into())];
+    match usage {
+        // The usage chunk: no choice, the counts last.
+        Some(u) => {
+            fields.push(("choices", Value::Array(Vec::new())));
+            let counts = vec![
+                ("prompt_tokens", u.prompt_tokens.into()),
+                ("completion_tokens", u.completion_tokens.into()),
+                ("total_tokens", u.total_tokens.into()),
+            ];
+            fields.push(("usage", obj(counts)));
+        }
+        None => {
+            let choice = obj(vec![("index", 0u64.into()), ("delta", delta), ("finish_reason", finish.map_or(Value::Null, Value::from))]);
+            fields.push(("choices", Value::Array(vec![choice])));
+        }
     }
-    o
+    obj(fields)
 }
 
 /// Runs one translation. With `chunks`, the upstream is streamed and each OpenAI chunk is handed
@@ -192,10 +224,10 @@ impl CallSubject for Translation<'_, '_> {
     }
     fn opened(&self) {
         *self.stream_id.borrow_mut() = (format!("chatcmpl-{}", self.env.ids.next()), ((self.env.clock)() / 1000.0) as u64);
-        self.emit(json!({"role": "assistant", "content": ""}), None, None);
+        self.emit(obj(vec![("role", "assistant".into()), ("content", "".into())]), None, None);
     }
     fn delta(&self, text: String) {
-        self.emit(json!({"content": text}), None, None);
+        self.emit(obj(vec![("content", text.into())]), None, None);
     }
     fn keeps_raw(&self) -> bool {
         true
@@ -206,15 +238,20 @@ impl CallSubject for Translation<'_, '_> {
         crate::run::assign_call_ids(&mut reply.turn.calls, self.req.borrow().messages.len() as u32);
         if self.chunks.is_some() {
             if !reply.turn.calls.is_empty() {
-                let calls: Vec<Value> = tool_calls(&reply)
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, c)| json!({"index": i, "id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}))
-                    .collect();
-                self.emit(json!({"tool_calls": calls}), None, None);
+                let mut calls = Vec::with_capacity(reply.turn.calls.len());
+                for (i, c) in reply.turn.calls.iter().enumerate() {
+                    let function = obj(vec![("name", c.name.as_str().into()), ("arguments", arguments(c))]);
+                    calls.push(obj(vec![
+                        ("index", i.into()),
+                        ("id", c.id.as_str().into()),
+                        ("type", "function".into()),
+                        ("function", function),
+                    ]));
+                }
+                self.emit(obj(vec![("tool_calls", Value::Array(calls))]), None, None);
             }
             let finish = finish_reason(!reply.turn.calls.is_empty(), reply.stop_reason.as_deref());
-            self.emit(json!({}), Some(finish), None);
+            self.emit(Value::Object(Map::new()), Some(finish), None);
             self.emit(Value::Null, None, Some(reply.usage));
         }
         *self.out.borrow_mut() = Some(result(&reply, &self.provider.model, raw.cloned()));
