@@ -12,6 +12,17 @@ fn must(what: &str, key: &str, be: &str) -> String {
 
 pub type Fields<'a> = &'a Map<String, Value>;
 
+/// An object of these fields in this order: what `json!` builds, without a serde round per field
+/// and without the `to_value(..).unwrap()` each `json!` field brings (its panic path links the
+/// `Debug` of serde_json's error and of `str`).
+pub fn obj(fields: Vec<(&str, Value)>) -> Value {
+    let mut o = Map::with_capacity(fields.len());
+    for (k, v) in fields {
+        o.insert(k.into(), v);
+    }
+    Value::Object(o)
+}
+
 pub fn object<'a>(v: &'a Value, what: &str) -> Result<Fields<'a>, String> {
     v.as_object().ok_or_else(|| [what, " must be an object"].concat())
 }

@@ -4,10 +4,11 @@
 
 use crate::error::{Error, Result};
 use crate::hooks::{Hook, Hooks, LlmChange, ToolCtx, ToolVerdict};
+use crate::json::obj;
 use crate::suspend::ToolOutcome;
 use crate::tool::{ToolResult, ToolSpec};
 use futures_util::future::LocalBoxFuture;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Calls the host's hook functions.
 pub trait HookHost {
@@ -34,10 +35,10 @@ impl<H: HookHost> JsonHooks<H> {
 
 fn tool_ctx(ctx: &ToolCtx) -> Map<String, Value> {
     let mut m = Map::new();
-    m.insert("name".into(), json!(ctx.name));
+    m.insert("name".into(), ctx.name.into());
     m.insert("args".into(), Value::Object(ctx.args.clone()));
-    m.insert("id".into(), json!(ctx.id));
-    m.insert("turn".into(), json!(ctx.turn));
+    m.insert("id".into(), ctx.id.into());
+    m.insert("turn".into(), ctx.turn.into());
     m
 }
 
@@ -79,7 +80,8 @@ impl<H: HookHost> Hooks for JsonHooks<H> {
         model: &str,
         turn: u32,
     ) -> LocalBoxFuture<'_, Result<Option<LlmChange>>> {
-        let arg = json!({"messages": messages, "tools": tools, "model": model, "turn": turn});
+        let tools = serde_json::to_value(tools).unwrap_or(Value::Null);
+        let arg = obj(vec![("messages", Value::Array(messages)), ("tools", tools), ("model", model.into()), ("turn", turn.into())]);
         Box::pin(async move {
             let Some(mut o) = self.object(Hook::BeforeLlm, arg).await? else { return Ok(None) };
             let messages = match take(&mut o, "messages") {
@@ -97,7 +99,7 @@ impl<H: HookHost> Hooks for JsonHooks<H> {
     }
 
     fn after_llm(&self, response: Value, model: &str, turn: u32) -> LocalBoxFuture<'_, Result<()>> {
-        let arg = json!({"response": response, "model": model, "turn": turn});
+        let arg = obj(vec![("response", response), ("model", model.into()), ("turn", turn.into())]);
         Box::pin(async move { self.object(Hook::AfterLlm, arg).await.map(drop) })
     }
 
@@ -144,6 +146,7 @@ impl<H: HookHost> Hooks for JsonHooks<H> {
 mod tests {
     use super::*;
     use futures_executor::block_on;
+    use serde_json::json;
     use std::cell::RefCell;
 
     /// Answers every hook with one value and records the arguments.

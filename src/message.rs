@@ -89,6 +89,15 @@ impl Usage {
         self.completion_tokens = self.completion_tokens.saturating_add(other.completion_tokens);
         self.total_tokens = self.total_tokens.saturating_add(other.total_tokens);
     }
+
+    /// `{ promptTokens, completionTokens, totalTokens }`, as the `Serialize` derive writes it.
+    pub fn to_json(self) -> Value {
+        crate::json::obj(vec![
+            ("promptTokens", self.prompt_tokens.into()),
+            ("completionTokens", self.completion_tokens.into()),
+            ("totalTokens", self.total_tokens.into()),
+        ])
+    }
 }
 
 /// Appends one tool result, merged into the `Tool` message just before it if there is one (a

@@ -216,7 +216,7 @@ pub fn relay_request(call: &ToolCall, input: &Map<String, Value>, ids: &IdGen) -
         arguments: if call.arguments.trim().is_empty() { "{}".into() } else { call.arguments.clone() },
     };
     let mut data = Map::new();
-    data.insert("calls".into(), json!([rc]));
+    data.insert("calls".into(), Value::Array(vec![serde_json::to_value(rc).unwrap_or(Value::Null)]));
     Request { id: ids.next(), kind: RELAY_KIND.into(), prompt: relay_prompt(&call.name), data: Some(data), ..Request::default() }
 }
 

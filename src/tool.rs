@@ -2,8 +2,9 @@
 //! host tools live with the host, behind the driver's `ToolExecutor`).
 
 use crate::error::{Code, Error, Result};
+use crate::json::obj;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 pub const SOURCE_RELAY: &str = "relay";
 pub const SOURCE_NATIVE: &str = "native";
@@ -80,12 +81,12 @@ pub struct ToolSpec {
 
 /// `defineTool`'s default schema (contract §a.1).
 pub fn default_schema() -> Value {
-    json!({"type": "object", "properties": {}, "additionalProperties": false})
+    obj(vec![("type", "object".into()), ("properties", Value::Object(Map::new())), ("additionalProperties", Value::Bool(false))])
 }
 
 /// `relayTool`'s default schema (contract §c.4).
 pub fn default_relay_schema() -> Value {
-    json!({"type": "object", "properties": {}})
+    obj(vec![("type", "object".into()), ("properties", Value::Object(Map::new()))])
 }
 
 impl ToolSpec {
@@ -232,6 +233,7 @@ impl ToolResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn relay(name: &str) -> ToolSpec {
         ToolSpec { name: name.into(), description: String::new(), input_schema: default_relay_schema(), source: SOURCE_RELAY.into() }

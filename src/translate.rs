@@ -8,10 +8,11 @@
 use crate::dialect;
 use crate::driver::{abortable, model_call, CallSubject, Env};
 use crate::error::{Error, Result};
+use crate::json::obj;
 use crate::message::{Message, ToolCall, Usage};
 use crate::provider::{self, HttpRequest, ModelReply, ModelRequest, ProviderConfig, Style, ToolChoice};
 use crate::tool::{ToolSource, ToolSpec, Toolkit};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::cell::RefCell;
 
 pub struct TranslateRequest {
@@ -41,7 +42,7 @@ impl TranslateRequest {
                 ToolSpec {
                     name: name.to_string(),
                     description: f.get("description").and_then(Value::as_str).unwrap_or_default().to_string(),
-                    input_schema: schema.unwrap_or_else(|| json!({"type": "object", "properties": {}})),
+                    input_schema: schema.unwrap_or_else(crate::tool::default_relay_schema),
                     source: ToolSource::Other("custom".into()),
                 }
                 .validated()
@@ -93,16 +94,6 @@ pub fn finish_reason(has_calls: bool, stop: Option<&str>) -> &'static str {
     }
 }
 
-/// An object of these fields in this order: what `json!` builds, without a serde round per field
-/// (and without the `unwrap` each interpolated `json!` field brings).
-fn obj(fields: Vec<(&str, Value)>) -> Value {
-    let mut o = Map::with_capacity(fields.len());
-    for (k, v) in fields {
-        o.insert(k.into(), v);
-    }
-    Value::Object(o)
-}
-
 /// A call's arguments as sent on: `{}` for none.
 fn arguments(c: &ToolCall) -> Value {
     Value::from(if c.arguments.trim().is_empty() { "{}" } else { c.arguments.as_str() })
@@ -122,13 +113,7 @@ pub fn result(reply: &ModelReply, model: &str, raw: Option<Value>) -> Value {
     o.insert("text".into(), reply.turn.text.as_str().into());
     o.insert("toolCalls".into(), Value::Array(tool_calls(reply)));
     o.insert("finishReason".into(), finish_reason(!reply.turn.calls.is_empty(), reply.stop_reason.as_deref()).into());
-    let u = reply.usage;
-    let usage = obj(vec![
-        ("promptTokens", u.prompt_tokens.into()),
-        ("completionTokens", u.completion_tokens.into()),
-        ("totalTokens", u.total_tokens.into()),
-    ]);
-    o.insert("usage".into(), usage);
+    o.insert("usage".into(), reply.usage.to_json());
     o.insert("model".into(), model.into());
     if let Some(r) = raw {
         o.insert("raw".into(), r);

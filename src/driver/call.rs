@@ -84,7 +84,7 @@ async fn call(provider: &ProviderConfig, subject: &dyn CallSubject, stream: bool
     let usage = reply.usage;
     subject.accept(reply, raw.as_ref())?;
     if let Some(h) = env.hook(Hook::AfterLlm) {
-        let response = raw.unwrap_or_else(|| serde_json::json!({"streamed": true, "usage": usage}));
+        let response = raw.unwrap_or_else(|| crate::json::obj(vec![("streamed", Value::Bool(true)), ("usage", usage.to_json())]));
         h.after_llm(response, &provider.model, subject.turn()).await.map_err(hook_failed("afterLLM"))?;
     }
     Ok(usage)

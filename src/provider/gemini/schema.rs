@@ -28,12 +28,12 @@ pub fn gemini_schema(schema: &Value) -> Value {
         }
         match (k.as_str(), v) {
             ("const", c) => {
-                out.insert("enum".into(), json!([c]));
+                out.insert("enum".into(), Value::Array(vec![c.clone()]));
             }
             ("type", Value::Array(types)) => {
                 let non_null: Vec<&Value> = types.iter().filter(|t| t.as_str() != Some("null")).collect();
                 if non_null.len() < types.len() {
-                    out.insert("nullable".into(), json!(true));
+                    out.insert("nullable".into(), Value::Bool(true));
                 }
                 if let Some(t) = non_null.first() {
                     out.insert("type".into(), (*t).clone());
