@@ -125,6 +125,14 @@ pub fn write_key(out: &mut String, key: &str) {
     out.push_str("\":");
 }
 
+/// A value as compact JSON text, the bytes of `Value::to_string` (whose `Display` runs
+/// serde_json's serializer a second time, over `core::fmt`).
+pub fn to_text(v: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, v);
+    out
+}
+
 /// Any JSON value, compact (numbers as serde_json writes them).
 pub fn write_value(out: &mut String, v: &Value) {
     match v {

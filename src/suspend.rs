@@ -244,7 +244,7 @@ fn output_text(v: Option<&Value>) -> String {
     match v {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
+        Some(other) => json::to_text(other),
     }
 }
 

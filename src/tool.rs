@@ -220,12 +220,12 @@ impl ToolResult {
                 let output = match &m["output"] {
                     Value::String(s) => s.clone(),
                     Value::Null => String::new(),
-                    other => other.to_string(),
+                    other => crate::json::to_text(other),
                 };
                 let metadata = m.get("metadata").and_then(Value::as_object).cloned();
                 ToolResult { output, is_error: matches!(m["isError"], Value::Bool(true)), metadata }
             }
-            other => ToolResult::ok(other.to_string()),
+            other => ToolResult::ok(crate::json::to_text(&other)),
         }
     }
 }

@@ -112,7 +112,7 @@ async fn shape(provider: &ProviderConfig, subject: &dyn CallSubject, stream: boo
                 body = b;
             }
         }
-        req.body = serde_json::to_string(&body).map_err(|e| Error::internal(e.to_string()))?;
+        req.body = crate::json::to_text(&body);
     }
     Ok(req)
 }

@@ -81,7 +81,7 @@ impl Assembly {
 
     /// An error object sent inside the stream.
     pub(crate) fn provider_error(&self, err: &Value) -> Error {
-        let detail = err.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| err.to_string());
+        let detail = err.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| crate::json::to_text(err));
         Error::new(Code::ProviderError, format!("provider stream error: {}", redact(&detail, self.secret.as_deref())))
     }
 }

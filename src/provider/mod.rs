@@ -54,7 +54,7 @@ pub fn parse_response(cfg: &ProviderConfig, resp: &HttpResponse) -> Result<Model
         return Err(Error::parse("provider reply is not a JSON object"));
     }
     if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
-        let detail = err.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| err.to_string());
+        let detail = err.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| crate::json::to_text(err));
         return Err(Error::new(Code::ProviderError, format!("provider returned an error: {}", redact(&detail, secret))));
     }
     adapter(cfg.style).parse(&v)

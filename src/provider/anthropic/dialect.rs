@@ -3,7 +3,7 @@
 
 use crate::message::{push_result, AssistantTurn, Message, ToolCall};
 use crate::provider::common::{flatten, obj, str_field};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The transcript as Anthropic messages (a run's `messages`, what `beforeLLM` sees, and the
 /// request's `messages`), built as values directly: no serde view is compiled for it.
@@ -56,7 +56,7 @@ pub(crate) fn read_assistant_blocks(blocks: &[Value], turn: &mut AssistantTurn) 
             Some("tool_use") => turn.calls.push(ToolCall {
                 id: str_field(b, "id"),
                 name: str_field(b, "name"),
-                arguments: serde_json::to_string(b.get("input").unwrap_or(&json!({}))).unwrap_or_else(|_| "{}".into()),
+                arguments: b.get("input").map_or_else(|| "{}".into(), crate::json::to_text),
             }),
             _ => {}
         }

@@ -21,7 +21,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
                 turn.calls.push(ToolCall {
                     id: b.get("id").and_then(Value::as_str).unwrap_or_default().to_string(),
                     name: name.to_string(),
-                    arguments: serde_json::to_string(&input).unwrap_or_else(|_| "{}".into()),
+                    arguments: crate::json::to_text(&input),
                 });
             }
             _ => {}

@@ -71,7 +71,7 @@ fn usage(asm: &mut Assembly, u: &Value) {
 /// keeping the raw text if it is not valid JSON.
 pub(super) fn arguments(raw: String) -> String {
     match serde_json::from_str::<Value>(if raw.trim().is_empty() { "{}" } else { &raw }) {
-        Ok(v) => v.to_string(),
+        Ok(v) => crate::json::to_text(&v),
         Err(_) => raw,
     }
 }

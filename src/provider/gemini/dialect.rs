@@ -96,7 +96,7 @@ fn text_of(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Null => String::new(),
-        other => other.to_string(),
+        other => crate::json::to_text(other),
     }
 }
 

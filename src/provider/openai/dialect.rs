@@ -122,7 +122,7 @@ pub(crate) fn read_tool_calls(list: &[Value], name_required: bool, calls: &mut V
         let arguments = match f.get("arguments") {
             Some(Value::String(s)) => s.clone(),
             Some(Value::Null) | None => String::new(),
-            Some(other) => other.to_string(),
+            Some(other) => crate::json::to_text(other),
         };
         calls.push(ToolCall { id: str_field(c, "id"), name, arguments });
     }
