@@ -80,7 +80,7 @@ impl<H: HookHost> Hooks for JsonHooks<H> {
         model: &str,
         turn: u32,
     ) -> LocalBoxFuture<'_, Result<Option<LlmChange>>> {
-        let tools = serde_json::to_value(tools).unwrap_or(Value::Null);
+        let tools = Value::Array(tools.iter().map(ToolSpec::to_value).collect());
         let arg = obj(vec![("messages", Value::Array(messages)), ("tools", tools), ("model", model.into()), ("turn", turn.into())]);
         Box::pin(async move {
             let Some(mut o) = self.object(Hook::BeforeLlm, arg).await? else { return Ok(None) };
@@ -120,7 +120,7 @@ impl<H: HookHost> Hooks for JsonHooks<H> {
 
     fn after_tool(&self, ctx: ToolCtx<'_>, result: &ToolResult) -> LocalBoxFuture<'_, Result<Option<ToolResult>>> {
         let mut m = tool_ctx(&ctx);
-        m.insert("result".into(), serde_json::to_value(result).unwrap_or(Value::Null));
+        m.insert("result".into(), result.to_value());
         Box::pin(async move {
             let o = self.object(Hook::AfterTool, Value::Object(m)).await?;
             Ok(o.and_then(|mut o| take(&mut o, "result")).map(ToolResult::from_return))

@@ -72,6 +72,11 @@ impl Answer {
 }
 
 impl RelayCall {
+    /// The `Value` its `Serialize` derive gives.
+    pub fn into_value(self) -> Value {
+        json::obj(vec![("id", self.id.into()), ("name", self.name.into()), ("input", self.input), ("arguments", self.arguments.into())])
+    }
+
     /// A relay call needs an id and a name; anything else in `data.calls` is skipped.
     fn from_json(v: &Value) -> Option<RelayCall> {
         let o = v.as_object()?;
@@ -85,6 +90,11 @@ impl RelayCall {
 }
 
 impl RelayResult {
+    /// The `Value` its `Serialize` derive gives.
+    pub fn into_value(self) -> Value {
+        json::obj(vec![("id", self.id.into()), ("output", self.output.into()), ("isError", self.is_error.into())])
+    }
+
     pub fn from_json(v: &Value, what: &str) -> Result<RelayResult, String> {
         let o = json::object(v, what)?;
         Ok(RelayResult {
@@ -127,6 +137,22 @@ fn base36(mut n: u64) -> String {
 }
 
 impl Request {
+    /// The `Value` its `Serialize` derive gives (absent options left out).
+    pub fn to_value(&self) -> Value {
+        let mut fields =
+            vec![("id", self.id.as_str().into()), ("kind", self.kind.as_str().into()), ("prompt", self.prompt.as_str().into())];
+        if let Some(u) = &self.url {
+            fields.push(("url", u.as_str().into()));
+        }
+        if let Some(d) = &self.data {
+            fields.push(("data", Value::Object(d.clone())));
+        }
+        if let Some(e) = &self.expires_at {
+            fields.push(("expiresAt", e.as_str().into()));
+        }
+        json::obj(fields)
+    }
+
     /// Reads a request a host handed over (all fields optional, as the wire allows).
     pub fn from_json(v: &Value, what: &str) -> Result<Request, String> {
         let o = json::object(v, what)?;
@@ -188,7 +214,7 @@ pub fn pending_result(mut req: Request, ids: &IdGen) -> ToolResult {
         output.push_str(url);
     }
     let mut meta = Map::new();
-    meta.insert("pending".into(), serde_json::to_value(&req).unwrap_or(Value::Null));
+    meta.insert("pending".into(), req.to_value());
     ToolResult { output, is_error: true, metadata: Some(meta) }
 }
 
@@ -216,7 +242,7 @@ pub fn relay_request(call: &ToolCall, input: &Map<String, Value>, ids: &IdGen) -
         arguments: if call.arguments.trim().is_empty() { "{}".into() } else { call.arguments.clone() },
     };
     let mut data = Map::new();
-    data.insert("calls".into(), Value::Array(vec![serde_json::to_value(rc).unwrap_or(Value::Null)]));
+    data.insert("calls".into(), Value::Array(vec![rc.into_value()]));
     Request { id: ids.next(), kind: RELAY_KIND.into(), prompt: relay_prompt(&call.name), data: Some(data), ..Request::default() }
 }
 
@@ -260,7 +286,7 @@ pub fn relay_results_from_json(v: &Value) -> crate::error::Result<Vec<RelayResul
 
 pub fn relay_answer(request_id: &str, results: Vec<RelayResult>) -> Answer {
     let mut data = Map::new();
-    data.insert("results".into(), serde_json::to_value(results).unwrap_or(json!([])));
+    data.insert("results".into(), Value::Array(results.into_iter().map(RelayResult::into_value).collect()));
     Answer { id: request_id.into(), ok: true, data: Some(data), reason: None }
 }
 
@@ -294,7 +320,7 @@ pub fn merge_for_halt(suspended: &[Request]) -> Option<Request> {
     let mut first = suspended.first()?.clone();
     let mut calls: Vec<Value> = Vec::new();
     for r in suspended.iter().filter(|r| r.is_relay()) {
-        calls.extend(r.relay_calls().into_iter().filter_map(|c| serde_json::to_value(c).ok()));
+        calls.extend(r.relay_calls().into_iter().map(RelayCall::into_value));
     }
     if !calls.is_empty() {
         first.data.get_or_insert_with(Map::new).insert("calls".into(), Value::Array(calls));
@@ -383,5 +409,20 @@ mod tests {
         let calls = merged.relay_calls();
         assert_eq!(calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["c1", "c2"]);
         assert_eq!(calls[0].arguments, "{\"s\": 1}", "raw arguments pass through");
+    }
+
+    #[test]
+    fn hand_values_equal_the_derives() {
+        let bare = Request { id: "r".into(), kind: "k".into(), prompt: "p".into(), ..Request::default() };
+        let mut data = Map::new();
+        data.insert("x".into(), Value::from(1));
+        let full = Request { url: Some("u".into()), data: Some(data), expires_at: Some("e".into()), ..bare.clone() };
+        for r in [bare, full] {
+            assert_eq!(json::to_text(&r.to_value()), serde_json::to_string(&r).unwrap());
+        }
+        let c = RelayCall { id: "c".into(), name: "n".into(), input: serde_json::json!({"a": [1]}), arguments: "{}".into() };
+        assert_eq!(json::to_text(&c.clone().into_value()), serde_json::to_string(&c).unwrap());
+        let r = RelayResult { id: "i".into(), output: "o".into(), is_error: true };
+        assert_eq!(json::to_text(&r.clone().into_value()), serde_json::to_string(&r).unwrap());
     }
 }

@@ -90,6 +90,17 @@ pub fn default_relay_schema() -> Value {
 }
 
 impl ToolSpec {
+    /// The `Value` its `Serialize` derive gives (`serde_json::to_value` links serde's whole
+    /// value serializer for the few shapes the core hands to hooks).
+    pub fn to_value(&self) -> Value {
+        obj(vec![
+            ("name", self.name.as_str().into()),
+            ("description", self.description.as_str().into()),
+            ("inputSchema", self.input_schema.clone()),
+            ("source", self.source.as_str().into()),
+        ])
+    }
+
     /// A declaration as a host writes it: `{ name, description?, inputSchema?, source? }`.
     pub fn from_json(v: &Value, what: &str) -> std::result::Result<ToolSpec, String> {
         let o = crate::json::object(v, what)?;
@@ -203,6 +214,15 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
+    /// The `Value` its `Serialize` derive gives.
+    pub fn to_value(&self) -> Value {
+        let mut fields = vec![("output", self.output.as_str().into()), ("isError", self.is_error.into())];
+        if let Some(m) = &self.metadata {
+            fields.push(("metadata", Value::Object(m.clone())));
+        }
+        obj(fields)
+    }
+
     pub fn ok(output: impl Into<String>) -> Self {
         ToolResult { output: output.into(), is_error: false, metadata: None }
     }
@@ -285,5 +305,16 @@ mod tests {
         assert!(r.is_error && r.output == "no" && r.metadata.is_some());
         // only one of the two keys: not a result object, so it is JSON text
         assert_eq!(ToolResult::from_return(json!({"output": "x"})).output, "{\"output\":\"x\"}");
+    }
+
+    #[test]
+    fn hand_values_equal_the_derives() {
+        let spec = ToolSpec { description: "d".into(), ..relay("t") };
+        assert_eq!(crate::json::to_text(&spec.to_value()), serde_json::to_string(&spec).unwrap());
+        let mut meta = Map::new();
+        meta.insert("k".into(), json!([1, "x"]));
+        for r in [ToolResult::ok("a\"b"), ToolResult { output: "o".into(), is_error: true, metadata: Some(meta) }] {
+            assert_eq!(crate::json::to_text(&r.to_value()), serde_json::to_string(&r).unwrap());
+        }
     }
 }

@@ -457,7 +457,7 @@ impl Run {
 /// What `toolCalls` records for a call that halted: its prompt, as an error, with the request.
 fn placeholder(req: &Request) -> ToolResult {
     let mut meta = Map::new();
-    meta.insert("pending".into(), serde_json::to_value(req).unwrap_or(Value::Null));
+    meta.insert("pending".into(), req.to_value());
     ToolResult { output: req.prompt.clone(), is_error: true, metadata: Some(meta) }
 }
 
