@@ -47,7 +47,7 @@ pub(super) fn candidate(v: &Value, turn: &mut AssistantTurn) -> Result<Option<St
             turn.calls.push(ToolCall {
                 id: f.get("id").and_then(Value::as_str).unwrap_or_default().to_string(),
                 name: name.to_string(),
-                arguments: f.get("args").map(Value::to_string).unwrap_or_else(|| "{}".into()),
+                arguments: f.get("args").map_or_else(|| "{}".into(), crate::json::to_text),
             });
         }
     }
