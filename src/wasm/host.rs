@@ -69,9 +69,9 @@ impl Fetch {
         let mut head = String::from(r#"{"method":"POST","headers":{"#);
         for (i, (k, v)) in req.headers.iter().enumerate() {
             head.push_str(if i > 0 { "," } else { "" });
-            head.push_str(&Value::from(k.as_str()).to_string());
+            crate::json::write_str(&mut head, k);
             head.push(':');
-            head.push_str(&Value::from(v.as_str()).to_string());
+            crate::json::write_str(&mut head, v);
         }
         head.push_str("}}");
         let f = self.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
