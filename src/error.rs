@@ -138,7 +138,8 @@ fn without(text: &str, key: &str) -> String {
     let (mut start, mut i) = (0, 0);
     while i + k.len() <= t.len() {
         if &t[i..i + k.len()] == k {
-            out.push_str(&text[start..i]);
+            // `get`: the cuts are match boundaries (see above); no slice panic path.
+            out.push_str(text.get(start..i).unwrap_or_default());
             out.push_str("[redacted]");
             i += k.len();
             start = i;
@@ -146,7 +147,7 @@ fn without(text: &str, key: &str) -> String {
             i += 1;
         }
     }
-    out.push_str(&text[start..]);
+    out.push_str(text.get(start..).unwrap_or_default());
     out
 }
 

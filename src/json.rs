@@ -83,7 +83,9 @@ pub fn write_str(out: &mut String, s: &str) {
             0..=0x1f => "",
             _ => continue,
         };
-        out.push_str(&s[start..i]);
+        // `get`, not `&s[..]`: the cuts sit next to ASCII bytes, always on a boundary, and an
+        // index that can panic links core's slice error path (its `Debug` of `char` and ranges).
+        out.push_str(s.get(start..i).unwrap_or_default());
         if esc.is_empty() {
             const HEX: &[u8; 16] = b"0123456789abcdef";
             out.push_str("\\u00");
@@ -94,7 +96,7 @@ pub fn write_str(out: &mut String, s: &str) {
         }
         start = i + 1;
     }
-    out.push_str(&s[start..]);
+    out.push_str(s.get(start..).unwrap_or_default());
     out.push('"');
 }
 

@@ -89,11 +89,8 @@ impl SseDecoder {
         if line.starts_with(':') {
             return; // a comment (keep-alive)
         }
-        let (field, value) = match line.find(':') {
-            Some(p) => {
-                let v = &line[p + 1..];
-                (&line[..p], v.strip_prefix(' ').unwrap_or(v))
-            }
+        let (field, value) = match line.split_once(':') {
+            Some((field, v)) => (field, v.strip_prefix(' ').unwrap_or(v)),
             None => (line.as_str(), ""),
         };
         match field {
