@@ -277,11 +277,16 @@ fn output_text(v: Option<&Value>) -> String {
 /// `relayAnswer(requestId, results)`.
 /// `relayAnswer`'s results as the host gives them: `[{ id, output, isError? }]`.
 pub fn relay_results_from_json(v: &Value) -> crate::error::Result<Vec<RelayResult>> {
-    match v {
-        Value::Array(a) => a.iter().map(|r| RelayResult::from_json(r, "results[]")).collect(),
-        _ => Err("not an array".to_string()),
-    }
-    .map_err(|e| crate::error::Error::bad_input(format!("results must be [{{ id, output, isError? }}]: {e}")))
+    let read = |v: &Value| -> Result<Vec<RelayResult>, String> {
+        let Value::Array(a) = v else { return Err("not an array".to_string()) };
+        // A plain loop: `collect::<Result<Vec<_>>>` links a `GenericShunt` mono of its own.
+        let mut out = Vec::with_capacity(a.len());
+        for r in a {
+            out.push(RelayResult::from_json(r, "results[]")?);
+        }
+        Ok(out)
+    };
+    read(v).map_err(|e| crate::error::Error::bad_input(format!("results must be [{{ id, output, isError? }}]: {e}")))
 }
 
 pub fn relay_answer(request_id: &str, results: Vec<RelayResult>) -> Answer {
