@@ -298,10 +298,11 @@ fn counter(out: &mut String, name: &str, help: &str, names: &[&str], series: &[(
 
 fn histogram(out: &mut String, name: &str, help: &str, names: &[&str], series: &[(Key, Hist)]) {
     head(out, name, help, "histogram");
-    let (bucket, sum, count) = ([name, "_bucket"].concat(), [name, "_sum"].concat(), [name, "_count"].concat());
+    let cat = crate::json::join;
+    let (bucket, sum, count) = (cat(&[name, "_bucket"], ""), cat(&[name, "_sum"], ""), cat(&[name, "_count"], ""));
     for (key, h) in sorted(names, series) {
         for (c, le) in h.counts.iter().map(|c| int(*c)).zip(BUCKET_LABELS).chain([(int(h.count), "+Inf")]) {
-            sample(out, &bucket, &key, &["le=\"", le, "\""].concat(), &c);
+            sample(out, &bucket, &key, &cat(&["le=\"", le, "\""], ""), &c);
         }
         sample(out, &sum, &key, "", &js_number(h.sum));
         sample(out, &count, &key, "", &int(h.count));

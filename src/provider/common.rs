@@ -31,7 +31,7 @@ pub(crate) fn hoisted_system(req: &ModelRequest) -> String {
             }
         }
     }
-    parts.join("\n\n")
+    crate::json::join(&parts, "\n\n")
 }
 
 /// The function name of an OpenAI-style forced choice (`{ function: { name } }`).
@@ -43,7 +43,13 @@ pub(crate) fn forced(choice: &Value) -> Option<&str> {
 pub fn flatten(content: &Value) -> String {
     match content {
         Value::String(s) => s.clone(),
-        Value::Array(parts) => parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join(""),
+        Value::Array(parts) => {
+            let mut out = String::new();
+            for t in parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)) {
+                out.push_str(t);
+            }
+            out
+        }
         _ => String::new(),
     }
 }
