@@ -133,7 +133,7 @@ fn base36(mut n: u64) -> String {
         }
     }
     out.reverse();
-    String::from_utf8(out).unwrap_or_default()
+    String::from_utf8_lossy(&out).into_owned() // ASCII; see metrics::js_number
 }
 
 impl Request {
