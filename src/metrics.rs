@@ -71,12 +71,26 @@ const MODEL: &[&str] = &["model"];
 const TOOL_CALLS: &[&str] = &["tool", "source", "is_error", "pending"];
 const TOOL: &[&str] = &["tool"];
 
+// Plain loops outside the generic `series_of`: one copy for both series kinds instead of an
+// iterator `eq` and a `collect` per kind.
+fn same_key(k: &Key, values: &[&str]) -> bool {
+    k.len() == values.len() && k.iter().zip(values).all(|(a, b)| a == b)
+}
+
+fn key_of(values: &[&str]) -> Key {
+    let mut k = Vec::with_capacity(values.len());
+    for v in values {
+        k.push(String::from(*v));
+    }
+    k
+}
+
 /// The series with these label values, created empty on first use.
 fn series_of<'s, T: Default>(series: &'s mut Vec<(Key, T)>, values: &[&str]) -> &'s mut T {
-    let pos = match series.iter().position(|(k, _)| k.iter().map(String::as_str).eq(values.iter().copied())) {
+    let pos = match series.iter().position(|(k, _)| same_key(k, values)) {
         Some(p) => p,
         None => {
-            series.push((values.iter().map(|v| v.to_string()).collect(), T::default()));
+            series.push((key_of(values), T::default()));
             series.len() - 1
         }
     };
