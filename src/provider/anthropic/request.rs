@@ -24,7 +24,7 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     let mut out = String::from("{\"model\":");
     write_str(&mut out, &cfg.model);
     out.push_str(",\"max_tokens\":");
-    out.push_str(&req.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).to_string());
+    crate::json::write_u64(&mut out, req.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS));
     out.push_str(",\"messages\":");
     write_value(&mut out, &Value::Array(render(req.messages)));
     // Omitted when empty (as the Go reference does).

@@ -45,7 +45,7 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     }
     if let Some(n) = req.max_tokens {
         out.push_str(",\"max_tokens\":");
-        out.push_str(&n.to_string());
+        crate::json::write_u64(&mut out, n);
     }
     if req.stream {
         // The last chunk then carries the usage.
