@@ -99,7 +99,7 @@ impl Error {
     /// `secret` replaced, and the body dropped entirely for 401/403 (those echo credentials).
     pub fn provider_http(status: u16, body: &str, secret: Option<&str>) -> Self {
         let mut message = String::from("LLM ");
-        message.push_str(&status.to_string());
+        crate::json::write_u64(&mut message, u64::from(status));
         if status != 401 && status != 403 {
             message.push_str(": ");
             message.push_str(&redact(body, secret));
