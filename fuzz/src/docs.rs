@@ -1,0 +1,64 @@
+//! The documents a host hands back: histories in any dialect, pending `RunResult`s and stored
+//! conversations. Garbage is a typed `bad_input`/`bad_state` error; what loads is usable: a
+//! history renders in every style and reads back to a fixpoint, a pending state resumes into a
+//! balanced transcript, and a conversation state survives a JSON round trip unchanged.
+
+use crate::adapter;
+use crate::run_loop::check_result;
+use serde_json::Value;
+use toolnexus_wasm::dialect::{read, read_json, render};
+use toolnexus_wasm::provider::Style;
+use toolnexus_wasm::state::{load, load_conversation};
+use toolnexus_wasm::Error;
+
+const STYLES: [Style; 3] = [Style::OpenAi, Style::Anthropic, Style::Gemini];
+
+fn expect_code(e: &Error, codes: &[&str], what: &str) {
+    assert!(codes.contains(&e.code()), "{what}: unexpected error code {} ({})", e.code(), e.message);
+}
+
+/// Target `dialect`: `dialect::read_json` on any text.
+pub fn dialect(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let messages = match read_json(&text) {
+        Ok(m) => m,
+        Err(e) => return expect_code(&e, &["bad_input", "bad_state"], "read_json"),
+    };
+    for style in STYLES {
+        let shown = render(&messages, style);
+        let back = read(&shown).unwrap_or_else(|e| panic!("{style:?}: a rendered transcript does not read back: {e:?}"));
+        assert_eq!(render(&back, style), shown, "{style:?}: render → read → render is not a fixpoint");
+    }
+}
+
+/// Target `state`: `state::load` on any JSON, then a resume of what loads.
+pub fn state(data: &[u8]) {
+    let Ok(v) = serde_json::from_slice::<Value>(data) else { return };
+    let halted = match load(&v) {
+        Ok(h) => h,
+        Err(e) => return expect_code(&e, &["bad_state"], "state::load"),
+    };
+    let history = match read(&halted.messages) {
+        Ok(h) => h,
+        Err(e) => return expect_code(&e, &["bad_state"], "dialect::read of a loaded state"),
+    };
+    let style = v.get("style").and_then(Value::as_str).and_then(|s| Style::parse(s).ok()).unwrap_or(Style::OpenAi);
+    let answer = adapter::answer(&halted.pending.id, true, None);
+    match adapter::resume_to_end(style, history, halted.pending, answer) {
+        Ok(r) => check_result(&r, "resume of a loaded state"),
+        Err(e) => expect_code(&e, &["bad_state", "bad_input"], "resume of a loaded state"),
+    }
+}
+
+/// Target `conversation`: `state::load_conversation` on any JSON; what loads round-trips.
+pub fn conversation(data: &[u8]) {
+    let Ok(v) = serde_json::from_slice::<Value>(data) else { return };
+    let (state, transcript) = match load_conversation(&v) {
+        Ok(x) => x,
+        Err(e) => return expect_code(&e, &["bad_state", "bad_input"], "load_conversation"),
+    };
+    let saved = serde_json::to_value(&state).expect("a ConversationState serialises");
+    let (again, transcript2) = load_conversation(&saved).unwrap_or_else(|e| panic!("a loaded conversation state does not reload: {e:?}"));
+    assert_eq!(again, state, "conversation state changed over a JSON round trip");
+    assert_eq!(transcript2, transcript, "conversation transcript changed over a JSON round trip");
+}
