@@ -73,3 +73,18 @@ fn an_empty_chunk_between_cr_and_lf_ends_nothing() {
     assert_eq!(events[0].data, "x");
     assert!(d.is_clean_end());
 }
+
+/// Found by the `run_loop` target (reproducers `fuzz/artifacts/{run_loop,reply_openai}/
+/// synthesised-id-collides-with-provider-id`): a call without an id got `call_<turn>_<index>`
+/// even when another call of the turn already had that id from the provider, so two calls shared
+/// one id and a result was lost on resume.
+#[test]
+fn a_synthesised_call_id_never_takes_an_id_the_provider_used() {
+    let reply = br#"{"choices":[{"message":{"tool_calls":[
+        {"id":"call_1_1","function":{"name":"lookup","arguments":"{}"}},
+        {"function":{"name":"lookup","arguments":"{}"}},
+        {"id":"call_1_1","function":{"name":"lookup","arguments":"{}"}},
+        {"id":"call_1_2_1","function":{"name":"lookup","arguments":"{}"}}]}}]}"#;
+    // The target parses the reply, feeds it to the loop and asserts the ids are unique.
+    toolnexus_fuzz::reply_openai(reply);
+}

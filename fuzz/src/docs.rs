@@ -7,6 +7,7 @@ use crate::adapter;
 use crate::run_loop::check_result;
 use serde_json::Value;
 use toolnexus_wasm::dialect::{read, read_json, render};
+use toolnexus_wasm::message::Message;
 use toolnexus_wasm::provider::Style;
 use toolnexus_wasm::state::{load, load_conversation};
 use toolnexus_wasm::Error;
@@ -24,10 +25,13 @@ pub fn dialect(data: &[u8]) {
         Ok(m) => m,
         Err(e) => return expect_code(&e, &["bad_input", "bad_state"], "read_json"),
     };
+    // One pass of render → read may normalise (Gemini drops a user turn with empty text); after
+    // it, the transcript must be a fixpoint: nothing more is lost or invented on later passes.
     for style in STYLES {
-        let shown = render(&messages, style);
-        let back = read(&shown).unwrap_or_else(|e| panic!("{style:?}: a rendered transcript does not read back: {e:?}"));
-        assert_eq!(render(&back, style), shown, "{style:?}: render → read → render is not a fixpoint");
+        let once = read(&render(&messages, style)).unwrap_or_else(|e| panic!("{style:?}: a rendered transcript does not read back: {e:?}"));
+        let shown = render(&once, style);
+        let twice = read(&shown).unwrap_or_else(|e| panic!("{style:?}: a rendered transcript does not read back: {e:?}"));
+        assert_eq!(twice, once, "{style:?}: render → read is not a fixpoint after one pass");
     }
 }
 
@@ -44,7 +48,13 @@ pub fn state(data: &[u8]) {
     };
     let style = v.get("style").and_then(Value::as_str).and_then(|s| Style::parse(s).ok()).unwrap_or(Style::OpenAi);
     let answer = adapter::answer(&halted.pending.id, true, None);
+    // A forged history may give two calls of one turn the same id; the reader takes it as it is
+    // (results are then paired ambiguously), so such a resume is only held to "no panic".
+    let forged_dup_ids = history.iter().any(|m| {
+        matches!(m, Message::Assistant(t) if t.calls.iter().enumerate().any(|(i, c)| t.calls[..i].iter().any(|d| d.id == c.id)))
+    });
     match adapter::resume_to_end(style, history, halted.pending, answer) {
+        Ok(r) if forged_dup_ids => drop(r),
         Ok(r) => check_result(&r, "resume of a loaded state"),
         Err(e) => expect_code(&e, &["bad_state", "bad_input"], "resume of a loaded state"),
     }

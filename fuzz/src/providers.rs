@@ -1,7 +1,7 @@
 //! Each provider's whole-reply parser and stream assembler. Whatever the bytes, a reply is a
 //! typed `provider_parse`/`provider_error` error or a reply the loop can take (its calls get
-//! unique, non-empty ids); a stream gives the same deltas and the same final reply or error
-//! however its bytes are chunked.
+//! unique, non-empty ids); a stream gives the same final reply (and the same deltas on the way) or
+//! the same error however its bytes are chunked.
 
 use crate::adapter;
 use crate::chunks;
@@ -52,8 +52,14 @@ fn stream(style: Style, data: &[u8]) {
     if let Err((code, msg)) = &whole.1 {
         assert!(allowed(code), "{style:?} stream: unexpected error code {code} ({msg})");
     }
-    assert_eq!(assemble(style, &chunks::random(body, seed)), whole, "{style:?} stream: random chunking (seed {seed}) changed the result");
-    assert_eq!(assemble(style, &chunks::bytewise(body)), whole, "{style:?} stream: byte-by-byte chunking changed the result");
+    // After an error the deltas are not compared: the deltas of the failing push are dropped
+    // with it, and which deltas shared that push depends on the chunking. The run fails anyway.
+    let same = |other: (String, Result<ModelReply, (String, String)>)| match (&whole.1, &other.1) {
+        (Ok(_), _) => other == whole,
+        (Err(_), _) => other.1 == whole.1,
+    };
+    assert!(same(assemble(style, &chunks::random(body, seed))), "{style:?} stream: random chunking (seed {seed}) changed the result");
+    assert!(same(assemble(style, &chunks::bytewise(body))), "{style:?} stream: byte-by-byte chunking changed the result");
 }
 
 pub fn stream_openai(data: &[u8]) {

@@ -11,6 +11,9 @@ use toolnexus_wasm::sse::{SseDecoder, SseEvent};
 
 /// The reference: `(events, clean_end)`.
 pub fn reference(bytes: &[u8]) -> (Vec<SseEvent>, bool) {
+    // A clean end: the last byte ends a line (a lone BOM is an unterminated line too) and no
+    // event is left undispatched.
+    let unterminated = !bytes.is_empty() && !matches!(bytes.last(), Some(b'\r' | b'\n'));
     let text = String::from_utf8_lossy(bytes);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut lines = Vec::new();
@@ -20,7 +23,6 @@ pub fn reference(bytes: &[u8]) -> (Vec<SseEvent>, bool) {
         let skip = if rest[p..].starts_with("\r\n") { 2 } else { 1 };
         rest = &rest[p + skip..];
     }
-    let partial_line = !rest.is_empty();
     let mut events = Vec::new();
     let mut event: Option<String> = None;
     let mut data: Option<String> = None;
@@ -51,7 +53,7 @@ pub fn reference(bytes: &[u8]) -> (Vec<SseEvent>, bool) {
             _ => {}
         }
     }
-    (events, !partial_line && data.is_none())
+    (events, !unterminated && data.is_none())
 }
 
 fn decode(chunks: &[&[u8]]) -> (Vec<SseEvent>, bool) {
