@@ -48,10 +48,11 @@ pub fn state(data: &[u8]) {
     };
     let style = v.get("style").and_then(Value::as_str).and_then(|s| Style::parse(s).ok()).unwrap_or(Style::OpenAi);
     let answer = adapter::answer(&halted.pending.id, true, None);
-    // A forged history may give two calls of one turn the same id; the reader takes it as it is
-    // (results are then paired ambiguously), so such a resume is only held to "no panic".
+    // A forged history may give a call of a turn no id (Anthropic blocks) or another call's id;
+    // the reader takes it as it is (results are then paired ambiguously), so such a resume is
+    // only held to "no panic, typed error".
     let forged_dup_ids = history.iter().any(|m| {
-        matches!(m, Message::Assistant(t) if t.calls.iter().enumerate().any(|(i, c)| t.calls[..i].iter().any(|d| d.id == c.id)))
+        matches!(m, Message::Assistant(t) if t.calls.iter().enumerate().any(|(i, c)| c.id.is_empty() || t.calls[..i].iter().any(|d| d.id == c.id)))
     });
     match adapter::resume_to_end(style, history, halted.pending, answer) {
         Ok(r) if forged_dup_ids => drop(r),
