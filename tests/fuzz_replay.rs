@@ -12,8 +12,14 @@ fn fuzz_dir() -> PathBuf {
 
 /// The regular files of a directory, sorted (none when it does not exist).
 fn files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut out: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
     out.sort();
     out
 }
@@ -36,10 +42,17 @@ fn every_target_has_a_binary_and_a_seed_corpus() {
         .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .collect();
     let names: Vec<&str> = TARGETS.iter().map(|(n, _)| *n).collect();
-    assert_eq!(bins.len(), names.len(), "fuzz_targets/ {bins:?} and TARGETS {names:?} differ");
+    assert_eq!(
+        bins.len(),
+        names.len(),
+        "fuzz_targets/ {bins:?} and TARGETS {names:?} differ"
+    );
     for (name, _) in TARGETS {
         assert!(bins.iter().any(|b| b == name), "no fuzz_targets/{name}.rs");
-        assert!(!files(&fuzz_dir().join("corpus").join(name)).is_empty(), "no seed corpus in fuzz/corpus/{name}/");
+        assert!(
+            !files(&fuzz_dir().join("corpus").join(name)).is_empty(),
+            "no seed corpus in fuzz/corpus/{name}/"
+        );
     }
 }
 
@@ -65,7 +78,16 @@ fn an_empty_chunk_between_cr_and_lf_ends_nothing() {
     use toolnexus_wasm::sse::SseDecoder;
     let mut d = SseDecoder::new();
     let mut events = Vec::new();
-    for chunk in [&b"event: delta\r"[..], b"", b"\ndata: x\r", b"", b"", b"\n\r", b"", b"\n"] {
+    for chunk in [
+        &b"event: delta\r"[..],
+        b"",
+        b"\ndata: x\r",
+        b"",
+        b"",
+        b"\n\r",
+        b"",
+        b"\n",
+    ] {
         events.extend(d.push(chunk));
     }
     assert_eq!(events.len(), 1, "{events:?}");

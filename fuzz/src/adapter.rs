@@ -18,7 +18,13 @@ use toolnexus_wasm::Result;
 pub const SECRET: &str = "sk-fuzz-key";
 
 pub fn provider(style: Style) -> ProviderConfig {
-    ProviderConfig { base_url: "http://127.0.0.1:9/v1".into(), style, model: "fuzz-model".into(), api_key: Some(SECRET.into()), headers: vec![] }
+    ProviderConfig {
+        base_url: "http://127.0.0.1:9/v1".into(),
+        style,
+        model: "fuzz-model".into(),
+        api_key: Some(SECRET.into()),
+        headers: vec![],
+    }
 }
 
 fn config(style: Style, max_turns: u32) -> RunConfig {
@@ -37,13 +43,28 @@ fn config(style: Style, max_turns: u32) -> RunConfig {
 /// is re-run with an answer (or always, when its arguments say `"again": true`), `click` is a
 /// relay tool (the host executes it).
 fn toolkit() -> Toolkit {
-    let native = |n: &str| ToolSpec { name: n.into(), description: format!("the {n} tool"), input_schema: default_schema(), source: "native".into() };
-    let relay = ToolSpec { name: "click".into(), description: "relay click".into(), input_schema: default_relay_schema(), source: "relay".into() };
+    let native = |n: &str| ToolSpec {
+        name: n.into(),
+        description: format!("the {n} tool"),
+        input_schema: default_schema(),
+        source: "native".into(),
+    };
+    let relay = ToolSpec {
+        name: "click".into(),
+        description: "relay click".into(),
+        input_schema: default_relay_schema(),
+        source: "relay".into(),
+    };
     Toolkit::new(vec![native("lookup"), native("auth"), relay]).expect("a valid toolkit")
 }
 
 pub fn answer(id: &str, ok: bool, data: Option<Map<String, Value>>) -> Answer {
-    Answer { id: id.into(), ok, data, reason: (!ok).then(|| "declined".into()) }
+    Answer {
+        id: id.into(),
+        ok,
+        data,
+        reason: (!ok).then(|| "declined".into()),
+    }
 }
 
 /// The first loop step after one reply: the ids the machine gave that reply's calls.
@@ -95,13 +116,22 @@ impl World {
 impl Transport for World {
     fn send(&self, _req: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse>> {
         self.requests.set(self.requests.get() + 1);
-        let next = self.replies.borrow_mut().pop_front().unwrap_or_else(|| self.fallback.clone());
+        let next = self
+            .replies
+            .borrow_mut()
+            .pop_front()
+            .unwrap_or_else(|| self.fallback.clone());
         Box::pin(async move { Ok(next) })
     }
 }
 
 impl ToolExecutor for World {
-    fn execute<'a>(&'a self, name: &'a str, args: &'a Map<String, Value>, answer: Option<&'a Answer>) -> LocalBoxFuture<'a, Result<ToolResult>> {
+    fn execute<'a>(
+        &'a self,
+        name: &'a str,
+        args: &'a Map<String, Value>,
+        answer: Option<&'a Answer>,
+    ) -> LocalBoxFuture<'a, Result<ToolResult>> {
         Box::pin(async move {
             Ok(match name {
                 "auth" if answer.is_none() || args.get("again") == Some(&Value::Bool(true)) => {
@@ -117,7 +147,10 @@ impl ToolExecutor for World {
 
 impl Waiter for World {
     fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Answer>> {
-        let plan = self.wait.unwrap_or(WaitPlan { ok: false, shorthand: false });
+        let plan = self.wait.unwrap_or(WaitPlan {
+            ok: false,
+            shorthand: false,
+        });
         Box::pin(async move {
             let data = if req.is_relay() {
                 if plan.shorthand {
@@ -160,16 +193,48 @@ fn go(world: &World, run: Result<(Run, Step)>) -> Result<RunResult> {
     futures_executor::block_on(drive(run, step, &env))
 }
 
-pub fn start(world: &World, style: Style, max_turns: u32, history: Vec<Message>, prompt: &str) -> Result<RunResult> {
-    go(world, Run::start(config(style, max_turns), toolkit(), history, prompt))
+pub fn start(
+    world: &World,
+    style: Style,
+    max_turns: u32,
+    history: Vec<Message>,
+    prompt: &str,
+) -> Result<RunResult> {
+    go(
+        world,
+        Run::start(config(style, max_turns), toolkit(), history, prompt),
+    )
 }
 
-pub fn resume(world: &World, style: Style, max_turns: u32, history: Vec<Message>, pending: Request, answer: Answer) -> Result<RunResult> {
-    go(world, Run::resume(config(style, max_turns), toolkit(), ResumeInput { history, pending, answer }))
+pub fn resume(
+    world: &World,
+    style: Style,
+    max_turns: u32,
+    history: Vec<Message>,
+    pending: Request,
+    answer: Answer,
+) -> Result<RunResult> {
+    go(
+        world,
+        Run::resume(
+            config(style, max_turns),
+            toolkit(),
+            ResumeInput {
+                history,
+                pending,
+                answer,
+            },
+        ),
+    )
 }
 
 /// A resume in a world whose model only ever answers with text.
-pub fn resume_to_end(style: Style, history: Vec<Message>, pending: Request, answer: Answer) -> Result<RunResult> {
+pub fn resume_to_end(
+    style: Style,
+    history: Vec<Message>,
+    pending: Request,
+    answer: Answer,
+) -> Result<RunResult> {
     let world = World::new(vec![], final_text(style, "done"), None);
     resume(&world, style, 4, history, pending, answer)
 }
@@ -177,12 +242,22 @@ pub fn resume_to_end(style: Style, history: Vec<Message>, pending: Request, answ
 /// A final text reply in the style's wire format.
 pub fn final_text(style: Style, text: &str) -> HttpResponse {
     let body = match style {
-        Style::OpenAi => json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-                                "usage": {"prompt_tokens": 2, "completion_tokens": 1, "total_tokens": 3}}),
-        Style::Anthropic => json!({"type": "message", "role": "assistant", "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
-                                   "usage": {"input_tokens": 2, "output_tokens": 1}}),
-        Style::Gemini => json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}],
-                                "usageMetadata": {"promptTokenCount": 2, "candidatesTokenCount": 1, "totalTokenCount": 3}}),
+        Style::OpenAi => {
+            json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                                "usage": {"prompt_tokens": 2, "completion_tokens": 1, "total_tokens": 3}})
+        }
+        Style::Anthropic => {
+            json!({"type": "message", "role": "assistant", "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+                                   "usage": {"input_tokens": 2, "output_tokens": 1}})
+        }
+        Style::Gemini => {
+            json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}],
+                                "usageMetadata": {"promptTokenCount": 2, "candidatesTokenCount": 1, "totalTokenCount": 3}})
+        }
     };
-    HttpResponse { status: 200, body: body.to_string(), retry_after: None }
+    HttpResponse {
+        status: 200,
+        body: body.to_string(),
+        retry_after: None,
+    }
 }

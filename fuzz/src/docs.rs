@@ -15,7 +15,12 @@ use toolnexus_wasm::Error;
 const STYLES: [Style; 3] = [Style::OpenAi, Style::Anthropic, Style::Gemini];
 
 fn expect_code(e: &Error, codes: &[&str], what: &str) {
-    assert!(codes.contains(&e.code()), "{what}: unexpected error code {} ({})", e.code(), e.message);
+    assert!(
+        codes.contains(&e.code()),
+        "{what}: unexpected error code {} ({})",
+        e.code(),
+        e.message
+    );
 }
 
 /// Target `dialect`: `dialect::read_json` on any text.
@@ -28,16 +33,25 @@ pub fn dialect(data: &[u8]) {
     // One pass of render → read may normalise (Gemini drops a user turn with empty text); after
     // it, the transcript must be a fixpoint: nothing more is lost or invented on later passes.
     for style in STYLES {
-        let once = read(&render(&messages, style)).unwrap_or_else(|e| panic!("{style:?}: a rendered transcript does not read back: {e:?}"));
+        let once = read(&render(&messages, style)).unwrap_or_else(|e| {
+            panic!("{style:?}: a rendered transcript does not read back: {e:?}")
+        });
         let shown = render(&once, style);
-        let twice = read(&shown).unwrap_or_else(|e| panic!("{style:?}: a rendered transcript does not read back: {e:?}"));
-        assert_eq!(twice, once, "{style:?}: render → read is not a fixpoint after one pass");
+        let twice = read(&shown).unwrap_or_else(|e| {
+            panic!("{style:?}: a rendered transcript does not read back: {e:?}")
+        });
+        assert_eq!(
+            twice, once,
+            "{style:?}: render → read is not a fixpoint after one pass"
+        );
     }
 }
 
 /// Target `state`: `state::load` on any JSON, then a resume of what loads.
 pub fn state(data: &[u8]) {
-    let Ok(v) = serde_json::from_slice::<Value>(data) else { return };
+    let Ok(v) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
     let halted = match load(&v) {
         Ok(h) => h,
         Err(e) => return expect_code(&e, &["bad_state"], "state::load"),
@@ -46,7 +60,11 @@ pub fn state(data: &[u8]) {
         Ok(h) => h,
         Err(e) => return expect_code(&e, &["bad_state"], "dialect::read of a loaded state"),
     };
-    let style = v.get("style").and_then(Value::as_str).and_then(|s| Style::parse(s).ok()).unwrap_or(Style::OpenAi);
+    let style = v
+        .get("style")
+        .and_then(Value::as_str)
+        .and_then(|s| Style::parse(s).ok())
+        .unwrap_or(Style::OpenAi);
     let answer = adapter::answer(&halted.pending.id, true, None);
     // A forged history may give a call of a turn no id (Anthropic blocks) or another call's id;
     // the reader takes it as it is (results are then paired ambiguously), so such a resume is
@@ -63,13 +81,22 @@ pub fn state(data: &[u8]) {
 
 /// Target `conversation`: `state::load_conversation` on any JSON; what loads round-trips.
 pub fn conversation(data: &[u8]) {
-    let Ok(v) = serde_json::from_slice::<Value>(data) else { return };
+    let Ok(v) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
     let (state, transcript) = match load_conversation(&v) {
         Ok(x) => x,
         Err(e) => return expect_code(&e, &["bad_state", "bad_input"], "load_conversation"),
     };
     let saved = serde_json::to_value(&state).expect("a ConversationState serialises");
-    let (again, transcript2) = load_conversation(&saved).unwrap_or_else(|e| panic!("a loaded conversation state does not reload: {e:?}"));
-    assert_eq!(again, state, "conversation state changed over a JSON round trip");
-    assert_eq!(transcript2, transcript, "conversation transcript changed over a JSON round trip");
+    let (again, transcript2) = load_conversation(&saved)
+        .unwrap_or_else(|e| panic!("a loaded conversation state does not reload: {e:?}"));
+    assert_eq!(
+        again, state,
+        "conversation state changed over a JSON round trip"
+    );
+    assert_eq!(
+        transcript2, transcript,
+        "conversation transcript changed over a JSON round trip"
+    );
 }

@@ -13,12 +13,17 @@ mod run_loop;
 mod sse;
 
 pub use docs::{conversation, dialect, state};
-pub use providers::{reply_anthropic, reply_gemini, reply_openai, stream_anthropic, stream_gemini, stream_openai};
+pub use providers::{
+    reply_anthropic, reply_gemini, reply_openai, stream_anthropic, stream_gemini, stream_openai,
+};
 pub use run_loop::run_loop;
 pub use sse::sse;
 
+/// A target body: returns on input the core handles correctly, panics otherwise.
+pub type Target = fn(&[u8]);
+
 /// Every target by name, as `fuzz_targets/<name>.rs` and `corpus/<name>/` spell it.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("sse", sse),
     ("reply_openai", reply_openai),
     ("reply_anthropic", reply_anthropic),

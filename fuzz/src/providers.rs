@@ -13,11 +13,21 @@ fn allowed(code: &str) -> bool {
 
 fn reply(style: Style, data: &[u8]) {
     let cfg = adapter::provider(style);
-    let resp = HttpResponse { status: 200, body: String::from_utf8_lossy(data).into_owned(), retry_after: None };
+    let resp = HttpResponse {
+        status: 200,
+        body: String::from_utf8_lossy(data).into_owned(),
+        retry_after: None,
+    };
     match parse_response(&cfg, &resp) {
-        Err(e) => assert!(allowed(e.code()), "{style:?} reply: unexpected error code {} ({})", e.code(), e.message),
+        Err(e) => assert!(
+            allowed(e.code()),
+            "{style:?} reply: unexpected error code {} ({})",
+            e.code(),
+            e.message
+        ),
         Ok(_) => {
-            let ids = adapter::first_turn_call_ids(style, &resp).unwrap_or_else(|e| panic!("{style:?}: a parsed reply failed in the loop: {e:?}"));
+            let ids = adapter::first_turn_call_ids(style, &resp)
+                .unwrap_or_else(|e| panic!("{style:?}: a parsed reply failed in the loop: {e:?}"));
             crate::run_loop::assert_unique_ids(&ids, "one reply's calls");
         }
     }
@@ -43,14 +53,22 @@ fn assemble(style: Style, parts: &[&[u8]]) -> (String, Result<ModelReply, (Strin
             Err(e) => return (text, Err((e.code().to_string(), e.message))),
         }
     }
-    (text, asm.finish().map_err(|e| (e.code().to_string(), e.message)))
+    (
+        text,
+        asm.finish().map_err(|e| (e.code().to_string(), e.message)),
+    )
 }
 
 fn stream(style: Style, data: &[u8]) {
-    let Some((seed, body)) = chunks::seed_and_body(data) else { return };
+    let Some((seed, body)) = chunks::seed_and_body(data) else {
+        return;
+    };
     let whole = assemble(style, &[body]);
     if let Err((code, msg)) = &whole.1 {
-        assert!(allowed(code), "{style:?} stream: unexpected error code {code} ({msg})");
+        assert!(
+            allowed(code),
+            "{style:?} stream: unexpected error code {code} ({msg})"
+        );
     }
     // After an error the deltas are not compared: the deltas of the failing push are dropped
     // with it, and which deltas shared that push depends on the chunking. The run fails anyway.
@@ -58,8 +76,14 @@ fn stream(style: Style, data: &[u8]) {
         (Ok(_), _) => other == whole,
         (Err(_), _) => other.1 == whole.1,
     };
-    assert!(same(assemble(style, &chunks::random(body, seed))), "{style:?} stream: random chunking (seed {seed}) changed the result");
-    assert!(same(assemble(style, &chunks::bytewise(body))), "{style:?} stream: byte-by-byte chunking changed the result");
+    assert!(
+        same(assemble(style, &chunks::random(body, seed))),
+        "{style:?} stream: random chunking (seed {seed}) changed the result"
+    );
+    assert!(
+        same(assemble(style, &chunks::bytewise(body))),
+        "{style:?} stream: byte-by-byte chunking changed the result"
+    );
 }
 
 pub fn stream_openai(data: &[u8]) {
