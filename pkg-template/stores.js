@@ -2,15 +2,11 @@
 // save(id, state) and delete(id); `state` is plain, versioned JSON (ConversationState) with a
 // `revision` that each save raises by one. A store that can check refuses a save that is not one
 // past what it holds with a `conflict` error, so two writers never overwrite each other.
+// The revision rule itself is the core's (`checkRevision`, from the wasm glue); each store here
+// only makes its read-check-write atomic. It runs at save time, after the entry has initialised
+// the module.
 
-/** The revision rule (the same as the core's): over a stored state, only revision + 1. */
-function checkRevision(stored, state) {
-  if (stored == null) return;
-  const have = stored.revision ?? 0;
-  if ((state.revision ?? 0) !== have + 1) {
-    throw storeError("conflict", `conflict: the conversation is at revision ${have}, this save expected ${(state.revision ?? 0) - 1}`);
-  }
-}
+import { checkRevision } from "./toolnexus_wasm.js";
 
 /**
  * chrome.storage.local (default) or .session, for MV3 extensions. Keys are `prefix + id`.

@@ -5,6 +5,7 @@
 //! that fails stops the run.
 
 use crate::error::Result;
+use crate::suspend::ToolOutcome;
 use crate::tool::{ToolResult, ToolSpec};
 use futures_util::future::LocalBoxFuture;
 use serde_json::{Map, Value};
@@ -27,8 +28,8 @@ pub struct LlmChange {
 }
 
 pub enum ToolVerdict {
-    /// The tool does not run; this is its result (a suspension is allowed).
-    Result(ToolResult),
+    /// The tool does not run; this is its outcome (a suspension is allowed).
+    Result(ToolOutcome),
     /// The tool runs with these arguments.
     Args(Map<String, Value>),
 }

@@ -11,6 +11,7 @@
 //! async loop over the transport and tool seams), `state` (versioned resume state), `error`
 //! (stable codes).
 
+pub mod conversation;
 pub mod dialect;
 pub mod driver;
 pub mod error;

@@ -28,7 +28,8 @@ pub struct ConversationState {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outstanding: Vec<Outstanding>,
     /// Counts the saves of this conversation: every save is the loaded revision plus one, so a
-    /// store that checks can refuse a write based on a state that is no longer the newest.
+    /// store that checks can refuse a write based on a state that is no longer the newest (the
+    /// rule is `conversation::check_revision`).
     /// Absent (0) in documents written before revisions existed.
     #[serde(default)]
     pub revision: u64,
@@ -87,22 +88,6 @@ impl ConversationState {
         let transcript = dialect::read(&r.messages)?;
         let pending = if r.status == Status::Pending { r.pending.clone() } else { None };
         Ok(ConversationState::new(r.style, &transcript, pending))
-    }
-}
-
-/// The revision rule a checking store applies on save: over a stored state, the incoming one
-/// must be exactly one revision past it; anything else is a write based on a stale read, refused
-/// with `conflict`, so the newer state is never overwritten. An id with nothing stored takes any
-/// revision (a new conversation, or one copied from another store).
-pub fn check_revision(stored: Option<u64>, incoming: u64) -> Result<()> {
-    let Some(stored) = stored else { return Ok(()) };
-    if incoming == stored + 1 {
-        Ok(())
-    } else {
-        Err(Error::conflict(format!(
-            "conflict: the conversation is at revision {stored}, this save expected {}",
-            incoming.saturating_sub(1)
-        )))
     }
 }
 
@@ -191,16 +176,6 @@ pub fn load(state: &Value) -> Result<Halted> {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn revisions_only_move_forward_by_one() {
-        assert!(check_revision(None, 1).is_ok());
-        assert!(check_revision(None, 7).is_ok(), "nothing stored: nothing to protect");
-        assert!(check_revision(Some(4), 5).is_ok());
-        for (stored, incoming) in [(Some(5), 5), (Some(5), 4), (Some(5), 7), (Some(1), 1), (Some(0), 0)] {
-            assert_eq!(check_revision(stored, incoming).unwrap_err().code(), "conflict", "{stored:?} → {incoming}");
-        }
-    }
 
     #[test]
     fn unknown_versions_and_non_pending_states_are_refused() {

@@ -155,7 +155,29 @@ impl Request {
     }
 }
 
-/// `pending(req)`: the tool result that suspends a call. A missing id is generated.
+/// How one tool call ended, as executors and `beforeTool` report it: a result, or a suspension
+/// carrying the request the host must answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolOutcome {
+    Result(ToolResult),
+    Suspend(Request),
+}
+
+impl ToolOutcome {
+    /// Reads the wire encoding of a suspension, once, where a host's return value enters the
+    /// core: a result whose `metadata.pending` is a request with an id (what `pending()` and
+    /// `authRequired()` produce) is that suspension; anything else is a plain result.
+    pub fn from_result(r: ToolResult) -> ToolOutcome {
+        let req = r.metadata.as_ref().and_then(|m| m.get("pending")).and_then(|p| Request::from_json(p, "metadata.pending").ok());
+        match req.filter(|req| !req.id.is_empty()) {
+            Some(req) => ToolOutcome::Suspend(req),
+            None => ToolOutcome::Result(r),
+        }
+    }
+}
+
+/// `pending(req)`: the wire encoding of a suspension, as a tool result a host tool returns
+/// (read back by `ToolOutcome::from_result`). A missing id is generated.
 pub fn pending_result(mut req: Request, ids: &IdGen) -> ToolResult {
     if req.id.is_empty() {
         req.id = ids.next();
@@ -315,9 +337,12 @@ mod tests {
         let r = pending_result(auth_required("https://x", None), &g);
         assert!(r.is_error);
         assert_eq!(r.output, "Authorization required to continue\nhttps://x");
-        let p = r.pending().unwrap();
+        let ToolOutcome::Suspend(p) = ToolOutcome::from_result(r) else { panic!("not a suspension") };
         assert!(p.id.starts_with("pnd-") && p.id.ends_with("-1"), "{}", p.id);
         assert_eq!(base36(35), "z");
+        let mut no_id = pending_result(Request::default(), &g);
+        no_id.metadata.as_mut().unwrap().insert("pending".into(), json!({"kind": "input"}));
+        assert!(matches!(ToolOutcome::from_result(no_id), ToolOutcome::Result(_)), "a marker without an id is a plain result");
     }
 
     #[test]

@@ -2,12 +2,65 @@
 //! host tools live with the host, behind the driver's `ToolExecutor`).
 
 use crate::error::{Code, Error, Result};
-use crate::suspend::Request;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{json, Map, Value};
 
 pub const SOURCE_RELAY: &str = "relay";
 pub const SOURCE_NATIVE: &str = "native";
+
+/// Where a declared tool runs. Only `Relay` changes behaviour (declaration-only: the call is
+/// handed to the caller); any other source is a host tool, and its name is only a metrics label.
+/// Whether a call names a declared tool at all is a separate fact (`Invocation::known`), so no
+/// source string doubles as an "unknown tool" marker.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ToolSource {
+    #[default]
+    Native,
+    Relay,
+    Other(String),
+}
+
+impl ToolSource {
+    pub fn as_str(&self) -> &str {
+        match self {
+            ToolSource::Native => SOURCE_NATIVE,
+            ToolSource::Relay => SOURCE_RELAY,
+            ToolSource::Other(s) => s,
+        }
+    }
+}
+
+impl From<&str> for ToolSource {
+    fn from(s: &str) -> Self {
+        match s {
+            SOURCE_NATIVE => ToolSource::Native,
+            SOURCE_RELAY => ToolSource::Relay,
+            other => ToolSource::Other(other.to_string()),
+        }
+    }
+}
+
+impl From<String> for ToolSource {
+    fn from(s: String) -> Self {
+        match s.as_str() {
+            SOURCE_NATIVE | SOURCE_RELAY => ToolSource::from(s.as_str()),
+            _ => ToolSource::Other(s),
+        }
+    }
+}
+
+/// On the wire a source is its plain string, as hosts write it.
+impl Serialize for ToolSource {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolSource {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        String::deserialize(d).map(ToolSource::from)
+    }
+}
 
 /// The builtin names a relay tool may never take (contract Part 1 rule 5), even though this
 /// package ships no builtins: a future builtin must not capture a declaration-only tool.
@@ -22,12 +75,8 @@ pub struct ToolSpec {
     pub description: String,
     #[serde(default = "default_schema")]
     pub input_schema: Value,
-    #[serde(default = "default_source")]
-    pub source: String,
-}
-
-fn default_source() -> String {
-    SOURCE_NATIVE.into()
+    #[serde(default)]
+    pub source: ToolSource,
 }
 
 /// `defineTool`'s default schema (contract §a.1).
@@ -48,12 +97,12 @@ impl ToolSpec {
             name: crate::json::opt_str(o, "name", what)?.ok_or_else(|| format!("{what}.name is required"))?,
             description: crate::json::str_or_empty(o, "description", what)?,
             input_schema: o.get("inputSchema").filter(|s| !s.is_null()).cloned().unwrap_or_else(default_schema),
-            source: crate::json::opt_str(o, "source", what)?.unwrap_or_else(default_source),
+            source: crate::json::opt_str(o, "source", what)?.map(ToolSource::from).unwrap_or_default(),
         })
     }
 
     pub fn is_relay(&self) -> bool {
-        self.source == SOURCE_RELAY
+        self.source == ToolSource::Relay
     }
 
     /// Checks and normalises a declaration: the name is sanitised to `[a-zA-Z0-9_-]`, the schema
@@ -157,12 +206,6 @@ impl ToolResult {
         ToolResult { output: output.into(), is_error: true, metadata: None }
     }
 
-    /// The suspension this result carries: `metadata.pending` when it is a valid Request.
-    pub fn pending(&self) -> Option<Request> {
-        let p = self.metadata.as_ref()?.get("pending")?;
-        Request::from_json(p, "metadata.pending").ok().filter(|r| !r.id.is_empty())
-    }
-
     /// Normalises whatever a host tool returned (contract §a.1): a string is the output; an
     /// object with both `output` and `isError` passes through; anything else is JSON text.
     pub fn from_return(value: Value) -> ToolResult {
@@ -205,6 +248,20 @@ mod tests {
         let mut native = relay("bash");
         native.source = SOURCE_NATIVE.into();
         kit.add(native).expect("a non-relay tool may shadow a builtin");
+    }
+
+    #[test]
+    fn sources_read_and_write_as_their_strings() {
+        for (s, src) in [("native", ToolSource::Native), ("relay", ToolSource::Relay), ("custom", ToolSource::Other("custom".into()))] {
+            assert_eq!(ToolSource::from(s), src);
+            assert_eq!(ToolSource::from(s.to_string()), src);
+            assert_eq!(serde_json::to_value(&src).unwrap(), json!(s));
+            assert_eq!(src.as_str(), s);
+        }
+        let spec = ToolSpec::from_json(&json!({"name": "t", "source": "custom"}), "tool").unwrap();
+        assert_eq!(spec.source, ToolSource::Other("custom".into()));
+        assert!(!spec.is_relay());
+        assert_eq!(ToolSpec::from_json(&json!({"name": "t"}), "tool").unwrap().source, ToolSource::Native);
     }
 
     #[test]

@@ -1,19 +1,18 @@
 //! `translate` (contract Part 2 §e with Part 1 decisions): an OpenAI chat request in, exactly one
 //! call to the client's provider (OpenAI, Anthropic or Gemini), an OpenAI-shaped result out.
-//! Nothing executes: no loop, no tools, no store, no `run`/`tool` metric. `beforeLLM` and
-//! `afterLLM` fire once and their errors propagate. `translateStream` yields OpenAI
-//! `chat.completion.chunk` objects from any upstream.
+//! Nothing executes: no loop, no tools, no store, no `run`/`tool` metric. The call itself is the
+//! loop's model call (`driver::model_call`): the same hooks (`beforeLLM` and `afterLLM` fire once
+//! and their errors propagate), `requestParams`, `bodyTransform`, retries, abort and `llm`
+//! metric. `translateStream` yields OpenAI `chat.completion.chunk` objects from any upstream.
 
 use crate::dialect;
-use crate::driver::{hook_failed, with_retries, Delivered, Env, RetryPolicy};
+use crate::driver::{abortable, model_call, CallSubject, Env};
 use crate::error::{Error, Result};
-use crate::hooks::{merge_params, Hook};
 use crate::message::{Message, Usage};
-use crate::metrics::Metric;
-use crate::provider::{self, HttpRequest, ModelReply, ModelRequest, StreamAssembler, Style, ToolChoice};
-use crate::run::RunConfig;
-use crate::tool::{ToolSpec, Toolkit};
+use crate::provider::{self, HttpRequest, ModelReply, ModelRequest, ProviderConfig, Style, ToolChoice};
+use crate::tool::{ToolSource, ToolSpec, Toolkit};
 use serde_json::{json, Map, Value};
+use std::cell::RefCell;
 
 pub struct TranslateRequest {
     pub messages: Vec<Message>,
@@ -45,7 +44,7 @@ impl TranslateRequest {
                     name: name.to_string(),
                     description: f.get("description").and_then(Value::as_str).unwrap_or_default().to_string(),
                     input_schema: schema.unwrap_or_else(|| json!({"type": "object", "properties": {}})),
-                    source: "custom".into(),
+                    source: ToolSource::Other("custom".into()),
                 }
                 .validated()
                 .map_err(|e| Error::bad_input(format!("translate request.tools[{i}]: {}", e.message)))?,
@@ -61,10 +60,11 @@ impl TranslateRequest {
     }
 }
 
-/// The provider request for a translation.
-pub fn build(cfg: &RunConfig, req: &TranslateRequest, stream: bool) -> HttpRequest {
-    let style = cfg.provider.style;
-    let system = req.system.clone().unwrap_or_else(|| cfg.system_prompt.clone());
+/// The provider request for a translation; `system_prompt` is the client's, used when the
+/// request brings none.
+pub fn build(provider: &ProviderConfig, system_prompt: &str, req: &TranslateRequest, stream: bool) -> HttpRequest {
+    let style = provider.style;
+    let system = req.system.clone().unwrap_or_else(|| system_prompt.to_string());
     let mut messages = req.messages.clone();
     if style == Style::OpenAi && !system.is_empty() && !messages.iter().any(|m| matches!(m, Message::System(_))) {
         messages.insert(0, Message::System(system.clone()));
@@ -80,7 +80,7 @@ pub fn build(cfg: &RunConfig, req: &TranslateRequest, stream: bool) -> HttpReque
         },
         max_tokens: req.max_tokens,
     };
-    provider::build_request(&cfg.provider, &model_req)
+    provider::build_request(provider, &model_req)
 }
 
 /// Any tool call means `"tool_calls"`; otherwise the provider's reason mapped to OpenAI's.
@@ -131,94 +131,87 @@ pub fn chunk(id: &str, model: &str, created: u64, delta: Value, finish: Option<&
 
 /// Runs one translation. With `chunks`, the upstream is streamed and each OpenAI chunk is handed
 /// over as it is made (role first, text deltas, the tool calls, the finish, the usage).
-pub async fn translate(cfg: &RunConfig, mut req: TranslateRequest, env: &Env<'_>, chunks: Option<&dyn Fn(Value)>) -> Result<Value> {
-    let t0 = (env.clock)();
-    let model = cfg.provider.model.clone();
-    if let Some(h) = env.hook(Hook::BeforeLlm) {
-        let messages = dialect::render(&req.messages, cfg.provider.style);
-        if let Some(change) = h.before_llm(messages, &req.tools, &model, 0).await.map_err(hook_failed("beforeLLM"))? {
-            if let Some(m) = change.messages {
-                req.messages = dialect::read(&m)?;
-            }
-            if let Some(t) = change.tools {
-                req.tools = t;
-            }
-        }
-    }
-    let mut http = build(cfg, &req, chunks.is_some());
-    if cfg.request_params.is_some() || env.hook(Hook::BodyTransform).is_some() {
-        let mut body: Value = serde_json::from_str(&http.body).map_err(|e| Error::internal(e.to_string()))?;
-        if let Some(p) = &cfg.request_params {
-            merge_params(&mut body, p);
-        }
-        if let Some(h) = env.hook(Hook::BodyTransform) {
-            if let Some(b) = h.transform_body(body.clone()).await.map_err(hook_failed("bodyTransform"))? {
-                body = b;
-            }
-        }
-        http.body = body.to_string();
-    }
-    let policy = RetryPolicy { retries: cfg.retries, base_ms: cfg.retry_base_ms, secret: cfg.provider.api_key.clone() };
-    let outcome = one_call(cfg, http, env, &policy, chunks, &model, req.messages.len() as u32).await;
-    let usage = outcome.as_ref().map(|(_, r)| r.usage).unwrap_or_default();
-    env.emit(Metric::Llm {
-        model: model.clone(),
-        status: if outcome.is_ok() { "ok" } else { "error" },
-        ms: (env.clock)() - t0,
-        prompt_tokens: usage.prompt_tokens,
-        completion_tokens: usage.completion_tokens,
-    });
-    let (raw, mut reply) = outcome?;
-    // Calls without ids (Gemini) get ids unique in this conversation: the caller echoes them
-    // back as tool_call_id, and the next translation pairs results with calls by them.
-    crate::run::assign_call_ids(&mut reply.turn.calls, req.messages.len() as u32);
-    if let Some(h) = env.hook(Hook::AfterLlm) {
-        let response = raw.clone().unwrap_or_else(|| json!({"streamed": true, "usage": reply.usage}));
-        h.after_llm(response, &model, 0).await.map_err(hook_failed("afterLLM"))?;
-    }
-    Ok(result(&reply, &model, raw))
+pub async fn translate(
+    provider: &ProviderConfig,
+    system_prompt: &str,
+    req: TranslateRequest,
+    env: &Env<'_>,
+    chunks: Option<&dyn Fn(Value)>,
+) -> Result<Value> {
+    let t = Translation { provider, system_prompt, env, chunks, req: RefCell::new(req), stream_id: RefCell::default(), out: RefCell::default() };
+    abortable(env.abort, model_call(provider, &t, chunks.is_some(), env)).await?;
+    t.out.into_inner().ok_or_else(|| Error::internal("the translation ended without a reply"))
 }
 
-async fn one_call(
-    cfg: &RunConfig,
-    http: HttpRequest,
-    env: &Env<'_>,
-    policy: &RetryPolicy,
-    chunks: Option<&dyn Fn(Value)>,
-    model: &str,
-    turn_id: u32,
-) -> Result<(Option<Value>, ModelReply)> {
-    let Some(emit) = chunks else {
-        let Delivered::Whole(resp) = with_retries(policy, http, env, false).await? else {
-            return Err(Error::internal("a whole reply was asked for"));
-        };
-        let reply = provider::parse_response(&cfg.provider, &resp)?;
-        return Ok((serde_json::from_str(&resp.body).ok(), reply));
-    };
-    let Delivered::Stream(mut resp) = with_retries(policy, http, env, true).await? else {
-        return Err(Error::internal("a streamed reply was asked for"));
-    };
-    let id = format!("chatcmpl-{}", env.ids.next());
-    let created = ((env.clock)() / 1000.0) as u64;
-    emit(chunk(&id, model, created, json!({"role": "assistant", "content": ""}), None, None));
-    let mut assembler = StreamAssembler::new(&cfg.provider);
-    while let Some(bytes) = resp.body.next_chunk().await? {
-        for delta in assembler.push(&bytes)? {
-            emit(chunk(&id, model, created, json!({"content": delta}), None, None));
+/// One translation as the model-call pipeline sees it.
+struct Translation<'a, 'e> {
+    provider: &'a ProviderConfig,
+    system_prompt: &'a str,
+    env: &'a Env<'e>,
+    chunks: Option<&'a dyn Fn(Value)>,
+    req: RefCell<TranslateRequest>,
+    /// The chunk id and `created` second of a streamed translation, set when the stream opens.
+    stream_id: RefCell<(String, u64)>,
+    out: RefCell<Option<Value>>,
+}
+
+impl Translation<'_, '_> {
+    fn emit(&self, delta: Value, finish: Option<&str>, usage: Option<Usage>) {
+        if let Some(emit) = self.chunks {
+            let (id, created) = &*self.stream_id.borrow();
+            emit(chunk(id, &self.provider.model, *created, delta, finish, usage));
         }
     }
-    let mut reply = assembler.finish()?;
-    crate::run::assign_call_ids(&mut reply.turn.calls, turn_id);
-    if !reply.turn.calls.is_empty() {
-        let calls: Vec<Value> = tool_calls(&reply)
-            .into_iter()
-            .enumerate()
-            .map(|(i, c)| json!({"index": i, "id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}))
-            .collect();
-        emit(chunk(&id, model, created, json!({"tool_calls": calls}), None, None));
+}
+
+impl CallSubject for Translation<'_, '_> {
+    fn turn(&self) -> u32 {
+        0
     }
-    let finish = finish_reason(!reply.turn.calls.is_empty(), reply.stop_reason.as_deref());
-    emit(chunk(&id, model, created, json!({}), Some(finish), None));
-    emit(chunk(&id, model, created, Value::Null, None, Some(reply.usage)));
-    Ok((None, reply))
+    fn working_copies(&self) -> (Vec<Value>, Vec<ToolSpec>) {
+        let req = self.req.borrow();
+        (dialect::render(&req.messages, self.provider.style), req.tools.clone())
+    }
+    fn replace_working(&self, messages: Option<Vec<Message>>, tools: Option<Vec<ToolSpec>>) {
+        let mut req = self.req.borrow_mut();
+        if let Some(m) = messages {
+            req.messages = m;
+        }
+        if let Some(t) = tools {
+            req.tools = t;
+        }
+    }
+    fn request(&self, stream: bool) -> HttpRequest {
+        build(self.provider, self.system_prompt, &self.req.borrow(), stream)
+    }
+    fn opened(&self) {
+        *self.stream_id.borrow_mut() = (format!("chatcmpl-{}", self.env.ids.next()), ((self.env.clock)() / 1000.0) as u64);
+        self.emit(json!({"role": "assistant", "content": ""}), None, None);
+    }
+    fn delta(&self, text: String) {
+        self.emit(json!({"content": text}), None, None);
+    }
+    fn keeps_raw(&self) -> bool {
+        true
+    }
+    fn accept(&self, mut reply: ModelReply, raw: Option<&Value>) -> Result<()> {
+        // Calls without ids (Gemini) get ids unique in this conversation: the caller echoes them
+        // back as tool_call_id, and the next translation pairs results with calls by them.
+        crate::run::assign_call_ids(&mut reply.turn.calls, self.req.borrow().messages.len() as u32);
+        if self.chunks.is_some() {
+            if !reply.turn.calls.is_empty() {
+                let calls: Vec<Value> = tool_calls(&reply)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, c)| json!({"index": i, "id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}))
+                    .collect();
+                self.emit(json!({"tool_calls": calls}), None, None);
+            }
+            let finish = finish_reason(!reply.turn.calls.is_empty(), reply.stop_reason.as_deref());
+            self.emit(json!({}), Some(finish), None);
+            self.emit(Value::Null, None, Some(reply.usage));
+        }
+        *self.out.borrow_mut() = Some(result(&reply, &self.provider.model, raw.cloned()));
+        Ok(())
+    }
 }

@@ -5,11 +5,11 @@ use common::*;
 use futures_util::future::LocalBoxFuture;
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
-use toolnexus_wasm::driver::{drive, Env, Waiter};
+use toolnexus_wasm::driver::{drive, CallPolicy, Env, Waiter};
 use toolnexus_wasm::hooks::{Hook, Hooks, LlmChange, ToolCtx, ToolVerdict};
 use toolnexus_wasm::provider::Style;
 use toolnexus_wasm::run::{Run, RunResult};
-use toolnexus_wasm::suspend::{pending_result, Request};
+use toolnexus_wasm::suspend::{pending_result, Request, ToolOutcome};
 use toolnexus_wasm::tool::{ToolResult, ToolSpec, Toolkit};
 use toolnexus_wasm::{Code, Error, Result};
 
@@ -67,9 +67,9 @@ impl Hooks for Recorded {
 fn go(hooks: &Recorded, params: Option<Value>, p: &Scripted, tools: &Tools, kit: Vec<ToolSpec>, waiter: Option<&dyn Waiter>) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
-    let env = Env { hooks: Some(hooks), waiter, ..Env::new(p, tools, &ids, &clock) };
-    let mut cfg = config(Style::OpenAi);
-    cfg.request_params = params.and_then(|v| v.as_object().cloned());
+    let policy = CallPolicy { request_params: params.and_then(|v| v.as_object().cloned()), ..CallPolicy::SINGLE };
+    let env = Env { hooks: Some(hooks), waiter, policy: &policy, ..Env::new(p, tools, &ids, &clock) };
+    let cfg = config(Style::OpenAi);
     let history = toolnexus_wasm::dialect::read(&[json!({"role": "user", "content": "old question"}), json!({"role": "assistant", "content": "old answer"})])?;
     let (r, step) = Run::start(cfg, Toolkit::new(kit)?, history, "now")?;
     futures_executor::block_on(drive(r, step, &env))
@@ -107,7 +107,7 @@ fn before_llm_replaces_messages_and_tools_then_params_then_body_transform() {
 fn before_tool_short_circuits_or_rewrites_and_after_tool_replaces() {
     let hooks = Recorded {
         before_tool: Some(Box::new(|ctx| match ctx.name {
-            "deny" => Some(ToolVerdict::Result(ToolResult::error("denied by policy"))),
+            "deny" => Some(ToolVerdict::Result(ToolOutcome::Result(ToolResult::error("denied by policy")))),
             "add" => Some(ToolVerdict::Args(json!({"a": 40}).as_object().unwrap().clone())),
             _ => None,
         })),
@@ -130,7 +130,7 @@ fn before_tool_short_circuits_or_rewrites_and_after_tool_replaces() {
 fn before_tool_may_raise_a_suspension_and_after_tool_never_sees_one() {
     let g = ids();
     let hooks = Recorded {
-        before_tool: Some(Box::new(move |ctx| (ctx.name == "pay").then(|| ToolVerdict::Result(pending_result(Request { kind: "approval".into(), prompt: "Pay?".into(), ..Request::default() }, &g))))),
+        before_tool: Some(Box::new(move |ctx| (ctx.name == "pay").then(|| ToolVerdict::Result(ToolOutcome::from_result(pending_result(Request { kind: "approval".into(), prompt: "Pay?".into(), ..Request::default() }, &g)))))),
         after_tool: Some(Box::new(|_, _| None)),
         ..Recorded::default()
     };
@@ -151,4 +151,39 @@ fn a_failing_hook_stops_the_run() {
     let e = go(&hooks, None, &p, &Tools::default(), vec![], None).unwrap_err();
     assert_eq!(e.code(), "host_callback");
     assert_eq!(e.message, "afterLLM hook failed: audit log down");
+}
+
+/// "custom" is an ordinary source: a declared tool with it is a host tool like any other, so
+/// `beforeTool` can repair its invalid arguments and it runs. Only a call to an undeclared tool
+/// stays unknown, whatever `beforeTool` returns. Metrics label both "custom", as always.
+#[test]
+fn before_tool_repairs_the_arguments_of_a_tool_declared_with_source_custom() {
+    let hooks = Recorded {
+        before_tool: Some(Box::new(|_| Some(ToolVerdict::Args(json!({"q": "mug"}).as_object().unwrap().clone())))),
+        ..Recorded::default()
+    };
+    let p = Scripted::new(vec![oa_calls(&[("c1", "search", "{oops"), ("c2", "ghost", "{}")]), oa_text("found")]);
+    let tools = Tools::default().with("search", |a, _| ToolResult::ok(format!("results for {}", a["q"])));
+    let mut custom = native("search");
+    custom.source = "custom".into();
+    let ids = ids();
+    let clock = tick();
+    let metrics = Recorder::default();
+    let env = Env { hooks: Some(&hooks), observer: Some(&metrics), ..Env::new(&p, &tools, &ids, &clock) };
+    let (r, step) = Run::start(config(Style::OpenAi), Toolkit::new(vec![custom]).unwrap(), vec![], "find a mug").unwrap();
+    let r = futures_executor::block_on(drive(r, step, &env)).unwrap();
+    assert_eq!(tools.calls.borrow().len(), 1, "the custom-source tool ran, with the repaired arguments");
+    assert_eq!((r.tool_calls[0].output.as_str(), r.tool_calls[0].is_error), ("results for \"mug\"", false));
+    assert_eq!(r.tool_calls[0].args, json!({"q": "mug"}));
+    assert_eq!((r.tool_calls[1].output.as_str(), r.tool_calls[1].is_error), ("Unknown tool: ghost", true), "an unknown tool stays unknown");
+    let sources: Vec<(String, String, bool)> = metrics
+        .0
+        .borrow()
+        .iter()
+        .filter_map(|m| match m {
+            toolnexus_wasm::metrics::Metric::Tool { tool, source, is_error, .. } => Some((tool.clone(), source.clone(), *is_error)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sources, [("search".to_string(), "custom".to_string(), false), ("ghost".to_string(), "custom".to_string(), true)]);
 }

@@ -19,7 +19,7 @@ use toolnexus_wasm::{Code, Error};
 /// A waitFor whose host "dies": it records what the store held at that moment and fails.
 struct Dies<'a>(&'a Host, RefCell<Option<usize>>);
 impl Waiter for Dies<'_> {
-    fn wait(&self, _req: Request) -> LocalBoxFuture<'_, toolnexus_wasm::Result<Answer>> {
+    fn wait(&self, _req: Request) -> LocalBoxFuture<'_, toolnexus_wasm::Result<Option<Answer>>> {
         *self.1.borrow_mut() = Some(self.0.saves.borrow().len());
         Box::pin(async { Err(Error::new(Code::Aborted, "service worker stopped")) })
     }

@@ -93,7 +93,7 @@ fn relay_shorthand_answers_and_relay_errors_are_tool_results() {
 fn a_waitfor_failure_stops_the_run_with_a_typed_error() {
     struct Failing;
     impl toolnexus_wasm::driver::Waiter for Failing {
-        fn wait(&self, _: Request) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Answer>> {
+        fn wait(&self, _: Request) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Option<Answer>>> {
             Box::pin(async { Err(toolnexus_wasm::Error::new(toolnexus_wasm::Code::HostCallback, "boom")) })
         }
     }

@@ -32,12 +32,11 @@ fn go(style: Style, transport: &dyn toolnexus_wasm::driver::Transport, req: Valu
     let clock = tick();
     let tools = Tools::default();
     let env = Env::new(transport, &tools, &ids, &clock);
-    let mut cfg = config(style);
-    cfg.system_prompt = String::new();
+    let cfg = config(style);
     let req = TranslateRequest::from_json(&req, &Toolkit::default()).unwrap();
     let chunks = RefCell::new(Vec::new());
     let sink = |c: Value| chunks.borrow_mut().push(c);
-    let out = futures_executor::block_on(translate(&cfg, req, &env, if stream { Some(&sink) } else { None }));
+    let out = futures_executor::block_on(translate(&cfg.provider, "", req, &env, if stream { Some(&sink) } else { None }));
     (out, chunks.into_inner())
 }
 
@@ -182,7 +181,8 @@ fn hooks_fire_once_and_their_errors_propagate() {
         let tools = Tools::default();
         let env = Env { hooks: Some(&hooks), ..Env::new(&p, &tools, &ids, &clock) };
         let req = TranslateRequest::from_json(&request(), &Toolkit::default()).unwrap();
-        let out = futures_executor::block_on(translate(&config(Style::OpenAi), req, &env, None));
+        let cfg = config(Style::OpenAi);
+        let out = futures_executor::block_on(translate(&cfg.provider, &cfg.system_prompt, req, &env, None));
         assert_eq!(p.bodies()[0]["messages"].as_array().unwrap().len(), 2, "system + the replaced message");
         assert!(p.bodies()[0].get("tools").is_none(), "tools replaced by none");
         if fail {
@@ -193,4 +193,95 @@ fn hooks_fire_once_and_their_errors_propagate() {
         }
         assert_eq!(*hooks.0.borrow(), ["before 0 6", "after 0 true"], "once each, tool hooks never");
     }
+}
+
+/// Body shaping for the shared-pipeline test: `bodyTransform` marks the body; `afterLLM` counts.
+#[derive(Default)]
+struct Shaping(RefCell<Vec<String>>);
+impl toolnexus_wasm::hooks::Hooks for Shaping {
+    fn has(&self, h: toolnexus_wasm::hooks::Hook) -> bool {
+        matches!(h, toolnexus_wasm::hooks::Hook::BodyTransform | toolnexus_wasm::hooks::Hook::AfterLlm)
+    }
+    fn before_llm(&self, _: Vec<Value>, _: &[toolnexus_wasm::tool::ToolSpec], _: &str, _: u32) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Option<toolnexus_wasm::hooks::LlmChange>>> {
+        Box::pin(async { Ok(None) })
+    }
+    fn after_llm(&self, response: Value, model: &str, turn: u32) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<()>> {
+        self.0.borrow_mut().push(format!("afterLLM {model} {turn} {}", response["usage"].is_object()));
+        Box::pin(async { Ok(()) })
+    }
+    fn before_tool(&self, _: toolnexus_wasm::hooks::ToolCtx<'_>) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Option<toolnexus_wasm::hooks::ToolVerdict>>> {
+        Box::pin(async { Ok(None) })
+    }
+    fn after_tool(&self, _: toolnexus_wasm::hooks::ToolCtx<'_>, _: &toolnexus_wasm::tool::ToolResult) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Option<toolnexus_wasm::tool::ToolResult>>> {
+        Box::pin(async { Ok(None) })
+    }
+    fn transform_body(&self, mut body: Value) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Result<Option<Value>>> {
+        body["user"] = json!("shaped");
+        Box::pin(async { Ok(Some(body)) })
+    }
+}
+
+/// A run's model call and a translation are the same call: the same requestParams and
+/// bodyTransform on the body, the same retries, afterLLM once per call, one `llm` metric each
+/// with the reply's tokens.
+#[test]
+fn translate_and_the_loop_share_one_model_call() {
+    use toolnexus_wasm::driver::{drive, CallPolicy};
+    use toolnexus_wasm::metrics::Metric;
+    let policy = CallPolicy { retries: 1, request_params: json!({"temperature": 0.25}).as_object().cloned(), ..CallPolicy::SINGLE };
+    let mut seen = Vec::new();
+    for translating in [false, true] {
+        let p = Scripted::default();
+        p.push(503, "overloaded".into());
+        p.push(200, oa_text("hello").to_string());
+        let (ids, clock, tools) = (ids(), tick(), Tools::default());
+        let (hooks, metrics) = (Shaping::default(), Recorder::default());
+        let env = Env { hooks: Some(&hooks), observer: Some(&metrics), policy: &policy, ..Env::new(&p, &tools, &ids, &clock) };
+        let text = if translating {
+            let req = TranslateRequest::from_json(&json!({"messages": [{"role": "user", "content": "hi"}]}), &Toolkit::default()).unwrap();
+            let out = futures_executor::block_on(translate(&config(Style::OpenAi).provider, "", req, &env, None)).unwrap();
+            out["text"].clone()
+        } else {
+            let (run, step) = toolnexus_wasm::run::Run::start(config(Style::OpenAi), Toolkit::default(), vec![], "hi").unwrap();
+            json!(futures_executor::block_on(drive(run, step, &env)).unwrap().text)
+        };
+        assert_eq!(text, "hello");
+        let bodies = p.bodies();
+        assert_eq!(bodies.len(), 2, "one retry after the 503");
+        assert_eq!((bodies[1]["temperature"].clone(), bodies[1]["user"].clone()), (json!(0.25), json!("shaped")), "params, then bodyTransform");
+        assert_eq!(*hooks.0.borrow(), ["afterLLM test-model 0 true"]);
+        let llm: Vec<(&'static str, u64, u64)> = metrics
+            .0
+            .borrow()
+            .iter()
+            .filter_map(|m| match m {
+                Metric::Llm { status, prompt_tokens, completion_tokens, .. } => Some((*status, *prompt_tokens, *completion_tokens)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(llm, [("ok", 20, 3)]);
+        seen.push(bodies[1]["temperature"].clone());
+    }
+    assert_eq!(seen[0], seen[1]);
+}
+
+/// An aborted signal stops a translation before anything is sent, as it stops a run.
+#[test]
+fn an_aborted_translation_sends_nothing() {
+    struct Aborted;
+    impl toolnexus_wasm::driver::Abort for Aborted {
+        fn aborted(&self) -> Option<toolnexus_wasm::Error> {
+            Some(toolnexus_wasm::Error::new(toolnexus_wasm::Code::Aborted, "the run was aborted"))
+        }
+        fn wait(&self) -> futures_util::future::LocalBoxFuture<'_, toolnexus_wasm::Error> {
+            Box::pin(async { toolnexus_wasm::Error::new(toolnexus_wasm::Code::Aborted, "the run was aborted") })
+        }
+    }
+    let p = Scripted::new(vec![oa_text("never")]);
+    let (ids, clock, tools) = (ids(), tick(), Tools::default());
+    let env = Env { abort: Some(&Aborted), ..Env::new(&p, &tools, &ids, &clock) };
+    let req = TranslateRequest::from_json(&json!({"messages": [{"role": "user", "content": "hi"}]}), &Toolkit::default()).unwrap();
+    let e = futures_executor::block_on(translate(&config(Style::OpenAi).provider, "", req, &env, None)).unwrap_err();
+    assert_eq!(e.code(), "aborted");
+    assert!(p.requests.borrow().is_empty());
 }

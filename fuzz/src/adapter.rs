@@ -9,10 +9,12 @@ use std::collections::VecDeque;
 use toolnexus_wasm::driver::{drive, Env, Persist, ToolExecutor, Transport, Waiter};
 use toolnexus_wasm::message::Message;
 use toolnexus_wasm::provider::{HttpRequest, HttpResponse, ProviderConfig, Style};
-use toolnexus_wasm::run::{ResumeInput, Run, RunConfig, RunResult, Step};
+use toolnexus_wasm::run::{LoopConfig, ResumeInput, Run, RunResult, Step};
 use toolnexus_wasm::state::ConversationState;
-use toolnexus_wasm::suspend::{auth_required, pending_result, Answer, IdGen, Request};
-use toolnexus_wasm::tool::{default_relay_schema, default_schema, ToolResult, ToolSpec, Toolkit};
+use toolnexus_wasm::suspend::{auth_required, pending_result, Answer, IdGen, Request, ToolOutcome};
+use toolnexus_wasm::tool::{
+    default_relay_schema, default_schema, ToolResult, ToolSource, ToolSpec, Toolkit,
+};
 use toolnexus_wasm::Result;
 
 pub const SECRET: &str = "sk-fuzz-key";
@@ -27,15 +29,12 @@ pub fn provider(style: Style) -> ProviderConfig {
     }
 }
 
-fn config(style: Style, max_turns: u32) -> RunConfig {
-    RunConfig {
+/// The machine's settings; calls follow the driver's default policy (whole replies, one attempt).
+fn config(style: Style, max_turns: u32) -> LoopConfig {
+    LoopConfig {
         provider: provider(style),
         system_prompt: "You are terse.".into(),
         max_turns,
-        stream: false,
-        retries: 0,
-        retry_base_ms: 1.0,
-        request_params: None,
     }
 }
 
@@ -47,13 +46,13 @@ fn toolkit() -> Toolkit {
         name: n.into(),
         description: format!("the {n} tool"),
         input_schema: default_schema(),
-        source: "native".into(),
+        source: ToolSource::Native,
     };
     let relay = ToolSpec {
         name: "click".into(),
         description: "relay click".into(),
         input_schema: default_relay_schema(),
-        source: "relay".into(),
+        source: ToolSource::Relay,
     };
     Toolkit::new(vec![native("lookup"), native("auth"), relay]).expect("a valid toolkit")
 }
@@ -79,7 +78,8 @@ pub fn first_turn_call_ids(style: Style, resp: &HttpResponse) -> Result<Vec<Stri
 /// How an in-process `waitFor` answers, when there is one.
 #[derive(Clone, Copy, Debug)]
 pub struct WaitPlan {
-    pub ok: bool,
+    /// `None`: `waitFor` settles with no answer at all (a decline by the core's rule).
+    pub ok: Option<bool>,
     /// Relay requests are answered with the single-call shorthand instead of results by id.
     pub shorthand: bool,
 }
@@ -131,24 +131,26 @@ impl ToolExecutor for World {
         name: &'a str,
         args: &'a Map<String, Value>,
         answer: Option<&'a Answer>,
-    ) -> LocalBoxFuture<'a, Result<ToolResult>> {
+    ) -> LocalBoxFuture<'a, Result<ToolOutcome>> {
         Box::pin(async move {
-            Ok(match name {
+            // What a JS tool returns; `pending()` is its wire marker, decoded as the edge does.
+            let returned = match name {
                 "auth" if answer.is_none() || args.get("again") == Some(&Value::Bool(true)) => {
                     pending_result(auth_required("https://login.example", None), &self.tool_ids)
                 }
                 "auth" => ToolResult::ok("authorized"),
                 "lookup" => ToolResult::ok(format!("found {}", Value::Object(args.clone()))),
                 other => ToolResult::error(format!("the host has no tool {other}")),
-            })
+            };
+            Ok(ToolOutcome::from_result(returned))
         })
     }
 }
 
 impl Waiter for World {
-    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Answer>> {
+    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
         let plan = self.wait.unwrap_or(WaitPlan {
-            ok: false,
+            ok: None,
             shorthand: false,
         });
         Box::pin(async move {
@@ -161,7 +163,9 @@ impl Waiter for World {
             } else {
                 json!({"code": 7})
             };
-            Ok(answer(&req.id, plan.ok, data.as_object().cloned()))
+            Ok(plan
+                .ok
+                .map(|ok| answer(&req.id, ok, data.as_object().cloned())))
         })
     }
 }

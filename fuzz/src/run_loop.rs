@@ -22,7 +22,7 @@ use toolnexus_wasm::suspend::Request;
 struct Script {
     style: u8,
     max_turns: u8,
-    wait: Option<(bool, bool)>,
+    wait: Option<(Option<bool>, bool)>,
     history: bool,
     turns: Vec<Turn>,
     resumes: Vec<Resume>,

@@ -2,15 +2,18 @@
 //! the next [`Step`], performs it (HTTP call or tool calls), and feeds the outcome back:
 //!
 //! ```text
-//! start/resume ─▶ CallModel ─▶ on_model_response ─▶ RunTools ─▶ on_tool_outcomes ─┐
-//!                    ▲                 │ no calls                                 │
-//!                    └─────────────────┼──────────────────────────────────────────┘
-//!                                      ▼
-//!                                    Done(RunResult: done | pending | incomplete)
+//! start/resume ─▶ CallModel ─▶ on_model_reply ─▶ RunTools ─▶ on_tool_outcome × n ─▶ end_tool_turn ─┐
+//!                    ▲               │ no calls                                                      │
+//!                    └───────────────┼───────────────────────────────────────────────────────────────┘
+//!                                    ▼
+//!                                  Done(RunResult: done | pending | incomplete)
 //! ```
 //!
-//! Suspension resolution with `waitFor` is per call and lives in the driver; this machine only
-//! sees each call's final outcome: a result, or a suspension that halts the run durably.
+//! Suspension resolution with `waitFor` is per call and lives in the driver; the machine takes
+//! each call's outcome as it settles (a result, or a suspension) and keeps it in the turn's slot,
+//! so a checkpoint taken mid-turn reads only the machine's own state. The machine knows nothing
+//! of how a call is sent (streaming, retries, request params: the driver's `CallPolicy`) nor of
+//! stores: `checkpoint` hands out the parts of a stored conversation and the caller assembles it.
 
 mod resume;
 pub mod result;
@@ -22,68 +25,71 @@ use crate::dialect;
 use crate::error::{Error, Result};
 use crate::message::{balance, Message, ToolCall, ToolOutput, Usage};
 use crate::provider::{self, HttpRequest, HttpResponse, ModelReply, ModelRequest, ProviderConfig, Style};
-use crate::state::ConversationState;
-use crate::suspend::{merge_for_halt, Answer, Request};
-use crate::tool::{ToolResult, ToolSpec, Toolkit};
+use crate::suspend::{merge_for_halt, Answer, Request, ToolOutcome};
+use crate::tool::{ToolResult, ToolSource, ToolSpec, Toolkit};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 pub const DEFAULT_MAX_TURNS: u32 = 10;
 
+/// What the machine needs: the provider (to build requests), the system prompt and the turn cap.
 #[derive(Clone, Debug)]
-pub struct RunConfig {
+pub struct LoopConfig {
     pub provider: ProviderConfig,
     pub system_prompt: String,
     pub max_turns: u32,
-    /// Model calls ask for SSE replies; the driver feeds them through a `StreamAssembler`.
-    pub stream: bool,
-    /// Retries after a failed model call (`0` means none).
-    pub retries: u32,
-    pub retry_base_ms: f64,
-    /// Shallow-merged into every request body (`requestParams`).
-    pub request_params: Option<Map<String, Value>>,
 }
 
 /// What the driver must do next.
 #[derive(Debug)]
 pub enum Step {
-    CallModel(HttpRequest),
+    /// Call the model with `build_request` (the driver shapes and sends it).
+    CallModel,
     RunTools(Vec<Invocation>),
     Done(Box<RunResult>),
 }
 
+/// The metrics label of a call to a tool that is not declared.
+pub const UNKNOWN_TOOL_SOURCE: &str = "custom";
+
 /// One tool call to execute. `answer` is set when the call is re-run after its suspension was
 /// answered (`ctx.answer`). `preset` is a result the machine already decided (unknown tool,
-/// invalid arguments): the driver reports it like any execution but runs nothing.
+/// invalid arguments): the driver reports it like any execution but runs nothing, unless
+/// `beforeTool` gives a declared tool new arguments.
 #[derive(Clone, Debug)]
 pub struct Invocation {
     pub slot: usize,
     pub call: ToolCall,
     pub args: Map<String, Value>,
-    pub relay: bool,
-    /// The tool's source for metrics (`"custom"` when the tool is unknown).
-    pub source: String,
+    /// Whether the call names a declared tool.
+    pub known: bool,
+    /// The declared tool's source; an unknown tool is labelled [`UNKNOWN_TOOL_SOURCE`].
+    pub source: ToolSource,
     pub answer: Option<Answer>,
     pub preset: Option<ToolResult>,
 }
 
-/// A call's final outcome after any in-process resolution.
-#[derive(Clone, Debug)]
-pub enum Outcome {
-    Completed(ToolResult),
-    Suspended(Request),
+impl Invocation {
+    pub fn is_relay(&self) -> bool {
+        self.known && self.source == ToolSource::Relay
+    }
 }
 
-#[derive(Clone, Debug)]
-enum Slot {
-    Waiting,
-    Done(ToolResult),
-    Suspended(Request),
+/// The parts of a stored conversation, as the machine sees them now: the caller (driver or
+/// store) turns them into its document.
+#[derive(Debug)]
+pub struct Checkpoint<'a> {
+    pub style: Style,
+    pub transcript: Cow<'a, [Message]>,
+    /// The request the conversation is halted on, if any.
+    pub pending: Option<Request>,
 }
 
 #[derive(Clone, Debug)]
 struct TurnSlots {
     calls: Vec<ToolCall>,
-    slots: Vec<Slot>,
+    /// Each call's outcome once it settled (`None` while it runs).
+    slots: Vec<Option<ToolOutcome>>,
     /// Whether each slot's result goes into `toolCalls` (answered relay results on resume do not).
     record: Vec<bool>,
     /// Arguments a `beforeTool` hook rewrote, recorded as the ones actually used.
@@ -98,7 +104,7 @@ enum Phase {
 }
 
 pub struct Run {
-    cfg: RunConfig,
+    cfg: LoopConfig,
     toolkit: Toolkit,
     transcript: Vec<Message>,
     /// Index of the first message this call added; "the last assistant text of this run".
@@ -116,7 +122,7 @@ impl Run {
     /// balanced (a call left without a result by an abandoned halt gets an error result), then
     /// the prompt is appended. The OpenAI style adds the system message only to a fresh
     /// transcript (§b.4).
-    pub fn start(cfg: RunConfig, toolkit: Toolkit, history: Vec<Message>, prompt: &str) -> Result<(Run, Step)> {
+    pub fn start(cfg: LoopConfig, toolkit: Toolkit, history: Vec<Message>, prompt: &str) -> Result<(Run, Step)> {
         let mut transcript = history;
         balance(&mut transcript);
         let segment_start = transcript.len();
@@ -129,7 +135,7 @@ impl Run {
         Ok((run, step))
     }
 
-    fn new(cfg: RunConfig, toolkit: Toolkit, transcript: Vec<Message>, segment_start: usize) -> Result<Run> {
+    fn new(cfg: LoopConfig, toolkit: Toolkit, transcript: Vec<Message>, segment_start: usize) -> Result<Run> {
         if cfg.max_turns == 0 {
             return Err(Error::bad_input("maxTurns must be at least 1"));
         }
@@ -156,16 +162,17 @@ impl Run {
         }
         self.turns += 1;
         self.phase = Phase::Model;
-        Step::CallModel(self.build_request())
+        Step::CallModel
     }
 
-    /// The request for the current model turn (declarations from `beforeLLM` if it replaced them).
-    pub fn build_request(&self) -> HttpRequest {
+    /// The request for the current model turn (declarations from `beforeLLM` if it replaced
+    /// them), asking for an SSE reply when `stream`.
+    pub fn build_request(&self, stream: bool) -> HttpRequest {
         let req = ModelRequest {
             system: &self.cfg.system_prompt,
             messages: &self.transcript,
             tools: self.declared.as_deref().unwrap_or(self.toolkit.tools()),
-            stream: self.cfg.stream,
+            stream,
             tool_choice: provider::ToolChoice::Auto,
             max_tokens: None,
         };
@@ -225,7 +232,7 @@ impl Run {
         }
         let slots = TurnSlots {
             calls: turn.calls.clone(),
-            slots: vec![Slot::Waiting; turn.calls.len()],
+            slots: vec![None; turn.calls.len()],
             record: vec![true; turn.calls.len()],
             used_args: vec![None; turn.calls.len()],
         };
@@ -241,8 +248,8 @@ impl Run {
             slot,
             call: call.clone(),
             args: Map::new(),
-            relay: false,
-            source: "custom".into(),
+            known: false,
+            source: ToolSource::Other(UNKNOWN_TOOL_SOURCE.into()),
             answer,
             preset: None,
         };
@@ -250,7 +257,7 @@ impl Run {
             inv.preset = Some(ToolResult::error(format!("Unknown tool: {}", call.name)));
             return inv;
         };
-        inv.relay = spec.is_relay();
+        inv.known = true;
         inv.source = spec.source.clone();
         match call.input() {
             Ok(args) => inv.args = args,
@@ -275,82 +282,70 @@ impl Run {
         &self.cfg.provider
     }
 
-    pub fn is_streaming(&self) -> bool {
-        self.cfg.stream
-    }
-
-    pub fn retries(&self) -> u32 {
-        self.cfg.retries
-    }
-
-    pub fn retry_base_ms(&self) -> f64 {
-        self.cfg.retry_base_ms
-    }
-
-    pub fn request_params(&self) -> Option<&Map<String, Value>> {
-        self.cfg.request_params.as_ref()
-    }
-
-    /// The `(id, name)` of call `slot` of the turn whose tools are running.
-    pub fn call_at(&self, slot: usize) -> (String, String) {
-        match &self.phase {
-            Phase::Tools(t) => t.calls.get(slot).map(|c| (c.id.clone(), c.name.clone())).unwrap_or_default(),
-            _ => Default::default(),
-        }
-    }
-
     /// The transcript as a stored conversation, halted on `pending` when given.
-    pub fn conversation(&self, pending: Option<Request>) -> ConversationState {
-        ConversationState::new(self.style(), &self.transcript, pending)
+    pub fn conversation(&self, pending: Option<Request>) -> Checkpoint<'_> {
+        Checkpoint { style: self.style(), transcript: Cow::Borrowed(&self.transcript), pending }
     }
 
     /// The conversation as it stands, for a store (contract Part 1 rule 8). Between turns it is
-    /// the transcript; while tools run it also holds the results known so far (`known`, plus any
-    /// filled on resume) and is halted on the suspensions known so far, merged as a durable halt
+    /// the transcript; while tools run it also holds the results settled so far (and any filled
+    /// on resume) and is halted on the suspensions settled so far, merged as a durable halt
     /// would merge them, so a host that dies while waiting can resume from it.
-    pub fn checkpoint(&self, known: &[(usize, Outcome)]) -> ConversationState {
+    pub fn checkpoint(&self) -> Checkpoint<'_> {
         let Phase::Tools(turn) = &self.phase else {
-            return ConversationState::new(self.style(), &self.transcript, None);
+            return self.conversation(None);
         };
-        let mut transcript = self.transcript.clone();
         let mut outputs = Vec::new();
         let mut suspended = Vec::new();
-        for (i, call) in turn.calls.iter().enumerate() {
-            let known_here = known.iter().rev().find(|(slot, _)| *slot == i).map(|(_, o)| o);
-            let result = match (known_here, &turn.slots[i]) {
-                (Some(Outcome::Completed(r)), _) | (None, Slot::Done(r)) => Some(r),
-                (Some(Outcome::Suspended(req)), _) | (None, Slot::Suspended(req)) => {
-                    suspended.push(req.clone());
-                    None
-                }
-                (None, Slot::Waiting) => None,
-            };
-            if let Some(r) = result {
-                outputs.push(ToolOutput { call_id: call.id.clone(), name: call.name.clone(), output: r.output.clone(), is_error: r.is_error });
+        for (call, slot) in turn.calls.iter().zip(&turn.slots) {
+            match slot {
+                Some(ToolOutcome::Result(r)) => outputs.push(ToolOutput {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    output: r.output.clone(),
+                    is_error: r.is_error,
+                }),
+                Some(ToolOutcome::Suspend(req)) => suspended.push(req.clone()),
+                None => {}
             }
         }
+        let mut transcript = Cow::Borrowed(self.transcript.as_slice());
         if !outputs.is_empty() {
-            transcript.push(Message::Tool(outputs));
+            transcript.to_mut().push(Message::Tool(outputs));
         }
-        ConversationState::new(self.style(), &transcript, merge_for_halt(&suspended))
+        Checkpoint { style: self.style(), transcript, pending: merge_for_halt(&suspended) }
     }
 
-    /// Feeds the outcomes of the invocations of the current turn (any order, all of them).
-    pub fn on_tool_outcomes(&mut self, outcomes: Vec<(usize, Outcome)>) -> Result<Step> {
+    /// Whether a call of the running turn is suspended right now (a checkpoint would be halted).
+    pub fn has_suspended(&self) -> bool {
+        matches!(&self.phase, Phase::Tools(t) if t.slots.iter().any(|s| matches!(s, Some(ToolOutcome::Suspend(_)))))
+    }
+
+    /// Takes the outcome of call `slot` of the running turn as it settles. A later outcome for
+    /// the same slot replaces the earlier one (a suspension answered in-process).
+    pub fn on_tool_outcome(&mut self, slot: usize, outcome: ToolOutcome) -> Result<()> {
         let Phase::Tools(turn) = &mut self.phase else {
+            return Err(Error::internal("tool outcome fed while no tools were running"));
+        };
+        let s = turn.slots.get_mut(slot).ok_or_else(|| Error::internal(format!("tool outcome for unknown slot {slot}")))?;
+        *s = Some(outcome);
+        Ok(())
+    }
+
+    /// Call `slot` of the running turn and its outcome, once settled.
+    pub fn settled(&self, slot: usize) -> Option<(&ToolCall, &ToolOutcome)> {
+        match &self.phase {
+            Phase::Tools(t) => t.calls.get(slot).zip(t.slots.get(slot)?.as_ref()),
+            _ => None,
+        }
+    }
+
+    /// Every call of the running turn has settled: the turn closes.
+    pub fn end_tool_turn(&mut self) -> Result<Step> {
+        let Phase::Tools(turn) = &self.phase else {
             return Err(Error::internal("tool outcomes fed while no tools were running"));
         };
-        for (slot, outcome) in outcomes {
-            let s = turn
-                .slots
-                .get_mut(slot)
-                .ok_or_else(|| Error::internal(format!("tool outcome for unknown slot {slot}")))?;
-            *s = match outcome {
-                Outcome::Completed(r) => Slot::Done(r),
-                Outcome::Suspended(req) => Slot::Suspended(req),
-            };
-        }
-        if turn.slots.iter().any(|s| matches!(s, Slot::Waiting)) {
+        if turn.slots.iter().any(Option::is_none) {
             return Err(Error::internal("a tool call of this turn has no outcome"));
         }
         self.close_tool_turn()
@@ -368,9 +363,9 @@ impl Run {
         let mut suspended = Vec::new();
         for (((call, slot), record), used) in turn.calls.iter().zip(&turn.slots).zip(&turn.record).zip(&turn.used_args) {
             let (result, req) = match slot {
-                Slot::Done(r) => (r.clone(), None),
-                Slot::Suspended(req) => (placeholder(req), Some(req.clone())),
-                Slot::Waiting => return Err(Error::internal("closing a turn with a call still running")),
+                Some(ToolOutcome::Result(r)) => (r.clone(), None),
+                Some(ToolOutcome::Suspend(req)) => (placeholder(req), Some(req.clone())),
+                None => return Err(Error::internal("closing a turn with a call still running")),
             };
             if *record {
                 self.records.push(ToolCallRecord {

@@ -3,10 +3,10 @@
 //! continue the same loop. No new user turn is appended and the provider never sees a call
 //! without a result.
 
-use super::{Phase, Run, RunConfig, Slot, Step, TurnSlots};
+use super::{LoopConfig, Phase, Run, Step, TurnSlots};
 use crate::error::{Code, Error, Result};
 use crate::message::{last_tool_turn, Message};
-use crate::suspend::{declined, relay_output, Answer, Request};
+use crate::suspend::{declined, relay_output, Answer, Request, ToolOutcome};
 use crate::tool::{ToolResult, Toolkit};
 
 pub struct ResumeInput {
@@ -21,7 +21,7 @@ fn cannot(msg: &str) -> Error {
 }
 
 impl Run {
-    pub fn resume(cfg: RunConfig, toolkit: Toolkit, input: ResumeInput) -> Result<(Run, Step)> {
+    pub fn resume(cfg: LoopConfig, toolkit: Toolkit, input: ResumeInput) -> Result<(Run, Step)> {
         let ResumeInput { history, pending, answer } = input;
         if answer.id != pending.id {
             return Err(Error::new(
@@ -53,13 +53,13 @@ impl Run {
 
         let mut slots = TurnSlots {
             calls: open.calls.clone(),
-            slots: vec![Slot::Waiting; open.calls.len()],
+            slots: vec![None; open.calls.len()],
             record: vec![false; open.calls.len()],
             used_args: vec![None; open.calls.len()],
         };
         for (i, r) in open.results.iter().enumerate() {
             if let Some(r) = r {
-                slots.slots[i] = Slot::Done(ToolResult { output: r.output.clone(), is_error: r.is_error, metadata: None });
+                slots.slots[i] = Some(ToolOutcome::Result(ToolResult { output: r.output.clone(), is_error: r.is_error, metadata: None }));
             }
         }
 
@@ -70,7 +70,7 @@ impl Run {
         for &i in &outstanding {
             let call = &open.calls[i];
             if !answer.ok {
-                slots.slots[i] = Slot::Done(declined(&pending));
+                slots.slots[i] = Some(ToolOutcome::Result(declined(&pending)));
                 continue;
             }
             let is_relay = relay_ids.contains(&call.id) || run.toolkit.get(&call.name).is_some_and(|t| t.is_relay());
@@ -79,7 +79,7 @@ impl Run {
                     ToolResult::error(format!("no result supplied on resume for {}", call.name))
                 });
                 shorthand_free = false;
-                slots.slots[i] = Slot::Done(r);
+                slots.slots[i] = Some(ToolOutcome::Result(r));
                 continue;
             }
             // A non-relay call: re-executed; the halted one gets the answer as ctx.answer (D-3).

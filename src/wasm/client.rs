@@ -9,26 +9,27 @@
 use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, to_js, JsResult};
 use super::hooks::JsHooks;
 use super::host::{Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
-use super::store::{memory_store, JsStore, Saver};
+use super::store::{memory_store, JsStore};
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
+use crate::conversation::{self, ResumeArgs, Saver};
 use crate::dialect;
-use crate::driver::{drive, Env, ErrorPolicy, Persist, Waiter};
-use crate::error::{Code, Error, Result};
+use crate::driver::{drive, CallPolicy, Env, ErrorPolicy, Persist, Waiter};
+use crate::error::{Error, Result};
 use crate::events::EventSink;
 use crate::message::Message;
 use crate::metrics::Observer;
 use crate::provider::{ProviderConfig, Style};
-use crate::run::{ResumeInput, Run, RunConfig, RunResult, Step, DEFAULT_MAX_TURNS};
-use crate::state::{load_conversation, ConversationState};
-use crate::suspend::{declined, Answer, Request};
+use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step, DEFAULT_MAX_TURNS};
+use crate::suspend::{Answer, Request};
 use js_sys::{Function, Object, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 struct Inner {
-    cfg: RunConfig,
+    cfg: LoopConfig,
+    policy: CallPolicy,
     wait_for: Option<Function>,
     fetch: Option<Function>,
     on_metric: Option<Function>,
@@ -76,7 +77,7 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
         }
     };
     Ok(Inner {
-        cfg: RunConfig {
+        cfg: LoopConfig {
             provider: ProviderConfig {
                 base_url: req_string(opts, "baseUrl", what)?,
                 style,
@@ -86,6 +87,8 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
             },
             system_prompt: opt_string(opts, "systemPrompt", what)?.unwrap_or_default(),
             max_turns,
+        },
+        policy: CallPolicy {
             stream: false,
             retries: match get(opts, "retries") {
                 v if v.is_undefined() => crate::retry::DEFAULT_RETRIES,
@@ -153,6 +156,8 @@ fn decode<T>(v: &JsValue, what: &str, read: fn(&serde_json::Value, &str) -> std:
 struct Prepared {
     run: Run,
     step: Step,
+    /// Model replies are streamed (text deltas become events).
+    stream: bool,
     fns: Vec<(String, Function)>,
     signal: JsValue,
     id: Option<String>,
@@ -161,44 +166,23 @@ struct Prepared {
 }
 
 impl Inner {
-    fn cfg(&self, stream: bool) -> RunConfig {
-        RunConfig { stream, ..self.cfg.clone() }
-    }
-
-    /// The stored conversation `id`: `None` when there is none yet.
-    async fn load(&self, id: &str) -> Result<Option<(ConversationState, Vec<Message>)>> {
-        match self.store.get(id).await? {
-            None => Ok(None),
-            Some(v) => load_conversation(&v).map(Some),
-        }
+    fn cfg(&self) -> LoopConfig {
+        self.cfg.clone()
     }
 
     async fn prepare_run(&self, prompt: String, opts: &JsValue, stream: bool, use_store: bool) -> Result<Prepared> {
         let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
         let id = if use_store { id_of(opts)? } else { None };
-        let mut revision = 0;
-        let history = match &id {
-            Some(id) => match self.load(id).await? {
-                Some((state, _)) if state.pending.is_some() => {
-                    return Err(Error::new(
-                        Code::ConversationHalted,
-                        format!("conversation \"{id}\" is halted on request \"{}\": answer it with askWithAnswer, or discard it", state.pending.map(|p| p.id).unwrap_or_default()),
-                    ))
-                }
-                Some((state, transcript)) => {
-                    revision = state.revision;
-                    transcript
-                }
-                None => Vec::new(),
-            },
-            None => history_of(&get(opts, "history"))?,
+        let opened = match &id {
+            Some(id) => conversation::open(&self.store, id).await?,
+            None => conversation::Opened { history: history_of(&get(opts, "history"))?, revision: 0 },
         };
-        let (run, step) = Run::start(self.cfg(stream), toolkit.kit, history, &prompt)?;
-        Ok(Prepared { run, step, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
+        let (run, step) = Run::start(self.cfg(), toolkit.kit, opened.history, &prompt)?;
+        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision: opened.revision })
     }
 
     /// `{ answer }` plus one of: `id` (from the store, when `use_store`), `state`, or
-    /// `history` + `pending`.
+    /// `history` + `pending`; `conversation::resume` chooses and checks.
     async fn prepare_resume(&self, opts: &JsValue, stream: bool, use_store: bool) -> Result<Prepared> {
         let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
         let answer_v = get(opts, "answer");
@@ -206,48 +190,19 @@ impl Inner {
             return Err(Error::bad_input("an answer object { id, ok, data? } is required"));
         }
         let answer = decode(&answer_v, "answer", Answer::from_json)?;
-        let explicit_pending = match get(opts, "pending") {
+        let pending = match get(opts, "pending") {
             p if p.is_object() => Some(decode(&p, "pending", Request::from_json)?),
             _ => None,
         };
-        let state = get(opts, "state");
+        let state_v = get(opts, "state");
+        let state = || from_js(&state_v, "state");
+        let history = || history_of(&get(opts, "history"));
+        let args = ResumeArgs { pending, state: (!(state_v.is_undefined() || state_v.is_null())).then_some(&state as _), history: &history };
         let id = if use_store { id_of(opts)? } else { None };
-        let mut revision = 0;
-        let (history, pending) = if let Some(id) = &id {
-            let Some((stored, transcript)) = self.load(id).await? else {
-                return Err(Error::bad_state(format!("toolnexus: cannot resume — no transcript supplied (no conversation \"{id}\" in the store)")));
-            };
-            // An answer for a conversation that has moved on is a lost race (another context
-            // resumed it first) or a replay: `conflict`, the same code a losing save gets, so a
-            // host handles every way of losing a race the same way whatever the timing.
-            let Some(stored_pending) = stored.pending else {
-                return Err(Error::conflict(format!(
-                    "conflict: conversation \"{id}\" is no longer halted (already resumed): there is nothing to answer"
-                )));
-            };
-            if let Some(p) = explicit_pending.filter(|p| p.id != stored_pending.id) {
-                return Err(Error::conflict(format!(
-                    "stale pending request \"{}\": conversation \"{id}\" is halted on \"{}\"",
-                    p.id, stored_pending.id
-                )));
-            }
-            revision = stored.revision;
-            (transcript, stored_pending)
-        } else if !(state.is_undefined() || state.is_null()) {
-            let h = crate::state::load(&from_js(&state, "state")?)?;
-            (dialect::read(&h.messages)?, h.pending)
-        } else {
-            let pending = explicit_pending.ok_or_else(|| {
-                Error::bad_input(if use_store {
-                    "askWithAnswer needs a conversation id (or { history, pending } / a pending RunResult as state)"
-                } else {
-                    "runWithAnswer needs { history, pending } or a pending RunResult as state"
-                })
-            })?;
-            (history_of(&get(opts, "history"))?, pending)
-        };
-        let (run, step) = Run::resume(self.cfg(stream), toolkit.kit, ResumeInput { history, pending, answer })?;
-        Ok(Prepared { run, step, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
+        let store = use_store.then_some(&self.store as &dyn conversation::ConversationStore);
+        let r = conversation::resume(store, id.as_deref(), args).await?;
+        let (run, step) = Run::resume(self.cfg(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer })?;
+        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision: r.revision })
     }
 
     async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>) -> Result<RunResult> {
@@ -257,12 +212,14 @@ impl Inner {
         let on_error = self.on_error.clone().map(OnError);
         let waiter = self.wait_for.clone().map(WaitFor);
         let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
-        let saver = p.id.map(|id| Saver { store: &self.store, id, revision: std::cell::Cell::new(p.revision) });
+        let saver = p.id.map(|id| Saver::new(&self.store, id, p.revision));
         let ids = super::ids();
         let clock = js_sys::Date::now;
+        let policy = CallPolicy { stream: p.stream, ..self.policy.clone() };
         let env = Env {
             transport: &transport,
             tools: &tools,
+            policy: &policy,
             waiter: waiter.as_ref().map(|w| w as &dyn Waiter),
             observer: Some(&observer as &dyn Observer),
             events,
@@ -292,6 +249,7 @@ impl Inner {
         let ids = super::ids();
         let clock = js_sys::Date::now;
         let env = Env {
+            policy: &self.policy,
             observer: Some(&observer as &dyn Observer),
             sleep: Some(&Timers),
             on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
@@ -305,14 +263,8 @@ impl Inner {
                 s.push(&chunk);
             }
         };
-        let fut = crate::translate::translate(&self.cfg, request, &env, sink.map(|_| &emit as &dyn Fn(serde_json::Value)));
-        let result = match crate::driver::Abort::aborted(&abort) {
-            Some(e) => Err(e),
-            None => match futures_util::future::select(Box::pin(fut), crate::driver::Abort::wait(&abort)).await {
-                futures_util::future::Either::Left((r, _)) => r,
-                futures_util::future::Either::Right((e, _)) => Err(e),
-            },
-        }?;
+        let chunks = sink.map(|_| &emit as &dyn Fn(serde_json::Value));
+        let result = crate::translate::translate(&self.cfg.provider, &self.cfg.system_prompt, request, &env, chunks).await?;
         to_js(&result)
     }
 
@@ -325,31 +277,7 @@ impl Inner {
     }
 
     async fn discard(&self, id: String, opts: JsValue) -> Result<()> {
-        let keep = get(&opts, "keepHistory").as_bool() == Some(true);
-        if !keep {
-            return self.store.delete(&id).await;
-        }
-        let Some((state, mut transcript)) = self.load(&id).await? else { return Ok(()) };
-        let Some(pending) = state.pending else { return Ok(()) };
-        // Keep the conversation, closing the halted turn: every waiting call is declined.
-        if let Some(turn) = crate::message::last_tool_turn(&transcript) {
-            let outs = turn
-                .calls
-                .iter()
-                .zip(&turn.results)
-                .filter(|(_, r)| r.is_none())
-                .map(|(c, _)| crate::message::ToolOutput {
-                    call_id: c.id.clone(),
-                    name: c.name.clone(),
-                    output: declined(&pending).output,
-                    is_error: true,
-                })
-                .collect();
-            transcript.push(Message::Tool(outs));
-        }
-        let mut closed = ConversationState::new(state.style, &transcript, None);
-        closed.revision = state.revision + 1;
-        self.store.save(&id, &closed).await
+        conversation::discard(&self.store, &id, get(&opts, "keepHistory").as_bool() == Some(true)).await
     }
 }
 

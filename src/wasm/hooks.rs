@@ -128,7 +128,7 @@ impl Hooks for JsHooks {
                 return Ok(None);
             }
             if let Some(r) = result_of(&v)? {
-                return Ok(Some(ToolVerdict::Result(r)));
+                return Ok(Some(ToolVerdict::Result(crate::suspend::ToolOutcome::from_result(r))));
             }
             match from_js(&get(&v, "args"), "beforeTool args")? {
                 Value::Null => Ok(None),

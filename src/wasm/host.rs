@@ -7,7 +7,7 @@ use crate::retry::ErrorInfo;
 use crate::metrics::{Metric, Observer};
 use crate::error::{redact, Code, Error, Result};
 use crate::provider::{HttpRequest, HttpResponse};
-use crate::suspend::{Answer, Request};
+use crate::suspend::{Answer, Request, ToolOutcome};
 use crate::tool::ToolResult;
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Function, Object, Reflect};
@@ -161,30 +161,32 @@ impl JsTools {
 
 impl ToolExecutor for JsTools {
     fn execute<'a>(&'a self, name: &'a str, args: &'a Map<String, Value>, answer: Option<&'a Answer>)
-        -> LocalBoxFuture<'a, Result<ToolResult>> {
-        Box::pin(self.call(name, args, answer))
+        -> LocalBoxFuture<'a, Result<ToolOutcome>> {
+        // The `pending()` marker a JS tool returns is read here, once.
+        Box::pin(async move { self.call(name, args, answer).await.map(ToolOutcome::from_result) })
     }
 }
 
 pub struct WaitFor(pub Function);
 
 impl WaitFor {
-    async fn call(&self, req: Request) -> Result<Answer> {
+    async fn call(&self, req: Request) -> Result<Option<Answer>> {
         let returned = settle(self.0.call1(&JsValue::UNDEFINED, &to_js(&req)?))
             .await
             .map_err(|e| from_thrown(&e, Code::HostCallback, "waitFor failed"))?;
-        // No answer at all counts as "not ok" (contract §c.1).
+        // No answer at all: the core declines the call.
         if returned.is_undefined() || returned.is_null() {
-            return Ok(Answer { id: req.id, ok: false, data: None, reason: None });
+            return Ok(None);
         }
         let v = from_js(&returned, "the answer from waitFor")?;
         Answer::from_json(&v, "the answer from waitFor")
+            .map(Some)
             .map_err(|e| Error::new(Code::HostCallback, format!("waitFor must resolve to an Answer {{ id, ok, data? }}: {e}")))
     }
 }
 
 impl Waiter for WaitFor {
-    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Answer>> {
+    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
         Box::pin(self.call(req))
     }
 }

@@ -32,7 +32,7 @@ fn decode_tool(v: &JsValue, i: usize) -> Result<(ToolSpec, Option<Function>)> {
         name: req_string(v, "name", &what)?,
         description: opt_string(v, "description", &what)?.unwrap_or_default(),
         input_schema,
-        source,
+        source: source.into(),
     }
     .validated()?;
     let run = opt_function(v, "run", &what)?;

@@ -10,11 +10,11 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
-use toolnexus_wasm::driver::{drive, Env, ToolExecutor, Transport, Waiter};
+use toolnexus_wasm::driver::{drive, CallPolicy, Env, ToolExecutor, Transport, Waiter};
 use toolnexus_wasm::metrics::{Metric, Observer};
 use toolnexus_wasm::provider::{HttpRequest, HttpResponse, ProviderConfig, Style};
-use toolnexus_wasm::run::{ResumeInput, Run, RunConfig, RunResult};
-use toolnexus_wasm::suspend::{Answer, IdGen, Request};
+use toolnexus_wasm::run::{LoopConfig, ResumeInput, Run, RunResult};
+use toolnexus_wasm::suspend::{Answer, IdGen, Request, ToolOutcome};
 use toolnexus_wasm::tool::{default_relay_schema, default_schema, ToolResult, ToolSpec, Toolkit};
 use toolnexus_wasm::Result;
 
@@ -72,7 +72,7 @@ impl Tools {
 
 impl ToolExecutor for Tools {
     fn execute<'a>(&'a self, name: &'a str, args: &'a Map<String, Value>, answer: Option<&'a Answer>)
-        -> LocalBoxFuture<'a, Result<ToolResult>> {
+        -> LocalBoxFuture<'a, Result<ToolOutcome>> {
         Box::pin(async move {
             let delay = self.delays.iter().find(|(n, _)| n == name).map(|d| d.1).unwrap_or(0);
             for _ in 0..delay {
@@ -80,7 +80,8 @@ impl ToolExecutor for Tools {
             }
             self.calls.borrow_mut().push((name.to_string(), Value::Object(args.clone()), answer.cloned()));
             let f = &self.fns.iter().find(|(n, _)| n == name).expect("tool not scripted").1;
-            Ok(f(args, answer))
+            // The closures return what a JS tool returns: `pending()` is the wire marker.
+            Ok(ToolOutcome::from_result(f(args, answer)))
         })
     }
 }
@@ -113,14 +114,14 @@ impl Wait {
 }
 
 impl Waiter for Wait {
-    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Answer>> {
+    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
         Box::pin(async move {
             self.seen.borrow_mut().push(req.clone());
             self.outstanding.set(self.outstanding.get() + 1);
             self.max_outstanding.set(self.max_outstanding.get().max(self.outstanding.get()));
             YieldOnce(false).await;
             self.outstanding.set(self.outstanding.get() - 1);
-            Ok((self.answer)(&req))
+            Ok(Some((self.answer)(&req)))
         })
     }
 }
@@ -129,8 +130,8 @@ pub fn ok_answer(req: &Request, data: Value) -> Answer {
     Answer { id: req.id.clone(), ok: true, data: data.as_object().cloned(), reason: None }
 }
 
-pub fn config(style: Style) -> RunConfig {
-    RunConfig {
+pub fn config(style: Style) -> LoopConfig {
+    LoopConfig {
         provider: ProviderConfig {
             base_url: "http://127.0.0.1:9/v1".into(),
             style,
@@ -140,12 +141,12 @@ pub fn config(style: Style) -> RunConfig {
         },
         system_prompt: "You are terse.".into(),
         max_turns: 10,
-        stream: false,
-        // tests that retry say so (tests/retry.rs)
-        retries: 0,
-        retry_base_ms: 500.0,
-        request_params: None,
     }
+}
+
+/// Whole replies, one attempt (tests that retry say so: tests/retry.rs).
+pub fn streaming(stream: bool) -> CallPolicy {
+    CallPolicy { stream, ..CallPolicy::SINGLE }
 }
 
 pub fn native(name: &str) -> ToolSpec {
@@ -321,10 +322,9 @@ impl Host {
 pub fn run_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &dyn Transport, tools: &Tools, waiter: Option<&dyn Waiter>, host: &Host, history: Vec<toolnexus_wasm::message::Message>, prompt: &str) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
-    let env = Env { waiter, events: Some(host), persist: Some(host), ..Env::new(transport, tools, &ids, &clock) };
-    let mut cfg = config(style);
-    cfg.stream = stream;
-    let (r, step) = Run::start(cfg, Toolkit::new(kit)?, history, prompt)?;
+    let policy = streaming(stream);
+    let env = Env { waiter, events: Some(host), persist: Some(host), policy: &policy, ..Env::new(transport, tools, &ids, &clock) };
+    let (r, step) = Run::start(config(style), Toolkit::new(kit)?, history, prompt)?;
     futures_executor::block_on(drive(r, step, &env))
 }
 
@@ -332,10 +332,9 @@ pub fn run_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &dyn 
 pub fn resume_full(style: Style, stream: bool, kit: Vec<ToolSpec>, transport: &dyn Transport, tools: &Tools, host: &Host, history: Vec<toolnexus_wasm::message::Message>, pending: Request, answer: Answer) -> Result<RunResult> {
     let ids = ids();
     let clock = tick();
-    let env = Env { events: Some(host), persist: Some(host), ..Env::new(transport, tools, &ids, &clock) };
-    let mut cfg = config(style);
-    cfg.stream = stream;
-    let (r, step) = Run::resume(cfg, Toolkit::new(kit)?, ResumeInput { history, pending, answer })?;
+    let policy = streaming(stream);
+    let env = Env { events: Some(host), persist: Some(host), policy: &policy, ..Env::new(transport, tools, &ids, &clock) };
+    let (r, step) = Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history, pending, answer })?;
     futures_executor::block_on(drive(r, step, &env))
 }
 

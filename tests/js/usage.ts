@@ -2,7 +2,7 @@
 // data shape, and wrong usage is a type error (the @ts-expect-error lines must stay errors).
 import {
   init, createClient, memoryStore, chromeStorageStore, kvStore, createToolkit, defineTool, relayTool, pending, authRequired,
-  isRelayRequest, relayCallsOf, relayAnswer, RELAY_KIND,
+  isRelayRequest, relayCallsOf, relayAnswer, RELAY_KIND, checkRevision,
 } from "toolnexus-wasm";
 import type {
   Answer, Client, ClientOptions, RelayCall, RelayResult, Request, RunResult, Tool, ToolResult,
@@ -75,6 +75,10 @@ export async function memory(kv: KVNamespaceLike): Promise<string> {
   }
   for await (const e of client.streamWithAnswer({ toolkit: kit, id: "c1", answer: { id: "p", ok: true } })) text += e.type;
   const saved: ConversationState | undefined | null = await client.conversationStore().get("c1");
+  // A custom store applies the core's revision rule inside its own atomic write.
+  if (saved) checkRevision(await kv.get("c1", "json") as ConversationState | null, { ...saved, revision: saved.revision + 1 });
+  // @ts-expect-error the incoming state is required
+  checkRevision(saved);
   // @ts-expect-error ask needs a prompt
   await client.ask({ id: "c1" });
   return text + (saved?.outstanding?.length ?? 0);

@@ -1,0 +1,269 @@
+//! What happens to a stored conversation: loading it, refusing a new prompt while it is halted,
+//! choosing what a resume continues from and checking the answer against it, discarding it, and
+//! the revision rule every save obeys. The store itself is a seam ([`ConversationStore`]); this
+//! module does no I/O of its own, so every rule here is testable natively.
+
+use crate::driver::Persist;
+use crate::error::{Code, Error, Result};
+use crate::message::{last_tool_turn, Message, ToolOutput};
+use crate::state::{load_conversation, ConversationState};
+use crate::suspend::{declined, Request};
+use futures_util::future::LocalBoxFuture;
+use serde_json::Value;
+use std::cell::Cell;
+use std::future::Future;
+use std::task::{Poll, Waker};
+
+/// Where conversations are kept, one JSON document (a [`ConversationState`]) per id.
+pub trait ConversationStore {
+    /// The stored document, `None` when the id is unknown.
+    fn get<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, Result<Option<Value>>>;
+    /// A store that checks applies [`check_revision`] atomically against what it holds.
+    fn save<'a>(&'a self, id: &'a str, state: &'a ConversationState) -> LocalBoxFuture<'a, Result<()>>;
+    fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, Result<()>>;
+}
+
+/// The revision a save carries when the last one saved (or loaded) was `current`.
+pub fn next_revision(current: u64) -> u64 {
+    current.saturating_add(1)
+}
+
+/// The revision rule a checking store applies on save: over a stored state, the incoming one
+/// must be exactly its next revision; anything else is a write based on a stale read, refused
+/// with `conflict`, so the newer state is never overwritten. An id with nothing stored takes any
+/// revision (a new conversation, or one copied from another store).
+pub fn check_revision(stored: Option<u64>, incoming: u64) -> Result<()> {
+    match stored {
+        Some(stored) if incoming != next_revision(stored) => Err(Error::conflict(format!(
+            "conflict: the conversation is at revision {stored}, this save expected {}",
+            incoming.saturating_sub(1)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The stored conversation `id`, decoded and checked; `None` when there is none yet.
+pub async fn load(store: &dyn ConversationStore, id: &str) -> Result<Option<(ConversationState, Vec<Message>)>> {
+    match store.get(id).await? {
+        None => Ok(None),
+        Some(v) => load_conversation(&v).map(Some),
+    }
+}
+
+/// A transcript to continue and the revision its saves continue from.
+#[derive(Debug)]
+pub struct Opened {
+    pub history: Vec<Message>,
+    pub revision: u64,
+}
+
+/// Opens `id` for a new prompt: an unknown id starts empty; a halted one refuses the prompt
+/// (`conversation_halted`): its request must be answered or the conversation discarded first.
+pub async fn open(store: &dyn ConversationStore, id: &str) -> Result<Opened> {
+    match load(store, id).await? {
+        None => Ok(Opened { history: Vec::new(), revision: 0 }),
+        Some((state, _)) if state.pending.is_some() => Err(Error::new(
+            Code::ConversationHalted,
+            format!(
+                "conversation \"{id}\" is halted on request \"{}\": answer it with askWithAnswer, or discard it",
+                state.pending.map(|p| p.id).unwrap_or_default()
+            ),
+        )),
+        Some((state, history)) => Ok(Opened { history, revision: state.revision }),
+    }
+}
+
+/// What a resume was given besides its answer. `state` and `history` are read only when they
+/// are the source chosen, so a value beside a stored id is never decoded.
+pub struct ResumeArgs<'a> {
+    /// The request being answered, when the caller names it.
+    pub pending: Option<Request>,
+    /// A pending `RunResult`, when one was given.
+    pub state: Option<&'a dyn Fn() -> Result<Value>>,
+    /// The transcript given with `pending`.
+    pub history: &'a dyn Fn() -> Result<Vec<Message>>,
+}
+
+/// A halted transcript, the request it is halted on, and the revision saves continue from.
+#[derive(Debug)]
+pub struct Resumable {
+    pub history: Vec<Message>,
+    pub pending: Request,
+    pub revision: u64,
+}
+
+/// Chooses what a resume continues from: the stored conversation `id` (when the call keeps
+/// conversations in `store` and names one), else the `state` given, else `history` + `pending`.
+pub async fn resume(store: Option<&dyn ConversationStore>, id: Option<&str>, args: ResumeArgs<'_>) -> Result<Resumable> {
+    if let (Some(store), Some(id)) = (store, id) {
+        let Some((stored, history)) = load(store, id).await? else {
+            return Err(Error::bad_state(format!("toolnexus: cannot resume — no transcript supplied (no conversation \"{id}\" in the store)")));
+        };
+        // An answer for a conversation that has moved on is a lost race (another context resumed
+        // it first) or a replay: `conflict`, the code a losing save gets, so a host handles every
+        // way of losing a race alike whatever the timing.
+        let Some(pending) = stored.pending else {
+            return Err(Error::conflict(format!(
+                "conflict: conversation \"{id}\" is no longer halted (already resumed): there is nothing to answer"
+            )));
+        };
+        if let Some(p) = args.pending.filter(|p| p.id != pending.id) {
+            return Err(Error::conflict(format!("stale pending request \"{}\": conversation \"{id}\" is halted on \"{}\"", p.id, pending.id)));
+        }
+        return Ok(Resumable { history, pending, revision: stored.revision });
+    }
+    if let Some(state) = args.state {
+        let halted = crate::state::load(&state()?)?;
+        return Ok(Resumable { history: crate::dialect::read(&halted.messages)?, pending: halted.pending, revision: 0 });
+    }
+    let pending = args.pending.ok_or_else(|| {
+        Error::bad_input(if store.is_some() {
+            "askWithAnswer needs a conversation id (or { history, pending } / a pending RunResult as state)"
+        } else {
+            "runWithAnswer needs { history, pending } or a pending RunResult as state"
+        })
+    })?;
+    Ok(Resumable { history: (args.history)()?, pending, revision: 0 })
+}
+
+/// Drops the conversation `id`. With `keep_history` a halted conversation is kept instead, its
+/// halted turn closed: every waiting call gets a declined result and the request is cleared, so
+/// the next prompt continues from it. Anything else is left as it is.
+pub async fn discard(store: &dyn ConversationStore, id: &str, keep_history: bool) -> Result<()> {
+    if !keep_history {
+        return store.delete(id).await;
+    }
+    let Some((state, mut transcript)) = load(store, id).await? else { return Ok(()) };
+    let Some(pending) = state.pending else { return Ok(()) };
+    if let Some(turn) = last_tool_turn(&transcript) {
+        let declined = declined(&pending).output;
+        let outs = turn
+            .calls
+            .iter()
+            .zip(&turn.results)
+            .filter(|(_, r)| r.is_none())
+            .map(|(c, _)| ToolOutput { call_id: c.id.clone(), name: c.name.clone(), output: declined.clone(), is_error: true })
+            .collect();
+        transcript.push(Message::Tool(outs));
+    }
+    let mut closed = ConversationState::new(state.style, &transcript, None);
+    closed.revision = next_revision(state.revision);
+    store.save(id, &closed).await
+}
+
+/// Persists one run's conversation `id`: each save carries the next revision after the last one
+/// this run saved (or loaded). Saves go to the store one at a time, in the order they were made,
+/// and each takes its revision only when it is sent: parallel calls of one turn that suspend
+/// together checkpoint twice, and the second must build on the first, not race it.
+pub struct Saver<'a> {
+    store: &'a dyn ConversationStore,
+    id: String,
+    revision: Cell<u64>,
+    queue: Queue,
+}
+
+impl<'a> Saver<'a> {
+    /// `revision`: the stored revision the run started from (0 for a new conversation).
+    pub fn new(store: &'a dyn ConversationStore, id: String, revision: u64) -> Self {
+        Saver { store, id, revision: Cell::new(revision), queue: Queue::default() }
+    }
+
+    /// The revision of the last successful save (or the one loaded).
+    pub fn revision(&self) -> u64 {
+        self.revision.get()
+    }
+}
+
+impl Persist for Saver<'_> {
+    fn save(&self, mut state: ConversationState) -> LocalBoxFuture<'_, Result<()>> {
+        // The ticket is taken now, while the caller's order is still the order of the calls.
+        let ticket = self.queue.ticket();
+        Box::pin(async move {
+            ticket.turn().await;
+            state.revision = next_revision(self.revision.get());
+            self.store.save(&self.id, &state).await?;
+            self.revision.set(state.revision);
+            Ok(())
+        })
+    }
+}
+
+/// A first-come first-served turn for one saver's saves (single-threaded: `Cell`s only).
+#[derive(Default)]
+struct Queue {
+    issued: Cell<u64>,
+    /// Tickets up to this one may save. A ticket done (or dropped) lets everything up to it by,
+    /// so a save given up before its turn never holds up the ones behind it; the worst it can
+    /// do is let two saves overlap, which the store's revision check turns into `conflict`.
+    serving: Cell<u64>,
+    /// One waker is enough: a saver serves one run, and all of a run's saves are polled by its
+    /// one task, so waking it reaches every waiting save.
+    waker: Cell<Option<Waker>>,
+}
+
+impl Queue {
+    fn ticket(&self) -> Ticket<'_> {
+        let n = self.issued.get();
+        self.issued.set(n + 1);
+        Ticket { queue: self, n }
+    }
+}
+
+struct Ticket<'a> {
+    queue: &'a Queue,
+    n: u64,
+}
+
+impl Ticket<'_> {
+    /// Resolves when every older save is done.
+    fn turn(&self) -> impl Future<Output = ()> + '_ {
+        std::future::poll_fn(move |cx| {
+            if self.queue.serving.get() >= self.n {
+                Poll::Ready(())
+            } else {
+                self.queue.waker.set(Some(cx.waker().clone()));
+                Poll::Pending
+            }
+        })
+    }
+}
+
+impl Drop for Ticket<'_> {
+    fn drop(&mut self) {
+        self.queue.serving.set(self.queue.serving.get().max(self.n + 1));
+        if let Some(w) = self.queue.waker.take() {
+            w.wake();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn revisions_only_move_forward_by_one() {
+        assert!(check_revision(None, 1).is_ok());
+        assert!(check_revision(None, 7).is_ok(), "nothing stored: nothing to protect");
+        assert!(check_revision(Some(4), 5).is_ok());
+        assert_eq!(next_revision(4), 5);
+        for (stored, incoming) in [(Some(5), 5), (Some(5), 4), (Some(5), 7), (Some(1), 1), (Some(0), 0)] {
+            assert_eq!(check_revision(stored, incoming).unwrap_err().code(), "conflict", "{stored:?} → {incoming}");
+        }
+    }
+
+    #[test]
+    fn saves_take_turns_and_one_given_up_does_not_hold_up_the_next() {
+        let q = Queue::default();
+        let (first, second, third) = (q.ticket(), q.ticket(), q.ticket());
+        let waiting = |t: &Ticket| futures_util::FutureExt::now_or_never(t.turn()).is_none();
+        assert!(!waiting(&first) && waiting(&second) && waiting(&third));
+        drop(first);
+        assert!(!waiting(&second) && waiting(&third), "the second's turn");
+        let fourth = q.ticket();
+        drop(third);
+        assert!(!waiting(&fourth), "the third gave up before its turn: the fourth is not held up");
+        drop(second);
+        assert!(!waiting(&fourth));
+    }
+}

@@ -1,0 +1,335 @@
+//! The one async driver: it walks the state machine's steps over two seams, a [`Transport`]
+//! (HTTP, whole or streamed) and a [`ToolExecutor`] (host tools), plus optional host callbacks:
+//! a [`Waiter`] (`waitFor`), an [`Observer`] (metrics), an [`EventSink`] (stream events) and a
+//! [`Persist`] (the conversation store). It is the only code in the core that awaits. `run`,
+//! `stream` and `ask` all go through it: there is one loop, and one model call
+//! (`call::model_call`, which `translate` uses too).
+//!
+//! All calls of a turn run concurrently, and so do the `waitFor` calls of several suspensions in
+//! one turn. With a store, the state is saved after every completed turn and before any
+//! `waitFor` is called.
+
+mod call;
+mod tools;
+
+pub(crate) use call::{hook_failed, model_call, CallSubject};
+
+use crate::error::{Error, Result};
+use crate::events::{EventSink, StreamEvent};
+use crate::hooks::{Hook, Hooks};
+use crate::metrics::{Metric, Observer};
+use crate::provider::{HttpRequest, HttpResponse, ModelReply};
+use crate::retry::{ErrorInfo, DEFAULT_RETRY_BASE_MS};
+use crate::run::{Checkpoint, Run, RunResult, Status, Step};
+use crate::state::ConversationState;
+use crate::suspend::{Answer, IdGen, Request, ToolOutcome};
+use crate::tool::ToolSpec;
+use futures_util::future::{select, Either, LocalBoxFuture};
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::future::Future;
+
+/// A response body read chunk by chunk. `None` is the end of the body.
+pub trait ByteStream {
+    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>>;
+}
+
+pub struct StreamResponse {
+    pub status: u16,
+    pub body: Box<dyn ByteStream>,
+    pub retry_after: Option<String>,
+}
+
+/// A body that is already whole: one chunk.
+pub struct WholeBody(pub Option<Vec<u8>>);
+
+impl ByteStream for WholeBody {
+    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
+        let chunk = self.0.take();
+        Box::pin(async move { Ok(chunk) })
+    }
+}
+
+pub trait Transport {
+    fn send(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse>>;
+
+    /// Sends and hands back the body as it arrives. The default reads it whole.
+    fn open(&self, req: HttpRequest) -> LocalBoxFuture<'_, Result<StreamResponse>> {
+        Box::pin(async move {
+            let r = self.send(req).await?;
+            Ok(StreamResponse { status: r.status, body: Box::new(WholeBody(Some(r.body.into_bytes()))), retry_after: r.retry_after })
+        })
+    }
+}
+
+/// Runs host tools. A host tool that throws is a failed *result*, not an error: executors turn
+/// it into `{ output: message, isError: true }`. `Err` is reserved for failures of the run itself.
+/// A suspension (the host tool returned `pending(...)`) is [`ToolOutcome::Suspend`]: the host
+/// edge decodes its wire marker once, and the core never looks into result metadata for it.
+pub trait ToolExecutor {
+    fn execute<'a>(&'a self, name: &'a str, args: &'a Map<String, Value>, answer: Option<&'a Answer>)
+        -> LocalBoxFuture<'a, Result<ToolOutcome>>;
+}
+
+/// The host's `waitFor`. `None` in [`Env::waiter`] means durable halt. No answer at all
+/// (`Ok(None)`) is a decline, by the core's rule.
+pub trait Waiter {
+    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>>;
+}
+
+/// Saves the conversation (the store under one id). A failed save fails the run: a host that
+/// asked for persistence must not believe a state is safe when it is not.
+pub trait Persist {
+    fn save(&self, state: ConversationState) -> LocalBoxFuture<'_, Result<()>>;
+}
+
+/// Waits between retries. Without one, retries happen at once (tests).
+pub trait Sleep {
+    fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()>;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    Retry,
+    Fail,
+}
+
+/// The host's `onError(info)`: retry or fail this failed attempt (never beyond `retries`).
+pub trait ErrorPolicy {
+    fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>>;
+}
+
+/// The run's abort signal (`signal` and `timeoutMs` together).
+pub trait Abort {
+    /// `Some(error)` once aborted.
+    fn aborted(&self) -> Option<Error>;
+    /// Resolves with the abort error when the run is aborted.
+    fn wait(&self) -> LocalBoxFuture<'_, Error>;
+}
+
+/// How model calls are made, whatever they are for (the loop's turns or a translation): the
+/// driver's side of a client's options. The machine never sees it.
+#[derive(Clone, Debug)]
+pub struct CallPolicy {
+    /// Model calls ask for SSE replies; text deltas become events as they arrive.
+    pub stream: bool,
+    /// Retries after a failed model call (`0` means none).
+    pub retries: u32,
+    pub retry_base_ms: f64,
+    /// Shallow-merged into every request body (`requestParams`).
+    pub request_params: Option<Map<String, Value>>,
+}
+
+impl CallPolicy {
+    /// One attempt, whole replies, the body as built.
+    pub const SINGLE: CallPolicy = CallPolicy { stream: false, retries: 0, retry_base_ms: DEFAULT_RETRY_BASE_MS, request_params: None };
+}
+
+static SINGLE: CallPolicy = CallPolicy::SINGLE;
+
+pub struct Env<'a> {
+    pub transport: &'a dyn Transport,
+    pub tools: &'a dyn ToolExecutor,
+    pub policy: &'a CallPolicy,
+    pub waiter: Option<&'a dyn Waiter>,
+    pub observer: Option<&'a dyn Observer>,
+    pub events: Option<&'a dyn EventSink>,
+    pub persist: Option<&'a dyn Persist>,
+    pub sleep: Option<&'a dyn Sleep>,
+    pub on_error: Option<&'a dyn ErrorPolicy>,
+    pub abort: Option<&'a dyn Abort>,
+    pub hooks: Option<&'a dyn Hooks>,
+    pub ids: &'a IdGen,
+    /// Milliseconds from any fixed origin; only differences are used.
+    pub clock: &'a dyn Fn() -> f64,
+    /// Uniform in [0, 1), for backoff jitter.
+    pub random: &'a dyn Fn() -> f64,
+}
+
+fn no_jitter() -> f64 {
+    0.0
+}
+
+impl<'a> Env<'a> {
+    /// The two required seams; every host callback starts unset and calls follow
+    /// [`CallPolicy::SINGLE`].
+    pub fn new(transport: &'a dyn Transport, tools: &'a dyn ToolExecutor, ids: &'a IdGen, clock: &'a dyn Fn() -> f64) -> Self {
+        Env {
+            transport,
+            tools,
+            policy: &SINGLE,
+            waiter: None,
+            observer: None,
+            events: None,
+            persist: None,
+            sleep: None,
+            on_error: None,
+            abort: None,
+            hooks: None,
+            ids,
+            clock,
+            random: &no_jitter,
+        }
+    }
+}
+
+impl Env<'_> {
+    /// The hooks seam, if that hook is set.
+    pub(crate) fn hook(&self, which: Hook) -> Option<&dyn Hooks> {
+        self.hooks.filter(|h| h.has(which))
+    }
+
+    pub(crate) fn emit(&self, m: Metric) {
+        if let Some(o) = self.observer {
+            o.metric(&m);
+        }
+    }
+
+    fn event(&self, e: StreamEvent) {
+        if let Some(s) = self.events {
+            s.event(e);
+        }
+    }
+
+    /// Saves the conversation `state()` gives, when there is a store (the state is built only
+    /// then).
+    async fn save(&self, state: impl FnOnce() -> ConversationState) -> Result<()> {
+        match self.persist {
+            Some(p) => p.save(state()).await,
+            None => Ok(()),
+        }
+    }
+}
+
+/// Runs `work` to its end unless the run is aborted first. Abort reaches everything in flight
+/// (the fetch, a stream, tools and parked `waitFor` calls): dropping `work` abandons them, and
+/// since the state is saved before any wait begins, nothing durable is lost.
+pub async fn abortable<T>(abort: Option<&dyn Abort>, work: impl Future<Output = Result<T>>) -> Result<T> {
+    let Some(a) = abort else { return work.await };
+    if let Some(e) = a.aborted() {
+        return Err(e);
+    }
+    match select(Box::pin(work), a.wait()).await {
+        Either::Left((r, _)) => r,
+        Either::Right((e, _)) => Err(e),
+    }
+}
+
+/// Runs to a result and reports exactly one `run` metric, whatever the outcome.
+pub async fn drive(run: Run, first: Step, env: &Env<'_>) -> Result<RunResult> {
+    let started = (env.clock)();
+    let run = RefCell::new(run);
+    let outcome = abortable(env.abort, steps(&run, first, env)).await;
+    let run = run.into_inner();
+    let (turns, tool_calls, total_tokens, error) = match &outcome {
+        Ok(r) => (r.turns, r.tool_call_count, r.usage.total_tokens, None),
+        Err(e) => (run.turns(), 0, run.usage().total_tokens, Some(e.message.clone())),
+    };
+    env.emit(Metric::Run { model: run.model().to_string(), turns, tool_calls, total_tokens, ms: (env.clock)() - started, error });
+    outcome
+}
+
+async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResult> {
+    // The provider does not change during a run; one copy serves every model call.
+    let provider = run.borrow().provider().clone();
+    let mut step = first;
+    loop {
+        step = match step {
+            Step::CallModel => {
+                let turn = LoopTurn { run, env, next: RefCell::new(None) };
+                model_call(&provider, &turn, env.policy.stream, env).await?;
+                turn.next.into_inner().ok_or_else(|| Error::internal("the model call ended without a reply"))?
+            }
+            Step::RunTools(invocations) => {
+                for inv in &invocations {
+                    env.event(StreamEvent::ToolCall { id: inv.call.id.clone(), name: inv.call.name.clone(), args: Value::Object(inv.args.clone()) });
+                }
+                let mut slots: Vec<usize> = invocations.iter().map(|inv| inv.slot).collect();
+                let settled = join_all(invocations.into_iter().map(|inv| Box::pin(tools::resolve(inv, run, env))).collect()).await;
+                settled.into_iter().collect::<Result<Vec<()>>>()?;
+                slots.sort_unstable();
+                for slot in slots {
+                    let event = match run.borrow().settled(slot) {
+                        Some((call, ToolOutcome::Result(r))) => StreamEvent::ToolResult {
+                            id: call.id.clone(),
+                            name: call.name.clone(),
+                            output: r.output.clone(),
+                            is_error: r.is_error,
+                        },
+                        // A durable halt: in-process waits announced theirs already.
+                        Some((_, ToolOutcome::Suspend(req))) => StreamEvent::Pending { request: req.clone() },
+                        None => return Err(Error::internal("a tool call of this turn has no outcome")),
+                    };
+                    env.event(event);
+                }
+                let next = run.borrow_mut().end_tool_turn()?;
+                if matches!(next, Step::CallModel) {
+                    env.save(|| stored(run.borrow().checkpoint())).await?; // a completed turn
+                }
+                next
+            }
+            Step::Done(result) => {
+                env.save(|| stored(run.borrow().conversation(result.pending.clone()))).await?;
+                if result.status == Status::Done {
+                    env.event(StreamEvent::Usage { usage: result.usage });
+                }
+                env.event(StreamEvent::Done { result: result.clone() });
+                return Ok(*result);
+            }
+        };
+    }
+}
+
+/// The machine's checkpoint as the document a store keeps.
+pub(crate) fn stored(c: Checkpoint<'_>) -> ConversationState {
+    ConversationState::new(c.style, &c.transcript, c.pending)
+}
+
+/// One model turn of the loop, as the model-call pipeline sees it.
+struct LoopTurn<'r, 'e> {
+    run: &'r RefCell<Run>,
+    env: &'r Env<'e>,
+    next: RefCell<Option<Step>>,
+}
+
+impl CallSubject for LoopTurn<'_, '_> {
+    fn turn(&self) -> u32 {
+        self.run.borrow().turn_index()
+    }
+    fn working_copies(&self) -> (Vec<Value>, Vec<ToolSpec>) {
+        self.run.borrow().working_copies()
+    }
+    fn replace_working(&self, messages: Option<Vec<crate::message::Message>>, tools: Option<Vec<ToolSpec>>) {
+        self.run.borrow_mut().replace_working(messages, tools);
+    }
+    fn request(&self, stream: bool) -> HttpRequest {
+        self.run.borrow().build_request(stream)
+    }
+    fn delta(&self, text: String) {
+        self.env.event(StreamEvent::Text { delta: text });
+    }
+    fn accept(&self, reply: ModelReply, _raw: Option<&Value>) -> Result<()> {
+        let step = self.run.borrow_mut().on_model_reply(reply)?;
+        *self.next.borrow_mut() = Some(step);
+        Ok(())
+    }
+}
+
+/// Polls every future until all are done; outputs in input order. futures-util's `join_all`
+/// switches to `FuturesOrdered` past 30 futures, which brings a whole executor's worth of code
+/// into the wasm; a turn's tool calls need none of it.
+async fn join_all<F: std::future::Future + Unpin>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut slots: Vec<(F, Option<F::Output>)> = futures.into_iter().map(|f| (f, None)).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (f, out) in slots.iter_mut().filter(|(_, o)| o.is_none()) {
+            match std::pin::Pin::new(f).poll(cx) {
+                std::task::Poll::Ready(v) => *out = Some(v),
+                std::task::Poll::Pending => pending = true,
+            }
+        }
+        if pending { std::task::Poll::Pending } else { std::task::Poll::Ready(()) }
+    })
+    .await;
+    slots.into_iter().filter_map(|(_, o)| o).collect()
+}

@@ -1,0 +1,121 @@
+//! One tool call of a turn, to its outcome: `beforeTool`, execution (host tool, relay or a
+//! result the machine preset), a suspension's in-process wait, the retry with `ctx.answer`,
+//! `afterTool`, the `tool` metric. Each outcome goes to the machine as it settles, so a save
+//! taken while other calls still run or wait sees it.
+
+use super::{stored, Env};
+use crate::error::{Code, Error, Result};
+use crate::events::StreamEvent;
+use crate::hooks::{Hook, ToolCtx, ToolVerdict};
+use crate::metrics::Metric;
+use crate::run::{Invocation, Run};
+use crate::suspend::{after_wait, relay_output, relay_request, unresolved, AfterWait, Answer, ToolOutcome};
+use crate::tool::ToolResult;
+use std::cell::RefCell;
+
+/// Executes; a suspension goes to `waitFor` when there is one; `ok` re-runs the tool once with
+/// `ctx.answer`; a second suspension is `unresolved`; `ok: false` (or no answer) is
+/// `declined/expired`. Without `waitFor` the suspension is the call's outcome and the machine
+/// halts the run.
+pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'_>) -> Result<()> {
+    let slot = inv.slot;
+    let turn = run.borrow().turn_index();
+    // beforeTool: an outcome short-circuits the tool (afterTool then never runs); args rewrite it.
+    let mut first = None;
+    if let (Some(h), None) = (env.hook(Hook::BeforeTool), &inv.answer) {
+        let ctx = ToolCtx { name: &inv.call.name, id: &inv.call.id, args: &inv.args, turn };
+        match h.before_tool(ctx).await.map_err(super::hook_failed("beforeTool"))? {
+            Some(ToolVerdict::Result(outcome)) => {
+                report(&inv, &outcome, 0.0, env);
+                first = Some((outcome, false));
+            }
+            Some(ToolVerdict::Args(a)) => {
+                run.borrow_mut().note_args(slot, a.clone());
+                inv.args = a;
+                // New arguments replace invalid ones; a call to an undeclared tool stays unknown.
+                if inv.known {
+                    inv.preset = None;
+                }
+            }
+            None => {}
+        }
+    }
+    let (first, ran) = match first {
+        Some(f) => f,
+        None => (execute(&inv, inv.answer.as_ref(), env).await?, true),
+    };
+    let req = match first {
+        ToolOutcome::Result(r) => {
+            let result = if ran { after_tool(&inv, turn, r, env).await? } else { r };
+            return run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Result(result));
+        }
+        ToolOutcome::Suspend(req) => req,
+    };
+    let Some(waiter) = env.waiter else {
+        return run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Suspend(req));
+    };
+    // Persist before waiting: a host that dies while this wait is outstanding resumes from here.
+    run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Suspend(req.clone()))?;
+    env.save(|| stored(run.borrow().checkpoint())).await?;
+    env.event(StreamEvent::Pending { request: req.clone() });
+    let answer = waiter.wait(req.clone()).await.map_err(|e| match e.code {
+        Code::Aborted | Code::HostCallback => e,
+        _ => Error::new(Code::HostCallback, format!("waitFor failed: {}", e.message)),
+    })?;
+    let result = match after_wait(&req, answer) {
+        AfterWait::Final(result) => result,
+        AfterWait::Retry(answer) => match execute(&inv, Some(&answer), env).await? {
+            ToolOutcome::Suspend(_) => unresolved(&req),
+            ToolOutcome::Result(r) => after_tool(&inv, turn, r, env).await?,
+        },
+    };
+    run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Result(result))?;
+    // Other calls still waiting: the store must not keep this call's now stale suspension.
+    if run.borrow().has_suspended() {
+        env.save(|| stored(run.borrow().checkpoint())).await?;
+    }
+    Ok(())
+}
+
+/// `afterTool` may replace a result the tool produced (never a suspension).
+async fn after_tool(inv: &Invocation, turn: u32, result: ToolResult, env: &Env<'_>) -> Result<ToolResult> {
+    match env.hook(Hook::AfterTool) {
+        Some(h) => {
+            let ctx = ToolCtx { name: &inv.call.name, id: &inv.call.id, args: &inv.args, turn };
+            Ok(h.after_tool(ctx, &result).await.map_err(super::hook_failed("afterTool"))?.unwrap_or(result))
+        }
+        None => Ok(result),
+    }
+}
+
+/// Executes once and reports a `tool` metric.
+async fn execute(inv: &Invocation, answer: Option<&Answer>, env: &Env<'_>) -> Result<ToolOutcome> {
+    let t0 = (env.clock)();
+    let outcome = if let Some(preset) = &inv.preset {
+        ToolOutcome::Result(preset.clone())
+    } else if inv.is_relay() {
+        // Relay tools are declaration-only: nothing runs here. First execution suspends with the
+        // call; with an answer, the host's output for this call is the result. Fail-closed: an
+        // `ok` answer that carries no result for this call is an error, never an empty success.
+        match answer {
+            None => ToolOutcome::Suspend(relay_request(&inv.call, &inv.args, env.ids)),
+            Some(a) => ToolOutcome::Result(
+                relay_output(a, &inv.call.id, true)
+                    .unwrap_or_else(|| ToolResult::error(format!("no result supplied for relay call {}", inv.call.name))),
+            ),
+        }
+    } else {
+        env.tools.execute(&inv.call.name, &inv.args, answer).await?
+    };
+    report(inv, &outcome, (env.clock)() - t0, env);
+    Ok(outcome)
+}
+
+/// The `tool` metric; a suspension is `isError: false, pending: true`.
+fn report(inv: &Invocation, outcome: &ToolOutcome, ms: f64, env: &Env<'_>) {
+    let (is_error, pending) = match outcome {
+        ToolOutcome::Result(r) => (r.is_error, false),
+        ToolOutcome::Suspend(_) => (false, true),
+    };
+    env.emit(Metric::Tool { tool: inv.call.name.clone(), source: inv.source.as_str().to_string(), is_error, ms, pending });
+}
