@@ -2,6 +2,10 @@
 //! reproducers in `fuzz/artifacts/<target>/` — through the same functions the libFuzzer targets
 //! run (`fuzz/src/lib.rs`), so the fuzzers' findings stay fixed under stable `cargo test` on a
 //! machine without a nightly toolchain. `scripts/fuzz.sh` does the fuzzing itself.
+//!
+//! Native only: the fuzz crate is a dev-dependency on non-wasm targets (`wasm-pack test` builds
+//! every test target for wasm32).
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};
 use toolnexus_fuzz::TARGETS;
