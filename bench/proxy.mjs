@@ -1,6 +1,6 @@
 // Proxy overhead: the translate proxy Worker (examples/worker-proxy) against a Worker that only
 // forwards the body, both in workerd (Miniflare) in front of the scripted model on 127.0.0.1.
-//   ./scripts/build.sh && node bench/proxy.mjs      (uses the toolnexus-wasm/full build in pkg/full)
+//   ./scripts/build.sh && node bench/proxy.mjs      (uses the package in pkg/)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,7 +12,7 @@ import { startScriptedModel } from "../demo/scripted-model.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { Miniflare } = createRequire(path.resolve(here, "../tools/js/package.json"))("miniflare");
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-proxy-bench-"));
-fs.cpSync(path.resolve(here, "../pkg/full"), path.join(root, "pkg"), { recursive: true });
+fs.cpSync(path.resolve(here, "../pkg"), path.join(root, "pkg"), { recursive: true });
 fs.copyFileSync(path.resolve(here, "../examples/worker-proxy/worker.mjs"), path.join(root, "worker.mjs"));
 fs.writeFileSync(path.join(root, "passthrough.mjs"), `export default { async fetch(request, env) {
   const r = await fetch(env.OPENAI_BASE_URL + "/chat/completions", { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer " + env.OPENAI_API_KEY }, body: await request.text() });
@@ -42,7 +42,7 @@ async function measure(mf, modelName, n = 300) {
 }
 
 // The library's own share, without workerd's IPC: translate in + out in Node, in-process fetch.
-const { createClient } = await import(path.resolve(here, "../pkg/full/node.js"));
+const { createClient } = await import(path.resolve(here, "../pkg/node.js"));
 const replies = {
   openai: JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: "Hello." }, finish_reason: "stop" }], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } }),
   anthropic: JSON.stringify({ content: [{ type: "text", text: "Hello." }], stop_reason: "end_turn", usage: { input_tokens: 9, output_tokens: 2 } }),

@@ -102,7 +102,7 @@ const results = { date: new Date().toISOString(), node: process.version, size, i
 fs.mkdirSync(path.join(here, "out"), { recursive: true });
 fs.writeFileSync(path.join(here, "out", "results.json"), JSON.stringify(results, null, 2));
 
-console.log(`size: wasm ${size.wasmRaw} B raw, ${size.wasmGzip} B gzip; JS ${size.jsGzip} B gzip; total ${size.totalGzip} B gzip (budget 153600)`);
+console.log(`size: wasm ${size.wasmRaw} B raw, ${size.wasmGzip} B gzip; JS ${size.jsGzip} B gzip; total ${size.totalGzip} B gzip (budget 122880)`);
 console.log(`instantiate (initSync, fresh process, n=${inst.length}): mean ${ms(results.instantiate.mean)}, p95 ${ms(results.instantiate.p95)}`);
 for (const [k, s] of Object.entries(runs)) {
   console.log(`per run, history ${k.slice(1).padStart(4)} msgs (n=${s.n}): mean ${ms(s.mean)}, p50 ${ms(s.p50)}, p95 ${ms(s.p95)}  (round means ${s.roundMeans.map((x) => x.toFixed(3)).join(" / ")})`);

@@ -12,7 +12,7 @@ echo "== native: cargo test"
 cargo test --quiet 2>&1 | tee target/native-tests.log
 grep -q "test result: ok" target/native-tests.log
 
-echo "== build the npm package (default entries and toolnexus-wasm/full)"
+echo "== build the npm package"
 ./scripts/build.sh
 # tests/js import the package by name, resolved through its package.json "exports".
 mkdir -p tests/js/node_modules && ln -sfn ../../../pkg tests/js/node_modules/toolnexus-wasm

@@ -98,11 +98,12 @@ impl Error {
     /// `LLM <status>: <body>` with the body capped at [`BODY_CAP`] characters, any occurrence of
     /// `secret` replaced, and the body dropped entirely for 401/403 (those echo credentials).
     pub fn provider_http(status: u16, body: &str, secret: Option<&str>) -> Self {
-        let message = if status == 401 || status == 403 {
-            format!("LLM {status}")
-        } else {
-            format!("LLM {status}: {}", redact(body, secret))
-        };
+        let mut message = String::from("LLM ");
+        message.push_str(&status.to_string());
+        if status != 401 && status != 403 {
+            message.push_str(": ");
+            message.push_str(&redact(body, secret));
+        }
         Error { code: Code::ProviderHttp, message, status: Some(status) }
     }
 
@@ -118,8 +119,11 @@ pub fn redact(text: &str, secret: Option<&str>) -> String {
     if let Some(k) = secret.filter(|k| k.len() >= 4) {
         s = s.replace(k, "[redacted]");
     }
-    if s.chars().count() > BODY_CAP {
-        s = s.chars().take(BODY_CAP).collect::<String>() + "…";
+    // One walk to the byte offset of character BODY_CAP (if there are more), instead of
+    // counting every character first.
+    if let Some((cut, _)) = s.char_indices().nth(BODY_CAP) {
+        s.truncate(cut);
+        s.push('…');
     }
     s
 }

@@ -4,10 +4,16 @@
 
 use serde_json::{Map, Value};
 
+// Messages are joined with `concat` rather than `format!`: each `format!` site compiles its own
+// argument table into the wasm, and these run for every field of every host shape.
+fn must(what: &str, key: &str, be: &str) -> String {
+    [what, ".", key, " must be ", be].concat()
+}
+
 pub type Fields<'a> = &'a Map<String, Value>;
 
 pub fn object<'a>(v: &'a Value, what: &str) -> Result<Fields<'a>, String> {
-    v.as_object().ok_or_else(|| format!("{what} must be an object"))
+    v.as_object().ok_or_else(|| [what, " must be an object"].concat())
 }
 
 /// A string field; `null` or absent is `None`.
@@ -15,7 +21,7 @@ pub fn opt_str(o: Fields, key: &str, what: &str) -> Result<Option<String>, Strin
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(format!("{what}.{key} must be a string")),
+        Some(_) => Err(must(what, key, "a string")),
     }
 }
 
@@ -27,7 +33,7 @@ pub fn opt_bool(o: Fields, key: &str, what: &str) -> Result<Option<bool>, String
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(_) => Err(format!("{what}.{key} must be a boolean")),
+        Some(_) => Err(must(what, key, "a boolean")),
     }
 }
 
@@ -35,10 +41,10 @@ pub fn opt_object(o: Fields, key: &str, what: &str) -> Result<Option<Map<String,
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Object(m)) => Ok(Some(m.clone())),
-        Some(_) => Err(format!("{what}.{key} must be an object")),
+        Some(_) => Err(must(what, key, "an object")),
     }
 }
 
 pub fn array<'a>(o: Fields<'a>, key: &str, what: &str) -> Result<&'a Vec<Value>, String> {
-    o.get(key).and_then(Value::as_array).ok_or_else(|| format!("{what}.{key} must be an array"))
+    o.get(key).and_then(Value::as_array).ok_or_else(|| must(what, key, "an array"))
 }

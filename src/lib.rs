@@ -18,6 +18,7 @@ pub mod error;
 pub mod events;
 pub mod hooks;
 pub mod json;
+pub mod json_hooks;
 pub mod message;
 pub mod metrics;
 pub mod provider;
@@ -36,3 +37,9 @@ pub mod translate;
 pub mod wasm;
 
 pub use error::{Code, Error, Result};
+
+/// talc instead of std's dlmalloc on wasm32: a real free-list allocator (memory is reused, so a
+/// long-lived service worker does not grow) at about 3 KB gzip less.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

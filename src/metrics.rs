@@ -86,21 +86,108 @@ fn observe(series: &mut Vec<(String, Hist)>, key: String, seconds: f64) {
 
 /// `k="v",k="v"` with values escaped (backslash, quote, newline, in that order).
 fn labels(pairs: &[(&str, &str)]) -> String {
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{k}=\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")))
-        .collect::<Vec<_>>()
-        .join(",")
+    let mut out = String::new();
+    for (i, (k, v)) in pairs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(k);
+        out.push_str("=\"");
+        for c in v.chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '"' => out.push_str("\\\""),
+                '\n' => out.push_str("\\n"),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+    out
 }
 
-/// A number as ECMAScript `String(n)` writes it for these values: shortest round trip,
-/// integers without ".0", exponent form below 1e-6.
+/// A number as ECMAScript `String(n)` writes it: the shortest digits that round-trip, placed by
+/// the ECMAScript rules (plain notation from 1e-6 up to 1e21, exponent form outside). The
+/// digits come from serde_json's float writer, which the crate links anyway; `core::fmt`'s
+/// float formatting would add about 20 KB of wasm for this one use.
 pub fn js_number(f: f64) -> String {
-    if f != 0.0 && f.abs() < 1e-6 {
-        format!("{f:e}")
-    } else {
-        format!("{f}")
+    let Some(n) = serde_json::Number::from_f64(f) else {
+        return if f.is_nan() { "NaN" } else if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    };
+    if f == 0.0 {
+        return "0".into(); // also -0
     }
+    // serde_json writes `[-]d+[.d+][e[+|-]d+]`: collect the significant digits and the position
+    // of the decimal point (value = 0.DIGITS × 10^point), then lay them out as JS does.
+    let text = n.to_string();
+    let (mut digits, mut point, mut exp, mut exp_neg) = (Vec::new(), 0i32, 0i32, false);
+    let (mut seen_dot, mut in_exp) = (false, false);
+    for b in text.bytes() {
+        match b {
+            b'-' if in_exp => exp_neg = true,
+            b'e' => in_exp = true,
+            b'0'..=b'9' if in_exp => exp = exp * 10 + i32::from(b - b'0'),
+            b'0'..=b'9' => {
+                if b == b'0' && digits.is_empty() {
+                    point -= i32::from(seen_dot); // a leading zero after the point
+                } else {
+                    digits.push(b);
+                    point += i32::from(!seen_dot);
+                }
+            }
+            b'.' => seen_dot = true,
+            _ => {} // the sign, '+'
+        }
+    }
+    while digits.last() == Some(&b'0') {
+        digits.pop();
+    }
+    let point = point + if exp_neg { -exp } else { exp };
+    let k = digits.len() as i32;
+    let mut out = Vec::new();
+    if f < 0.0 {
+        out.push(b'-');
+    }
+    if k <= point && point <= 21 {
+        out.extend_from_slice(&digits);
+        out.resize(out.len() + (point - k) as usize, b'0');
+    } else if 0 < point && point <= 21 {
+        out.extend_from_slice(&digits[..point as usize]);
+        out.push(b'.');
+        out.extend_from_slice(&digits[point as usize..]);
+    } else if -6 < point && point <= 0 {
+        out.extend_from_slice(b"0.");
+        out.resize(out.len() + (-point) as usize, b'0');
+        out.extend_from_slice(&digits);
+    } else {
+        out.push(digits[0]);
+        if k > 1 {
+            out.push(b'.');
+            out.extend_from_slice(&digits[1..]);
+        }
+        let e = point - 1;
+        out.extend_from_slice(if e < 0 { b"e-" } else { b"e+" });
+        let mut s = String::new();
+        push_u64(&mut s, u64::from(e.unsigned_abs()));
+        out.extend_from_slice(s.as_bytes());
+    }
+    String::from_utf8(out).unwrap_or_default() // ASCII only
+}
+
+/// Decimal digits of `n` (what `{n}` would write, without the formatting machinery).
+fn push_u64(out: &mut String, n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(buf[i..].iter().map(|&b| char::from(b)));
 }
 
 impl Registry {
@@ -128,43 +215,74 @@ impl Registry {
     }
 
     pub fn render(&self) -> String {
-        let mut out: Vec<String> = Vec::new();
+        let mut out = String::new();
         counter(&mut out, "toolnexus_llm_requests_total", "Total LLM requests.", &self.llm_requests);
         counter(&mut out, "toolnexus_llm_tokens_total", "Total tokens, by type.", &self.llm_tokens);
         histogram(&mut out, "toolnexus_llm_request_duration_seconds", "LLM request duration in seconds.", &self.llm_duration);
         counter(&mut out, "toolnexus_tool_calls_total", "Total tool calls.", &self.tool_calls);
         histogram(&mut out, "toolnexus_tool_duration_seconds", "Tool execution duration in seconds.", &self.tool_duration);
         counter(&mut out, "toolnexus_run_errors_total", "Total run errors.", &self.run_errors);
-        out.join("\n") + "\n"
+        out
     }
 }
 
+/// Series sorted by label string (unique keys). An insertion sort: a handful of series, and
+/// one small loop instead of a monomorphised pattern-defeating quicksort per element type.
 fn sorted<T>(series: &[(String, T)]) -> Vec<&(String, T)> {
-    let mut v: Vec<_> = series.iter().collect();
-    v.sort_unstable_by(|a, b| a.0.cmp(&b.0)); // label strings are unique
+    let mut v: Vec<&(String, T)> = Vec::with_capacity(series.len());
+    for s in series {
+        let at = v.iter().position(|x| x.0 > s.0).unwrap_or(v.len());
+        v.insert(at, s);
+    }
     v
 }
 
-fn counter(out: &mut Vec<String>, name: &str, help: &str, series: &[(String, u64)]) {
-    out.push(format!("# HELP {name} {help}"));
-    out.push(format!("# TYPE {name} counter"));
-    for (key, v) in sorted(series) {
-        out.push(if key.is_empty() { format!("{name} {v}") } else { format!("{name}{{{key}}} {v}") });
+/// `# HELP` and `# TYPE` lines.
+fn head(out: &mut String, name: &str, help: &str, kind: &str) {
+    for part in ["# HELP ", name, " ", help, "\n# TYPE ", name, " ", kind, "\n"] {
+        out.push_str(part);
     }
 }
 
-fn histogram(out: &mut Vec<String>, name: &str, help: &str, series: &[(String, Hist)]) {
-    out.push(format!("# HELP {name} {help}"));
-    out.push(format!("# TYPE {name} histogram"));
-    for (key, h) in sorted(series) {
-        let with_le = |le: &str| if key.is_empty() { format!("le=\"{le}\"") } else { format!("{key},le=\"{le}\"") };
-        for (c, le) in h.counts.iter().zip(BUCKET_LABELS) {
-            out.push(format!("{name}_bucket{{{}}} {c}", with_le(le)));
+/// One sample line: `name{key,extra} value`, braces only when there are labels.
+fn sample(out: &mut String, name: &str, key: &str, extra: &str, value: &str) {
+    out.push_str(name);
+    if !key.is_empty() || !extra.is_empty() {
+        out.push('{');
+        out.push_str(key);
+        if !key.is_empty() && !extra.is_empty() {
+            out.push(',');
         }
-        out.push(format!("{name}_bucket{{{}}} {}", with_le("+Inf"), h.count));
-        let braces = if key.is_empty() { String::new() } else { format!("{{{key}}}") };
-        out.push(format!("{name}_sum{braces} {}", js_number(h.sum)));
-        out.push(format!("{name}_count{braces} {}", h.count));
+        out.push_str(extra);
+        out.push('}');
+    }
+    out.push(' ');
+    out.push_str(value);
+    out.push('\n');
+}
+
+fn int(n: u64) -> String {
+    let mut s = String::new();
+    push_u64(&mut s, n);
+    s
+}
+
+fn counter(out: &mut String, name: &str, help: &str, series: &[(String, u64)]) {
+    head(out, name, help, "counter");
+    for (key, v) in sorted(series) {
+        sample(out, name, key, "", &int(*v));
+    }
+}
+
+fn histogram(out: &mut String, name: &str, help: &str, series: &[(String, Hist)]) {
+    head(out, name, help, "histogram");
+    let (bucket, sum, count) = ([name, "_bucket"].concat(), [name, "_sum"].concat(), [name, "_count"].concat());
+    for (key, h) in sorted(series) {
+        for (c, le) in h.counts.iter().map(|c| int(*c)).zip(BUCKET_LABELS).chain([(int(h.count), "+Inf")]) {
+            sample(out, &bucket, key, &["le=\"", le, "\""].concat(), &c);
+        }
+        sample(out, &sum, key, "", &js_number(h.sum));
+        sample(out, &count, key, "", &int(h.count));
     }
 }
 
@@ -198,6 +316,24 @@ mod tests {
         assert_eq!(js_number(0.12), "0.12");
         assert_eq!(js_number(60.0), "60");
         assert_eq!(js_number(1e-7), "1e-7");
+    }
+
+    #[test]
+    fn numbers_are_written_as_javascript_writes_them() {
+        // Each pair is (value, String(value) in Node).
+        let cases: [(f64, &str); 27] = [
+            (0.0, "0"), (-0.0, "0"), (0.12, "0.12"), (60.0, "60"), (1e-7, "1e-7"), (1.5e-7, "1.5e-7"),
+            (1e-6, "0.000001"), (1.234e-5, "0.00001234"), (123456789012345680000.0, "123456789012345680000"),
+            (1e21, "1e+21"), (1.5e21, "1.5e+21"), (1e16, "10000000000000000"), (1.2345e17, "123450000000000000"),
+            (0.1 + 0.2, "0.30000000000000004"), (5e-324, "5e-324"), (f64::MAX, "1.7976931348623157e+308"),
+            (2.5, "2.5"), (100.0, "100"), (1e15, "1000000000000000"), (123.456, "123.456"),
+            (0.000001234, "0.000001234"), (12345.678e-10, "0.0000012345678"), (-0.5, "-0.5"), (-1e-9, "-1e-9"),
+            (1e20, "100000000000000000000"), (9.999e20, "999900000000000000000"), (1.0 / 3.0, "0.3333333333333333"),
+        ];
+        for (f, js) in cases {
+            assert_eq!(js_number(f), js, "{f:e}");
+        }
+        assert_eq!([js_number(f64::NAN), js_number(f64::INFINITY), js_number(f64::NEG_INFINITY)], ["NaN", "Infinity", "-Infinity"]);
     }
 
     #[test]

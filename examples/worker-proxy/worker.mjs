@@ -9,8 +9,8 @@
 // (the prefix is removed); otherwise "claude…" goes to Anthropic, "gemini…" to Gemini, anything
 // else to OpenAI. Bindings: ANTHROPIC_API_KEY, GEMINI_API_KEY, OPENAI_API_KEY (secrets) and
 // optional ANTHROPIC_BASE_URL, GEMINI_BASE_URL, OPENAI_BASE_URL, MODELS (comma-separated ids
-// for /v1/models). In a project: `import { createClient } from "toolnexus-wasm/full"` (the build
-// with translate); here the Worker imports that build's workerd entry, copied as ./pkg.
+// for /v1/models). In a project: `import { createClient } from "toolnexus-wasm"`; here the
+// Worker imports the package's workerd entry, copied as ./pkg.
 import { createClient } from "./pkg/workerd.js";
 
 const UPSTREAMS = {

@@ -8,6 +8,7 @@
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, to_js, JsResult};
 use super::hooks::JsHooks;
+use crate::json_hooks::JsonHooks;
 use super::host::{Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
 use super::store::{memory_store, JsStore};
 use super::stream::{EventStream, Sink};
@@ -35,7 +36,7 @@ struct Inner {
     on_metric: Option<Function>,
     on_error: Option<Function>,
     timeout_ms: Option<f64>,
-    hooks: JsHooks,
+    hooks: JsonHooks<JsHooks>,
     store: JsStore,
     registry: std::cell::RefCell<crate::metrics::Registry>,
 }
@@ -111,7 +112,7 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
         fetch: opt_function(opts, "fetch", what)?,
         on_metric: opt_function(opts, "onMetric", what)?,
         on_error: opt_function(opts, "onError", what)?,
-        hooks: JsHooks::decode(opts)?,
+        hooks: JsonHooks(JsHooks::decode(opts)?),
         timeout_ms: match get(opts, "timeoutMs") {
             v if v.is_undefined() || v.is_null() => None,
             v => Some(v.as_f64().filter(|n| *n > 0.0).ok_or_else(|| Error::bad_input("timeoutMs must be a positive number of milliseconds"))?),
@@ -170,39 +171,43 @@ impl Inner {
         self.cfg.clone()
     }
 
-    async fn prepare_run(&self, prompt: String, opts: &JsValue, stream: bool, use_store: bool) -> Result<Prepared> {
+    /// A run from `prompt`, or (`None`) a resume: `{ answer }` plus one of `id` (from the
+    /// store, when `use_store`), `state`, or `history` + `pending`; `conversation::resume`
+    /// chooses and checks. One future for both keeps one copy of it in the wasm.
+    async fn prepare(&self, prompt: Option<String>, opts: &JsValue, stream: bool, use_store: bool) -> Result<Prepared> {
         let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
-        let id = if use_store { id_of(opts)? } else { None };
-        let opened = match &id {
-            Some(id) => conversation::open(&self.store, id).await?,
-            None => conversation::Opened { history: history_of(&get(opts, "history"))?, revision: 0 },
+        let (run, step, id, revision) = match prompt {
+            Some(prompt) => {
+                let id = if use_store { id_of(opts)? } else { None };
+                let opened = match &id {
+                    Some(id) => conversation::open(&self.store, id).await?,
+                    None => conversation::Opened { history: history_of(&get(opts, "history"))?, revision: 0 },
+                };
+                let (run, step) = Run::start(self.cfg(), toolkit.kit, opened.history, &prompt)?;
+                (run, step, id, opened.revision)
+            }
+            None => {
+                let answer_v = get(opts, "answer");
+                if !answer_v.is_object() {
+                    return Err(Error::bad_input("an answer object { id, ok, data? } is required"));
+                }
+                let answer = decode(&answer_v, "answer", Answer::from_json)?;
+                let pending = match get(opts, "pending") {
+                    p if p.is_object() => Some(decode(&p, "pending", Request::from_json)?),
+                    _ => None,
+                };
+                let state_v = get(opts, "state");
+                let state = || from_js(&state_v, "state");
+                let history = || history_of(&get(opts, "history"));
+                let args = ResumeArgs { pending, state: (!(state_v.is_undefined() || state_v.is_null())).then_some(&state as _), history: &history };
+                let id = if use_store { id_of(opts)? } else { None };
+                let store = use_store.then_some(&self.store as &dyn conversation::ConversationStore);
+                let r = conversation::resume(store, id.as_deref(), args).await?;
+                let (run, step) = Run::resume(self.cfg(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer })?;
+                (run, step, id, r.revision)
+            }
         };
-        let (run, step) = Run::start(self.cfg(), toolkit.kit, opened.history, &prompt)?;
-        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision: opened.revision })
-    }
-
-    /// `{ answer }` plus one of: `id` (from the store, when `use_store`), `state`, or
-    /// `history` + `pending`; `conversation::resume` chooses and checks.
-    async fn prepare_resume(&self, opts: &JsValue, stream: bool, use_store: bool) -> Result<Prepared> {
-        let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
-        let answer_v = get(opts, "answer");
-        if !answer_v.is_object() {
-            return Err(Error::bad_input("an answer object { id, ok, data? } is required"));
-        }
-        let answer = decode(&answer_v, "answer", Answer::from_json)?;
-        let pending = match get(opts, "pending") {
-            p if p.is_object() => Some(decode(&p, "pending", Request::from_json)?),
-            _ => None,
-        };
-        let state_v = get(opts, "state");
-        let state = || from_js(&state_v, "state");
-        let history = || history_of(&get(opts, "history"));
-        let args = ResumeArgs { pending, state: (!(state_v.is_undefined() || state_v.is_null())).then_some(&state as _), history: &history };
-        let id = if use_store { id_of(opts)? } else { None };
-        let store = use_store.then_some(&self.store as &dyn conversation::ConversationStore);
-        let r = conversation::resume(store, id.as_deref(), args).await?;
-        let (run, step) = Run::resume(self.cfg(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer })?;
-        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision: r.revision })
+        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
     }
 
     async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>) -> Result<RunResult> {
@@ -227,7 +232,7 @@ impl Inner {
             sleep: Some(&Timers),
             on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
             abort: Some(&abort),
-            hooks: self.hooks.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
+            hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
             ids: &ids,
             clock: &clock,
             random: &js_sys::Math::random,
@@ -235,15 +240,12 @@ impl Inner {
         drive(p.run, p.step, &env).await
     }
 
-    // Behind the `translate` feature until the package has room for it in its size budget (the
-    // core module is built and tested natively either way).
-    #[cfg(feature = "translate")]
     async fn translate(&self, req: JsValue, sink: Option<&Sink>) -> Result<JsValue> {
         let toolkit = decode_toolkit(&get(&req, "toolkit"))?;
         let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
         let (abort, signal) = RunAbort::new(get(&req, "signal"), self.timeout_ms);
         let transport = Fetch { fetch: self.fetch.clone(), signal, secret: self.cfg.provider.api_key.clone() };
-        let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED };
+        let tools = JsTools { fns: Vec::new(), signal: None };
         let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
         let on_error = self.on_error.clone().map(OnError);
         let ids = super::ids();
@@ -254,7 +256,7 @@ impl Inner {
             sleep: Some(&Timers),
             on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
             abort: Some(&abort),
-            hooks: self.hooks.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
+            hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
             random: &js_sys::Math::random,
             ..Env::new(&transport, &tools, &ids, &clock)
         };
@@ -268,56 +270,45 @@ impl Inner {
         to_js(&result)
     }
 
-    /// `ask`: with `onText` the model replies are streamed and each text delta is handed over.
-    async fn ask(&self, prompt: String, opts: JsValue) -> Result<JsValue> {
-        let on_text = opt_function(&opts, "onText", "ask options")?;
-        let p = self.prepare_run(prompt, &opts, on_text.is_some(), true).await?;
-        let sink = on_text.map(Sink::text_callback);
-        to_js(&self.execute(p, sink.as_ref().map(|s| s as &dyn EventSink)).await?)
-    }
+}
 
-    async fn discard(&self, id: String, opts: JsValue) -> Result<()> {
-        conversation::discard(&self.store, &id, get(&opts, "keepHistory").as_bool() == Some(true)).await
-    }
+/// The loop operations: `run*` never touch the store; `ask*` and `stream*` do (`stream*` only
+/// given an `id`).
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Run,
+    Ask,
+    Stream,
 }
 
 /// Every operation of the client, so that one future type (and one `future_to_promise`) serves
-/// them all: each distinct future would otherwise be compiled into the wasm again.
+/// them all: each distinct future would otherwise be compiled into the wasm again. A loop
+/// operation has a prompt, or none to resume with the host's answer.
 enum Op {
-    Run(String, JsValue),
-    RunWithAnswer(JsValue),
-    Ask(String, JsValue),
-    AskWithAnswer(JsValue),
+    Loop(Mode, Option<String>, JsValue),
     Discard(String, JsValue),
-    Stream(String, JsValue),
-    StreamWithAnswer(JsValue),
-    #[cfg(feature = "translate")]
     Translate(JsValue),
-    #[cfg(feature = "translate")]
-    TranslateStream(JsValue),
 }
 
+/// Each inner future is awaited at one place only: every await site of a future is a copy of
+/// its polling in the wasm.
 async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue> {
-    let events = sink.as_ref().map(|s| s as &dyn EventSink);
-    let result = match op {
-        Op::Run(prompt, opts) => inner.execute(inner.prepare_run(prompt, &opts, false, false).await?, None).await?,
-        Op::RunWithAnswer(opts) => inner.execute(inner.prepare_resume(&opts, false, false).await?, None).await?,
-        Op::Ask(prompt, opts) => return inner.ask(prompt, opts).await,
-        Op::AskWithAnswer(opts) => {
-            if id_of(&opts)?.is_none() {
-                return Err(Error::bad_input("toolnexus: AskWithAnswer needs a conversation id"));
-            }
-            inner.execute(inner.prepare_resume(&opts, false, true).await?, None).await?
+    let (mode, prompt, opts) = match op {
+        Op::Loop(mode, prompt, opts) => (mode, prompt, opts),
+        Op::Discard(id, opts) => {
+            let keep = get(&opts, "keepHistory").as_bool() == Some(true);
+            return conversation::discard(&inner.store, &id, keep).await.map(|_| JsValue::UNDEFINED);
         }
-        Op::Discard(id, opts) => return inner.discard(id, opts).await.map(|_| JsValue::UNDEFINED),
-        Op::Stream(prompt, opts) => inner.execute(inner.prepare_run(prompt, &opts, true, true).await?, events).await?,
-        Op::StreamWithAnswer(opts) => inner.execute(inner.prepare_resume(&opts, true, true).await?, events).await?,
-        #[cfg(feature = "translate")]
-        Op::Translate(req) => return inner.translate(req, None).await,
-        #[cfg(feature = "translate")]
-        Op::TranslateStream(req) => return inner.translate(req, sink.as_ref()).await,
+        Op::Translate(req) => return inner.translate(req, sink.as_ref()).await,
     };
-    to_js(&result)
+    let sink = match mode {
+        // `ask`: with `onText` the model replies are streamed and each text delta is handed over.
+        Mode::Ask if prompt.is_some() => opt_function(&opts, "onText", "ask options")?.map(Sink::text_callback),
+        Mode::Ask if id_of(&opts)?.is_none() => return Err(Error::bad_input("toolnexus: AskWithAnswer needs a conversation id")),
+        _ => sink,
+    };
+    let p = inner.prepare(prompt, &opts, sink.is_some(), mode != Mode::Run).await?;
+    to_js(&inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink)).await?)
 }
 
 fn promise(inner: &Rc<Inner>, op: Op) -> Promise {
@@ -337,47 +328,46 @@ impl Client {
     /// no `waitFor` was given. Never touches the store.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
     pub fn run(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue) -> Promise {
-        promise(&self.inner, Op::Run(prompt, opts))
+        promise(&self.inner, Op::Loop(Mode::Run, Some(prompt), opts))
     }
 
     /// Resumes a halted run with the host's answer: `{ toolkit, history, pending, answer }` or
     /// `{ toolkit, state, answer }` where `state` is the whole pending `RunResult`.
     #[wasm_bindgen(js_name = runWithAnswer, unchecked_return_type = "Promise<RunResult>")]
     pub fn run_with_answer(&self, #[wasm_bindgen(unchecked_param_type = "ResumeOptions")] opts: JsValue) -> Promise {
-        promise(&self.inner, Op::RunWithAnswer(opts))
+        promise(&self.inner, Op::Loop(Mode::Run, None, opts))
     }
 
     /// Like `run`, keeping the conversation under `id` in the store: it is loaded first, saved
     /// after every completed turn and before any `waitFor`. `onText(delta)` streams the text.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
     pub fn ask(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue) -> Promise {
-        promise(&self.inner, Op::Ask(prompt, opts))
+        promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt), opts))
     }
 
     /// Resumes the conversation `id`, halted on a request, with the host's answer. `pending` is
     /// read from the store when omitted (and must match it when given).
     #[wasm_bindgen(js_name = askWithAnswer, unchecked_return_type = "Promise<RunResult>")]
     pub fn ask_with_answer(&self, #[wasm_bindgen(unchecked_param_type = "AskWithAnswerOptions")] opts: JsValue) -> Promise {
-        promise(&self.inner, Op::AskWithAnswer(opts))
+        promise(&self.inner, Op::Loop(Mode::Ask, None, opts))
     }
 
     /// Streams a run: an async iterable of `StreamEvent`s ending with `done`. With `id` the
     /// conversation is kept in the store, as with `ask`.
     #[wasm_bindgen(unchecked_return_type = "EventStream")]
     pub fn stream(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue) -> EventStream {
-        event_stream(&self.inner, Op::Stream(prompt, opts))
+        event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt), opts))
     }
 
     /// Streams a resume: `{ answer }` with `id` (from the store), `state`, or `history` + `pending`.
     #[wasm_bindgen(js_name = streamWithAnswer, unchecked_return_type = "EventStream")]
     pub fn stream_with_answer(&self, #[wasm_bindgen(unchecked_param_type = "StreamWithAnswerOptions")] opts: JsValue) -> EventStream {
-        event_stream(&self.inner, Op::StreamWithAnswer(opts))
+        event_stream(&self.inner, Op::Loop(Mode::Stream, None, opts))
     }
 
     /// One provider call for an OpenAI chat request (`{ messages, tools?, toolkit?, toolChoice?,
     /// system?, maxTokens?, signal? }`), whatever this client's style: resolves to
     /// `{ text, toolCalls, finishReason, usage, model, raw }` with OpenAI meanings. Nothing runs.
-    #[cfg(feature = "translate")]
     #[wasm_bindgen(unchecked_return_type = "Promise<TranslateResult>")]
     pub fn translate(&self, #[wasm_bindgen(unchecked_param_type = "TranslateRequest")] request: JsValue) -> Promise {
         promise(&self.inner, Op::Translate(request))
@@ -385,10 +375,9 @@ impl Client {
 
     /// The same call streamed: an async iterable of OpenAI `chat.completion.chunk` objects (role,
     /// text deltas, tool calls, finish reason, then a usage chunk).
-    #[cfg(feature = "translate")]
     #[wasm_bindgen(js_name = translateStream, unchecked_return_type = "AsyncIterable<ChatCompletionChunk>")]
     pub fn translate_stream(&self, #[wasm_bindgen(unchecked_param_type = "TranslateRequest")] request: JsValue) -> EventStream {
-        event_stream(&self.inner, Op::TranslateStream(request))
+        event_stream(&self.inner, Op::Translate(request))
     }
 
     /// Drops the conversation `id` from the store. With `{ keepHistory: true }` a halted

@@ -22,6 +22,10 @@ pub fn from_js(v: &JsValue, what: &str) -> Result<Value> {
     if v.is_undefined() {
         return Ok(Value::Null);
     }
+    // The common tool return: one copy, no JSON round trip.
+    if let Some(s) = v.as_string() {
+        return Ok(Value::String(s));
+    }
     let text = JSON::stringify(v)
         .ok()
         .and_then(|s| s.as_string())
@@ -98,6 +102,8 @@ pub type JsResult<T> = std::result::Result<T, JsValue>;
 /// Awaits whatever a JS call returned (a value or a Promise); a throw or a rejection is `Err`.
 pub async fn settle(call: std::result::Result<JsValue, JsValue>) -> std::result::Result<JsValue, JsValue> {
     match call {
+        // Only an object can be a thenable: a plain value needs no promise hop.
+        Ok(v) if !v.is_object() && !v.is_function() => Ok(v),
         Ok(v) => wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&v)).await,
         Err(e) => Err(e),
     }

@@ -1,91 +1,101 @@
-//! The driver's seams implemented over JS: `fetch` (the global binding, never `window`, or the
-//! host's `fetch` option), JS tool functions, and the host's `waitFor`.
+//! The driver's seams implemented over JS: `fetch` (the host's `fetch` option, or the global
+//! binding, never `window`), JS tool functions, the host's `waitFor`, timers and the run's abort.
+//! Host objects are typed `web-sys` bindings; the ones a host may lack or a mock may shape
+//! loosely are called through `catch` imports, so a wrong shape is a typed error, never a throw
+//! through Rust frames.
 
-use super::convert::{from_js, from_thrown, get, settle, thrown_message, to_js};
+use super::convert::{from_js, from_thrown, settle, to_js};
 use crate::driver::{Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport, Waiter, WholeBody};
-use crate::retry::ErrorInfo;
-use crate::metrics::{Metric, Observer};
 use crate::error::{redact, Code, Error, Result};
+use crate::metrics::{Metric, Observer};
 use crate::provider::{HttpRequest, HttpResponse};
+use crate::retry::ErrorInfo;
 use crate::suspend::{Answer, Request, ToolOutcome};
 use crate::tool::ToolResult;
 use futures_util::future::LocalBoxFuture;
-use js_sys::{Function, Object, Reflect};
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen_futures::JsFuture;
 use serde_json::{Map, Value};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::prelude::*;
+use web_sys::{AbortSignal, ReadableStreamReadResult};
+
+#[wasm_bindgen(module = "/src/wasm/host.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = callModel)]
+    fn call_model(f: &JsValue, url: &str, head: &str, body: String, signal: &JsValue, stream: bool) -> Promise;
+    #[wasm_bindgen(js_name = callTool)]
+    fn call_tool(f: &Function, args: &str, signal: &JsValue, answer: Option<String>) -> Promise;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = setTimeout, catch)]
+    fn set_timeout(f: &Function, ms: f64) -> std::result::Result<JsValue, JsValue>;
+    // `catch`: older hosts lack these statics; the run then works with what it has.
+    #[wasm_bindgen(js_namespace = AbortSignal, js_name = timeout, catch)]
+    fn signal_timeout(ms: f64) -> std::result::Result<AbortSignal, JsValue>;
+    #[wasm_bindgen(js_namespace = AbortSignal, js_name = any, catch)]
+    fn signal_any(signals: &Array) -> std::result::Result<AbortSignal, JsValue>;
+    /// A body reader as far as the edge reads it: `read()` is `catch`, as a locked or foreign
+    /// stream or a mock's odd reader may throw.
+    type BodyReader;
+    #[wasm_bindgen(method, catch)]
+    fn read(this: &BodyReader) -> std::result::Result<JsValue, JsValue>;
+}
+
+fn aborted_error() -> Error {
+    Error::new(Code::Aborted, "the run was aborted")
+}
 
 pub struct Fetch {
     pub fetch: Option<Function>,
-    pub signal: JsValue,
+    pub signal: Option<AbortSignal>,
     /// Only used to scrub transport error text.
     pub secret: Option<String>,
 }
 
 impl Fetch {
-    fn function(&self) -> Result<Function> {
-        if let Some(f) = &self.fetch {
-            return Ok(f.clone());
+    /// One model call through `callModel` (host.js): status, `Retry-After` and the body text (or
+    /// reader, with `stream`) in one await.
+    async fn call(&self, req: HttpRequest, stream: bool) -> Result<(u16, Option<String>, JsValue)> {
+        if self.signal.as_ref().is_some_and(AbortSignal::aborted) {
+            return Err(aborted_error());
         }
-        get(&js_sys::global(), "fetch")
-            .dyn_into::<Function>()
-            .map_err(|_| Error::new(Code::Transport, "no global fetch in this host; pass the `fetch` option"))
-    }
-
-    /// Calls fetch; resolves to the status and the Response object.
-    async fn respond(&self, req: HttpRequest) -> Result<(u16, JsValue)> {
-        if get(&self.signal, "aborted").as_bool() == Some(true) {
-            return Err(Error::new(Code::Aborted, "the run was aborted"));
+        // Method and headers cross as one JSON text (one `JSON.parse`, not a call per header).
+        let mut head = String::from(r#"{"method":"POST","headers":{"#);
+        for (i, (k, v)) in req.headers.iter().enumerate() {
+            head.push_str(if i > 0 { "," } else { "" });
+            head.push_str(&Value::from(k.as_str()).to_string());
+            head.push(':');
+            head.push_str(&Value::from(v.as_str()).to_string());
         }
-        let headers = Object::new();
-        for (k, v) in &req.headers {
-            let _ = Reflect::set(&headers, &k.into(), &v.into());
+        head.push_str("}}");
+        let f = self.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
+        let signal = self.signal.as_ref().map_or(JsValue::UNDEFINED, |s| s.into());
+        let out = JsFuture::from(call_model(&f, &req.url, &head, req.body, &signal, stream)).await.map_err(|e| self.transport_error(&e))?;
+        let out: Array = out.unchecked_into();
+        let status = out.get(0).as_f64().unwrap_or(0.0) as u16;
+        if status == 0 {
+            return Err(Error::new(Code::Transport, "fetch resolved to something that is not a Response"));
         }
-        let init = Object::new();
-        let _ = Reflect::set(&init, &"method".into(), &"POST".into());
-        let _ = Reflect::set(&init, &"headers".into(), &headers);
-        let _ = Reflect::set(&init, &"body".into(), &req.body.into());
-        if !self.signal.is_undefined() && !self.signal.is_null() {
-            let _ = Reflect::set(&init, &"signal".into(), &self.signal);
-        }
-        // `this` is the global object: browsers throw "Illegal invocation" for any other receiver.
-        let f = self.function()?;
-        let resp = settle(f.call2(&js_sys::global(), &req.url.as_str().into(), &init)).await.map_err(|e| self.transport_error(&e))?;
-        let status = get(&resp, "status")
-            .as_f64()
-            .filter(|s| (100.0..=599.0).contains(s))
-            .ok_or_else(|| Error::new(Code::Transport, "fetch resolved to something that is not a Response"))?;
-        Ok((status as u16, resp))
-    }
-
-    async fn text_of(&self, resp: &JsValue) -> Result<String> {
-        let text = get(resp, "text")
-            .dyn_into::<Function>()
-            .map_err(|_| Error::new(Code::Transport, "fetch resolved to a Response without text()"))?;
-        settle(text.call0(resp))
-            .await
-            .map_err(|e| self.transport_error(&e))?
-            .as_string()
-            .ok_or_else(|| Error::new(Code::Transport, "Response.text() did not give a string"))
+        Ok((status, out.get(1).as_string(), out.get(2)))
     }
 
     async fn send_inner(&self, req: HttpRequest) -> Result<HttpResponse> {
-        let (status, resp) = self.respond(req).await?;
-        Ok(HttpResponse { status, body: self.text_of(&resp).await?, retry_after: retry_after_of(&resp) })
+        let (status, retry_after, body) = self.call(req, false).await?;
+        Ok(HttpResponse { status, body: text_of(body)?, retry_after })
     }
 
     /// The body as it arrives, through `response.body.getReader()`; a Response without a
     /// readable body (a hand-made mock) is read whole.
     async fn open_inner(&self, req: HttpRequest) -> Result<StreamResponse> {
-        let (status, resp) = self.respond(req).await?;
-        let reader = match get(&get(&resp, "body"), "getReader").dyn_into::<Function>() {
-            Ok(f) => f.call0(&get(&resp, "body")).ok(),
-            Err(_) => None,
+        let (status, retry_after, body) = self.call(req, true).await?;
+        let body: Box<dyn ByteStream> = if body.is_object() {
+            Box::new(Reader { reader: body.unchecked_into(), secret: self.secret.clone() })
+        } else {
+            Box::new(WholeBody(Some(text_of(body)?.into_bytes())))
         };
-        let body: Box<dyn ByteStream> = match reader {
-            Some(reader) => Box::new(Reader { reader, secret: self.secret.clone() }),
-            None => Box::new(WholeBody(Some(self.text_of(&resp).await?.into_bytes()))),
-        };
-        Ok(StreamResponse { status, body, retry_after: retry_after_of(&resp) })
+        Ok(StreamResponse { status, body, retry_after })
     }
 
     fn transport_error(&self, e: &JsValue) -> Error {
@@ -93,6 +103,10 @@ impl Fetch {
         err.message = redact(&err.message, self.secret.as_deref());
         err
     }
+}
+
+fn text_of(body: JsValue) -> Result<String> {
+    body.as_string().ok_or_else(|| Error::new(Code::Transport, "Response.text() did not give a string"))
 }
 
 impl Transport for Fetch {
@@ -104,25 +118,28 @@ impl Transport for Fetch {
     }
 }
 
-/// A `ReadableStreamDefaultReader` of a fetch body.
+/// The reader of a fetch body.
 struct Reader {
-    reader: JsValue,
+    reader: BodyReader,
     secret: Option<String>,
 }
 
 impl ByteStream for Reader {
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
         Box::pin(async move {
-            let read = get(&self.reader, "read").dyn_into::<Function>().map_err(|_| Error::new(Code::Transport, "body reader has no read()"))?;
-            let r = settle(read.call0(&self.reader)).await.map_err(|e| {
+            let r = settle(self.reader.read()).await.map_err(|e| {
                 let mut err = from_thrown(&e, Code::Transport, "reading the response body failed");
                 err.message = redact(&err.message, self.secret.as_deref());
                 err
             })?;
-            if get(&r, "done").as_bool() == Some(true) {
+            if !r.is_object() {
+                return Err(Error::new(Code::Transport, "the body reader gave no { done, value }"));
+            }
+            let r: ReadableStreamReadResult = r.unchecked_into();
+            if r.get_done() == Some(true) {
                 return Ok(None);
             }
-            Ok(Some(js_sys::Uint8Array::new(&get(&r, "value")).to_vec()))
+            Ok(Some(Uint8Array::new(&r.get_value()).to_vec()))
         })
     }
 }
@@ -131,7 +148,7 @@ impl ByteStream for Reader {
 pub struct JsTools {
     pub fns: Vec<(String, Function)>,
     /// The run's AbortSignal, handed to tools as `ctx.signal`.
-    pub signal: JsValue,
+    pub signal: Option<AbortSignal>,
 }
 
 impl JsTools {
@@ -139,22 +156,23 @@ impl JsTools {
         let Some((_, f)) = self.fns.iter().find(|(n, _)| n == name) else {
             return Ok(ToolResult::error(format!("Unknown tool: {name}")));
         };
-        let ctx = Object::new();
-        if !self.signal.is_undefined() {
-            let _ = Reflect::set(&ctx, &"signal".into(), &self.signal);
-        }
-        if let Some(a) = answer {
-            let _ = Reflect::set(&ctx, &"answer".into(), &to_js(a)?);
-        }
-        let returned = settle(f.call2(&JsValue::UNDEFINED, &to_js(args)?, &ctx)).await;
-        // A tool that throws or rejects is a failed result fed back to the model (contract §b.7).
-        let value = match returned {
-            Ok(v) => v,
-            Err(e) => return Ok(ToolResult::error(thrown_message(&e))),
+        let args = serde_json::to_string(args).map_err(|_| Error::internal("cannot encode tool arguments"))?;
+        let answer = answer.map(|a| serde_json::to_string(a).unwrap_or_default());
+        let signal = self.signal.as_ref().map_or(JsValue::UNDEFINED, |s| s.into());
+        // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
+        let out: Array = match JsFuture::from(call_tool(f, &args, &signal, answer)).await {
+            Ok(v) => v.unchecked_into(),
+            Err(e) => return Ok(ToolResult::error(super::convert::thrown_message(&e))),
         };
-        Ok(match from_js(&value, "a tool's return value") {
-            Ok(v) => ToolResult::from_return(v),
-            Err(_) => ToolResult::error(format!("tool {name} returned a value that is not JSON data")),
+        let text = out.get(1).as_string().unwrap_or_default();
+        Ok(match out.get(0).as_f64() {
+            Some(0.0) => ToolResult::from_return(Value::String(text)),
+            Some(1.0) => match serde_json::from_str(&text) {
+                Ok(v) => ToolResult::from_return(v),
+                Err(_) => ToolResult::error(format!("tool {name} returned a value that is not JSON data")),
+            },
+            Some(2.0) => ToolResult::error(text),
+            _ => ToolResult::error(format!("tool {name} returned a value that is not JSON data")),
         })
     }
 }
@@ -209,23 +227,13 @@ impl Observer for Metrics<'_> {
     }
 }
 
-/// Reads `Retry-After` from a fetch Response (`headers.get`), if any.
-pub fn retry_after_of(resp: &JsValue) -> Option<String> {
-    let headers = get(resp, "headers");
-    let f = get(&headers, "get").dyn_into::<Function>().ok()?;
-    f.call1(&headers, &"retry-after".into()).ok()?.as_string()
-}
-
 /// Backoff sleeps with the host's `setTimeout`.
 pub struct Timers;
 
 impl Sleep for Timers {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
-        let p = js_sys::Promise::new(&mut |resolve, _| {
-            let global = js_sys::global();
-            if let Ok(set_timeout) = get(&global, "setTimeout").dyn_into::<Function>() {
-                let _ = set_timeout.call2(&global, &resolve, &JsValue::from(ms.max(0.0)));
-            } else {
+        let p = Promise::new(&mut |resolve, _| {
+            if set_timeout(&resolve, ms.max(0.0)).is_err() {
                 let _ = resolve.call0(&JsValue::UNDEFINED);
             }
         });
@@ -250,60 +258,60 @@ impl ErrorPolicy for OnError {
 
 /// The run's abort: the caller's `signal` and the `timeoutMs` deadline, each an AbortSignal.
 pub struct RunAbort {
-    pub signals: Vec<JsValue>,
-    pub timeout_ms: Option<f64>,
+    signals: Vec<AbortSignal>,
+    timeout_ms: Option<f64>,
 }
 
 impl RunAbort {
     /// `signal` and `timeoutMs` as AbortSignals, and one signal to hand to fetch and tools
     /// (`AbortSignal.any` of both where the host has it).
-    pub fn new(user: JsValue, timeout_ms: Option<f64>) -> (RunAbort, JsValue) {
-        let ctor = get(&js_sys::global(), "AbortSignal");
-        let mut signals = Vec::new();
+    pub fn new(user: JsValue, timeout_ms: Option<f64>) -> (RunAbort, Option<AbortSignal>) {
+        let mut signals: Vec<AbortSignal> = Vec::new();
+        // Structural: any object with `aborted` and `addEventListener` serves as a signal.
         if user.is_object() {
-            signals.push(user.clone());
+            signals.push(user.unchecked_into());
         }
-        if let (Some(ms), Ok(timeout)) = (timeout_ms, get(&ctor, "timeout").dyn_into::<Function>()) {
-            if let Ok(s) = timeout.call1(&ctor, &JsValue::from(ms)) {
-                signals.push(s);
-            }
+        if let Some(s) = timeout_ms.and_then(|ms| signal_timeout(ms).ok()) {
+            signals.push(s);
         }
-        let combined = match (signals.len(), get(&ctor, "any").dyn_into::<Function>()) {
-            (0, _) => JsValue::UNDEFINED,
-            (1, _) => signals[0].clone(),
-            (_, Ok(any)) => any.call1(&ctor, &js_sys::Array::from_iter(signals.iter())).unwrap_or_else(|_| signals[0].clone()),
-            (_, Err(_)) => signals[0].clone(),
+        let combined = match signals.as_slice() {
+            [] => None,
+            [one] => Some(one.clone()),
+            [first, ..] => Some(signal_any(&signals.iter().collect()).unwrap_or_else(|_| first.clone())),
         };
         (RunAbort { signals, timeout_ms }, combined)
     }
 
-    fn error_for(&self, signal: &JsValue) -> Error {
-        let timed_out = get(&get(signal, "reason"), "name").as_string().as_deref() == Some("TimeoutError");
+    fn error_for(&self, signal: &AbortSignal) -> Error {
+        let reason = signal.reason();
+        let timed_out = reason.is_object() && Reflect::get(&reason, &"name".into()).ok().and_then(|n| n.as_string()).as_deref() == Some("TimeoutError");
         match (timed_out, self.timeout_ms) {
-            (true, Some(ms)) => Error::new(Code::Aborted, format!("run timeout after {ms}ms")),
-            _ => Error::new(Code::Aborted, "the run was aborted"),
+            (true, Some(ms)) => Error::new(Code::Aborted, format!("run timeout after {}ms", crate::metrics::js_number(ms))),
+            _ => aborted_error(),
         }
     }
 }
 
 impl Abort for RunAbort {
     fn aborted(&self) -> Option<Error> {
-        self.signals.iter().find(|s| get(s, "aborted").as_bool() == Some(true)).map(|s| self.error_for(s))
+        self.signals.iter().find(|s| s.aborted()).map(|s| self.error_for(s))
     }
 
     fn wait(&self) -> LocalBoxFuture<'_, Error> {
-        let fired = js_sys::Promise::new(&mut |resolve, _| {
-            let once = js_sys::Object::new();
+        if self.signals.is_empty() {
+            // Nothing can abort this run: no JS promise (and no closures) to make.
+            return Box::pin(futures_util::future::pending());
+        }
+        let fired = Promise::new(&mut |resolve, _| {
+            let once = Object::new();
             let _ = Reflect::set(&once, &"once".into(), &true.into());
             for s in &self.signals {
-                if let Ok(add) = get(s, "addEventListener").dyn_into::<Function>() {
-                    let _ = add.call3(s, &"abort".into(), &resolve, &once);
-                }
+                let _ = s.add_event_listener_with_callback_and_add_event_listener_options("abort", &resolve, once.unchecked_ref());
             }
         });
         Box::pin(async move {
             let _ = wasm_bindgen_futures::JsFuture::from(fired).await;
-            self.aborted().unwrap_or_else(|| Error::new(Code::Aborted, "the run was aborted"))
+            self.aborted().unwrap_or_else(aborted_error)
         })
     }
 }

@@ -3,7 +3,7 @@
 //! that is slower than the model loses nothing. The entry files give the class its
 //! `Symbol.asyncIterator` (see pkg-template/iterable.js): `for await (const e of stream)`.
 
-use super::convert::{js_error, to_js};
+use super::convert::js_error;
 use crate::error::Result;
 use crate::events::{EventSink, StreamEvent};
 use js_sys::{Function, Object, Promise, Reflect};
@@ -16,7 +16,9 @@ use wasm_bindgen::prelude::*;
 
 #[derive(Default)]
 struct Queue {
-    items: VecDeque<JsValue>,
+    /// Each queued item as JSON text: it becomes a JS value only when `next()` takes it, in one
+    /// `JSON.parse` with its `{ value, done }` wrapper.
+    items: VecDeque<String>,
     finished: bool,
     error: Option<JsValue>,
     /// `resolve`, `reject` of the `next()` call that is waiting.
@@ -24,33 +26,31 @@ struct Queue {
     closed: bool,
 }
 
-fn step(value: &JsValue, done: bool) -> JsValue {
+fn done_step() -> JsValue {
     let o = Object::new();
-    let _ = Reflect::set(&o, &"value".into(), value);
-    let _ = Reflect::set(&o, &"done".into(), &done.into());
+    let _ = Reflect::set(&o, &"value".into(), &JsValue::UNDEFINED);
+    let _ = Reflect::set(&o, &"done".into(), &true.into());
     o.into()
 }
 
 impl Queue {
     /// Settles a waiting `next()` when there is something to hand it.
     fn deliver(&mut self) {
-        if self.waiting.is_none() {
-            return;
-        }
-        if let Some(v) = self.items.pop_front() {
-            if let Some((resolve, _)) = self.waiting.take() {
-                let _ = resolve.call1(&JsValue::UNDEFINED, &step(&v, false));
+        let Some((resolve, reject)) = self.waiting.take() else { return };
+        let _ = if let Some(text) = self.items.pop_front() {
+            match js_sys::JSON::parse(&format!(r#"{{"value":{text},"done":false}}"#)) {
+                Ok(step) => resolve.call1(&JsValue::UNDEFINED, &step),
+                Err(_) => reject.call1(&JsValue::UNDEFINED, &js_error(crate::error::Error::internal("JSON.parse refused our own output"))),
             }
         } else if let Some(e) = self.error.take() {
             self.finished = true;
-            if let Some((_, reject)) = self.waiting.take() {
-                let _ = reject.call1(&JsValue::UNDEFINED, &e);
-            }
+            reject.call1(&JsValue::UNDEFINED, &e)
         } else if self.finished {
-            if let Some((resolve, _)) = self.waiting.take() {
-                let _ = resolve.call1(&JsValue::UNDEFINED, &step(&JsValue::UNDEFINED, true));
-            }
-        }
+            resolve.call1(&JsValue::UNDEFINED, &done_step())
+        } else {
+            self.waiting = Some((resolve, reject));
+            return;
+        };
     }
 }
 
@@ -79,8 +79,8 @@ impl Sink {
         if q.closed {
             return;
         }
-        if let Ok(v) = to_js(item) {
-            q.items.push_back(v);
+        if let Ok(text) = serde_json::to_string(item) {
+            q.items.push_back(text);
         }
         q.deliver();
     }
@@ -141,6 +141,6 @@ impl EventStream {
         q.items.clear();
         q.finished = true;
         q.error = None;
-        Promise::resolve(&step(&JsValue::UNDEFINED, true))
+        Promise::resolve(&done_step())
     }
 }

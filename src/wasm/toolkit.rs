@@ -76,7 +76,7 @@ pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
         }
     }
     let tools = get(toolkit, "tools");
-    let list = if Array::is_array(&tools) { Array::from(&tools) } else if Array::is_array(toolkit) { Array::from(toolkit) } else {
+    let list = if Array::is_array(&tools) { tools.unchecked_into() } else if Array::is_array(toolkit) { toolkit.clone().unchecked_into() } else {
         return Err(Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }"));
     };
     decode_list(&list)
@@ -111,14 +111,9 @@ fn tool_object(spec: &ToolSpec, run: Option<&Function>) -> Result<JsValue> {
 /// or `pending(...)` to suspend; a throw becomes an error result the model sees.
 #[wasm_bindgen(js_name = defineTool, unchecked_return_type = "Tool")]
 pub fn define_tool(#[wasm_bindgen(unchecked_param_type = "ToolDefinition")] def: JsValue) -> JsResult<JsValue> {
+    // A missing `source` reads as native; the returned object is built anew, so it says so.
     let run = || -> Result<JsValue> {
-        let mut obj = def.clone();
-        if get(&def, "source").is_undefined() {
-            let copy = Object::assign(&Object::new(), &def.clone().unchecked_into());
-            let _ = Reflect::set(&copy, &"source".into(), &SOURCE_NATIVE.into());
-            obj = copy.into();
-        }
-        let (spec, f) = decode_tool(&obj, 0)?;
+        let (spec, f) = decode_tool(&def, 0)?;
         tool_object(&spec, f.as_ref())
     };
     run().map_err(js_error)
@@ -187,7 +182,9 @@ pub fn create_toolkit(
     if !Array::is_array(&source) {
         return Err(js_error(Error::bad_input("createToolkit needs { tools: [...] } or an array of tools")));
     }
-    let list = Array::from(&source).slice(0, Array::from(&source).length());
+    let source: Array = source.unchecked_into();
+    // A copy: the caller's array may change later, the toolkit does not.
+    let list = source.slice(0, source.length());
     let decoded = decode_list(&list).map_err(js_error)?;
     let id = NEXT_ID.with(|n| {
         let id = n.get();

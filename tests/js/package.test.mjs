@@ -18,7 +18,7 @@ test("every file the manifest ships or exports exists", () => {
 });
 
 test("no eval or new Function anywhere in the shipped JavaScript", () => {
-  const js = [...manifest.files.filter((f) => f.endsWith(".js")), ...fs.readdirSync(path.join(pkgDir, "full")).filter((f) => f.endsWith(".js")).map((f) => `full/${f}`)];
+  const js = manifest.files.filter((f) => f.endsWith(".js"));
   assert.ok(js.length >= 4);
   for (const f of js) {
     const src = fs.readFileSync(path.join(pkgDir, f), "utf8");
@@ -39,15 +39,16 @@ test("the package is within its 150 KB gzip budget", () => {
   assert.ok(total <= 150 * 1024, `${total} bytes gzip`);
 });
 
-test("toolnexus-wasm/full adds translate; the default entry stays without it", async () => {
+test("the default entry has translate; toolnexus-wasm/full is an alias of it", async () => {
+  assert.deepEqual(manifest.exports["./full"], manifest.exports["."]);
   const full = await import("toolnexus-wasm/full");
-  const small = await import("toolnexus-wasm");
+  const main = await import("toolnexus-wasm");
+  assert.equal(full.createClient, main.createClient, "one module instance, not a second build");
   const opts = { baseUrl: "http://m/v1", style: "openai", model: "m", apiKey: "k", fetch: async () => new Response(JSON.stringify({ choices: [{ message: { role: "assistant", content: "hi" }, finish_reason: "stop" }] })) };
-  const r = await full.createClient(opts).translate({ messages: [{ role: "user", content: "hello" }] });
+  const r = await main.createClient(opts).translate({ messages: [{ role: "user", content: "hello" }] });
   assert.deepEqual([r.text, r.finishReason, r.toolCalls], ["hi", "stop", []]);
-  assert.equal(typeof small.createClient(opts).translate, "undefined");
   const chunks = [];
-  const s = full.createClient({ ...opts, fetch: async () => new Response('data: {"choices":[{"index":0,"delta":{"content":"yo"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n') });
+  const s = main.createClient({ ...opts, fetch: async () => new Response('data: {"choices":[{"index":0,"delta":{"content":"yo"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n') });
   for await (const c of s.translateStream({ messages: [{ role: "user", content: "hello" }] })) chunks.push(c);
   assert.equal(chunks[0].object, "chat.completion.chunk");
   assert.equal(chunks.map((c) => c.choices[0]?.delta?.content ?? "").join(""), "yo");

@@ -19,7 +19,7 @@ let model, mf, openai, root;
 before(async () => {
   model = await startScriptedModel();
   root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-proxy-"));
-  fs.cpSync(path.resolve(here, "../../pkg/full"), path.join(root, "pkg"), { recursive: true });
+  fs.cpSync(path.resolve(here, "../../pkg"), path.join(root, "pkg"), { recursive: true });
   fs.copyFileSync(path.resolve(here, "../../examples/worker-proxy/worker.mjs"), path.join(root, "worker.mjs"));
   mf = new Miniflare({
     modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,

@@ -1,0 +1,59 @@
+// The host calls of one run, each done in one await: every await the Rust edge makes costs a
+// promise, a `then`, two closures and a microtask, and every property read is a crossing.
+// Errors are not interpreted here: a throw or rejection reaches the edge, which maps it.
+
+// One model call: fetch, status, `Retry-After` (only on a refusal), then the body: the text, or
+// with `stream` the body's reader when it has one. Resolves to [status, retryAfter, text|reader];
+// status 0: fetch gave no Response.
+export async function callModel(f, url, head, body, signal, stream) {
+  const init = JSON.parse(head);
+  init.body = body;
+  if (signal) init.signal = signal;
+  // `this` is the global object: browsers throw "Illegal invocation" for any other receiver.
+  const r = await (f ? f.call(globalThis, url, init) : fetch(url, init));
+  // Number(): a mock's status may be a numeric string, as the typed binding used to accept.
+  const s = r !== null && typeof r === "object" ? Number(r.status) : 0;
+  if (!(s >= 100 && s <= 599)) return [0];
+  let ra;
+  if (s >= 400) {
+    try {
+      ra = r.headers.get("retry-after");
+    } catch {}
+  }
+  if (stream) {
+    // A body that gives no reader (none, a mock's, a locked one) is read whole: `text()` then
+    // reports what is wrong with it, if anything.
+    try {
+      if (r.body !== null && typeof r.body === "object") return [s, ra, r.body.getReader()];
+    } catch {}
+  }
+  return [s, ra, await r.text()];
+}
+
+// One tool call: the arguments cross as JSON text. Resolves to [0, string] for a string result,
+// [1, JSON text] for any other value, [2, message] for a throw or rejection, [3] for a value
+// that is not JSON data.
+export async function callTool(f, args, signal, answer) {
+  const ctx = {};
+  if (signal) ctx.signal = signal;
+  if (answer) ctx.answer = JSON.parse(answer);
+  let v;
+  try {
+    v = await f(JSON.parse(args), ctx);
+  } catch (e) {
+    let m = e instanceof Error ? String(e.message) : typeof e === "string" ? e : undefined;
+    if (m === undefined) {
+      try {
+        m = JSON.stringify(e);
+      } catch {}
+    }
+    return [2, m ?? "unknown error"];
+  }
+  if (typeof v === "string") return [0, v];
+  if (v === undefined) return [1, "null"];
+  try {
+    const t = JSON.stringify(v);
+    if (t !== undefined) return [1, t];
+  } catch {}
+  return [3];
+}
