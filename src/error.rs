@@ -115,10 +115,10 @@ impl Error {
 /// Caps `text` at [`BODY_CAP`] characters and removes `secret` from it. The secret is removed
 /// before capping so a key cut in half by the cap cannot leak its first part.
 pub fn redact(text: &str, secret: Option<&str>) -> String {
-    let mut s = text.trim().to_string();
-    if let Some(k) = secret.filter(|k| k.len() >= 4) {
-        s = s.replace(k, "[redacted]");
-    }
+    let mut s = match secret.filter(|k| k.len() >= 4) {
+        Some(k) => without(text.trim(), k),
+        None => text.trim().to_string(),
+    };
     // One walk to the byte offset of character BODY_CAP (if there are more), instead of
     // counting every character first.
     if let Some((cut, _)) = s.char_indices().nth(BODY_CAP) {
@@ -126,6 +126,28 @@ pub fn redact(text: &str, secret: Option<&str>) -> String {
         s.push('…');
     }
     s
+}
+
+/// `text` with every occurrence of `key` (left to right, not overlapping) replaced by
+/// `[redacted]`, as `str::replace` does. A plain byte scan: it runs only on error texts, and
+/// `str::replace` links core's Two-Way searcher (about 3 KB of wasm) for this one use. A match
+/// of a whole `&str` in valid UTF-8 starts and ends on character boundaries.
+fn without(text: &str, key: &str) -> String {
+    let (t, k) = (text.as_bytes(), key.as_bytes());
+    let mut out = String::with_capacity(text.len());
+    let (mut start, mut i) = (0, 0);
+    while i + k.len() <= t.len() {
+        if &t[i..i + k.len()] == k {
+            out.push_str(&text[start..i]);
+            out.push_str("[redacted]");
+            i += k.len();
+            start = i;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&text[start..]);
+    out
 }
 
 impl fmt::Display for Error {
@@ -150,5 +172,8 @@ mod tests {
         assert!(e.message.contains("[redacted]"));
         assert!(e.message.chars().count() <= "LLM 400: ".len() + BODY_CAP + 1);
         assert_eq!(Error::provider_http(401, key, Some(key)).message, "LLM 401");
+        // As `str::replace`: every occurrence, left to right, multi-byte text around it kept.
+        assert_eq!(redact("é abcdabcd é abc", Some("abcd")), "é [redacted][redacted] é abc");
+        assert_eq!(redact("aaaaa", Some("aaaa")), "[redacted]a");
     }
 }

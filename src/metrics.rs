@@ -49,32 +49,46 @@ struct Hist {
 /// Cumulative counters and histograms of every metric event, rendered as Prometheus text
 /// byte-identical to the reference ports (contract §a.7): fixed metric order, series sorted by
 /// label string, fixed buckets, escaped label values, trailing newline.
+///
+/// A series is kept under its raw label values (the metric fixes the label names); the escaped
+/// label text is built only by `render`. Recording is on every run's path, rendering is not.
 #[derive(Clone, Debug, Default)]
 pub struct Registry {
-    llm_requests: Vec<(String, u64)>,
-    llm_tokens: Vec<(String, u64)>,
-    llm_duration: Vec<(String, Hist)>,
-    tool_calls: Vec<(String, u64)>,
-    tool_duration: Vec<(String, Hist)>,
-    run_errors: Vec<(String, u64)>,
+    llm_requests: Vec<(Key, u64)>,
+    llm_tokens: Vec<(Key, u64)>,
+    llm_duration: Vec<(Key, Hist)>,
+    tool_calls: Vec<(Key, u64)>,
+    tool_duration: Vec<(Key, Hist)>,
+    run_errors: Vec<(Key, u64)>,
 }
 
-fn bump(series: &mut Vec<(String, u64)>, key: String, by: u64) {
-    match series.iter_mut().find(|(k, _)| *k == key) {
-        Some((_, v)) => *v += by,
-        None => series.push((key, by)),
-    }
-}
+/// The label values of one series, in the order of its metric's label names.
+type Key = Vec<String>;
 
-fn observe(series: &mut Vec<(String, Hist)>, key: String, seconds: f64) {
-    let pos = match series.iter().position(|(k, _)| *k == key) {
+const LLM: &[&str] = &["model", "status"];
+const TOKENS: &[&str] = &["type"];
+const MODEL: &[&str] = &["model"];
+const TOOL_CALLS: &[&str] = &["tool", "source", "is_error", "pending"];
+const TOOL: &[&str] = &["tool"];
+
+/// The series with these label values, created empty on first use.
+fn series_of<'s, T: Default>(series: &'s mut Vec<(Key, T)>, values: &[&str]) -> &'s mut T {
+    let pos = match series.iter().position(|(k, _)| k.iter().map(String::as_str).eq(values.iter().copied())) {
         Some(p) => p,
         None => {
-            series.push((key, Hist::default()));
+            series.push((values.iter().map(|v| v.to_string()).collect(), T::default()));
             series.len() - 1
         }
     };
-    let h = &mut series[pos].1;
+    &mut series[pos].1
+}
+
+fn bump(series: &mut Vec<(Key, u64)>, values: &[&str], by: u64) {
+    *series_of(series, values) += by;
+}
+
+fn observe(series: &mut Vec<(Key, Hist)>, values: &[&str], seconds: f64) {
+    let h = series_of(series, values);
     h.sum += seconds;
     h.count += 1;
     for (c, b) in h.counts.iter_mut().zip(BUCKETS) {
@@ -85,9 +99,9 @@ fn observe(series: &mut Vec<(String, Hist)>, key: String, seconds: f64) {
 }
 
 /// `k="v",k="v"` with values escaped (backslash, quote, newline, in that order).
-fn labels(pairs: &[(&str, &str)]) -> String {
+fn labels(names: &[&str], values: &[String]) -> String {
     let mut out = String::new();
-    for (i, (k, v)) in pairs.iter().enumerate() {
+    for (i, (k, v)) in names.iter().zip(values).enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -194,21 +208,21 @@ impl Registry {
     pub fn record(&mut self, m: &Metric) {
         match m {
             Metric::Llm { model, status, ms, prompt_tokens, completion_tokens } => {
-                bump(&mut self.llm_requests, labels(&[("model", model), ("status", status)]), 1);
+                bump(&mut self.llm_requests, &[model, status], 1);
                 if *status == "ok" {
-                    bump(&mut self.llm_tokens, labels(&[("type", "prompt")]), *prompt_tokens);
-                    bump(&mut self.llm_tokens, labels(&[("type", "completion")]), *completion_tokens);
+                    bump(&mut self.llm_tokens, &["prompt"], *prompt_tokens);
+                    bump(&mut self.llm_tokens, &["completion"], *completion_tokens);
                 }
-                observe(&mut self.llm_duration, labels(&[("model", model)]), ms / 1000.0);
+                observe(&mut self.llm_duration, &[model], ms / 1000.0);
             }
             Metric::Tool { tool, source, is_error, ms, pending } => {
                 let (e, p) = (if *is_error { "true" } else { "false" }, if *pending { "true" } else { "false" });
-                bump(&mut self.tool_calls, labels(&[("tool", tool), ("source", source), ("is_error", e), ("pending", p)]), 1);
-                observe(&mut self.tool_duration, labels(&[("tool", tool)]), ms / 1000.0);
+                bump(&mut self.tool_calls, &[tool, source, e, p], 1);
+                observe(&mut self.tool_duration, &[tool], ms / 1000.0);
             }
             Metric::Run { model, error, .. } => {
                 if error.as_deref().is_some_and(|e| !e.is_empty()) {
-                    bump(&mut self.run_errors, labels(&[("model", model)]), 1);
+                    bump(&mut self.run_errors, &[model], 1);
                 }
             }
         }
@@ -216,23 +230,24 @@ impl Registry {
 
     pub fn render(&self) -> String {
         let mut out = String::new();
-        counter(&mut out, "toolnexus_llm_requests_total", "Total LLM requests.", &self.llm_requests);
-        counter(&mut out, "toolnexus_llm_tokens_total", "Total tokens, by type.", &self.llm_tokens);
-        histogram(&mut out, "toolnexus_llm_request_duration_seconds", "LLM request duration in seconds.", &self.llm_duration);
-        counter(&mut out, "toolnexus_tool_calls_total", "Total tool calls.", &self.tool_calls);
-        histogram(&mut out, "toolnexus_tool_duration_seconds", "Tool execution duration in seconds.", &self.tool_duration);
-        counter(&mut out, "toolnexus_run_errors_total", "Total run errors.", &self.run_errors);
+        counter(&mut out, "toolnexus_llm_requests_total", "Total LLM requests.", LLM, &self.llm_requests);
+        counter(&mut out, "toolnexus_llm_tokens_total", "Total tokens, by type.", TOKENS, &self.llm_tokens);
+        histogram(&mut out, "toolnexus_llm_request_duration_seconds", "LLM request duration in seconds.", MODEL, &self.llm_duration);
+        counter(&mut out, "toolnexus_tool_calls_total", "Total tool calls.", TOOL_CALLS, &self.tool_calls);
+        histogram(&mut out, "toolnexus_tool_duration_seconds", "Tool execution duration in seconds.", TOOL, &self.tool_duration);
+        counter(&mut out, "toolnexus_run_errors_total", "Total run errors.", MODEL, &self.run_errors);
         out
     }
 }
 
-/// Series sorted by label string (unique keys). An insertion sort: a handful of series, and
-/// one small loop instead of a monomorphised pattern-defeating quicksort per element type.
-fn sorted<T>(series: &[(String, T)]) -> Vec<&(String, T)> {
-    let mut v: Vec<&(String, T)> = Vec::with_capacity(series.len());
-    for s in series {
-        let at = v.iter().position(|x| x.0 > s.0).unwrap_or(v.len());
-        v.insert(at, s);
+/// Each series' label text, sorted by it (unique keys). An insertion sort: a handful of
+/// series, and one small loop instead of a monomorphised pattern-defeating quicksort.
+fn sorted<'s, T>(names: &[&str], series: &'s [(Key, T)]) -> Vec<(String, &'s T)> {
+    let mut v: Vec<(String, &T)> = Vec::with_capacity(series.len());
+    for (k, t) in series {
+        let key = labels(names, k);
+        let at = v.iter().position(|x| x.0 > key).unwrap_or(v.len());
+        v.insert(at, (key, t));
     }
     v
 }
@@ -267,22 +282,22 @@ fn int(n: u64) -> String {
     s
 }
 
-fn counter(out: &mut String, name: &str, help: &str, series: &[(String, u64)]) {
+fn counter(out: &mut String, name: &str, help: &str, names: &[&str], series: &[(Key, u64)]) {
     head(out, name, help, "counter");
-    for (key, v) in sorted(series) {
-        sample(out, name, key, "", &int(*v));
+    for (key, v) in sorted(names, series) {
+        sample(out, name, &key, "", &int(*v));
     }
 }
 
-fn histogram(out: &mut String, name: &str, help: &str, series: &[(String, Hist)]) {
+fn histogram(out: &mut String, name: &str, help: &str, names: &[&str], series: &[(Key, Hist)]) {
     head(out, name, help, "histogram");
     let (bucket, sum, count) = ([name, "_bucket"].concat(), [name, "_sum"].concat(), [name, "_count"].concat());
-    for (key, h) in sorted(series) {
+    for (key, h) in sorted(names, series) {
         for (c, le) in h.counts.iter().map(|c| int(*c)).zip(BUCKET_LABELS).chain([(int(h.count), "+Inf")]) {
-            sample(out, &bucket, key, &["le=\"", le, "\""].concat(), &c);
+            sample(out, &bucket, &key, &["le=\"", le, "\""].concat(), &c);
         }
-        sample(out, &sum, key, "", &js_number(h.sum));
-        sample(out, &count, key, "", &int(h.count));
+        sample(out, &sum, &key, "", &js_number(h.sum));
+        sample(out, &count, &key, "", &int(h.count));
     }
 }
 

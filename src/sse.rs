@@ -17,7 +17,8 @@ pub struct SseDecoder {
     /// The previous chunk ended with `\r`: a `\n` at the start of the next one ends nothing.
     skip_lf: bool,
     event: Option<String>,
-    data: Vec<String>,
+    /// The `data:` lines so far, already joined with `\n`.
+    data: String,
     has_data: bool,
     started: bool,
 }
@@ -79,7 +80,7 @@ impl SseDecoder {
         }
         if line.is_empty() {
             if self.has_data {
-                out.push(SseEvent { event: self.event.take(), data: self.data.join("\n") });
+                out.push(SseEvent { event: self.event.take(), data: std::mem::take(&mut self.data) });
             }
             self.event = None;
             self.data.clear();
@@ -98,7 +99,10 @@ impl SseDecoder {
         };
         match field {
             "data" => {
-                self.data.push(value.to_string());
+                if self.has_data {
+                    self.data.push('\n');
+                }
+                self.data.push_str(value);
                 self.has_data = true;
             }
             "event" => self.event = Some(value.to_string()),

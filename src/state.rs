@@ -63,13 +63,14 @@ impl ConversationState {
         let o = json::object(v, what)?;
         let outstanding = match o.get("outstanding") {
             None | Some(Value::Null) => Vec::new(),
-            Some(_) => json::array(o, "outstanding", what)?
-                .iter()
-                .map(|x| {
+            Some(_) => {
+                let mut list = Vec::new();
+                for x in json::array(o, "outstanding", what)? {
                     let f = json::object(x, "state.outstanding[]")?;
-                    Ok(Outstanding { id: json::str_or_empty(f, "id", what)?, name: json::str_or_empty(f, "name", what)? })
-                })
-                .collect::<std::result::Result<Vec<_>, String>>()?,
+                    list.push(Outstanding { id: json::str_or_empty(f, "id", what)?, name: json::str_or_empty(f, "name", what)? });
+                }
+                list
+            }
         };
         Ok(ConversationState {
             schema_version: o.get("schemaVersion").and_then(Value::as_u64).unwrap_or(0) as u32,
@@ -111,12 +112,13 @@ pub fn load_conversation(v: &Value) -> Result<(ConversationState, Vec<Message>)>
 }
 
 /// Ids of calls with no result anywhere after their assistant turn.
-fn unanswered(transcript: &[Message]) -> Vec<String> {
-    let mut open: Vec<String> = Vec::new();
+/// Borrowed (`&str`): the one `join` over string slices is the only copy of it in the wasm.
+fn unanswered(transcript: &[Message]) -> Vec<&str> {
+    let mut open: Vec<&str> = Vec::new();
     for m in transcript {
         match m {
-            Message::Assistant(t) => open.extend(t.calls.iter().map(|c| c.id.clone())),
-            Message::Tool(outs) => open.retain(|id| !outs.iter().any(|o: &ToolOutput| &o.call_id == id)),
+            Message::Assistant(t) => open.extend(t.calls.iter().map(|c| c.id.as_str())),
+            Message::Tool(outs) => open.retain(|id| !outs.iter().any(|o: &ToolOutput| o.call_id == *id)),
             _ => {}
         }
     }

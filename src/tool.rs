@@ -136,7 +136,12 @@ pub struct Toolkit {
 impl Toolkit {
     pub fn new(tools: Vec<ToolSpec>) -> Result<Toolkit> {
         let mut kit = Toolkit::default();
-        let tools = tools.into_iter().map(ToolSpec::validated).collect::<Result<Vec<_>>>()?;
+        // A plain loop: `collect::<Result<Vec<_>>>` compiles its own adapter per element type.
+        let mut valid = Vec::with_capacity(tools.len());
+        for t in tools {
+            valid.push(t.validated()?);
+        }
+        let tools = valid;
         check_collisions(&tools)?;
         for t in tools {
             kit.push(t)?;
@@ -169,15 +174,16 @@ impl Toolkit {
 }
 
 fn check_collisions(tools: &[ToolSpec]) -> Result<()> {
-    let mut hits: Vec<&str> = tools
-        .iter()
-        .filter(|t| t.is_relay() && BUILTIN_NAMES.contains(&t.name.as_str()))
-        .map(|t| t.name.as_str())
-        .collect();
+    // Sorted by insertion: a clash is rare and short, and `sort_unstable` would link a whole
+    // quicksort for this one error text.
+    let mut hits: Vec<&str> = Vec::new();
+    for t in tools.iter().filter(|t| t.is_relay() && BUILTIN_NAMES.contains(&t.name.as_str())) {
+        let at = hits.iter().position(|h| *h > t.name.as_str()).unwrap_or(hits.len());
+        hits.insert(at, &t.name);
+    }
     if hits.is_empty() {
         return Ok(());
     }
-    hits.sort_unstable();
     Err(Error::new(
         Code::RelayCollision,
         format!(

@@ -5,7 +5,7 @@
 //! no reliable gain, 14 KB more gzip.
 
 use crate::error::{Error, Result};
-use crate::message::{AssistantTurn, Message, ToolCall};
+use crate::message::{AssistantTurn, Message};
 use crate::provider::flatten;
 use crate::provider::{anthropic::dialect as anthropic, gemini::dialect as gemini, openai::dialect as openai};
 use serde_json::{Map, Value};
@@ -59,15 +59,18 @@ fn read_assistant(obj: &Map<String, Value>, i: usize) -> Result<AssistantTurn> {
     Ok(turn)
 }
 
-/// OpenAI tool messages carry no tool name; take it from the call each result answers.
+/// OpenAI tool messages carry no tool name; take it from the call each result answers (the
+/// calls are looked up in place, not copied per turn).
 fn name_results(out: &mut [Message]) {
-    let mut last_calls: Vec<ToolCall> = Vec::new();
-    for m in out.iter_mut() {
-        match m {
-            Message::Assistant(t) if !t.calls.is_empty() => last_calls = t.calls.clone(),
+    let mut last: Option<usize> = None;
+    for j in 0..out.len() {
+        let (head, tail) = out.split_at_mut(j);
+        match &mut tail[0] {
+            Message::Assistant(t) if !t.calls.is_empty() => last = Some(j),
             Message::Tool(outs) => {
+                let Some(Message::Assistant(t)) = last.map(|l| &head[l]) else { continue };
                 for o in outs.iter_mut().filter(|o| o.name.is_empty()) {
-                    if let Some(c) = last_calls.iter().find(|c| c.id == o.call_id) {
+                    if let Some(c) = t.calls.iter().find(|c| c.id == o.call_id) {
                         o.name = c.name.clone();
                     }
                 }

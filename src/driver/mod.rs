@@ -185,9 +185,11 @@ impl Env<'_> {
         }
     }
 
-    fn event(&self, e: StreamEvent) {
+    /// Emits the event `e()` builds; it is built only when there is a sink (a run without one
+    /// would otherwise copy its tool arguments, outputs and the whole result for nothing).
+    fn event(&self, e: impl FnOnce() -> StreamEvent) {
         if let Some(s) = self.events {
-            s.event(e);
+            s.event(e());
         }
     }
 
@@ -241,13 +243,16 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                 turn.next.into_inner().ok_or_else(|| Error::internal("the model call ended without a reply"))?
             }
             Step::RunTools(invocations) => {
+                // The machine hands a turn's invocations in call (slot) order; `tool_result`
+                // events follow that order whatever order the calls settle in.
+                let slots: Vec<usize> = match env.events {
+                    Some(_) => invocations.iter().map(|inv| inv.slot).collect(),
+                    None => Vec::new(),
+                };
                 for inv in &invocations {
-                    env.event(StreamEvent::ToolCall { id: inv.call.id.clone(), name: inv.call.name.clone(), args: Value::Object(inv.args.clone()) });
+                    env.event(|| StreamEvent::ToolCall { id: inv.call.id.clone(), name: inv.call.name.clone(), args: Value::Object(inv.args.clone()) });
                 }
-                let mut slots: Vec<usize> = invocations.iter().map(|inv| inv.slot).collect();
-                let settled = join_all(invocations.into_iter().map(|inv| Box::pin(tools::resolve(inv, run, env))).collect()).await;
-                settled.into_iter().collect::<Result<Vec<()>>>()?;
-                slots.sort_unstable();
+                join_all(invocations.into_iter().map(|inv| Box::pin(tools::resolve(inv, run, env))).collect()).await?;
                 for slot in slots {
                     let event = match run.borrow().settled(slot) {
                         Some((call, ToolOutcome::Result(r))) => StreamEvent::ToolResult {
@@ -260,7 +265,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                         Some((_, ToolOutcome::Suspend(req))) => StreamEvent::Pending { request: req.clone() },
                         None => return Err(Error::internal("a tool call of this turn has no outcome")),
                     };
-                    env.event(event);
+                    env.event(|| event);
                 }
                 let next = run.borrow_mut().end_tool_turn()?;
                 if matches!(next, Step::CallModel) {
@@ -271,9 +276,9 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
             Step::Done(result) => {
                 env.save(|| stored(run.borrow().conversation(result.pending.clone()))).await?;
                 if result.status == Status::Done {
-                    env.event(StreamEvent::Usage { usage: result.usage });
+                    env.event(|| StreamEvent::Usage { usage: result.usage });
                 }
-                env.event(StreamEvent::Done { result: result.clone() });
+                env.event(|| StreamEvent::Done { result: result.clone() });
                 return Ok(*result);
             }
         };
@@ -306,7 +311,7 @@ impl CallSubject for LoopTurn<'_, '_> {
         self.run.borrow().build_request(stream)
     }
     fn delta(&self, text: String) {
-        self.env.event(StreamEvent::Text { delta: text });
+        self.env.event(|| StreamEvent::Text { delta: text });
     }
     fn accept(&self, reply: ModelReply, _raw: Option<&Value>) -> Result<()> {
         let step = self.run.borrow_mut().on_model_reply(reply)?;
@@ -315,11 +320,11 @@ impl CallSubject for LoopTurn<'_, '_> {
     }
 }
 
-/// Polls every future until all are done; outputs in input order. futures-util's `join_all`
-/// switches to `FuturesOrdered` past 30 futures, which brings a whole executor's worth of code
-/// into the wasm; a turn's tool calls need none of it.
-async fn join_all<F: std::future::Future + Unpin>(futures: Vec<F>) -> Vec<F::Output> {
-    let mut slots: Vec<(F, Option<F::Output>)> = futures.into_iter().map(|f| (f, None)).collect();
+/// Polls every future until all are done; the first error in input order, if any. futures-util's
+/// `join_all` switches to `FuturesOrdered` past 30 futures, which brings a whole executor's worth
+/// of code into the wasm; a turn's tool calls need none of it.
+async fn join_all<F: std::future::Future<Output = Result<()>> + Unpin>(futures: Vec<F>) -> Result<()> {
+    let mut slots: Vec<(F, Option<Result<()>>)> = futures.into_iter().map(|f| (f, None)).collect();
     std::future::poll_fn(|cx| {
         let mut pending = false;
         for (f, out) in slots.iter_mut().filter(|(_, o)| o.is_none()) {
@@ -331,5 +336,8 @@ async fn join_all<F: std::future::Future + Unpin>(futures: Vec<F>) -> Vec<F::Out
         if pending { std::task::Poll::Pending } else { std::task::Poll::Ready(()) }
     })
     .await;
-    slots.into_iter().filter_map(|(_, o)| o).collect()
+    for (_, out) in slots {
+        out.unwrap_or(Ok(()))?;
+    }
+    Ok(())
 }

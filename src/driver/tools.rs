@@ -57,7 +57,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
     // Persist before waiting: a host that dies while this wait is outstanding resumes from here.
     run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Suspend(req.clone()))?;
     env.save(|| stored(run.borrow().checkpoint())).await?;
-    env.event(StreamEvent::Pending { request: req.clone() });
+    env.event(|| StreamEvent::Pending { request: req.clone() });
     let answer = waiter.wait(req.clone()).await.map_err(|e| match e.code {
         Code::Aborted | Code::HostCallback => e,
         _ => Error::new(Code::HostCallback, format!("waitFor failed: {}", e.message)),

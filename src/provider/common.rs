@@ -1,19 +1,19 @@
-//! Small pieces more than one adapter uses: the borrowed tool declaration, the hoisted system
-//! prompt, the text of an OpenAI/Anthropic `content`, and JSON field helpers. Nothing here knows
-//! a particular provider, so every adapter folder may import it.
+//! Small pieces more than one adapter uses: the hoisted system prompt, the text of an
+//! OpenAI/Anthropic `content`, and JSON field helpers. Nothing here knows a particular provider,
+//! so every adapter folder may import it.
 
 use super::call::ModelRequest;
 use crate::message::Message;
-use serde::Serialize;
 use serde_json::Value;
 
-/// A declared tool's fields, borrowed, for the request bodies.
-#[derive(Serialize)]
-pub(crate) struct ToolDecl<'a> {
-    pub name: &'a str,
-    pub description: &'a str,
-    #[serde(rename = "parameters")]
-    pub schema: &'a Value,
+/// A JSON object of these fields, in this order (the values are taken). A slice, not an array
+/// by value: one copy of this function whatever the number of fields.
+pub(crate) fn obj(fields: &mut [(&str, Value)]) -> Value {
+    let mut m = serde_json::Map::new();
+    for (k, v) in fields {
+        m.insert((*k).into(), std::mem::take(v));
+    }
+    Value::Object(m)
 }
 
 /// For styles whose system prompt is a body field (Anthropic `system`, Gemini

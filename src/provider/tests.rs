@@ -93,3 +93,138 @@ fn gemini_replies_and_streams_cut_at_every_byte_are_errors_not_panics() {
         }
     }
 }
+
+/// The OpenAI body is written by hand; it must be the bytes serde_json gives for the same
+/// fields in the same order (the serde view still renders `messages` for results and hooks).
+#[test]
+fn openai_body_is_what_serde_json_writes() {
+    use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
+    use crate::tool::ToolSpec;
+    let call = |id: &str, args: &str| ToolCall { id: id.into(), name: "add".into(), arguments: args.into() };
+    let out = |id: &str, o: &str| ToolOutput { call_id: id.into(), name: "add".into(), output: o.into(), is_error: false };
+    let messages = vec![
+        Message::System("be \"brief\"\n".into()),
+        Message::User("héllo 👋 \u{1}".into()),
+        Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("c1", r#"{"a":1}"#), call("c2", "")] }),
+        Message::Tool(vec![out("c1", "2"), out("c2", "tab\there")]),
+        Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![] }),
+    ];
+    let tool = ToolSpec {
+        name: "add".into(),
+        description: "adds \\ numbers".into(),
+        input_schema: json!({"type": "object", "properties": {"a": {"type": "number", "minimum": -1.5}}}),
+        source: Default::default(),
+    };
+    let tools = vec![tool.clone()];
+    let choice = json!({"type": "function", "function": {"name": "add"}});
+    let view = serde_json::Value::Array(openai::dialect::render(&messages));
+    // The rendered fields and their order, as the serde view that rendered them before wrote them.
+    let rendered = concat!(
+        r#"[{"role":"system","content":"be \"brief\"\n"},{"role":"user","content":"héllo 👋 \u0001"},"#,
+        r#"{"role":"assistant","content":"","tool_calls":[{"id":"c1","type":"function","function":{"name":"add","arguments":"{\"a\":1}"}},"#,
+        r#"{"id":"c2","type":"function","function":{"name":"add","arguments":""}}]},{"role":"tool","tool_call_id":"c1","content":"2"},"#,
+        r#"{"role":"tool","tool_call_id":"c2","content":"tab\there"},{"role":"assistant","content":"done"}]"#,
+    );
+    assert_eq!(serde_json::to_string(&view).unwrap(), rendered);
+    let decl = json!([{"type": "function", "function": {"name": "add", "description": "adds \\ numbers", "parameters": tool.input_schema}}]);
+    let check = |tools: &[ToolSpec], tool_choice: ToolChoice, max_tokens: Option<u64>, stream: bool, want: serde_json::Value| {
+        let req = ModelRequest { system: "", messages: &messages, tools, stream, tool_choice, max_tokens };
+        assert_eq!(build_request(&cfg(Style::OpenAi), &req).body, serde_json::to_string(&want).unwrap());
+    };
+    check(&tools, ToolChoice::Auto, None, false, json!({"model": "m", "messages": view, "tools": decl, "tool_choice": "auto"}));
+    check(&[], ToolChoice::Auto, None, true, json!({"model": "m", "messages": view, "stream": true, "stream_options": {"include_usage": true}}));
+    check(&tools, ToolChoice::Given(&choice), Some(7), false, json!({"model": "m", "messages": view, "tools": decl, "tool_choice": choice, "max_tokens": 7}));
+    check(&tools, ToolChoice::Omit, None, false, json!({"model": "m", "messages": view, "tools": decl}));
+    let empty = ModelRequest { system: "", messages: &[], tools: &[], stream: false, tool_choice: ToolChoice::Omit, max_tokens: None };
+    assert_eq!(build_request(&cfg(Style::OpenAi), &empty).body, r#"{"model":"m","messages":[]}"#);
+}
+
+/// The Gemini body around the serde view of `contents` is written by hand; it must be the bytes
+/// serde_json gives for the same fields in the same order.
+#[test]
+fn gemini_body_is_what_serde_json_writes() {
+    use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
+    use crate::tool::ToolSpec;
+    let messages = vec![
+        Message::System("sys \"one\"".into()),
+        Message::User("hi\n".into()),
+        Message::Assistant(AssistantTurn { text: String::new(), calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into() }] }),
+        Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: false }]),
+    ];
+    let schema = json!({"type": ["number", "null"], "additionalProperties": false});
+    let tools = vec![ToolSpec { name: "add".into(), description: "adds".into(), input_schema: schema.clone(), source: Default::default() }];
+    let contents = serde_json::Value::Array(gemini::dialect::render(&messages));
+    let system = json!({"parts": [{"text": "be brief\n\nsys \"one\""}]});
+    let decl = json!([{"functionDeclarations": [{"name": "add", "description": "adds", "parameters": gemini_schema(&schema)}]}]);
+    let forced = json!({"function": {"name": "add"}});
+    let (none, any) = (json!("none"), json!("required"));
+    let check = |tools: &[ToolSpec], tool_choice: ToolChoice, max_tokens: Option<u64>, system: &str, want: serde_json::Value| {
+        let req = ModelRequest { system, messages: &messages, tools, stream: false, tool_choice, max_tokens };
+        assert_eq!(build_request(&cfg(Style::Gemini), &req).body, serde_json::to_string(&want).unwrap());
+    };
+    check(&tools, ToolChoice::Auto, None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}}));
+    check(&tools, ToolChoice::Given(&forced), Some(9), "", json!({"contents": contents, "systemInstruction": {"parts": [{"text": "sys \"one\""}]}, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["add"]}}, "generationConfig": {"maxOutputTokens": 9}}));
+    check(&tools, ToolChoice::Given(&none), None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "NONE"}}}));
+    check(&tools, ToolChoice::Given(&any), None, "be brief", json!({"contents": contents, "systemInstruction": system, "tools": decl, "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}));
+    check(&[], ToolChoice::Auto, None, "be brief", json!({"contents": contents, "systemInstruction": system}));
+    let bare = ModelRequest { system: "", messages: &[], tools: &[], stream: true, tool_choice: ToolChoice::Omit, max_tokens: None };
+    assert_eq!(build_request(&cfg(Style::Gemini), &bare).body, r#"{"contents":[]}"#);
+}
+
+/// The Anthropic body around the serde view of `messages` is written by hand; it must be the
+/// bytes serde_json gives for the same fields in the same order.
+#[test]
+fn anthropic_body_is_what_serde_json_writes() {
+    use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
+    use crate::tool::ToolSpec;
+    let messages = vec![
+        Message::User("hi \"there\"".into()),
+        Message::Assistant(AssistantTurn { text: "ok".into(), calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into() }] }),
+        Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: true }]),
+    ];
+    let schema = json!({"type": "object", "properties": {"a": {"type": "number"}}});
+    let tools = vec![ToolSpec { name: "add".into(), description: "adds\n".into(), input_schema: schema.clone(), source: Default::default() }];
+    let view = serde_json::Value::Array(anthropic::dialect::render(&messages));
+    let decl = json!([{"name": "add", "description": "adds\n", "input_schema": schema}]);
+    let forced = json!({"function": {"name": "add"}});
+    let (none, any, auto) = (json!("none"), json!("any"), json!("auto"));
+    let check = |tools: &[ToolSpec], tool_choice: ToolChoice, max_tokens: Option<u64>, stream: bool, system: &str, want: serde_json::Value| {
+        let req = ModelRequest { system, messages: &messages, tools, stream, tool_choice, max_tokens };
+        assert_eq!(build_request(&cfg(Style::Anthropic), &req).body, serde_json::to_string(&want).unwrap());
+    };
+    check(&tools, ToolChoice::Auto, None, false, "sys", json!({"model": "m", "max_tokens": 4096, "messages": view, "system": "sys", "tools": decl}));
+    check(&tools, ToolChoice::Given(&forced), Some(5), true, "", json!({"model": "m", "max_tokens": 5, "messages": view, "tools": decl, "stream": true, "tool_choice": {"type": "tool", "name": "add"}}));
+    check(&tools, ToolChoice::Given(&none), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "none"}}));
+    check(&tools, ToolChoice::Given(&any), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view, "tools": decl, "tool_choice": {"type": "any"}}));
+    check(&[], ToolChoice::Given(&auto), None, false, "", json!({"model": "m", "max_tokens": 4096, "messages": view}));
+}
+
+/// What the Anthropic and Gemini renders give (the request bodies write the same values): their
+/// fields and order, pinned as the serde views that rendered them before wrote them.
+#[test]
+fn anthropic_and_gemini_renders_keep_their_fields_and_order() {
+    use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
+    let call = |id: &str, args: &str| ToolCall { id: id.into(), name: "add".into(), arguments: args.into() };
+    let out = |id: &str, o: &str, e: bool| ToolOutput { call_id: id.into(), name: "add".into(), output: o.into(), is_error: e };
+    let messages = vec![
+        Message::System("sys".into()),
+        Message::User("héllo \"x\"".into()),
+        Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("c1", r#"{"a":1.5,"b":[true,null]}"#), call("c2", "not json")] }),
+        Message::Tool(vec![out("c1", "2", false), out("c2", "bad\n", true)]),
+        Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![] }),
+        Message::Assistant(AssistantTurn { text: "both".into(), calls: vec![call("c3", "{}")] }),
+    ];
+    let text = |v: Vec<serde_json::Value>| serde_json::to_string(&v).unwrap();
+    assert_eq!(text(anthropic::dialect::render(&messages)), concat!(
+        r#"[{"role":"user","content":"héllo \"x\""},{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"add","input":{"a":1.5,"b":[true,null]}},"#,
+        r#"{"type":"tool_use","id":"c2","name":"add","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"2","is_error":false},"#,
+        r#"{"type":"tool_result","tool_use_id":"c2","content":"bad\n","is_error":true}]},{"role":"assistant","content":[{"type":"text","text":"done"}]},"#,
+        r#"{"role":"assistant","content":[{"type":"text","text":"both"},{"type":"tool_use","id":"c3","name":"add","input":{}}]}]"#,
+    ));
+    assert_eq!(text(gemini::dialect::render(&messages)), concat!(
+        r#"[{"role":"user","parts":[{"text":"héllo \"x\""}]},{"role":"model","parts":[{"functionCall":{"id":"c1","name":"add","args":{"a":1.5,"b":[true,null]}}},"#,
+        r#"{"functionCall":{"id":"c2","name":"add","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"add","response":{"output":"2"}}},"#,
+        r#"{"functionResponse":{"id":"c2","name":"add","response":{"error":"bad\n"}}}]},{"role":"model","parts":[{"text":"done"}]},"#,
+        r#"{"role":"model","parts":[{"text":"both"},{"functionCall":{"id":"c3","name":"add","args":{}}}]}]"#,
+    ));
+}

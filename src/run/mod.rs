@@ -96,6 +96,18 @@ struct TurnSlots {
     used_args: Vec<Option<Map<String, Value>>>,
 }
 
+impl TurnSlots {
+    /// Keeps the arguments `dispatch` parsed for a declared tool as the ones the record shows,
+    /// so a call's arguments are parsed once per turn (a `beforeTool` rewrite replaces them).
+    fn note_parsed(&mut self, inv: &Invocation) {
+        if inv.known {
+            if let Some(a) = self.used_args.get_mut(inv.slot) {
+                *a = Some(inv.args.clone());
+            }
+        }
+    }
+}
+
 #[derive(Debug)]
 enum Phase {
     Model,
@@ -225,18 +237,24 @@ impl Run {
         self.usage.add(reply.usage);
         let mut turn = reply.turn;
         assign_call_ids(&mut turn.calls, self.turns);
-        self.transcript.push(Message::Assistant(turn.clone()));
         if turn.calls.is_empty() {
-            let text = turn.text;
+            let text = turn.text.clone();
+            self.transcript.push(Message::Assistant(turn));
             return Ok(self.finish(Status::Done, text, None, None));
         }
-        let slots = TurnSlots {
+        let mut slots = TurnSlots {
             calls: turn.calls.clone(),
             slots: vec![None; turn.calls.len()],
             record: vec![true; turn.calls.len()],
             used_args: vec![None; turn.calls.len()],
         };
-        let invocations = turn.calls.iter().enumerate().map(|(i, call)| self.dispatch(i, call, None)).collect();
+        self.transcript.push(Message::Assistant(turn));
+        let mut invocations = Vec::with_capacity(slots.calls.len());
+        for i in 0..slots.calls.len() {
+            let inv = self.dispatch(i, &slots.calls[i], None);
+            slots.note_parsed(&inv);
+            invocations.push(inv);
+        }
         self.phase = Phase::Tools(slots);
         Ok(Step::RunTools(invocations))
     }
@@ -359,33 +377,30 @@ impl Run {
         let Phase::Tools(turn) = std::mem::replace(&mut self.phase, Phase::Finished) else {
             return Err(Error::internal("no tool turn to close"));
         };
+        // The turn is taken out of the phase: its calls and outcomes move into the record and
+        // the transcript (only a recorded result's output is copied, it goes to both).
         let mut outputs = Vec::new();
         let mut suspended = Vec::new();
-        for (((call, slot), record), used) in turn.calls.iter().zip(&turn.slots).zip(&turn.record).zip(&turn.used_args) {
+        for (((call, slot), record), used) in turn.calls.into_iter().zip(turn.slots).zip(turn.record).zip(turn.used_args) {
             let (result, req) = match slot {
-                Some(ToolOutcome::Result(r)) => (r.clone(), None),
-                Some(ToolOutcome::Suspend(req)) => (placeholder(req), Some(req.clone())),
+                Some(ToolOutcome::Result(r)) => (r, None),
+                Some(ToolOutcome::Suspend(req)) => (placeholder(&req), Some(req)),
                 None => return Err(Error::internal("closing a turn with a call still running")),
             };
-            if *record {
-                self.records.push(ToolCallRecord {
-                    id: call.id.clone(),
-                    name: call.name.clone(),
-                    args: Value::Object(used.clone().unwrap_or_else(|| call.input_or_empty())),
-                    output: result.output.clone(),
-                    is_error: result.is_error,
-                    metadata: result.metadata.clone(),
-                });
+            let args = || Value::Object(used.unwrap_or_else(|| call.input_or_empty()));
+            if let Some(r) = req {
+                if record {
+                    let (id, name) = (call.id.clone(), call.name.clone());
+                    self.records.push(ToolCallRecord { args: args(), id, name, output: result.output, is_error: result.is_error, metadata: result.metadata });
+                }
+                suspended.push(r);
+                continue;
             }
-            match req {
-                Some(r) => suspended.push(r),
-                None => outputs.push(ToolOutput {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    output: result.output,
-                    is_error: result.is_error,
-                }),
+            if record {
+                let (id, name, output) = (call.id.clone(), call.name.clone(), result.output.clone());
+                self.records.push(ToolCallRecord { args: args(), id, name, output, is_error: result.is_error, metadata: result.metadata });
             }
+            outputs.push(ToolOutput { call_id: call.id, name: call.name, output: result.output, is_error: result.is_error });
         }
         if !outputs.is_empty() {
             self.transcript.push(Message::Tool(outputs));

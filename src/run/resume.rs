@@ -85,7 +85,9 @@ impl Run {
             // A non-relay call: re-executed; the halted one gets the answer as ctx.answer (D-3).
             let halted = !pending.is_relay() && i == first_outstanding;
             slots.record[i] = true;
-            invocations.push(run.dispatch(i, call, halted.then(|| answer.clone())));
+            let inv = run.dispatch(i, call, halted.then(|| answer.clone()));
+            slots.note_parsed(&inv);
+            invocations.push(inv);
         }
         run.phase = Phase::Tools(slots);
         let step = if invocations.is_empty() { run.close_tool_turn()? } else { Step::RunTools(invocations) };

@@ -1,65 +1,40 @@
 //! The Anthropic dialect of the transcript: `user` / `assistant` messages whose content is a
-//! string or `text` / `tool_use` / `tool_result` blocks, written as a borrowed view and read
-//! back. System messages are not Anthropic messages: they go to the body's `system` field.
+//! string or `text` / `tool_use` / `tool_result` blocks, rendered as values and read back. System messages are not Anthropic messages: they go to the body's `system` field.
 
 use crate::message::{push_result, AssistantTurn, Message, ToolCall};
-use crate::provider::common::{flatten, str_field};
-use serde::{Serialize, Serializer};
-use serde_json::{json, Map, Value};
+use crate::provider::common::{flatten, obj, str_field};
+use serde_json::{json, Value};
 
-/// The transcript as Anthropic messages, serialised straight from the neutral messages.
-pub(crate) struct Messages<'a>(pub &'a [Message]);
-
-impl Serialize for Messages<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().filter_map(view))
-    }
-}
-
-pub(super) fn render(messages: &[Message]) -> Vec<Value> {
-    match serde_json::to_value(Messages(messages)) {
-        Ok(Value::Array(a)) => a,
-        _ => Vec::new(), // unreachable: the view serialises to an array of plain data
-    }
-}
-
-#[derive(Serialize)]
-#[serde(untagged)]
-enum View<'a> {
-    Text { role: &'static str, content: &'a str },
-    Blocks { role: &'static str, content: Vec<Block<'a>> },
-}
-
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Block<'a> {
-    Text { text: &'a str },
-    ToolUse { id: &'a str, name: &'a str, input: Map<String, Value> },
-    ToolResult { tool_use_id: &'a str, content: &'a str, is_error: bool },
-}
-
-fn view(m: &Message) -> Option<View<'_>> {
-    match m {
-        Message::System(_) => None,
-        Message::User(t) => Some(View::Text { role: "user", content: t }),
-        Message::Assistant(turn) => {
-            let mut blocks = Vec::with_capacity(turn.calls.len() + 1);
-            if !turn.text.is_empty() {
-                blocks.push(Block::Text { text: &turn.text });
+/// The transcript as Anthropic messages (a run's `messages`, what `beforeLLM` sees, and the
+/// request's `messages`), built as values directly: no serde view is compiled for it.
+pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
+    let mut out = Vec::with_capacity(messages.len());
+    for m in messages {
+        let (role, content) = match m {
+            Message::System(_) => continue,
+            Message::User(t) => ("user", Value::from(t.as_str())),
+            Message::Assistant(turn) => {
+                let mut blocks = Vec::with_capacity(turn.calls.len() + 1);
+                if !turn.text.is_empty() {
+                    blocks.push(obj(&mut [("type", Value::from("text")), ("text", Value::from(turn.text.as_str()))]));
+                }
+                for c in &turn.calls {
+                    let (id, name) = (Value::from(c.id.as_str()), Value::from(c.name.as_str()));
+                    blocks.push(obj(&mut [("type", Value::from("tool_use")), ("id", id), ("name", name), ("input", Value::Object(c.input_or_empty()))]));
+                }
+                ("assistant", Value::Array(blocks))
             }
-            for c in &turn.calls {
-                blocks.push(Block::ToolUse { id: &c.id, name: &c.name, input: c.input_or_empty() });
+            Message::Tool(outs) => {
+                let blocks = outs.iter().map(|o| {
+                    let (id, content) = (Value::from(o.call_id.as_str()), Value::from(o.output.as_str()));
+                    obj(&mut [("type", Value::from("tool_result")), ("tool_use_id", id), ("content", content), ("is_error", Value::Bool(o.is_error))])
+                });
+                ("user", Value::Array(blocks.collect()))
             }
-            Some(View::Blocks { role: "assistant", content: blocks })
-        }
-        Message::Tool(outs) => Some(View::Blocks {
-            role: "user",
-            content: outs
-                .iter()
-                .map(|o| Block::ToolResult { tool_use_id: &o.call_id, content: &o.output, is_error: o.is_error })
-                .collect(),
-        }),
+        };
+        out.push(obj(&mut [("role", Value::from(role)), ("content", content)]));
     }
+    out
 }
 
 /// An assistant message's content blocks: `text` and `tool_use` (its `input` serialised as the

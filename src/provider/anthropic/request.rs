@@ -1,10 +1,10 @@
 //! The Anthropic request: `POST {base}/v1/messages` with `x-api-key` and `anthropic-version`.
 
-use super::dialect::Messages;
+use super::dialect::render;
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
-use crate::provider::common::{forced, hoisted_system, strip_slash, ToolDecl};
-use serde::Serialize;
-use serde_json::{json, Value};
+use crate::json::{write_str, write_value};
+use crate::provider::common::{forced, hoisted_system, strip_slash};
+use serde_json::Value;
 
 pub const VERSION: &str = "2023-06-01";
 pub const DEFAULT_MAX_TOKENS: u64 = 4096;
@@ -20,60 +20,53 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     headers.push(("Content-Type".to_string(), "application/json".to_string()));
 
     let system = hoisted_system(req);
-    let body = Body {
-        model: &cfg.model,
-        max_tokens: req.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
-        messages: Messages(req.messages),
-        system: (!system.is_empty()).then_some(system.as_str()),
-        tools: req
-            .tools
-            .iter()
-            .map(|t| ToolDecl { name: &t.name, description: &t.description, schema: &t.input_schema })
-            .collect(),
-        stream: req.stream.then_some(true),
-        tool_choice: match req.tool_choice {
-            ToolChoice::Given(c) => choice(c),
-            _ => None,
-        },
-    };
-    (url, headers, serde_json::to_string(&body).unwrap_or_default())
-}
-
-#[derive(Serialize)]
-struct Body<'a> {
-    model: &'a str,
-    max_tokens: u64,
-    messages: Messages<'a>,
-    /// Omitted when empty (as the Go reference does).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    system: Option<&'a str>,
-    #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "tools")]
-    tools: Vec<ToolDecl<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stream: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_choice: Option<Value>,
+    // Written by hand around the serde view of `messages` (see `json::write_str`).
+    let mut out = String::from("{\"model\":");
+    write_str(&mut out, &cfg.model);
+    out.push_str(",\"max_tokens\":");
+    out.push_str(&req.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).to_string());
+    out.push_str(",\"messages\":");
+    write_value(&mut out, &Value::Array(render(req.messages)));
+    // Omitted when empty (as the Go reference does).
+    if !system.is_empty() {
+        out.push_str(",\"system\":");
+        write_str(&mut out, &system);
+    }
+    // Anthropic names the schema `input_schema`.
+    if !req.tools.is_empty() {
+        out.push_str(",\"tools\":[");
+        for (i, t) in req.tools.iter().enumerate() {
+            out.push_str(if i > 0 { ",{\"name\":" } else { "{\"name\":" });
+            write_str(&mut out, &t.name);
+            out.push_str(",\"description\":");
+            write_str(&mut out, &t.description);
+            out.push_str(",\"input_schema\":");
+            write_value(&mut out, &t.input_schema);
+            out.push('}');
+        }
+        out.push(']');
+    }
+    if req.stream {
+        out.push_str(",\"stream\":true");
+    }
+    if let ToolChoice::Given(c) = req.tool_choice {
+        choice(&mut out, c);
+    }
+    out.push('}');
+    (url, headers, out)
 }
 
 /// `"required"`/`"any"` → any, `"none"` → none, `{function:{name}}` → that tool; else omitted.
-fn choice(choice: &Value) -> Option<Value> {
+fn choice(out: &mut String, choice: &Value) {
     if let Some(name) = forced(choice) {
-        return Some(json!({"type": "tool", "name": name}));
+        out.push_str(",\"tool_choice\":{\"type\":\"tool\",\"name\":");
+        write_str(out, name);
+        out.push('}');
+        return;
     }
-    match choice.as_str()? {
-        "required" | "any" => Some(json!({"type": "any"})),
-        "none" => Some(json!({"type": "none"})),
-        _ => None,
+    match choice.as_str() {
+        Some("required" | "any") => out.push_str(",\"tool_choice\":{\"type\":\"any\"}"),
+        Some("none") => out.push_str(",\"tool_choice\":{\"type\":\"none\"}"),
+        _ => {}
     }
-}
-
-/// Anthropic names the schema `input_schema`.
-fn tools<S: serde::Serializer>(tools: &[ToolDecl], s: S) -> std::result::Result<S::Ok, S::Error> {
-    #[derive(Serialize)]
-    struct Decl<'a> {
-        name: &'a str,
-        description: &'a str,
-        input_schema: &'a Value,
-    }
-    s.collect_seq(tools.iter().map(|t| Decl { name: t.name, description: t.description, input_schema: t.schema }))
 }

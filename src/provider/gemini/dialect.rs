@@ -1,93 +1,45 @@
 //! The Gemini dialect of the transcript: `contents` of `{ role: "user" | "model", parts }`, with
-//! `functionCall` / `functionResponse` parts, written as a borrowed view and read back. System
+//! `functionCall` / `functionResponse` parts, rendered as values and read back. System
 //! messages go to `systemInstruction`. Results go back as `{ output }` or `{ error }` objects with
 //! the call's name; a history without call ids gets synthesised ones (`call_h<index>_<n>`).
 
 use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
-use serde::{Serialize, Serializer};
-use serde_json::{json, Map, Value};
+use crate::provider::common::obj;
+use serde_json::Value;
 
-/// The transcript as Gemini `contents`, serialised straight from the neutral messages.
-pub(crate) struct Contents<'a>(pub &'a [Message]);
-
-impl Serialize for Contents<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().filter_map(view))
-    }
-}
-
-pub(super) fn render(messages: &[Message]) -> Vec<Value> {
-    match serde_json::to_value(Contents(messages)) {
-        Ok(Value::Array(a)) => a,
-        _ => Vec::new(), // unreachable: the view serialises to an array of plain data
-    }
-}
-
-#[derive(Serialize)]
-struct Content<'a> {
-    role: &'static str,
-    parts: Vec<Part<'a>>,
-}
-
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Part<'a> {
-    Text {
-        text: &'a str,
-    },
-    Call {
-        #[serde(rename = "functionCall")]
-        function_call: Call<'a>,
-    },
-    Response {
-        #[serde(rename = "functionResponse")]
-        function_response: Response<'a>,
-    },
-}
-
-#[derive(Serialize)]
-struct Call<'a> {
-    id: &'a str,
-    name: &'a str,
-    args: Map<String, Value>,
-}
-
-#[derive(Serialize)]
-struct Response<'a> {
-    id: &'a str,
-    name: &'a str,
-    /// Gemini wants an object: the output under `output`, or under `error` when it failed.
-    response: Value,
-}
-
-fn view(m: &Message) -> Option<Content<'_>> {
-    match m {
-        Message::System(_) => None,
-        Message::User(t) => Some(Content { role: "user", parts: vec![Part::Text { text: t }] }),
-        Message::Assistant(turn) => {
-            let mut parts = Vec::with_capacity(turn.calls.len() + 1);
-            if !turn.text.is_empty() || turn.calls.is_empty() {
-                parts.push(Part::Text { text: &turn.text });
+/// The transcript as Gemini `contents` (a run's `messages`, what `beforeLLM` sees, and the
+/// request's `contents`), built as values directly: no serde view is compiled for it.
+pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
+    let mut out = Vec::with_capacity(messages.len());
+    for m in messages {
+        let (role, parts) = match m {
+            Message::System(_) => continue,
+            Message::User(t) => ("user", vec![obj(&mut [("text", Value::from(t.as_str()))])]),
+            Message::Assistant(turn) => {
+                let mut parts = Vec::with_capacity(turn.calls.len() + 1);
+                if !turn.text.is_empty() || turn.calls.is_empty() {
+                    parts.push(obj(&mut [("text", Value::from(turn.text.as_str()))]));
+                }
+                for c in &turn.calls {
+                    let (id, name) = (Value::from(c.id.as_str()), Value::from(c.name.as_str()));
+                    let call = obj(&mut [("id", id), ("name", name), ("args", Value::Object(c.input_or_empty()))]);
+                    parts.push(obj(&mut [("functionCall", call)]));
+                }
+                ("model", parts)
             }
-            for c in &turn.calls {
-                parts.push(Part::Call { function_call: Call { id: &c.id, name: &c.name, args: c.input_or_empty() } });
+            Message::Tool(outs) => {
+                let parts = outs.iter().map(|o| {
+                    // Gemini wants an object: the output under `output`, or under `error` when it failed.
+                    let response = obj(&mut [(if o.is_error { "error" } else { "output" }, Value::from(o.output.as_str()))]);
+                    let (id, name) = (Value::from(o.call_id.as_str()), Value::from(o.name.as_str()));
+                    obj(&mut [("functionResponse", obj(&mut [("id", id), ("name", name), ("response", response)]))])
+                });
+                ("user", parts.collect())
             }
-            Some(Content { role: "model", parts })
-        }
-        Message::Tool(outs) => Some(Content {
-            role: "user",
-            parts: outs
-                .iter()
-                .map(|o| Part::Response {
-                    function_response: Response {
-                        id: &o.call_id,
-                        name: &o.name,
-                        response: if o.is_error { json!({"error": o.output}) } else { json!({"output": o.output}) },
-                    },
-                })
-                .collect(),
-        }),
+        };
+        out.push(obj(&mut [("role", Value::from(role)), ("parts", Value::Array(parts))]));
     }
+    out
 }
 
 /// One Gemini content, read into the neutral transcript. Calls without an id get

@@ -1,12 +1,12 @@
 //! The Gemini request: the model in the URL, `x-goog-api-key`, `contents`, `systemInstruction`,
 //! one `functionDeclarations` tool with its `toolConfig`, and `generationConfig` for a token cap.
 
-use super::dialect::Contents;
+use super::dialect::render;
 use super::schema::gemini_schema;
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
+use crate::json::{write_str, write_value};
 use crate::provider::common::{forced, hoisted_system, strip_slash};
-use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, String) {
     let base = strip_slash(&cfg.base_url);
@@ -22,50 +22,56 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     }
     headers.push(("Content-Type".to_string(), "application/json".to_string()));
     let system = hoisted_system(req);
-    let declarations: Vec<Value> = req
-        .tools
-        .iter()
-        .map(|t| json!({"name": t.name, "description": t.description, "parameters": gemini_schema(&t.input_schema)}))
-        .collect();
-    let body = Body {
-        contents: Contents(req.messages),
-        system_instruction: (!system.is_empty()).then(|| json!({"parts": [{"text": system}]})),
-        tool_config: (!declarations.is_empty()).then(|| {
-            let config = match req.tool_choice {
-                ToolChoice::Given(c) => choice(c),
-                _ => json!({"mode": "AUTO"}),
-            };
-            json!({"functionCallingConfig": config})
-        }),
-        tools: (!declarations.is_empty()).then(|| json!([{"functionDeclarations": declarations}])),
-        generation_config: req.max_tokens.map(|n| json!({"maxOutputTokens": n})),
-    };
-    (url, headers, serde_json::to_string(&body).unwrap_or_default())
+    // Written by hand around the serde view of `contents` (see `json::write_str`): the field
+    // order is contents, systemInstruction, tools, toolConfig, generationConfig.
+    let mut out = String::from("{\"contents\":");
+    write_value(&mut out, &Value::Array(render(req.messages)));
+    if !system.is_empty() {
+        out.push_str(",\"systemInstruction\":{\"parts\":[{\"text\":");
+        write_str(&mut out, &system);
+        out.push_str("}]}");
+    }
+    if !req.tools.is_empty() {
+        out.push_str(",\"tools\":[{\"functionDeclarations\":[");
+        for (i, t) in req.tools.iter().enumerate() {
+            out.push_str(if i > 0 { ",{\"name\":" } else { "{\"name\":" });
+            write_str(&mut out, &t.name);
+            out.push_str(",\"description\":");
+            write_str(&mut out, &t.description);
+            out.push_str(",\"parameters\":");
+            write_value(&mut out, &gemini_schema(&t.input_schema));
+            out.push('}');
+        }
+        out.push_str("]}],\"toolConfig\":{\"functionCallingConfig\":");
+        match req.tool_choice {
+            ToolChoice::Given(c) => choice(&mut out, c),
+            _ => out.push_str(AUTO),
+        }
+        out.push('}');
+    }
+    if let Some(n) = req.max_tokens {
+        out.push_str(",\"generationConfig\":{\"maxOutputTokens\":");
+        out.push_str(&n.to_string());
+        out.push('}');
+    }
+    out.push('}');
+    (url, headers, out)
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Body<'a> {
-    contents: Contents<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    system_instruction: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tools: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_config: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    generation_config: Option<Value>,
-}
+const AUTO: &str = "{\"mode\":\"AUTO\"}";
 
 /// An OpenAI-style choice as `functionCallingConfig`: `ANY` (with `allowedFunctionNames` for a
 /// forced function), `NONE`, or `AUTO`.
-fn choice(choice: &Value) -> Value {
+fn choice(out: &mut String, choice: &Value) {
     if let Some(name) = forced(choice) {
-        return json!({"mode": "ANY", "allowedFunctionNames": [name]});
+        out.push_str("{\"mode\":\"ANY\",\"allowedFunctionNames\":[");
+        write_str(out, name);
+        out.push_str("]}");
+        return;
     }
-    match choice.as_str() {
-        Some("required" | "any") => json!({"mode": "ANY"}),
-        Some("none") => json!({"mode": "NONE"}),
-        _ => json!({"mode": "AUTO"}),
-    }
+    out.push_str(match choice.as_str() {
+        Some("required" | "any") => "{\"mode\":\"ANY\"}",
+        Some("none") => "{\"mode\":\"NONE\"}",
+        _ => AUTO,
+    });
 }

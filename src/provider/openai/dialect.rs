@@ -1,72 +1,110 @@
 //! The OpenAI dialect of the transcript: `system` / `user` / `assistant` (with `tool_calls`) /
-//! `tool` messages, written as a borrowed view and read back. The `tool_calls` reader here is
-//! the only one: replies and histories both use it.
+//! `tool` messages, rendered as values, written as request text, and read back. The
+//! `tool_calls` reader here is the only one: replies and histories both use it.
 
 use crate::message::{push_result, Message, ToolCall};
+use crate::json::write_str;
 use crate::provider::common::{flatten, str_field};
-use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-/// The transcript as OpenAI messages, serialised straight from the neutral messages.
-pub(crate) struct Messages<'a>(pub &'a [Message]);
-
-impl Serialize for Messages<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().flat_map(views))
-    }
-}
-
-pub(super) fn render(messages: &[Message]) -> Vec<Value> {
-    match serde_json::to_value(Messages(messages)) {
-        Ok(Value::Array(a)) => a,
-        _ => Vec::new(), // unreachable: the view serialises to an array of plain data
-    }
-}
-
-#[derive(Serialize)]
-#[serde(untagged)]
-enum View<'a> {
-    Text { role: &'static str, content: &'a str },
-    Assistant {
-        role: &'static str,
-        content: &'a str,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        tool_calls: Vec<Call<'a>>,
-    },
-    Tool { role: &'static str, tool_call_id: &'a str, content: &'a str },
-}
-
-#[derive(Serialize)]
-struct Call<'a> {
-    id: &'a str,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    function: Function<'a>,
-}
-
-#[derive(Serialize)]
-struct Function<'a> {
-    name: &'a str,
-    arguments: &'a str,
-}
-
-fn views(m: &Message) -> Vec<View<'_>> {
-    match m {
-        Message::System(t) => vec![View::Text { role: "system", content: t }],
-        Message::User(t) => vec![View::Text { role: "user", content: t }],
-        Message::Assistant(turn) => vec![View::Assistant {
-            role: "assistant",
-            content: &turn.text,
-            tool_calls: turn
-                .calls
-                .iter()
-                .map(|c| Call { id: &c.id, kind: "function", function: Function { name: &c.name, arguments: &c.arguments } })
-                .collect(),
-        }],
-        Message::Tool(outs) => {
-            outs.iter().map(|o| View::Tool { role: "tool", tool_call_id: &o.call_id, content: &o.output }).collect()
+/// The transcript as OpenAI messages (a run's `messages`, what `beforeLLM` sees), built as
+/// values directly: no serde view is compiled for it, and the request body writes the same
+/// fields in the same order (`write_messages`).
+pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
+    let mut out = Vec::with_capacity(messages.len());
+    for m in messages {
+        match m {
+            Message::System(t) => out.push(entry("system", "content", t)),
+            Message::User(t) => out.push(entry("user", "content", t)),
+            Message::Assistant(turn) => {
+                let Value::Object(mut o) = entry("assistant", "content", &turn.text) else { continue };
+                if !turn.calls.is_empty() {
+                    let calls = turn.calls.iter().map(|c| {
+                        let mut f = Map::new();
+                        f.insert("name".into(), Value::String(c.name.clone()));
+                        f.insert("arguments".into(), Value::String(c.arguments.clone()));
+                        let mut call = Map::new();
+                        call.insert("id".into(), Value::String(c.id.clone()));
+                        call.insert("type".into(), Value::from("function"));
+                        call.insert("function".into(), Value::Object(f));
+                        Value::Object(call)
+                    });
+                    o.insert("tool_calls".into(), Value::Array(calls.collect()));
+                }
+                out.push(Value::Object(o));
+            }
+            Message::Tool(outs) => {
+                for r in outs {
+                    let Value::Object(mut o) = entry("tool", "tool_call_id", &r.call_id) else { continue };
+                    o.insert("content".into(), Value::String(r.output.clone()));
+                    out.push(Value::Object(o));
+                }
+            }
         }
     }
+    out
+}
+
+/// `{ role, <key>: text }`.
+fn entry(role: &str, key: &str, text: &str) -> Value {
+    let mut o = Map::new();
+    o.insert("role".into(), Value::from(role));
+    o.insert(key.into(), Value::from(text));
+    Value::Object(o)
+}
+
+/// The transcript as the request's `messages` array, written by hand: the fields of `render`,
+/// in its order, as serde_json would write them (see `json::write_str`).
+pub(super) fn write_messages(out: &mut String, messages: &[Message]) {
+    let mut first = true;
+    let mut open = |out: &mut String, role: &str| {
+        out.push_str(if std::mem::take(&mut first) { "[{\"role\":\"" } else { ",{\"role\":\"" });
+        out.push_str(role);
+        out.push('"');
+    };
+    for m in messages {
+        match m {
+            Message::System(t) | Message::User(t) => {
+                open(out, if matches!(m, Message::System(_)) { "system" } else { "user" });
+                out.push_str(",\"content\":");
+                write_str(out, t);
+                out.push('}');
+            }
+            Message::Assistant(turn) => {
+                open(out, "assistant");
+                out.push_str(",\"content\":");
+                write_str(out, &turn.text);
+                if !turn.calls.is_empty() {
+                    out.push_str(",\"tool_calls\":[");
+                    for (i, c) in turn.calls.iter().enumerate() {
+                        out.push_str(if i > 0 { ",{\"id\":" } else { "{\"id\":" });
+                        write_str(out, &c.id);
+                        out.push_str(",\"type\":\"function\",\"function\":{\"name\":");
+                        write_str(out, &c.name);
+                        out.push_str(",\"arguments\":");
+                        write_str(out, &c.arguments);
+                        out.push_str("}}");
+                    }
+                    out.push(']');
+                }
+                out.push('}');
+            }
+            Message::Tool(outs) => {
+                for o in outs {
+                    open(out, "tool");
+                    out.push_str(",\"tool_call_id\":");
+                    write_str(out, &o.call_id);
+                    out.push_str(",\"content\":");
+                    write_str(out, &o.output);
+                    out.push('}');
+                }
+            }
+        }
+    }
+    if first {
+        out.push('[');
+    }
+    out.push(']');
 }
 
 /// Reads `tool_calls` entries into `calls`. On a malformed entry, `Err((k, missing))` names the

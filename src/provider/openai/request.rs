@@ -1,10 +1,10 @@
 //! The OpenAI request: `POST {base}/chat/completions` with a bearer key.
 
-use super::dialect::Messages;
+use super::dialect::write_messages;
+use crate::json::{write_str, write_value};
+use crate::message::Message;
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
-use crate::provider::common::{strip_slash, ToolDecl};
-use serde::Serialize;
-use serde_json::Value;
+use crate::provider::common::strip_slash;
 
 pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, String) {
     let url = format!("{}/chat/completions", strip_slash(&cfg.base_url));
@@ -15,56 +15,57 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     headers.push(("Content-Type".to_string(), "application/json".to_string()));
 
     // The system prompt lives in the transcript for this style.
-    let tools: Vec<Tool> = req
-        .tools
+    let mut out = String::with_capacity(body_hint(req));
+    out.push_str("{\"model\":");
+    write_str(&mut out, &cfg.model);
+    out.push_str(",\"messages\":");
+    write_messages(&mut out, req.messages);
+    // `tools` and `tool_choice` are omitted when no tool is declared.
+    if !req.tools.is_empty() {
+        out.push_str(",\"tools\":[");
+        for (i, t) in req.tools.iter().enumerate() {
+            out.push_str(if i > 0 { ",{" } else { "{" });
+            out.push_str("\"type\":\"function\",\"function\":{\"name\":");
+            write_str(&mut out, &t.name);
+            out.push_str(",\"description\":");
+            write_str(&mut out, &t.description);
+            out.push_str(",\"parameters\":");
+            write_value(&mut out, &t.input_schema);
+            out.push_str("}}");
+        }
+        out.push(']');
+    }
+    match req.tool_choice {
+        ToolChoice::Auto if !req.tools.is_empty() => out.push_str(",\"tool_choice\":\"auto\""),
+        ToolChoice::Given(c) => {
+            out.push_str(",\"tool_choice\":");
+            write_value(&mut out, c);
+        }
+        _ => {}
+    }
+    if let Some(n) = req.max_tokens {
+        out.push_str(",\"max_tokens\":");
+        out.push_str(&n.to_string());
+    }
+    if req.stream {
+        // The last chunk then carries the usage.
+        out.push_str(",\"stream\":true,\"stream_options\":{\"include_usage\":true}");
+    }
+    out.push('}');
+    (url, headers, out)
+}
+
+/// A first guess at the body's length, so that it is written into one buffer: the texts it
+/// carries plus room for keys, ids and schemas.
+fn body_hint(req: &ModelRequest) -> usize {
+    let text: usize = req
+        .messages
         .iter()
-        .map(|t| Tool {
-            kind: "function",
-            function: ToolDecl { name: &t.name, description: &t.description, schema: &t.input_schema },
+        .map(|m| match m {
+            Message::System(t) | Message::User(t) => t.len() + 40,
+            Message::Assistant(turn) => turn.text.len() + 40 + turn.calls.iter().map(|c| c.arguments.len() + c.name.len() + 80).sum::<usize>(),
+            Message::Tool(outs) => outs.iter().map(|o| o.output.len() + o.call_id.len() + 40).sum(),
         })
-        .collect();
-    let body = Body {
-        model: &cfg.model,
-        messages: Messages(req.messages),
-        tool_choice: match req.tool_choice {
-            ToolChoice::Auto if !tools.is_empty() => Some(Value::from("auto")),
-            ToolChoice::Given(c) => Some(c.clone()),
-            _ => None,
-        },
-        max_tokens: req.max_tokens,
-        tools,
-        stream: req.stream.then_some(true),
-        stream_options: req.stream.then_some(StreamOptions { include_usage: true }),
-    };
-    (url, headers, serde_json::to_string(&body).unwrap_or_default())
-}
-
-#[derive(Serialize)]
-struct Body<'a> {
-    model: &'a str,
-    messages: Messages<'a>,
-    /// Omitted with `tool_choice` when there are no tools.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tools: Vec<Tool<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_choice: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stream: Option<bool>,
-    /// The last chunk then carries the usage.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stream_options: Option<StreamOptions>,
-}
-
-#[derive(Serialize)]
-struct StreamOptions {
-    include_usage: bool,
-}
-
-#[derive(Serialize)]
-struct Tool<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    function: ToolDecl<'a>,
+        .sum();
+    256 + text + req.tools.len() * 256
 }
