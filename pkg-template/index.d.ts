@@ -1,6 +1,12 @@
 export * from "./toolnexus_wasm.js";
 export { initSync } from "./toolnexus_wasm.js";
-import type { ConversationStore, KVNamespaceLike } from "./toolnexus_wasm.js";
+import type { Client, ClientOptions, ConversationStore, KVNamespaceLike } from "./toolnexus_wasm.js";
+
+/** Creates a client; conversations are kept in a fresh memoryStore() unless `store` is given. */
+export declare function createClient(options: ClientOptions): Client;
+
+/** The default store: conversations in this JS realm's memory (copied on get and save). */
+export declare function memoryStore(): ConversationStore;
 
 /** A store over chrome.storage.local (default) or .session, for MV3 extensions. */
 export declare function chromeStorageStore(options?: { area?: "local" | "session"; prefix?: string }): ConversationStore;

@@ -2,10 +2,8 @@
 // using the API (service workers cannot use top-level await, so the package does not either).
 import initWasm, { initSync } from "./toolnexus_wasm.js";
 
-import "./iterable.js";
-
 export * from "./toolnexus_wasm.js";
-export { chromeStorageStore, kvStore, durableObjectStore, ConversationObject } from "./stores.js";
+export { createClient, memoryStore, chromeStorageStore, kvStore, durableObjectStore, ConversationObject } from "./stores.js";
 export { initSync };
 
 /** `Request.kind` of a relay tool call. */

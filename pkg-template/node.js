@@ -4,10 +4,8 @@ import { initSync } from "./toolnexus_wasm.js";
 
 initSync({ module: readFileSync(new URL("./toolnexus_wasm_bg.wasm", import.meta.url)) });
 
-import "./iterable.js";
-
 export * from "./toolnexus_wasm.js";
-export { chromeStorageStore, kvStore, durableObjectStore, ConversationObject } from "./stores.js";
+export { createClient, memoryStore, chromeStorageStore, kvStore, durableObjectStore, ConversationObject } from "./stores.js";
 
 /** `Request.kind` of a relay tool call. */
 export const RELAY_KIND = "tool_call";

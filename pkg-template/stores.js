@@ -6,7 +6,38 @@
 // only makes its read-check-write atomic. It runs at save time, after the entry has initialised
 // the module.
 
-import { checkRevision } from "./toolnexus_wasm.js";
+import { checkRevision, createClient as createWith } from "./toolnexus_wasm.js";
+
+/** `createClient(options)`: conversations are kept in a fresh `memoryStore()` unless `store` is given. */
+export function createClient(options) {
+  return createWith(options, memoryStore());
+}
+
+/**
+ * The default store: conversations in this JS realm's memory, kept as JSON text so that no
+ * caller can change a stored state by mutating an object it gave or got.
+ */
+export function memoryStore() {
+  const docs = new Map();
+  return {
+    async get(id) {
+      const text = docs.get(id);
+      return text === undefined ? undefined : JSON.parse(text);
+    },
+    async save(id, state) {
+      let text;
+      try {
+        text = JSON.stringify(state);
+      } catch {}
+      if (typeof text !== "string") throw storeError("bad_input", "a conversation state must be JSON data");
+      checkRevision(docs.has(id) ? JSON.parse(docs.get(id)) : undefined, state);
+      docs.set(id, text);
+    },
+    async delete(id) {
+      docs.delete(id);
+    },
+  };
+}
 
 /**
  * chrome.storage.local (default) or .session, for MV3 extensions. Keys are `prefix + id`.

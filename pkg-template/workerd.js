@@ -5,10 +5,8 @@ import { initSync } from "./toolnexus_wasm.js";
 
 initSync({ module: wasmModule });
 
-import "./iterable.js";
-
 export * from "./toolnexus_wasm.js";
-export { chromeStorageStore, kvStore, durableObjectStore, ConversationObject } from "./stores.js";
+export { createClient, memoryStore, chromeStorageStore, kvStore, durableObjectStore, ConversationObject } from "./stores.js";
 
 /** `Request.kind` of a relay tool call. */
 export const RELAY_KIND = "tool_call";

@@ -12,6 +12,7 @@
 //! (stable codes).
 
 pub mod conversation;
+pub mod declare;
 pub mod dialect;
 pub mod driver;
 pub mod error;
@@ -21,6 +22,7 @@ pub mod json;
 pub mod json_hooks;
 pub mod message;
 pub mod metrics;
+pub mod options;
 pub mod provider;
 pub mod retry;
 pub mod run;

@@ -249,6 +249,15 @@ fn output_text(v: Option<&Value>) -> String {
 }
 
 /// `relayAnswer(requestId, results)`.
+/// `relayAnswer`'s results as the host gives them: `[{ id, output, isError? }]`.
+pub fn relay_results_from_json(v: &Value) -> crate::error::Result<Vec<RelayResult>> {
+    match v {
+        Value::Array(a) => a.iter().map(|r| RelayResult::from_json(r, "results[]")).collect(),
+        _ => Err("not an array".to_string()),
+    }
+    .map_err(|e| crate::error::Error::bad_input(format!("results must be [{{ id, output, isError? }}]: {e}")))
+}
+
 pub fn relay_answer(request_id: &str, results: Vec<RelayResult>) -> Answer {
     let mut data = Map::new();
     data.insert("results".into(), serde_json::to_value(results).unwrap_or(json!([])));
@@ -328,6 +337,9 @@ mod tests {
         assert_eq!(Answer::from_json(&json!({"ok": "yes"}), "answer").unwrap_err(), "answer.ok must be a boolean");
         assert!(!Answer::from_json(&json!({}), "answer").unwrap().ok, "a missing ok is a decline");
         assert_eq!(RelayResult::from_json(&json!({"output": "x"}), "r").unwrap_err(), "r.id is required");
+        assert_eq!(relay_results_from_json(&json!([{"id": "c", "output": "o"}])).unwrap()[0].output, "o");
+        let e = relay_results_from_json(&json!({"id": "c"})).unwrap_err().message;
+        assert_eq!(e, "results must be [{ id, output, isError? }]: not an array");
         assert_eq!(RelayResult::from_json(&json!({"id": "c", "output": {"clicked": true}}), "r").unwrap().output, "{\"clicked\":true}");
     }
 

@@ -31,7 +31,7 @@ fn client(style: &str, extra: &[(&str, JsValue)]) -> toolnexus_wasm::wasm::Clien
     let base = if style == "openai" { format!("{STUB}/v1") } else { STUB.to_string() };
     let mut pairs = vec![("baseUrl", base.into()), ("style", style.into()), ("model", "scripted".into()), ("apiKey", "test-key".into())];
     pairs.extend(extra.iter().cloned());
-    create_client(obj(&pairs)).unwrap()
+    create_client(obj(&pairs), map_store()).unwrap()
 }
 
 fn toolkit() -> JsValue {
@@ -110,10 +110,10 @@ async fn error_code(p: Promise) -> String {
 #[wasm_bindgen_test]
 async fn failures_reject_with_errors_that_carry_a_code() {
     // The scripted model refuses a request without a key, as a real provider does.
-    let keyless = create_client(obj(&[("baseUrl", format!("{STUB}/v1").into()), ("style", "openai".into()), ("model", "m".into())])).unwrap();
+    let keyless = create_client(obj(&[("baseUrl", format!("{STUB}/v1").into()), ("style", "openai".into()), ("model", "m".into())]), JsValue::UNDEFINED).unwrap();
     assert_eq!(error_code(keyless.run("#hello".into(), obj(&[]))).await, "provider_http");
     // Nothing listens on port 9: fetch itself fails.
-    let dead = create_client(obj(&[("baseUrl", "http://127.0.0.1:9".into()), ("style", "openai".into()), ("model", "m".into())])).unwrap();
+    let dead = create_client(obj(&[("baseUrl", "http://127.0.0.1:9".into()), ("style", "openai".into()), ("model", "m".into())]), JsValue::UNDEFINED).unwrap();
     assert_eq!(error_code(dead.run("x".into(), obj(&[]))).await, "transport");
     // Resume with an answer that does not echo the request id.
     let c = client("openai", &[]);
@@ -121,10 +121,28 @@ async fn failures_reject_with_errors_that_carry_a_code() {
     let wrong = obj(&[("id", "other".into()), ("ok", true.into())]);
     assert_eq!(error_code(c.run_with_answer(obj(&[("toolkit", toolkit()), ("state", halted), ("answer", wrong)]))).await, "answer_mismatch");
     // Bad options are synchronous throws with a code.
-    let e = create_client(obj(&[("style", "gemini-ish".into())])).err().unwrap();
+    let e = create_client(obj(&[("style", "gemini-ish".into())]), JsValue::UNDEFINED).err().unwrap();
     assert_eq!(get(&e, "code"), "bad_input");
     let e = create_toolkit(Array::of1(&relay_tool("bash".into(), None, JsValue::UNDEFINED).unwrap()).into()).err().unwrap();
     assert_eq!(get(&e, "code"), "relay_collision");
+}
+
+/// A store over a JS `Map`, as a host would write one (the entries' default, `memoryStore()`, is
+/// JS in pkg-template/stores.js, outside what this runner loads).
+fn map_store() -> JsValue {
+    let m = js_sys::Map::new();
+    let (m1, m2, m3) = (m.clone(), m.clone(), m);
+    let get = Closure::<dyn Fn(JsValue) -> Promise>::new(move |id: JsValue| Promise::resolve(&m1.get(&id)));
+    let save = Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(move |id: JsValue, s: JsValue| {
+        let copy = js_sys::JSON::parse(&String::from(js_sys::JSON::stringify(&s).unwrap())).unwrap();
+        m2.set(&id, &copy);
+        Promise::resolve(&JsValue::UNDEFINED)
+    });
+    let delete = Closure::<dyn Fn(JsValue) -> Promise>::new(move |id: JsValue| {
+        m3.delete(&id);
+        Promise::resolve(&JsValue::UNDEFINED)
+    });
+    obj(&[("get", get.into_js_value()), ("save", save.into_js_value()), ("delete", delete.into_js_value())])
 }
 
 /// `store.get(id)` on a store held as the JS value the client sees.
@@ -166,7 +184,7 @@ async fn streaming_over_real_fetch_bodies_in_both_styles() {
 #[wasm_bindgen_test]
 async fn ask_halts_into_the_store_and_ask_with_answer_resumes_then_discard_drops_it() {
     for style in ["openai", "anthropic"] {
-        let store: JsValue = toolnexus_wasm::wasm::memory_store().into();
+        let store = map_store();
         let c = client(style, &[("store", store.clone())]);
         let halted = await_promise(c.ask("#mixed".into(), obj(&[("toolkit", toolkit()), ("id", "w1".into())]))).await.unwrap();
         assert_eq!(get(&halted, "status"), "pending");

@@ -6,11 +6,11 @@
 //! `streamWithAnswer` given an `id`, load from it and save to it (after every completed turn and
 //! before any `waitFor`, contract Part 1 rule 8).
 
-use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, to_js, JsResult};
+use super::convert::{from_js, get, js_error, opt_function, opt_string, to_js, JsResult};
 use super::hooks::JsHooks;
 use crate::json_hooks::JsonHooks;
-use super::host::{Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
-use super::store::{memory_store, JsStore};
+use super::host::{options_json, Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
+use super::store::JsStore;
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
 use crate::conversation::{self, ResumeArgs, Saver};
@@ -20,10 +20,10 @@ use crate::error::{Error, Result};
 use crate::events::EventSink;
 use crate::message::Message;
 use crate::metrics::Observer;
-use crate::provider::{ProviderConfig, Style};
-use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step, DEFAULT_MAX_TURNS};
+use crate::options::ClientOptions;
+use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step};
 use crate::suspend::{Answer, Request};
-use js_sys::{Function, Object, Promise};
+use js_sys::{Function, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -46,30 +46,20 @@ pub struct Client {
     inner: Rc<Inner>,
 }
 
-fn decode_options(opts: &JsValue) -> Result<Inner> {
+/// The data options are read in the core (`crate::options`) from their JSON text; the edge
+/// reads only the host's functions and the store.
+fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
     let what = "createClient options";
-    if !opts.is_object() {
-        return Err(Error::bad_input("createClient needs an options object"));
-    }
-    let style = Style::parse(&req_string(opts, "style", what)?)?;
-    let mut headers = Vec::new();
-    let h = get(opts, "headers");
-    if h.is_object() {
-        for key in Object::keys(h.unchecked_ref::<Object>()).iter() {
-            let k = key.as_string().unwrap_or_default();
-            let v = get(&h, &k).as_string().ok_or_else(|| Error::bad_input(format!("headers.{k} must be a string")))?;
-            headers.push((k, v));
-        }
-    } else if !h.is_undefined() && !h.is_null() {
-        return Err(Error::bad_input("headers must be an object of strings"));
-    }
-    let max_turns = match get(opts, "maxTurns").as_f64() {
-        None if get(opts, "maxTurns").is_undefined() => DEFAULT_MAX_TURNS,
-        Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => n as u32,
-        _ => return Err(Error::bad_input("maxTurns must be a whole number of at least 1")),
+    // No text: `undefined` or a function, which `from_json` refuses as not an options object.
+    let data = match options_json(opts) {
+        Ok(None) => Some(serde_json::Value::Null),
+        Ok(Some(text)) => serde_json::from_str(&text).ok(),
+        Err(_) => None,
     };
+    let data = data.ok_or_else(|| Error::bad_input("createClient options are not JSON data"))?;
+    let ClientOptions { cfg, policy, timeout_ms } = ClientOptions::from_json(&data)?;
     let store = match get(opts, "store") {
-        s if s.is_undefined() || s.is_null() => memory_store().into(),
+        s if s.is_undefined() || s.is_null() => default_store,
         s => {
             if !["get", "save", "delete"].iter().all(|m| get(&s, m).is_function()) {
                 return Err(Error::bad_input("store must have get(id), save(id, state) and delete(id) methods"));
@@ -78,55 +68,28 @@ fn decode_options(opts: &JsValue) -> Result<Inner> {
         }
     };
     Ok(Inner {
-        cfg: LoopConfig {
-            provider: ProviderConfig {
-                base_url: req_string(opts, "baseUrl", what)?,
-                style,
-                model: req_string(opts, "model", what)?,
-                api_key: opt_string(opts, "apiKey", what)?,
-                headers,
-            },
-            system_prompt: opt_string(opts, "systemPrompt", what)?.unwrap_or_default(),
-            max_turns,
-        },
-        policy: CallPolicy {
-            stream: false,
-            retries: match get(opts, "retries") {
-                v if v.is_undefined() => crate::retry::DEFAULT_RETRIES,
-                v => match v.as_f64() {
-                    Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 100.0 => n as u32,
-                    _ => return Err(Error::bad_input("retries must be a whole number from 0 to 100")),
-                },
-            },
-            request_params: match from_js(&get(opts, "requestParams"), "requestParams")? {
-                serde_json::Value::Null => None,
-                serde_json::Value::Object(m) => Some(m),
-                _ => return Err(Error::bad_input("requestParams must be an object")),
-            },
-            retry_base_ms: match get(opts, "retryBaseMs") {
-                v if v.is_undefined() => crate::retry::DEFAULT_RETRY_BASE_MS,
-                v => v.as_f64().filter(|n| *n >= 0.0).ok_or_else(|| Error::bad_input("retryBaseMs must be a number of milliseconds"))?,
-            },
-        },
+        cfg,
+        policy,
         wait_for: opt_function(opts, "waitFor", what)?,
         fetch: opt_function(opts, "fetch", what)?,
         on_metric: opt_function(opts, "onMetric", what)?,
         on_error: opt_function(opts, "onError", what)?,
         hooks: JsonHooks(JsHooks::decode(opts)?),
-        timeout_ms: match get(opts, "timeoutMs") {
-            v if v.is_undefined() || v.is_null() => None,
-            v => Some(v.as_f64().filter(|n| *n > 0.0).ok_or_else(|| Error::bad_input("timeoutMs must be a positive number of milliseconds"))?),
-        },
+        timeout_ms,
         store: JsStore { store },
         registry: Default::default(),
     })
 }
 
 /// Creates a client. The API key stays inside the client: it is never part of a result, a
-/// state or an error message.
+/// state or an error message. `default_store` is used when `opts.store` is absent: the entries'
+/// `createClient` (pkg-template/stores.js) passes a fresh `memoryStore()`.
 #[wasm_bindgen(js_name = createClient)]
-pub fn create_client(#[wasm_bindgen(unchecked_param_type = "ClientOptions")] opts: JsValue) -> JsResult<Client> {
-    decode_options(&opts).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
+pub fn create_client(
+    #[wasm_bindgen(unchecked_param_type = "ClientOptions")] opts: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ConversationStore | undefined")] default_store: JsValue,
+) -> JsResult<Client> {
+    decode_options(&opts, default_store).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
 }
 
 /// A history (JS array of messages in either dialect) to the neutral transcript, parsed from one

@@ -49,12 +49,6 @@ pub fn opt_string(obj: &JsValue, key: &str, what: &str) -> Result<Option<String>
     v.as_string().map(Some).ok_or_else(|| Error::bad_input(format!("{what}.{key} must be a string")))
 }
 
-pub fn req_string(obj: &JsValue, key: &str, what: &str) -> Result<String> {
-    opt_string(obj, key, what)?
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| Error::bad_input(format!("{what}.{key} is required (a non-empty string)")))
-}
-
 pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Function>> {
     let v = get(obj, key);
     if v.is_undefined() || v.is_null() {

@@ -57,3 +57,66 @@ export async function callTool(f, args, signal, answer) {
   } catch {}
   return [3];
 }
+
+// `createClient`'s options as JSON text for the core to read (src/options.rs): functions drop
+// out as in any JSON.stringify, and so does the store, an object of the host's, not data.
+export function optionsJson(o) {
+  return JSON.stringify(o, function (k, v) {
+    return this === o && k === "store" ? undefined : v;
+  });
+}
+
+// The async iterable that `client.stream`, `streamWithAnswer` and `translateStream` return.
+// The wasm pushes each item as JSON text and ends the stream once (with the error of a failed
+// run); items queue until `next()` takes them, so a consumer slower than the model loses nothing.
+export class EventStream {
+  #items = [];
+  #end; // [] once the run ended, [error] when it failed
+  #wait; // [resolve, reject] of the `next()` that is waiting
+  #closed = false;
+  push(text) {
+    if (this.#closed) return;
+    this.#items.push(text);
+    this.#deliver();
+  }
+  end(error) {
+    this.#end ??= error === undefined ? [] : [error];
+    this.#deliver();
+  }
+  // `{ value, done: false }` per item, then `{ done: true }`; a failed run rejects once.
+  next() {
+    return new Promise((resolve, reject) => {
+      if (this.#wait) return reject(new Error("EventStream.next() called again before the previous call settled"));
+      this.#wait = [resolve, reject];
+      this.#deliver();
+    });
+  }
+  // A `break` out of `for await`: stops delivering. The run goes on to its end, saving its state
+  // as usual; abort it with the `signal` option.
+  return() {
+    this.#closed = true;
+    this.#items = [];
+    this.#end = [];
+    return Promise.resolve({ value: undefined, done: true });
+  }
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+  #deliver() {
+    const w = this.#wait;
+    if (!w) return;
+    if (this.#items.length) {
+      try {
+        w[0]({ value: JSON.parse(this.#items.shift()), done: false });
+      } catch (e) {
+        w[1](e);
+      }
+    } else if (this.#end?.length) {
+      w[1](this.#end[0]);
+      this.#end = [];
+    } else if (this.#end) {
+      w[0]({ value: undefined, done: true });
+    } else return;
+    this.#wait = undefined;
+  }
+}

@@ -25,6 +25,10 @@ extern "C" {
     fn call_model(f: &JsValue, url: &str, head: &str, body: String, signal: &JsValue, stream: bool) -> Promise;
     #[wasm_bindgen(js_name = callTool)]
     fn call_tool(f: &Function, args: &str, signal: &JsValue, answer: Option<String>) -> Promise;
+    /// `createClient`'s options as JSON text, without the store; throws on a value that is not
+    /// JSON data (a cycle, a BigInt).
+    #[wasm_bindgen(js_name = optionsJson, catch)]
+    pub fn options_json(opts: &JsValue) -> std::result::Result<Option<String>, JsValue>;
 }
 
 #[wasm_bindgen]

@@ -11,12 +11,11 @@ mod stream;
 mod toolkit;
 
 pub use client::{create_client, Client};
-pub use store::{memory_store, MemoryStore};
 pub use stream::EventStream;
 pub use toolkit::{create_toolkit, define_tool, relay_tool, Toolkit};
 
 use crate::error::Error;
-use crate::suspend::{self, IdGen, RelayResult, Request};
+use crate::suspend::{self, IdGen, Request};
 use convert::{from_js, js_error, to_js, JsResult};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -74,13 +73,6 @@ pub fn relay_answer(
     request_id: String,
     #[wasm_bindgen(unchecked_param_type = "RelayResult[]")] results: JsValue,
 ) -> JsResult<JsValue> {
-    let run = || -> Result<JsValue, Error> {
-        let results = match from_js(&results, "results")? {
-            serde_json::Value::Array(a) => a.iter().map(|r| RelayResult::from_json(r, "results[]")).collect::<std::result::Result<Vec<_>, String>>(),
-            _ => Err("not an array".to_string()),
-        }
-        .map_err(|e| Error::bad_input(format!("results must be [{{ id, output, isError? }}]: {e}")))?;
-        to_js(&suspend::relay_answer(&request_id, results))
-    };
+    let run = || to_js(&suspend::relay_answer(&request_id, suspend::relay_results_from_json(&from_js(&results, "results")?)?));
     run().map_err(js_error)
 }

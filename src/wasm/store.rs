@@ -1,10 +1,10 @@
 //! Conversation stores. A store is any object with async `get(id)`, `save(id, state)` and
 //! `delete(id)`; `state` is the versioned `ConversationState` as plain JSON data. This file only
 //! adapts a JS store to the core's `ConversationStore` seam (the rules are in
-//! `crate::conversation`) and exports the revision rule to JS stores. The default,
-//! `memoryStore()`, lives here; the host adapters `chromeStorageStore()` and `kvStore()` are
-//! plain JS in `pkg-template/stores.js` (thin wrappers over host APIs, and async methods written
-//! in Rust would each add a compiled future to the wasm).
+//! `crate::conversation`) and exports the revision rule to JS stores. The stores themselves
+//! (`memoryStore()`, the default, and the host adapters) are plain JS in `pkg-template/stores.js`:
+//! thin wrappers over a `Map` or a host API, and async methods written in Rust would each add a
+//! compiled future to the wasm.
 
 use super::convert::{from_js, get, js_error, settle, to_js, JsResult};
 use crate::conversation::{self, ConversationStore};
@@ -12,9 +12,8 @@ use crate::error::{Code, Error, Result};
 use crate::state::ConversationState;
 use futures_util::future::LocalBoxFuture;
 use futures_util::FutureExt;
-use js_sys::{Function, JSON};
+use js_sys::Function;
 use serde_json::Value;
-use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -72,49 +71,3 @@ pub fn check_revision(
     let stored = (!stored.is_undefined() && !stored.is_null()).then(|| revision(&stored));
     conversation::check_revision(stored, revision(&state)).map_err(js_error)
 }
-
-/// The default store: conversations in this JS realm's memory, copied on get and save so a
-/// caller can never change a stored state by mutating an object.
-#[wasm_bindgen]
-#[derive(Default)]
-pub struct MemoryStore {
-    docs: RefCell<Vec<(String, String)>>,
-}
-
-#[wasm_bindgen]
-impl MemoryStore {
-    #[wasm_bindgen(unchecked_return_type = "Promise<ConversationState | undefined>")]
-    pub fn get(&self, id: String) -> js_sys::Promise {
-        let doc = self.docs.borrow().iter().find(|(k, _)| *k == id).map(|(_, v)| v.clone());
-        let v = doc.and_then(|t| JSON::parse(&t).ok()).unwrap_or(JsValue::UNDEFINED);
-        js_sys::Promise::resolve(&v)
-    }
-
-    /// Saves, refusing a state that is not exactly one revision past the stored one (`conflict`).
-    pub fn save(&self, id: String, #[wasm_bindgen(unchecked_param_type = "ConversationState")] state: JsValue) -> js_sys::Promise {
-        let Some(text) = JSON::stringify(&state).ok().and_then(|s| s.as_string()) else {
-            return js_sys::Promise::reject(&js_error(Error::bad_input("a conversation state must be JSON data")));
-        };
-        let revision_of = |t: &str| serde_json::from_str::<Value>(t).ok().and_then(|v| v.get("revision").and_then(Value::as_u64));
-        let mut docs = self.docs.borrow_mut();
-        let stored = docs.iter().find(|(k, _)| *k == id).map(|(_, t)| revision_of(t).unwrap_or(0));
-        if let Err(e) = conversation::check_revision(stored, revision_of(&text).unwrap_or(0)) {
-            return js_sys::Promise::reject(&js_error(e));
-        }
-        docs.retain(|(k, _)| *k != id);
-        docs.push((id, text));
-        js_sys::Promise::resolve(&JsValue::UNDEFINED)
-    }
-
-    pub fn delete(&self, id: String) -> js_sys::Promise {
-        self.docs.borrow_mut().retain(|(k, _)| *k != id);
-        js_sys::Promise::resolve(&JsValue::UNDEFINED)
-    }
-}
-
-/// `memoryStore()`: a fresh in-memory store.
-#[wasm_bindgen(js_name = memoryStore)]
-pub fn memory_store() -> MemoryStore {
-    MemoryStore::default()
-}
-

@@ -2,10 +2,11 @@
 //! duck typing (`toolkit.tools`), so a plain `{ tools: [...] }` object works too; the
 //! collision guard runs on construction, on `add`, and again when a run reads the toolkit.
 
-use super::convert::{from_js, get, js_error, opt_function, opt_string, req_string, JsResult};
+use super::convert::{from_js, get, js_error, opt_function, JsResult};
+use crate::declare;
 use crate::error::{Error, Result};
-use crate::tool::{default_relay_schema, default_schema, ToolSpec, Toolkit as CoreToolkit, SOURCE_NATIVE, SOURCE_RELAY};
-use js_sys::{Array, Function, Object, Reflect};
+use crate::tool::{default_relay_schema, ToolSpec, Toolkit as CoreToolkit, SOURCE_RELAY};
+use js_sys::{Array, Function, Reflect};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
@@ -18,30 +19,11 @@ pub struct Decoded {
 
 fn decode_tool(v: &JsValue, i: usize) -> Result<(ToolSpec, Option<Function>)> {
     let what = format!("tools[{i}]");
-    if !v.is_object() {
-        return Err(Error::bad_input(format!("{what} must be a tool object (from defineTool or relayTool)")));
-    }
-    let source = opt_string(v, "source", &what)?.unwrap_or_else(|| SOURCE_NATIVE.into());
-    let schema = get(v, "inputSchema");
-    let input_schema = if schema.is_undefined() || schema.is_null() {
-        if source == SOURCE_RELAY { default_relay_schema() } else { default_schema() }
-    } else {
-        from_js(&schema, &format!("{what}.inputSchema"))?
-    };
-    let spec = ToolSpec {
-        name: req_string(v, "name", &what)?,
-        description: opt_string(v, "description", &what)?.unwrap_or_default(),
-        input_schema,
-        source: source.into(),
-    }
-    .validated()?;
+    // Not an object (a function included): `declaration` refuses it as not a tool object.
+    let data = if v.is_object() { from_js(v, &what)? } else { serde_json::Value::Null };
+    let spec = declare::declaration(&data, &what)?;
     let run = opt_function(v, "run", &what)?;
-    if run.is_none() && !spec.is_relay() {
-        return Err(Error::bad_input(format!(
-            "tool {} has no run function; use relayTool() for a declaration-only tool",
-            spec.name
-        )));
-    }
+    declare::check_runnable(&spec, run.is_some())?;
     Ok((spec, run))
 }
 
@@ -96,15 +78,11 @@ fn decode_list(list: &Array) -> Result<Decoded> {
 }
 
 fn tool_object(spec: &ToolSpec, run: Option<&Function>) -> Result<JsValue> {
-    let o = Object::new();
-    let _ = Reflect::set(&o, &"name".into(), &spec.name.as_str().into());
-    let _ = Reflect::set(&o, &"description".into(), &spec.description.as_str().into());
-    let _ = Reflect::set(&o, &"inputSchema".into(), &super::convert::to_js(&spec.input_schema)?);
-    let _ = Reflect::set(&o, &"source".into(), &spec.source.as_str().into());
+    let o = super::convert::to_js(spec)?;
     if let Some(f) = run {
         let _ = Reflect::set(&o, &"run".into(), f);
     }
-    Ok(o.into())
+    Ok(o)
 }
 
 /// Declares a host tool: `run(args, ctx)` may return a string, a `ToolResult`, any JSON value,

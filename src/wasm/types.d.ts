@@ -150,7 +150,12 @@ export type StreamEvent =
   | { type: "usage"; usage: Usage }
   | { type: "done"; result: RunResult };
 
-export interface EventStream extends AsyncIterable<StreamEvent> {}
+/** What client.stream / client.streamWithAnswer return: events queue until `next()` takes them. */
+export interface EventStream extends AsyncIterable<StreamEvent> {
+  next(): Promise<IteratorResult<StreamEvent, undefined>>;
+  /** Stops delivering events (a `break` out of `for await`); the run itself goes on to its end. */
+  return(): Promise<IteratorResult<StreamEvent, undefined>>;
+}
 
 /** What a store keeps per conversation id: plain, versioned JSON. */
 export interface ConversationState {

@@ -1,0 +1,154 @@
+//! The data part of a client's options (`createClient({ style, baseUrl, model, ... })`), read and
+//! checked from JSON data. The host's functions and objects (`fetch`, hooks, `store`, ...) are
+//! read by the edge; everything here is a rule a native test can reach.
+
+use crate::driver::CallPolicy;
+use crate::error::{Error, Result};
+use crate::provider::ProviderConfig;
+use crate::retry::{DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS};
+use crate::run::{LoopConfig, DEFAULT_MAX_TURNS};
+use crate::style::Style;
+use serde_json::{Map, Value};
+
+/// A client's settings: what the loop needs, what the driver needs, and the run deadline.
+pub struct ClientOptions {
+    pub cfg: LoopConfig,
+    pub policy: CallPolicy,
+    pub timeout_ms: Option<f64>,
+}
+
+const WHAT: &str = "createClient options";
+
+fn opt_string(o: &Map<String, Value>, key: &str) -> Result<Option<String>> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(Error::bad_input(format!("{WHAT}.{key} must be a string"))),
+    }
+}
+
+fn req_string(o: &Map<String, Value>, key: &str) -> Result<String> {
+    opt_string(o, key)?
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| Error::bad_input(format!("{WHAT}.{key} is required (a non-empty string)")))
+}
+
+/// A present key's number that passes `ok`; an absent key is `None`. Anything else (null, a
+/// string, out of range) is refused with `err`.
+fn number(o: &Map<String, Value>, key: &str, ok: fn(f64) -> bool, err: &str) -> Result<Option<f64>> {
+    match o.get(key) {
+        None => Ok(None),
+        Some(v) => v.as_f64().filter(|n| ok(*n)).map(Some).ok_or_else(|| Error::bad_input(err)),
+    }
+}
+
+fn whole(n: f64) -> bool {
+    n.fract() == 0.0
+}
+
+impl ClientOptions {
+    /// Reads the options object (as JSON data; keys holding functions are ignored here).
+    pub fn from_json(v: &Value) -> Result<ClientOptions> {
+        let Value::Object(o) = v else {
+            return Err(Error::bad_input("createClient needs an options object"));
+        };
+        let style = Style::parse(&req_string(o, "style")?)?;
+        let mut headers = Vec::new();
+        match o.get("headers") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(h)) => {
+                for (k, v) in h {
+                    let v = v.as_str().ok_or_else(|| Error::bad_input(format!("headers.{k} must be a string")))?;
+                    headers.push((k.clone(), v.to_string()));
+                }
+            }
+            Some(_) => return Err(Error::bad_input("headers must be an object of strings")),
+        }
+        let max_turns = number(o, "maxTurns", |n| n >= 1.0 && whole(n) && n <= f64::from(u32::MAX), "maxTurns must be a whole number of at least 1")?;
+        let retries = number(o, "retries", |n| (0.0..=100.0).contains(&n) && whole(n), "retries must be a whole number from 0 to 100")?;
+        let retry_base_ms = number(o, "retryBaseMs", |n| n >= 0.0, "retryBaseMs must be a number of milliseconds")?;
+        let timeout_ms = match o.get("timeoutMs") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_f64().filter(|n| *n > 0.0).ok_or_else(|| Error::bad_input("timeoutMs must be a positive number of milliseconds"))?),
+        };
+        let request_params = match o.get("requestParams") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(m)) => Some(m.clone()),
+            Some(_) => return Err(Error::bad_input("requestParams must be an object")),
+        };
+        Ok(ClientOptions {
+            cfg: LoopConfig {
+                provider: ProviderConfig {
+                    base_url: req_string(o, "baseUrl")?,
+                    style,
+                    model: req_string(o, "model")?,
+                    api_key: opt_string(o, "apiKey")?,
+                    headers,
+                },
+                system_prompt: opt_string(o, "systemPrompt")?.unwrap_or_default(),
+                max_turns: max_turns.map_or(DEFAULT_MAX_TURNS, |n| n as u32),
+            },
+            policy: CallPolicy {
+                stream: false,
+                retries: retries.map_or(DEFAULT_RETRIES, |n| n as u32),
+                retry_base_ms: retry_base_ms.unwrap_or(DEFAULT_RETRY_BASE_MS),
+                request_params,
+            },
+            timeout_ms,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<ClientOptions> {
+        ClientOptions::from_json(&v)
+    }
+
+    fn message(v: Value) -> String {
+        read(v).err().unwrap().message
+    }
+
+    #[test]
+    fn defaults_and_values() {
+        let o = read(json!({"style": "anthropic", "baseUrl": "http://x", "model": "m"})).unwrap();
+        assert_eq!(o.cfg.max_turns, DEFAULT_MAX_TURNS);
+        assert_eq!(o.policy.retries, DEFAULT_RETRIES);
+        assert_eq!(o.policy.retry_base_ms, DEFAULT_RETRY_BASE_MS);
+        assert!(o.timeout_ms.is_none() && o.policy.request_params.is_none() && o.cfg.provider.api_key.is_none());
+        let o = read(json!({"style": "openai", "baseUrl": "http://x", "model": "m", "apiKey": "k", "headers": {"a": "b"},
+            "maxTurns": 3, "retries": 0, "retryBaseMs": 5, "timeoutMs": 100, "requestParams": {"t": 1}, "systemPrompt": "s"}))
+        .unwrap();
+        assert_eq!((o.cfg.max_turns, o.policy.retries, o.policy.retry_base_ms, o.timeout_ms), (3, 0, 5.0, Some(100.0)));
+        assert_eq!(o.cfg.provider.headers, vec![("a".to_string(), "b".to_string())]);
+        assert_eq!((o.cfg.system_prompt.as_str(), o.cfg.provider.api_key.as_deref()), ("s", Some("k")));
+        assert_eq!(o.policy.request_params.unwrap()["t"], 1);
+    }
+
+    #[test]
+    fn refusals() {
+        let base = |k: &str, v: Value| {
+            let mut o = json!({"style": "openai", "baseUrl": "http://x", "model": "m"});
+            o[k] = v;
+            o
+        };
+        assert_eq!(message(json!(3)), "createClient needs an options object");
+        assert_eq!(message(json!({"baseUrl": "u", "model": "m"})), "createClient options.style is required (a non-empty string)");
+        assert!(message(base("style", json!("x"))).starts_with("style must be"));
+        assert_eq!(message(base("model", json!(""))), "createClient options.model is required (a non-empty string)");
+        assert_eq!(message(base("apiKey", json!(1))), "createClient options.apiKey must be a string");
+        assert_eq!(message(base("headers", json!({"a": 1}))), "headers.a must be a string");
+        assert_eq!(message(base("headers", json!([]))), "headers must be an object of strings");
+        for bad in [json!(0), json!(1.5), json!(null), json!("3")] {
+            assert_eq!(message(base("maxTurns", bad)), "maxTurns must be a whole number of at least 1");
+        }
+        assert_eq!(message(base("retries", json!(101))), "retries must be a whole number from 0 to 100");
+        assert_eq!(message(base("retryBaseMs", json!(-1))), "retryBaseMs must be a number of milliseconds");
+        assert_eq!(message(base("timeoutMs", json!(0))), "timeoutMs must be a positive number of milliseconds");
+        assert_eq!(message(base("requestParams", json!([1]))), "requestParams must be an object");
+        assert!(read(base("timeoutMs", Value::Null)).unwrap().timeout_ms.is_none());
+    }
+}
