@@ -19,11 +19,7 @@ fn files(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut out: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
+    let mut out: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect();
     out.sort();
     out
 }
@@ -41,22 +37,13 @@ fn replay(target: &str, f: fn(&[u8]), dir: &str) -> usize {
 
 #[test]
 fn every_target_has_a_binary_and_a_seed_corpus() {
-    let bins: Vec<String> = files(&fuzz_dir().join("fuzz_targets"))
-        .iter()
-        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .collect();
+    let bins: Vec<String> =
+        files(&fuzz_dir().join("fuzz_targets")).iter().filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned())).collect();
     let names: Vec<&str> = TARGETS.iter().map(|(n, _)| *n).collect();
-    assert_eq!(
-        bins.len(),
-        names.len(),
-        "fuzz_targets/ {bins:?} and TARGETS {names:?} differ"
-    );
+    assert_eq!(bins.len(), names.len(), "fuzz_targets/ {bins:?} and TARGETS {names:?} differ");
     for (name, _) in TARGETS {
         assert!(bins.iter().any(|b| b == name), "no fuzz_targets/{name}.rs");
-        assert!(
-            !files(&fuzz_dir().join("corpus").join(name)).is_empty(),
-            "no seed corpus in fuzz/corpus/{name}/"
-        );
+        assert!(!files(&fuzz_dir().join("corpus").join(name)).is_empty(), "no seed corpus in fuzz/corpus/{name}/");
     }
 }
 
@@ -82,16 +69,7 @@ fn an_empty_chunk_between_cr_and_lf_ends_nothing() {
     use toolnexus_wasm::sse::SseDecoder;
     let mut d = SseDecoder::new();
     let mut events = Vec::new();
-    for chunk in [
-        &b"event: delta\r"[..],
-        b"",
-        b"\ndata: x\r",
-        b"",
-        b"",
-        b"\n\r",
-        b"",
-        b"\n",
-    ] {
+    for chunk in [&b"event: delta\r"[..], b"", b"\ndata: x\r", b"", b"", b"\n\r", b"", b"\n"] {
         events.extend(d.push(chunk));
     }
     assert_eq!(events.len(), 1, "{events:?}");
