@@ -114,7 +114,7 @@ impl World {
 }
 
 impl Transport for World {
-    fn send(&self, _req: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse>> {
+    fn send<'a>(&'a self, _req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<HttpResponse>> {
         self.requests.set(self.requests.get() + 1);
         let next = self
             .replies

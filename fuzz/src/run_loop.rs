@@ -185,7 +185,7 @@ pub fn assert_unique_ids(ids: &[String], what: &str) {
 
 /// The invariants every result of a run must hold.
 pub fn check_result(r: &RunResult, what: &str) {
-    let transcript = read(&r.messages)
+    let transcript = read(&r.messages())
         .unwrap_or_else(|e| panic!("{what}: the result's messages do not read back: {e:?}"));
     let last_calls = transcript
         .iter()
@@ -239,7 +239,7 @@ pub fn check_result(r: &RunResult, what: &str) {
 
 /// A halted result through JSON, as a host keeps it, and back through `state::load`.
 fn round_trip(r: &RunResult) -> (Vec<Message>, Request) {
-    let text = serde_json::to_string(r).expect("a RunResult serialises");
+    let text = r.to_json();
     let v: Value = serde_json::from_str(&text).expect("a RunResult's JSON parses");
     let h = load(&v).unwrap_or_else(|e| panic!("a halted result does not load: {e:?}"));
     assert_eq!(
@@ -247,7 +247,7 @@ fn round_trip(r: &RunResult) -> (Vec<Message>, Request) {
         r.pending.as_ref(),
         "the pending request changed over JSON"
     );
-    assert_eq!(h.messages, r.messages, "the messages changed over JSON");
+    assert_eq!(h.messages, r.messages(), "the messages changed over JSON");
     (
         read(&h.messages).expect("checked by check_result"),
         h.pending,
@@ -371,7 +371,7 @@ pub fn run_loop(data: &[u8]) {
         // run finished: its halted turn is no longer the last.
         if let Ok(done) = &result {
             if done.status != Status::Pending {
-                let after = read(&done.messages).expect("checked below");
+                let after = read(&done.messages()).expect("checked below");
                 let replay = adapter::resume(&world, style, max_turns, after, pending, answer);
                 let e = replay.expect_err("an answer replayed over a finished transcript resumed");
                 assert_eq!(e.code(), "bad_state", "replayed answer: {e:?}");
