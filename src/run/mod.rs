@@ -469,11 +469,18 @@ pub(crate) fn assign_call_ids(calls: &mut [ToolCall], turn: u32) {
         let dup = calls[..i].iter().any(|c| c.id == calls[i].id);
         if calls[i].id.is_empty() || dup {
             let taken = |id: &str| calls.iter().enumerate().any(|(j, c)| j != i && c.id == id);
-            let mut id = format!("call_{turn}_{i}");
+            // Written by `json::write_u64`: integer `format!` arguments link core's padding code.
+            let mut base = String::from("call_");
+            crate::json::write_u64(&mut base, u64::from(turn));
+            base.push('_');
+            crate::json::write_u64(&mut base, i as u64);
+            let mut id = base.clone();
             let mut n = 0;
             while taken(&id) {
                 n += 1;
-                id = format!("call_{turn}_{i}_{n}");
+                id.clone_from(&base);
+                id.push('_');
+                crate::json::write_u64(&mut id, n);
             }
             calls[i].id = id;
         }
