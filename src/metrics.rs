@@ -203,27 +203,11 @@ pub fn js_number(f: f64) -> String {
         let e = point - 1;
         out.extend_from_slice(if e < 0 { b"e-" } else { b"e+" });
         let mut s = String::new();
-        push_u64(&mut s, u64::from(e.unsigned_abs()));
+        crate::json::write_u64(&mut s, u64::from(e.unsigned_abs()));
         out.extend_from_slice(s.as_bytes());
     }
     // ASCII only. `from_utf8_lossy` is linked anyway (SSE); `from_utf8` would be ~0.8 KB more.
     String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Decimal digits of `n` (what `{n}` would write, without the formatting machinery).
-fn push_u64(out: &mut String, n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(buf[i..].iter().map(|&b| char::from(b)));
 }
 
 impl Registry {
@@ -300,7 +284,7 @@ fn sample(out: &mut String, name: &str, key: &str, extra: &str, value: &str) {
 
 fn int(n: u64) -> String {
     let mut s = String::new();
-    push_u64(&mut s, n);
+    crate::json::write_u64(&mut s, n);
     s
 }
 
