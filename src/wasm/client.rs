@@ -8,7 +8,7 @@
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, to_js, JsResult};
 use super::hooks::JsHooks;
-use super::host::{options_json, Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
+use super::host::{options_json, resume_json, Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
 use super::store::JsStore;
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
@@ -22,7 +22,6 @@ use crate::message::Message;
 use crate::metrics::Observer;
 use crate::options::ClientOptions;
 use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step};
-use crate::suspend::{Answer, Request};
 use js_sys::{Function, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -109,8 +108,14 @@ fn id_of(opts: &JsValue) -> Result<Option<String>> {
     Ok(opt_string(opts, "id", "options")?.filter(|s| !s.is_empty()))
 }
 
-fn decode<T>(v: &JsValue, what: &str, read: fn(&serde_json::Value, &str) -> std::result::Result<T, String>) -> Result<T> {
-    read(&from_js(v, what)?, what).map_err(|e| Error::bad_input(format!("{what} is invalid: {e}")))
+/// A resume call's options, read by the core from the JSON data of the fields it uses.
+fn resume_options(opts: &JsValue, use_store: bool, needs_id: bool) -> Result<conversation::ResumeOptions> {
+    let data = resume_json(opts).ok().and_then(|t| serde_json::from_str(&t).ok());
+    conversation::ResumeOptions::from_json(
+        data.ok_or_else(|| Error::bad_input("the resume options are not JSON data"))?,
+        use_store,
+        needs_id,
+    )
 }
 
 /// A run ready to drive, with what the edge needs around it.
@@ -132,12 +137,18 @@ impl Inner {
     }
 
     /// A run from `prompt`, or (`None`) a resume: `{ answer }` plus one of `id` (from the
-    /// store, when `use_store`), `state`, or `history` + `pending`; `conversation::resume`
-    /// chooses and checks. One future for both keeps one copy of it in the wasm.
-    async fn prepare(&self, prompt: Option<String>, opts: &JsValue, stream: bool, use_store: bool) -> Result<Prepared> {
+    /// store, when `use_store`), `state`, or `history` + `pending`; the core reads the resume
+    /// options and `conversation::resume` chooses and checks. One future for both keeps one copy
+    /// of it in the wasm.
+    async fn prepare(&self, prompt: Option<String>, opts: &JsValue, stream: bool, mode: Mode) -> Result<Prepared> {
+        let use_store = mode != Mode::Run;
+        let resume = match prompt {
+            Some(_) => None,
+            None => Some(resume_options(opts, use_store, mode == Mode::Ask)?),
+        };
         let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
-        let (run, step, id, revision) = match prompt {
-            Some(prompt) => {
+        let (run, step, id, revision) = match (prompt, resume) {
+            (Some(prompt), _) => {
                 let id = if use_store { id_of(opts)? } else { None };
                 let opened = match &id {
                     Some(id) => conversation::open(&self.store, id).await?,
@@ -146,29 +157,18 @@ impl Inner {
                 let (run, step) = Run::start(self.cfg(), toolkit.kit, opened.history, &prompt)?;
                 (run, step, id, opened.revision)
             }
-            None => {
-                let answer_v = get(opts, "answer");
-                if !answer_v.is_object() {
-                    return Err(Error::bad_input("an answer object { id, ok, data? } is required"));
-                }
-                let answer = decode(&answer_v, "answer", Answer::from_json)?;
-                let pending = match get(opts, "pending") {
-                    p if p.is_object() => Some(decode(&p, "pending", Request::from_json)?),
-                    _ => None,
-                };
-                let state_v = get(opts, "state");
-                let state = || from_js(&state_v, "state");
-                let history = || history_of(&get(opts, "history"));
-                let args = ResumeArgs {
-                    pending,
-                    state: (!(state_v.is_undefined() || state_v.is_null())).then_some(&state as _),
-                    history: &history,
-                };
-                let id = if use_store { id_of(opts)? } else { None };
+            (None, resume) => {
+                let o = resume.ok_or_else(|| Error::internal("no resume options"))?;
+                let given = o.state.is_some();
+                let state = std::cell::Cell::new(o.state);
+                let state = || Ok(state.take().unwrap_or_default());
+                let history = || conversation::history_from_json(&o.history);
+                let args = ResumeArgs { pending: o.pending, state: given.then_some(&state as _), history: &history };
                 let store = use_store.then_some(&self.store as &dyn conversation::ConversationStore);
-                let r = conversation::resume(store, id.as_deref(), args).await?;
-                let (run, step) = Run::resume(self.cfg(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer })?;
-                (run, step, id, r.revision)
+                let r = conversation::resume(store, o.id.as_deref(), args).await?;
+                let (run, step) =
+                    Run::resume(self.cfg(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer: o.answer })?;
+                (run, step, o.id, r.revision)
             }
         };
         Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
@@ -267,10 +267,9 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
     let sink = match mode {
         // `ask`: with `onText` the model replies are streamed and each text delta is handed over.
         Mode::Ask if prompt.is_some() => opt_function(&opts, "onText", "ask options")?.map(Sink::text_callback),
-        Mode::Ask if id_of(&opts)?.is_none() => return Err(Error::bad_input("toolnexus: AskWithAnswer needs a conversation id")),
         _ => sink,
     };
-    let p = inner.prepare(prompt, &opts, sink.is_some(), mode != Mode::Run).await?;
+    let p = inner.prepare(prompt, &opts, sink.is_some(), mode).await?;
     let text = inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink)).await?.to_json();
     js_sys::JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
 }

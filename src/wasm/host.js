@@ -120,3 +120,10 @@ export class EventStream {
     this.#wait = undefined;
   }
 }
+
+// The data fields of a resume call's options as JSON text, for the core's reader
+// (`conversation::ResumeOptions`); throws on a value that is not JSON data.
+export function resumeJson(o) {
+  if (o === null || typeof o !== "object") return "{}";
+  return JSON.stringify({ answer: o.answer, pending: o.pending, state: o.state, history: o.history, id: o.id });
+}

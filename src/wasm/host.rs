@@ -29,6 +29,8 @@ extern "C" {
     /// JSON data (a cycle, a BigInt).
     #[wasm_bindgen(js_name = optionsJson, catch)]
     pub fn options_json(opts: &JsValue) -> std::result::Result<Option<String>, JsValue>;
+    #[wasm_bindgen(js_name = resumeJson, catch)]
+    pub fn resume_json(opts: &JsValue) -> std::result::Result<String, JsValue>;
 }
 
 #[wasm_bindgen]
