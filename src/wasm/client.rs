@@ -175,9 +175,9 @@ impl Inner {
     }
 
     async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>) -> Result<RunResult> {
-        let (abort, signal) = RunAbort::new(p.signal, self.timeout_ms);
-        let transport = Fetch { fetch: self.fetch.clone(), signal: signal.clone(), secret: self.cfg.provider.api_key.clone() };
-        let tools = JsTools { fns: p.fns, signal };
+        let abort = RunAbort::new(p.signal, self.timeout_ms);
+        let transport = Fetch { fetch: self.fetch.clone(), signal: abort.signal.clone(), secret: self.cfg.provider.api_key.clone() };
+        let tools = JsTools { fns: p.fns, signal: abort.signal.clone() };
         let on_error = self.on_error.clone().map(OnError);
         let waiter = self.wait_for.clone().map(WaitFor);
         let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
@@ -207,9 +207,9 @@ impl Inner {
     async fn translate(&self, req: JsValue, sink: Option<&Sink>) -> Result<JsValue> {
         let toolkit = decode_toolkit(&get(&req, "toolkit"))?;
         let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
-        let (abort, signal) = RunAbort::new(get(&req, "signal"), self.timeout_ms);
-        let transport = Fetch { fetch: self.fetch.clone(), signal, secret: self.cfg.provider.api_key.clone() };
-        let tools = JsTools { fns: Vec::new(), signal: None };
+        let abort = RunAbort::new(get(&req, "signal"), self.timeout_ms);
+        let transport = Fetch { fetch: self.fetch.clone(), signal: abort.signal.clone(), secret: self.cfg.provider.api_key.clone() };
+        let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED };
         let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
         let on_error = self.on_error.clone().map(OnError);
         let ids = super::ids();

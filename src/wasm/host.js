@@ -127,3 +127,63 @@ export function resumeJson(o) {
   if (o === null || typeof o !== "object") return "{}";
   return JSON.stringify({ answer: o.answer, pending: o.pending, state: o.state, history: o.history, id: o.id });
 }
+
+// The run's signal for fetch, the body reader, tools and the abort race: the caller's `signal`
+// (any object with `aborted` and `addEventListener`) and the `timeoutMs` deadline, combined.
+// Hosts without `AbortSignal.timeout`/`any` get what they have.
+export function runSignal(user, ms) {
+  const s = [];
+  if (user !== null && typeof user === "object") s.push(user);
+  if (ms !== undefined) {
+    try {
+      s.push(AbortSignal.timeout(ms));
+    } catch {}
+  }
+  if (s.length < 2) return s[0];
+  try {
+    return AbortSignal.any(s);
+  } catch {}
+  const c = new AbortController();
+  for (const x of s) {
+    if (x.aborted) return c.abort(x.reason), c.signal;
+    try {
+      x.addEventListener("abort", () => c.abort(x.reason), { once: true });
+    } catch {}
+  }
+  return c.signal;
+}
+
+// 0: not aborted; 1: aborted; 2: aborted by a deadline (the reason is a TimeoutError).
+export function abortState(s) {
+  if (!s?.aborted) return 0;
+  const r = s.reason;
+  return r !== null && typeof r === "object" && r.name === "TimeoutError" ? 2 : 1;
+}
+
+// Resolves once `s` aborts (never, for a signal that cannot be listened to).
+export function onAbort(s) {
+  return new Promise((resolve) => {
+    try {
+      s.addEventListener("abort", resolve, { once: true });
+    } catch {}
+  });
+}
+
+// Backoff sleeps; a host without `setTimeout` does not wait.
+export function sleep(ms) {
+  return new Promise((resolve) => {
+    try {
+      setTimeout(resolve, Math.max(ms, 0));
+    } catch {
+      resolve();
+    }
+  });
+}
+
+// The next chunk of a body reader: its bytes, `undefined` at the end, `null` when `read()` gave
+// no `{ done, value }`. A throw rejects.
+export async function readChunk(r) {
+  const x = await r.read();
+  if (x === null || typeof x !== "object") return null;
+  return x.done ? undefined : x.value;
+}

@@ -13,11 +13,10 @@ use crate::retry::ErrorInfo;
 use crate::suspend::{Answer, Request, ToolOutcome};
 use crate::tool::ToolResult;
 use futures_util::future::LocalBoxFuture;
-use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Function, Promise, Uint8Array};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortSignal, ReadableStreamReadResult};
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
@@ -31,22 +30,15 @@ extern "C" {
     pub fn options_json(opts: &JsValue) -> std::result::Result<Option<String>, JsValue>;
     #[wasm_bindgen(js_name = resumeJson, catch)]
     pub fn resume_json(opts: &JsValue) -> std::result::Result<String, JsValue>;
-}
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_name = setTimeout, catch)]
-    fn set_timeout(f: &Function, ms: f64) -> std::result::Result<JsValue, JsValue>;
-    // `catch`: older hosts lack these statics; the run then works with what it has.
-    #[wasm_bindgen(js_namespace = AbortSignal, js_name = timeout, catch)]
-    fn signal_timeout(ms: f64) -> std::result::Result<AbortSignal, JsValue>;
-    #[wasm_bindgen(js_namespace = AbortSignal, js_name = any, catch)]
-    fn signal_any(signals: &Array) -> std::result::Result<AbortSignal, JsValue>;
-    /// A body reader as far as the edge reads it: `read()` is `catch`, as a locked or foreign
-    /// stream or a mock's odd reader may throw.
-    type BodyReader;
-    #[wasm_bindgen(method, catch)]
-    fn read(this: &BodyReader) -> std::result::Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = runSignal)]
+    fn run_signal(user: &JsValue, ms: Option<f64>) -> JsValue;
+    #[wasm_bindgen(js_name = abortState)]
+    fn abort_state(signal: &JsValue) -> u8;
+    #[wasm_bindgen(js_name = onAbort)]
+    fn on_abort(signal: &JsValue) -> Promise;
+    fn sleep(ms: f64) -> Promise;
+    #[wasm_bindgen(js_name = readChunk)]
+    fn read_chunk(reader: &JsValue) -> Promise;
 }
 
 fn aborted_error() -> Error {
@@ -55,7 +47,8 @@ fn aborted_error() -> Error {
 
 pub struct Fetch {
     pub fetch: Option<Function>,
-    pub signal: Option<AbortSignal>,
+    /// The run's signal (`undefined` for none).
+    pub signal: JsValue,
     /// Only used to scrub transport error text.
     pub secret: Option<String>,
 }
@@ -64,7 +57,7 @@ impl Fetch {
     /// One model call through `callModel` (host.js): status, `Retry-After` and the body text (or
     /// reader, with `stream`) in one await.
     async fn call(&self, req: &HttpRequest, stream: bool) -> Result<(u16, Option<String>, JsValue)> {
-        if self.signal.as_ref().is_some_and(AbortSignal::aborted) {
+        if abort_state(&self.signal) != 0 {
             return Err(aborted_error());
         }
         // Method and headers cross as one JSON text (one `JSON.parse`, not a call per header).
@@ -77,9 +70,8 @@ impl Fetch {
         }
         head.push_str("}}");
         let f = self.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
-        let signal = self.signal.as_ref().map_or(JsValue::UNDEFINED, |s| s.into());
         let out =
-            JsFuture::from(call_model(&f, &req.url, &head, &req.body, &signal, stream)).await.map_err(|e| self.transport_error(&e))?;
+            JsFuture::from(call_model(&f, &req.url, &head, &req.body, &self.signal, stream)).await.map_err(|e| self.transport_error(&e))?;
         let out: Array = out.unchecked_into();
         let status = out.get(0).as_f64().unwrap_or(0.0) as u16;
         if status == 0 {
@@ -98,7 +90,7 @@ impl Fetch {
     async fn open_inner(&self, req: &HttpRequest) -> Result<StreamResponse> {
         let (status, retry_after, body) = self.call(req, true).await?;
         let body: Box<dyn ByteStream> = if body.is_object() {
-            Box::new(Reader { reader: body.unchecked_into(), secret: self.secret.clone() })
+            Box::new(Reader { reader: body, secret: self.secret.clone() })
         } else {
             Box::new(WholeBody(Some(text_of(body)?.into_bytes())))
         };
@@ -127,26 +119,23 @@ impl Transport for Fetch {
 
 /// The reader of a fetch body.
 struct Reader {
-    reader: BodyReader,
+    reader: JsValue,
     secret: Option<String>,
 }
 
 impl ByteStream for Reader {
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
         Box::pin(async move {
-            let r = settle(self.reader.read()).await.map_err(|e| {
+            let r = JsFuture::from(read_chunk(&self.reader)).await.map_err(|e| {
                 let mut err = from_thrown(&e, Code::Transport, "reading the response body failed");
                 err.message = redact(&err.message, self.secret.as_deref());
                 err
             })?;
-            if !r.is_object() {
-                return Err(Error::new(Code::Transport, "the body reader gave no { done, value }"));
+            match r {
+                r if r.is_undefined() => Ok(None),
+                r if r.is_null() => Err(Error::new(Code::Transport, "the body reader gave no { done, value }")),
+                r => Ok(Some(Uint8Array::new(&r).to_vec())),
             }
-            let r: ReadableStreamReadResult = r.unchecked_into();
-            if r.get_done() == Some(true) {
-                return Ok(None);
-            }
-            Ok(Some(Uint8Array::new(&r.get_value()).to_vec()))
         })
     }
 }
@@ -154,8 +143,8 @@ impl ByteStream for Reader {
 /// Host tool functions by name. Declaration-only (relay) tools have none.
 pub struct JsTools {
     pub fns: Vec<(String, Function)>,
-    /// The run's AbortSignal, handed to tools as `ctx.signal`.
-    pub signal: Option<AbortSignal>,
+    /// The run's signal, handed to tools as `ctx.signal` (`undefined` for none).
+    pub signal: JsValue,
 }
 
 impl JsTools {
@@ -165,9 +154,8 @@ impl JsTools {
         };
         let args = serde_json::to_string(args).map_err(|_| Error::internal("cannot encode tool arguments"))?;
         let answer = answer.map(|a| serde_json::to_string(a).unwrap_or_default());
-        let signal = self.signal.as_ref().map_or(JsValue::UNDEFINED, |s| s.into());
         // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
-        let out: Array = match JsFuture::from(call_tool(f, &args, &signal, answer)).await {
+        let out: Array = match JsFuture::from(call_tool(f, &args, &self.signal, answer)).await {
             Ok(v) => v.unchecked_into(),
             Err(e) => return Ok(ToolResult::error(super::convert::thrown_message(&e))),
         };
@@ -243,13 +231,9 @@ pub struct Timers;
 
 impl Sleep for Timers {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
-        let p = Promise::new(&mut |resolve, _| {
-            if set_timeout(&resolve, ms.max(0.0)).is_err() {
-                let _ = resolve.call0(&JsValue::UNDEFINED);
-            }
-        });
+        let p = sleep(ms);
         Box::pin(async move {
-            let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+            let _ = JsFuture::from(p).await;
         })
     }
 }
@@ -269,62 +253,36 @@ impl ErrorPolicy for OnError {
     }
 }
 
-/// The run's abort: the caller's `signal` and the `timeoutMs` deadline, each an AbortSignal.
+/// The run's abort: the caller's `signal` and the `timeoutMs` deadline as one signal
+/// (`runSignal` in host.js), which fetch, the body reader and tools are given too.
 pub struct RunAbort {
-    signals: Vec<AbortSignal>,
+    pub signal: JsValue,
     timeout_ms: Option<f64>,
 }
 
 impl RunAbort {
-    /// `signal` and `timeoutMs` as AbortSignals, and one signal to hand to fetch and tools
-    /// (`AbortSignal.any` of both where the host has it).
-    pub fn new(user: JsValue, timeout_ms: Option<f64>) -> (RunAbort, Option<AbortSignal>) {
-        let mut signals: Vec<AbortSignal> = Vec::new();
-        // Structural: any object with `aborted` and `addEventListener` serves as a signal.
-        if user.is_object() {
-            signals.push(user.unchecked_into());
-        }
-        if let Some(s) = timeout_ms.and_then(|ms| signal_timeout(ms).ok()) {
-            signals.push(s);
-        }
-        let combined = match signals.as_slice() {
-            [] => None,
-            [one] => Some(one.clone()),
-            [first, ..] => Some(signal_any(&signals.iter().collect()).unwrap_or_else(|_| first.clone())),
-        };
-        (RunAbort { signals, timeout_ms }, combined)
-    }
-
-    fn error_for(&self, signal: &AbortSignal) -> Error {
-        let reason = signal.reason();
-        let timed_out =
-            reason.is_object() && Reflect::get(&reason, &"name".into()).ok().and_then(|n| n.as_string()).as_deref() == Some("TimeoutError");
-        match (timed_out, self.timeout_ms) {
-            (true, Some(ms)) => Error::new(Code::Aborted, format!("run timeout after {}ms", crate::metrics::js_number(ms))),
-            _ => aborted_error(),
-        }
+    pub fn new(user: JsValue, timeout_ms: Option<f64>) -> RunAbort {
+        RunAbort { signal: run_signal(&user, timeout_ms), timeout_ms }
     }
 }
 
 impl Abort for RunAbort {
     fn aborted(&self) -> Option<Error> {
-        self.signals.iter().find(|s| s.aborted()).map(|s| self.error_for(s))
+        match (abort_state(&self.signal), self.timeout_ms) {
+            (0, _) => None,
+            (2, Some(ms)) => Some(Error::new(Code::Aborted, format!("run timeout after {}ms", crate::metrics::js_number(ms)))),
+            _ => Some(aborted_error()),
+        }
     }
 
     fn wait(&self) -> LocalBoxFuture<'_, Error> {
-        if self.signals.is_empty() {
-            // Nothing can abort this run: no JS promise (and no closures) to make.
+        if self.signal.is_undefined() {
+            // Nothing can abort this run: no JS promise to make.
             return Box::pin(futures_util::future::pending());
         }
-        let fired = Promise::new(&mut |resolve, _| {
-            let once = Object::new();
-            let _ = Reflect::set(&once, &"once".into(), &true.into());
-            for s in &self.signals {
-                let _ = s.add_event_listener_with_callback_and_add_event_listener_options("abort", &resolve, once.unchecked_ref());
-            }
-        });
+        let fired = on_abort(&self.signal);
         Box::pin(async move {
-            let _ = wasm_bindgen_futures::JsFuture::from(fired).await;
+            let _ = JsFuture::from(fired).await;
             self.aborted().unwrap_or_else(aborted_error)
         })
     }
