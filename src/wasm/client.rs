@@ -8,7 +8,7 @@
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, to_js, JsResult};
 use super::hooks::JsHooks;
-use super::host::{options_json, resume_json, Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
+use super::host::{host_options, options_json, resume_json, Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
 use super::store::JsStore;
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
@@ -48,7 +48,6 @@ pub struct Client {
 /// The data options are read in the core (`crate::options`) from their JSON text; the edge
 /// reads only the host's functions and the store.
 fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
-    let what = "createClient options";
     // No text: `undefined` or a function, which `from_json` refuses as not an options object.
     let data = match options_json(opts) {
         Ok(None) => Some(serde_json::Value::Null),
@@ -57,25 +56,19 @@ fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
     };
     let data = data.ok_or_else(|| Error::bad_input("createClient options are not JSON data"))?;
     let ClientOptions { cfg, policy, timeout_ms } = ClientOptions::from_json(&data)?;
-    let store = match get(opts, "store") {
-        s if s.is_undefined() || s.is_null() => default_store,
-        s => {
-            if !["get", "save", "delete"].iter().all(|m| get(&s, m).is_function()) {
-                return Err(Error::bad_input("store must have get(id), save(id, state) and delete(id) methods"));
-            }
-            s
-        }
-    };
+    let host = host_options(opts).map_err(|e| Error::bad_input(e.as_string().unwrap_or_default()))?;
+    let f = |i: u32| host.get(i).dyn_into::<Function>().ok();
+    let store = host.get(9);
     Ok(Inner {
         cfg,
         policy,
-        wait_for: opt_function(opts, "waitFor", what)?,
-        fetch: opt_function(opts, "fetch", what)?,
-        on_metric: opt_function(opts, "onMetric", what)?,
-        on_error: opt_function(opts, "onError", what)?,
-        hooks: JsonHooks(JsHooks::decode(opts)?),
+        wait_for: f(0),
+        fetch: f(1),
+        on_metric: f(2),
+        on_error: f(3),
+        hooks: JsonHooks(JsHooks([f(4), f(5), f(6), f(7), f(8)])),
         timeout_ms,
-        store: JsStore { store },
+        store: JsStore { store: if store.is_undefined() { default_store } else { store } },
         registry: Default::default(),
     })
 }

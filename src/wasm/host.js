@@ -187,3 +187,26 @@ export async function readChunk(r) {
   if (x === null || typeof x !== "object") return null;
   return x.done ? undefined : x.value;
 }
+
+// The host's objects among `createClient`'s options, checked in the order the edge reported
+// them before: [waitFor, fetch, onMetric, onError, beforeLLM, afterLLM, beforeTool, afterTool,
+// bodyTransform, store] (`undefined` when absent). Throws the message of a refusal as a string.
+export function hostOptions(o) {
+  o = o !== null && typeof o === "object" ? o : {};
+  const s = o.store;
+  if (s != null && !["get", "save", "delete"].every((m) => typeof s[m] === "function")) {
+    throw "store must have get(id), save(id, state) and delete(id) methods";
+  }
+  const h = o.hooks;
+  const fns = ["waitFor", "fetch", "onMetric", "onError"].map((k) => fn(o, k, "createClient options"));
+  if (h != null && typeof h !== "object") throw "hooks must be an object of functions";
+  for (const k of ["beforeLLM", "afterLLM", "beforeTool", "afterTool"]) fns.push(fn(h ?? {}, k, "hooks"));
+  fns.push(fn(o, "bodyTransform", "createClient options"), s ?? undefined);
+  return fns;
+}
+
+function fn(o, k, what) {
+  const f = o[k];
+  if (f != null && typeof f !== "function") throw `${what}.${k} must be a function`;
+  return f ?? undefined;
+}

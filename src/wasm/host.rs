@@ -30,6 +30,9 @@ extern "C" {
     pub fn options_json(opts: &JsValue) -> std::result::Result<Option<String>, JsValue>;
     #[wasm_bindgen(js_name = resumeJson, catch)]
     pub fn resume_json(opts: &JsValue) -> std::result::Result<String, JsValue>;
+    /// `createClient`'s functions and store (host.js); throws a refusal's message.
+    #[wasm_bindgen(js_name = hostOptions, catch)]
+    pub fn host_options(opts: &JsValue) -> std::result::Result<Array, JsValue>;
     #[wasm_bindgen(js_name = runSignal)]
     fn run_signal(user: &JsValue, ms: Option<f64>) -> JsValue;
     #[wasm_bindgen(js_name = abortState)]
