@@ -17,6 +17,9 @@ echo "== native: cargo test"
 cargo test --quiet 2>&1 | tee target/native-tests.log
 grep -q "test result: ok" target/native-tests.log
 
+echo "== fuzz: a bounded libFuzzer run of every target in fuzz/ (nightly only; skipped, with a note, without it)"
+./scripts/fuzz.sh 10
+
 echo "== build the npm package"
 ./scripts/build.sh
 # tests/js import the package by name, resolved through its package.json "exports".

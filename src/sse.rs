@@ -32,7 +32,8 @@ impl SseDecoder {
     pub fn push(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
         let mut out = Vec::new();
         let mut bytes = chunk;
-        if self.skip_lf {
+        // An empty chunk says nothing about the byte after a `\r`: keep waiting for it.
+        if self.skip_lf && !bytes.is_empty() {
             if let Some(b'\n') = bytes.first() {
                 bytes = &bytes[1..];
             }

@@ -462,12 +462,20 @@ fn placeholder(req: &Request) -> ToolResult {
 }
 
 /// Results are paired with calls by id, so a missing or repeated id would lose a result.
-/// Such calls get a stable synthesised id `call_<turn>_<index>`.
+/// Such calls get a stable synthesised id `call_<turn>_<index>`, with a `_<n>` suffix when
+/// another call of the turn already has that id (a provider may use the same shape).
 pub(crate) fn assign_call_ids(calls: &mut [ToolCall], turn: u32) {
     for i in 0..calls.len() {
         let dup = calls[..i].iter().any(|c| c.id == calls[i].id);
         if calls[i].id.is_empty() || dup {
-            calls[i].id = format!("call_{turn}_{i}");
+            let taken = |id: &str| calls.iter().enumerate().any(|(j, c)| j != i && c.id == id);
+            let mut id = format!("call_{turn}_{i}");
+            let mut n = 0;
+            while taken(&id) {
+                n += 1;
+                id = format!("call_{turn}_{i}_{n}");
+            }
+            calls[i].id = id;
         }
     }
 }

@@ -1,0 +1,97 @@
+//! Each provider's whole-reply parser and stream assembler. Whatever the bytes, a reply is a
+//! typed `provider_parse`/`provider_error` error or a reply the loop can take (its calls get
+//! unique, non-empty ids); a stream gives the same final reply (and the same deltas on the way) or
+//! the same error however its bytes are chunked.
+
+use crate::adapter;
+use crate::chunks;
+use toolnexus_wasm::provider::{parse_response, HttpResponse, ModelReply, StreamAssembler, Style};
+
+fn allowed(code: &str) -> bool {
+    matches!(code, "provider_parse" | "provider_error")
+}
+
+fn reply(style: Style, data: &[u8]) {
+    let cfg = adapter::provider(style);
+    let resp = HttpResponse {
+        status: 200,
+        body: String::from_utf8_lossy(data).into_owned(),
+        retry_after: None,
+    };
+    match parse_response(&cfg, &resp) {
+        Err(e) => assert!(
+            allowed(e.code()),
+            "{style:?} reply: unexpected error code {} ({})",
+            e.code(),
+            e.message
+        ),
+        Ok(_) => {
+            let ids = adapter::first_turn_call_ids(style, &resp)
+                .unwrap_or_else(|e| panic!("{style:?}: a parsed reply failed in the loop: {e:?}"));
+            crate::run_loop::assert_unique_ids(&ids, "one reply's calls");
+        }
+    }
+}
+
+pub fn reply_openai(data: &[u8]) {
+    reply(Style::OpenAi, data)
+}
+pub fn reply_anthropic(data: &[u8]) {
+    reply(Style::Anthropic, data)
+}
+pub fn reply_gemini(data: &[u8]) {
+    reply(Style::Gemini, data)
+}
+
+/// The concatenated deltas and the final reply (or the first error as code and message).
+fn assemble(style: Style, parts: &[&[u8]]) -> (String, Result<ModelReply, (String, String)>) {
+    let mut asm = StreamAssembler::new(&adapter::provider(style));
+    let mut text = String::new();
+    for p in parts {
+        match asm.push(p) {
+            Ok(d) => text.extend(d),
+            Err(e) => return (text, Err((e.code().to_string(), e.message))),
+        }
+    }
+    (
+        text,
+        asm.finish().map_err(|e| (e.code().to_string(), e.message)),
+    )
+}
+
+fn stream(style: Style, data: &[u8]) {
+    let Some((seed, body)) = chunks::seed_and_body(data) else {
+        return;
+    };
+    let whole = assemble(style, &[body]);
+    if let Err((code, msg)) = &whole.1 {
+        assert!(
+            allowed(code),
+            "{style:?} stream: unexpected error code {code} ({msg})"
+        );
+    }
+    // After an error the deltas are not compared: the deltas of the failing push are dropped
+    // with it, and which deltas shared that push depends on the chunking. The run fails anyway.
+    let same = |other: (String, Result<ModelReply, (String, String)>)| match (&whole.1, &other.1) {
+        (Ok(_), _) => other == whole,
+        (Err(_), _) => other.1 == whole.1,
+    };
+    assert!(
+        same(assemble(style, &chunks::random(body, seed))),
+        "{style:?} stream: random chunking (seed {seed}) changed the result"
+    );
+    assert!(
+        same(assemble(style, &chunks::bytewise(body))),
+        "{style:?} stream: byte-by-byte chunking changed the result"
+    );
+}
+
+pub fn stream_openai(data: &[u8]) {
+    stream(Style::OpenAi, data)
+}
+pub fn stream_anthropic(data: &[u8]) {
+    stream(Style::Anthropic, data)
+}
+pub fn stream_gemini(data: &[u8]) {
+    stream(Style::Gemini, data)
+}
