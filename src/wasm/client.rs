@@ -8,7 +8,7 @@
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, to_js, JsResult};
 use super::hooks::JsHooks;
-use super::host::{host_options, options_json, resume_json, Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
+use super::host::{host_options, options_json, resume_json, Fetch, JsTools, RunHost};
 use super::store::JsStore;
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
@@ -22,6 +22,7 @@ use crate::message::Message;
 use crate::metrics::Observer;
 use crate::options::ClientOptions;
 use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step};
+use crate::suspend::IdGen;
 use js_sys::{Function, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -167,56 +168,67 @@ impl Inner {
         Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
     }
 
+    /// The run's host side and transport, over the run's signal.
+    fn seams(&self, signal: &JsValue) -> (RunHost<'_>, Fetch) {
+        let mut host = RunHost {
+            wait_for: self.wait_for.as_ref(),
+            on_error: self.on_error.as_ref(),
+            on_metric: self.on_metric.as_ref(),
+            registry: &self.registry,
+            signal: JsValue::UNDEFINED,
+            timeout_ms: self.timeout_ms,
+        };
+        host.set_signal(signal);
+        let transport = Fetch { fetch: self.fetch.clone(), signal: host.signal.clone(), secret: self.cfg.provider.api_key.clone() };
+        (host, transport)
+    }
+
     async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>) -> Result<RunResult> {
-        let abort = RunAbort::new(p.signal, self.timeout_ms);
-        let transport = Fetch { fetch: self.fetch.clone(), signal: abort.signal.clone(), secret: self.cfg.provider.api_key.clone() };
-        let tools = JsTools { fns: p.fns, signal: abort.signal.clone() };
-        let on_error = self.on_error.clone().map(OnError);
-        let waiter = self.wait_for.clone().map(WaitFor);
-        let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
+        let (host, transport) = self.seams(&p.signal);
+        let tools = JsTools { fns: p.fns, signal: host.signal.clone() };
         let saver = p.id.map(|id| Saver::new(&self.store, id, p.revision));
         let ids = super::ids();
         let clock = js_sys::Date::now;
         let policy = CallPolicy { stream: p.stream, ..self.policy.clone() };
         let env = Env {
-            transport: &transport,
-            tools: &tools,
             policy: &policy,
-            waiter: waiter.as_ref().map(|w| w as &dyn Waiter),
-            observer: Some(&observer as &dyn Observer),
+            waiter: host.wait_for.is_some().then_some(&host as &dyn Waiter),
             events,
             persist: saver.as_ref().map(|s| s as &dyn Persist),
-            sleep: Some(&Timers),
-            on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
-            abort: Some(&abort),
-            hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
-            ids: &ids,
-            clock: &clock,
-            random: &js_sys::Math::random,
+            ..self.env(&host, &transport, &tools, &ids, &clock)
         };
         drive(p.run, p.step, &env).await
+    }
+
+    /// What every model call shares: the host side, the hooks, the client's policy.
+    fn env<'a>(
+        &'a self,
+        host: &'a RunHost<'a>,
+        transport: &'a Fetch,
+        tools: &'a JsTools,
+        ids: &'a IdGen,
+        clock: &'a dyn Fn() -> f64,
+    ) -> Env<'a> {
+        Env {
+            policy: &self.policy,
+            observer: Some(host as &dyn Observer),
+            sleep: Some(host),
+            on_error: host.on_error.is_some().then_some(host as &dyn ErrorPolicy),
+            abort: Some(host),
+            hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
+            random: &js_sys::Math::random,
+            ..Env::new(transport, tools, ids, clock)
+        }
     }
 
     async fn translate(&self, req: JsValue, sink: Option<&Sink>) -> Result<JsValue> {
         let toolkit = decode_toolkit(&get(&req, "toolkit"))?;
         let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
-        let abort = RunAbort::new(get(&req, "signal"), self.timeout_ms);
-        let transport = Fetch { fetch: self.fetch.clone(), signal: abort.signal.clone(), secret: self.cfg.provider.api_key.clone() };
+        let (host, transport) = self.seams(&get(&req, "signal"));
         let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED };
-        let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
-        let on_error = self.on_error.clone().map(OnError);
         let ids = super::ids();
         let clock = js_sys::Date::now;
-        let env = Env {
-            policy: &self.policy,
-            observer: Some(&observer as &dyn Observer),
-            sleep: Some(&Timers),
-            on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
-            abort: Some(&abort),
-            hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
-            random: &js_sys::Math::random,
-            ..Env::new(&transport, &tools, &ids, &clock)
-        };
+        let env = self.env(&host, &transport, &tools, &ids, &clock);
         let emit = |chunk: serde_json::Value| {
             if let Some(s) = sink {
                 s.push(&chunk);

@@ -187,52 +187,58 @@ impl ToolExecutor for JsTools {
     }
 }
 
-pub struct WaitFor(pub Function);
-
-impl WaitFor {
-    async fn call(&self, req: Request) -> Result<Option<Answer>> {
-        let returned = settle(self.0.call1(&JsValue::UNDEFINED, &to_js(&req)?))
-            .await
-            .map_err(|e| from_thrown(&e, Code::HostCallback, "waitFor failed"))?;
-        // No answer at all: the core declines the call.
-        if returned.is_undefined() || returned.is_null() {
-            return Ok(None);
-        }
-        let v = from_js(&returned, "the answer from waitFor")?;
-        Answer::from_json(&v, "the answer from waitFor")
-            .map(Some)
-            .map_err(|e| Error::new(Code::HostCallback, format!("waitFor must resolve to an Answer {{ id, ok, data? }}: {e}")))
-    }
-}
-
-impl Waiter for WaitFor {
-    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
-        Box::pin(self.call(req))
-    }
-}
-
-/// Every metric goes into the client's registry (`client.metrics()`) and to the host's
-/// `onMetric` when given. A sink that throws is ignored: metrics never fail a run.
-pub struct Metrics<'a> {
-    pub registry: &'a std::cell::RefCell<crate::metrics::Registry>,
+/// The run's host side behind the driver's other seams: `waitFor`, `onError`, metrics (the
+/// client's registry, `client.metrics()`, and `onMetric`), backoff sleeps, and the abort: the
+/// caller's `signal` and the `timeoutMs` deadline as one signal (`runSignal` in host.js), which
+/// fetch, the body reader and tools are given too.
+pub struct RunHost<'a> {
+    pub wait_for: Option<&'a Function>,
+    pub on_error: Option<&'a Function>,
     pub on_metric: Option<&'a Function>,
+    pub registry: &'a std::cell::RefCell<crate::metrics::Registry>,
+    pub signal: JsValue,
+    pub timeout_ms: Option<f64>,
 }
 
-impl Observer for Metrics<'_> {
+impl RunHost<'_> {
+    pub fn set_signal(&mut self, user: &JsValue) {
+        self.signal = run_signal(user, self.timeout_ms);
+    }
+}
+
+/// Calls a host callback with JSON data and awaits it; a throw or rejection is `Code::HostCallback`.
+async fn call_host(f: Option<&Function>, arg: Result<JsValue>, what: &str) -> Result<JsValue> {
+    let f = f.ok_or_else(|| Error::internal("no host callback"))?;
+    settle(f.call1(&JsValue::UNDEFINED, &arg?)).await.map_err(|e| from_thrown(&e, Code::HostCallback, &format!("{what} failed")))
+}
+
+impl Waiter for RunHost<'_> {
+    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
+        Box::pin(async move {
+            let returned = call_host(self.wait_for, to_js(&req), "waitFor").await?;
+            // No answer at all: the core declines the call.
+            if returned.is_undefined() || returned.is_null() {
+                return Ok(None);
+            }
+            let v = from_js(&returned, "the answer from waitFor")?;
+            Answer::from_json(&v, "the answer from waitFor")
+                .map(Some)
+                .map_err(|e| Error::new(Code::HostCallback, format!("waitFor must resolve to an Answer {{ id, ok, data? }}: {e}")))
+        })
+    }
+}
+
+/// A sink that throws is ignored: metrics never fail a run.
+impl Observer for RunHost<'_> {
     fn metric(&self, m: &Metric) {
         self.registry.borrow_mut().record(m);
-        if let Some(f) = self.on_metric {
-            if let Ok(v) = to_js(m) {
-                let _ = f.call1(&JsValue::UNDEFINED, &v);
-            }
+        if let (Some(f), Ok(v)) = (self.on_metric, to_js(m)) {
+            let _ = f.call1(&JsValue::UNDEFINED, &v);
         }
     }
 }
 
-/// Backoff sleeps with the host's `setTimeout`.
-pub struct Timers;
-
-impl Sleep for Timers {
+impl Sleep for RunHost<'_> {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
         let p = sleep(ms);
         Box::pin(async move {
@@ -242,34 +248,17 @@ impl Sleep for Timers {
 }
 
 /// The host's `onError(info)`: `"retry"` retries, anything else fails.
-pub struct OnError(pub Function);
-
-impl ErrorPolicy for OnError {
+impl ErrorPolicy for RunHost<'_> {
     fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>> {
         let info = to_js(info);
         Box::pin(async move {
-            let v = settle(self.0.call1(&JsValue::UNDEFINED, &info?))
-                .await
-                .map_err(|e| from_thrown(&e, Code::HostCallback, "onError failed"))?;
+            let v = call_host(self.on_error, info, "onError").await?;
             Ok(if v.as_string().as_deref() == Some("retry") { Tier::Retry } else { Tier::Fail })
         })
     }
 }
 
-/// The run's abort: the caller's `signal` and the `timeoutMs` deadline as one signal
-/// (`runSignal` in host.js), which fetch, the body reader and tools are given too.
-pub struct RunAbort {
-    pub signal: JsValue,
-    timeout_ms: Option<f64>,
-}
-
-impl RunAbort {
-    pub fn new(user: JsValue, timeout_ms: Option<f64>) -> RunAbort {
-        RunAbort { signal: run_signal(&user, timeout_ms), timeout_ms }
-    }
-}
-
-impl Abort for RunAbort {
+impl Abort for RunHost<'_> {
     fn aborted(&self) -> Option<Error> {
         match (abort_state(&self.signal), self.timeout_ms) {
             (0, _) => None,
