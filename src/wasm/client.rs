@@ -13,7 +13,6 @@ use super::store::JsStore;
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
 use crate::conversation::{self, ResumeArgs, Saver};
-use crate::dialect;
 use crate::driver::{drive, CallPolicy, Env, ErrorPolicy, Persist, Waiter};
 use crate::error::{Error, Result};
 use crate::events::EventSink;
@@ -85,17 +84,10 @@ pub fn create_client(
     decode_options(&opts, default_store).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
 }
 
-/// A history (JS array of messages in either dialect) to the neutral transcript, parsed from one
-/// `JSON.stringify` text.
+/// A history (JS array of messages in either dialect) to the neutral transcript, read by the
+/// core from its JSON data.
 fn history_of(v: &JsValue) -> Result<Vec<Message>> {
-    if v.is_undefined() || v.is_null() {
-        return Ok(Vec::new());
-    }
-    if !js_sys::Array::is_array(v) {
-        return Err(Error::bad_input("history must be an array of messages"));
-    }
-    let text = js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()).ok_or_else(|| Error::bad_input("history is not JSON data"))?;
-    dialect::read_json(&text)
+    conversation::history_from_json(&from_js(v, "history")?)
 }
 
 fn id_of(opts: &JsValue) -> Result<Option<String>> {
