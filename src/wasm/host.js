@@ -210,3 +210,12 @@ function fn(o, k, what) {
   if (f != null && typeof f !== "function") throw `${what}.${k} must be a function`;
   return f ?? undefined;
 }
+
+// One store call, `method(id, state?)` with the store as `this`, awaited; `state` crosses as
+// JSON text. Resolves to [value], or [] when the store lacks the method; rejects with what the
+// store threw.
+export async function callStore(s, m, id, state) {
+  const f = s?.[m];
+  if (typeof f !== "function") return [];
+  return [await (state === undefined ? f.call(s, id) : f.call(s, id, JSON.parse(state)))];
+}
