@@ -242,9 +242,85 @@ impl Drop for Ticket<'_> {
     }
 }
 
+/// What a resume call (`runWithAnswer`, `askWithAnswer`, `streamWithAnswer`) was given, read
+/// from the JSON data of its options: `answer` (required), `pending`, `state`, `history`, and
+/// (`use_store`) the conversation `id`. `state` and `history` stay data until [`resume`] chooses
+/// its source, so neither is decoded beside a stored id.
+#[derive(Debug)]
+pub struct ResumeOptions {
+    pub answer: crate::suspend::Answer,
+    pub pending: Option<Request>,
+    pub state: Option<Value>,
+    pub history: Value,
+    pub id: Option<String>,
+}
+
+impl ResumeOptions {
+    /// `needs_id`: `askWithAnswer`, which only resumes a stored conversation.
+    pub fn from_json(mut opts: Value, use_store: bool, needs_id: bool) -> Result<ResumeOptions> {
+        let id = if use_store { conversation_id(&opts)? } else { None };
+        if needs_id && id.is_none() {
+            return Err(Error::bad_input("toolnexus: AskWithAnswer needs a conversation id"));
+        }
+        let field = |opts: &mut Value, k: &str| opts.get_mut(k).map(Value::take).unwrap_or(Value::Null);
+        // An array is an object to JS: it reaches the reader and is refused there, as before.
+        let object = |v: &Value| v.is_object() || v.is_array();
+        let answer = field(&mut opts, "answer");
+        if !object(&answer) {
+            return Err(Error::bad_input("an answer object { id, ok, data? } is required"));
+        }
+        let invalid = |what: &str, e: String| Error::bad_input(format!("{what} is invalid: {e}"));
+        let answer = crate::suspend::Answer::from_json(&answer, "answer").map_err(|e| invalid("answer", e))?;
+        let pending = match field(&mut opts, "pending") {
+            p if object(&p) => Some(Request::from_json(&p, "pending").map_err(|e| invalid("pending", e))?),
+            _ => None,
+        };
+        let state = Some(field(&mut opts, "state")).filter(|s| !s.is_null());
+        Ok(ResumeOptions { answer, pending, state, history: field(&mut opts, "history"), id })
+    }
+}
+
+/// A history given as JSON data: absent is empty, anything but an array is refused.
+pub fn history_from_json(v: &Value) -> Result<Vec<Message>> {
+    match v {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(a) => crate::dialect::read(a),
+        _ => Err(Error::bad_input("history must be an array of messages")),
+    }
+}
+
+/// The options' `id`: a non-empty string, or none.
+pub fn conversation_id(opts: &Value) -> Result<Option<String>> {
+    match opts.get("id") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone()).filter(|s| !s.is_empty())),
+        Some(_) => Err(Error::bad_input("options.id must be a string")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resume_options_are_checked_in_order() {
+        let err = |v: Value, store, needs_id| ResumeOptions::from_json(v, store, needs_id).unwrap_err().message;
+        let answer = serde_json::json!({ "id": "r1", "ok": true });
+        assert_eq!(err(serde_json::json!({ "answer": answer }), true, true), "toolnexus: AskWithAnswer needs a conversation id");
+        assert_eq!(err(serde_json::json!({ "id": 3, "answer": answer }), true, false), "options.id must be a string");
+        assert_eq!(err(serde_json::json!({ "answer": "yes" }), false, false), "an answer object { id, ok, data? } is required");
+        assert_eq!(err(serde_json::json!({}), false, false), "an answer object { id, ok, data? } is required");
+        assert!(err(serde_json::json!({ "answer": [] }), false, false).starts_with("answer is invalid: "));
+        assert!(err(serde_json::json!({ "answer": answer, "pending": { "id": 7 } }), false, false).starts_with("pending is invalid: "));
+        // Without the store an id is not read at all.
+        let o = ResumeOptions::from_json(serde_json::json!({ "id": 3, "answer": answer, "pending": "x", "state": null }), false, false)
+            .unwrap();
+        assert!(o.id.is_none() && o.pending.is_none() && o.state.is_none() && o.history.is_null());
+        let o = ResumeOptions::from_json(serde_json::json!({ "id": "", "answer": answer }), true, false).unwrap();
+        assert!(o.id.is_none(), "an empty id is no id");
+        assert_eq!(history_from_json(&serde_json::json!({})).unwrap_err().message, "history must be an array of messages");
+        assert!(history_from_json(&Value::Null).unwrap().is_empty());
+    }
 
     #[test]
     fn revisions_only_move_forward_by_one() {

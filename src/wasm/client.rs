@@ -8,12 +8,11 @@
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, to_js, JsResult};
 use super::hooks::JsHooks;
-use super::host::{options_json, Fetch, JsTools, Metrics, OnError, RunAbort, Timers, WaitFor};
+use super::host::{host_options, options_json, resume_json, Fetch, JsTools, RunHost};
 use super::store::JsStore;
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
 use crate::conversation::{self, ResumeArgs, Saver};
-use crate::dialect;
 use crate::driver::{drive, CallPolicy, Env, ErrorPolicy, Persist, Waiter};
 use crate::error::{Error, Result};
 use crate::events::EventSink;
@@ -22,7 +21,7 @@ use crate::message::Message;
 use crate::metrics::Observer;
 use crate::options::ClientOptions;
 use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step};
-use crate::suspend::{Answer, Request};
+use crate::suspend::IdGen;
 use js_sys::{Function, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -49,7 +48,6 @@ pub struct Client {
 /// The data options are read in the core (`crate::options`) from their JSON text; the edge
 /// reads only the host's functions and the store.
 fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
-    let what = "createClient options";
     // No text: `undefined` or a function, which `from_json` refuses as not an options object.
     let data = match options_json(opts) {
         Ok(None) => Some(serde_json::Value::Null),
@@ -58,25 +56,19 @@ fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
     };
     let data = data.ok_or_else(|| Error::bad_input("createClient options are not JSON data"))?;
     let ClientOptions { cfg, policy, timeout_ms } = ClientOptions::from_json(&data)?;
-    let store = match get(opts, "store") {
-        s if s.is_undefined() || s.is_null() => default_store,
-        s => {
-            if !["get", "save", "delete"].iter().all(|m| get(&s, m).is_function()) {
-                return Err(Error::bad_input("store must have get(id), save(id, state) and delete(id) methods"));
-            }
-            s
-        }
-    };
+    let host = host_options(opts).map_err(|e| Error::bad_input(e.as_string().unwrap_or_default()))?;
+    let f = |i: u32| host.get(i).dyn_into::<Function>().ok();
+    let store = host.get(9);
     Ok(Inner {
         cfg,
         policy,
-        wait_for: opt_function(opts, "waitFor", what)?,
-        fetch: opt_function(opts, "fetch", what)?,
-        on_metric: opt_function(opts, "onMetric", what)?,
-        on_error: opt_function(opts, "onError", what)?,
-        hooks: JsonHooks(JsHooks::decode(opts)?),
+        wait_for: f(0),
+        fetch: f(1),
+        on_metric: f(2),
+        on_error: f(3),
+        hooks: JsonHooks(JsHooks([f(4), f(5), f(6), f(7), f(8)])),
         timeout_ms,
-        store: JsStore { store },
+        store: JsStore { store: if store.is_undefined() { default_store } else { store } },
         registry: Default::default(),
     })
 }
@@ -92,25 +84,24 @@ pub fn create_client(
     decode_options(&opts, default_store).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
 }
 
-/// A history (JS array of messages in either dialect) to the neutral transcript, parsed from one
-/// `JSON.stringify` text.
+/// A history (JS array of messages in either dialect) to the neutral transcript, read by the
+/// core from its JSON data.
 fn history_of(v: &JsValue) -> Result<Vec<Message>> {
-    if v.is_undefined() || v.is_null() {
-        return Ok(Vec::new());
-    }
-    if !js_sys::Array::is_array(v) {
-        return Err(Error::bad_input("history must be an array of messages"));
-    }
-    let text = js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()).ok_or_else(|| Error::bad_input("history is not JSON data"))?;
-    dialect::read_json(&text)
+    conversation::history_from_json(&from_js(v, "history")?)
 }
 
 fn id_of(opts: &JsValue) -> Result<Option<String>> {
     Ok(opt_string(opts, "id", "options")?.filter(|s| !s.is_empty()))
 }
 
-fn decode<T>(v: &JsValue, what: &str, read: fn(&serde_json::Value, &str) -> std::result::Result<T, String>) -> Result<T> {
-    read(&from_js(v, what)?, what).map_err(|e| Error::bad_input(format!("{what} is invalid: {e}")))
+/// A resume call's options, read by the core from the JSON data of the fields it uses.
+fn resume_options(opts: &JsValue, use_store: bool, needs_id: bool) -> Result<conversation::ResumeOptions> {
+    let data = resume_json(opts).ok().and_then(|t| serde_json::from_str(&t).ok());
+    conversation::ResumeOptions::from_json(
+        data.ok_or_else(|| Error::bad_input("the resume options are not JSON data"))?,
+        use_store,
+        needs_id,
+    )
 }
 
 /// A run ready to drive, with what the edge needs around it.
@@ -132,12 +123,18 @@ impl Inner {
     }
 
     /// A run from `prompt`, or (`None`) a resume: `{ answer }` plus one of `id` (from the
-    /// store, when `use_store`), `state`, or `history` + `pending`; `conversation::resume`
-    /// chooses and checks. One future for both keeps one copy of it in the wasm.
-    async fn prepare(&self, prompt: Option<String>, opts: &JsValue, stream: bool, use_store: bool) -> Result<Prepared> {
+    /// store, when `use_store`), `state`, or `history` + `pending`; the core reads the resume
+    /// options and `conversation::resume` chooses and checks. One future for both keeps one copy
+    /// of it in the wasm.
+    async fn prepare(&self, prompt: Option<String>, opts: &JsValue, stream: bool, mode: Mode) -> Result<Prepared> {
+        let use_store = mode != Mode::Run;
+        let resume = match prompt {
+            Some(_) => None,
+            None => Some(resume_options(opts, use_store, mode == Mode::Ask)?),
+        };
         let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
-        let (run, step, id, revision) = match prompt {
-            Some(prompt) => {
+        let (run, step, id, revision) = match (prompt, resume) {
+            (Some(prompt), _) => {
                 let id = if use_store { id_of(opts)? } else { None };
                 let opened = match &id {
                     Some(id) => conversation::open(&self.store, id).await?,
@@ -146,84 +143,84 @@ impl Inner {
                 let (run, step) = Run::start(self.cfg(), toolkit.kit, opened.history, &prompt)?;
                 (run, step, id, opened.revision)
             }
-            None => {
-                let answer_v = get(opts, "answer");
-                if !answer_v.is_object() {
-                    return Err(Error::bad_input("an answer object { id, ok, data? } is required"));
-                }
-                let answer = decode(&answer_v, "answer", Answer::from_json)?;
-                let pending = match get(opts, "pending") {
-                    p if p.is_object() => Some(decode(&p, "pending", Request::from_json)?),
-                    _ => None,
-                };
-                let state_v = get(opts, "state");
-                let state = || from_js(&state_v, "state");
-                let history = || history_of(&get(opts, "history"));
-                let args = ResumeArgs {
-                    pending,
-                    state: (!(state_v.is_undefined() || state_v.is_null())).then_some(&state as _),
-                    history: &history,
-                };
-                let id = if use_store { id_of(opts)? } else { None };
+            (None, resume) => {
+                let o = resume.ok_or_else(|| Error::internal("no resume options"))?;
+                let given = o.state.is_some();
+                let state = std::cell::Cell::new(o.state);
+                let state = || Ok(state.take().unwrap_or_default());
+                let history = || conversation::history_from_json(&o.history);
+                let args = ResumeArgs { pending: o.pending, state: given.then_some(&state as _), history: &history };
                 let store = use_store.then_some(&self.store as &dyn conversation::ConversationStore);
-                let r = conversation::resume(store, id.as_deref(), args).await?;
-                let (run, step) = Run::resume(self.cfg(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer })?;
-                (run, step, id, r.revision)
+                let r = conversation::resume(store, o.id.as_deref(), args).await?;
+                let (run, step) =
+                    Run::resume(self.cfg(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer: o.answer })?;
+                (run, step, o.id, r.revision)
             }
         };
         Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
     }
 
+    /// The run's host side and transport, over the run's signal.
+    fn seams(&self, signal: &JsValue) -> (RunHost<'_>, Fetch) {
+        let mut host = RunHost {
+            wait_for: self.wait_for.as_ref(),
+            on_error: self.on_error.as_ref(),
+            on_metric: self.on_metric.as_ref(),
+            registry: &self.registry,
+            signal: JsValue::UNDEFINED,
+            timeout_ms: self.timeout_ms,
+        };
+        host.set_signal(signal);
+        let transport = Fetch { fetch: self.fetch.clone(), signal: host.signal.clone(), secret: self.cfg.provider.api_key.clone() };
+        (host, transport)
+    }
+
     async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>) -> Result<RunResult> {
-        let (abort, signal) = RunAbort::new(p.signal, self.timeout_ms);
-        let transport = Fetch { fetch: self.fetch.clone(), signal: signal.clone(), secret: self.cfg.provider.api_key.clone() };
-        let tools = JsTools { fns: p.fns, signal };
-        let on_error = self.on_error.clone().map(OnError);
-        let waiter = self.wait_for.clone().map(WaitFor);
-        let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
+        let (host, transport) = self.seams(&p.signal);
+        let tools = JsTools { fns: p.fns, signal: host.signal.clone() };
         let saver = p.id.map(|id| Saver::new(&self.store, id, p.revision));
         let ids = super::ids();
         let clock = js_sys::Date::now;
         let policy = CallPolicy { stream: p.stream, ..self.policy.clone() };
         let env = Env {
-            transport: &transport,
-            tools: &tools,
             policy: &policy,
-            waiter: waiter.as_ref().map(|w| w as &dyn Waiter),
-            observer: Some(&observer as &dyn Observer),
+            waiter: host.wait_for.is_some().then_some(&host as &dyn Waiter),
             events,
             persist: saver.as_ref().map(|s| s as &dyn Persist),
-            sleep: Some(&Timers),
-            on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
-            abort: Some(&abort),
-            hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
-            ids: &ids,
-            clock: &clock,
-            random: &js_sys::Math::random,
+            ..self.env(&host, &transport, &tools, &ids, &clock)
         };
         drive(p.run, p.step, &env).await
+    }
+
+    /// What every model call shares: the host side, the hooks, the client's policy.
+    fn env<'a>(
+        &'a self,
+        host: &'a RunHost<'a>,
+        transport: &'a Fetch,
+        tools: &'a JsTools,
+        ids: &'a IdGen,
+        clock: &'a dyn Fn() -> f64,
+    ) -> Env<'a> {
+        Env {
+            policy: &self.policy,
+            observer: Some(host as &dyn Observer),
+            sleep: Some(host),
+            on_error: host.on_error.is_some().then_some(host as &dyn ErrorPolicy),
+            abort: Some(host),
+            hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
+            random: &js_sys::Math::random,
+            ..Env::new(transport, tools, ids, clock)
+        }
     }
 
     async fn translate(&self, req: JsValue, sink: Option<&Sink>) -> Result<JsValue> {
         let toolkit = decode_toolkit(&get(&req, "toolkit"))?;
         let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
-        let (abort, signal) = RunAbort::new(get(&req, "signal"), self.timeout_ms);
-        let transport = Fetch { fetch: self.fetch.clone(), signal, secret: self.cfg.provider.api_key.clone() };
-        let tools = JsTools { fns: Vec::new(), signal: None };
-        let observer = Metrics { registry: &self.registry, on_metric: self.on_metric.as_ref() };
-        let on_error = self.on_error.clone().map(OnError);
+        let (host, transport) = self.seams(&get(&req, "signal"));
+        let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED };
         let ids = super::ids();
         let clock = js_sys::Date::now;
-        let env = Env {
-            policy: &self.policy,
-            observer: Some(&observer as &dyn Observer),
-            sleep: Some(&Timers),
-            on_error: on_error.as_ref().map(|o| o as &dyn ErrorPolicy),
-            abort: Some(&abort),
-            hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
-            random: &js_sys::Math::random,
-            ..Env::new(&transport, &tools, &ids, &clock)
-        };
+        let env = self.env(&host, &transport, &tools, &ids, &clock);
         let emit = |chunk: serde_json::Value| {
             if let Some(s) = sink {
                 s.push(&chunk);
@@ -267,10 +264,9 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
     let sink = match mode {
         // `ask`: with `onText` the model replies are streamed and each text delta is handed over.
         Mode::Ask if prompt.is_some() => opt_function(&opts, "onText", "ask options")?.map(Sink::text_callback),
-        Mode::Ask if id_of(&opts)?.is_none() => return Err(Error::bad_input("toolnexus: AskWithAnswer needs a conversation id")),
         _ => sink,
     };
-    let p = inner.prepare(prompt, &opts, sink.is_some(), mode != Mode::Run).await?;
+    let p = inner.prepare(prompt, &opts, sink.is_some(), mode).await?;
     let text = inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink)).await?.to_json();
     js_sys::JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
 }

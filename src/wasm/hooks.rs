@@ -2,7 +2,7 @@
 //! `bodyTransform`, each an async JS function called with JSON data; what they return is read
 //! by the core (`crate::json_hooks`).
 
-use super::convert::{from_js, get, opt_function, settle, thrown_message, to_js};
+use super::convert::{from_js, get, settle, thrown_message, to_js};
 use crate::error::{Code, Error, Result};
 use crate::hooks::Hook;
 use crate::json_hooks::HookHost;
@@ -11,26 +11,11 @@ use js_sys::Function;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 
-/// The functions, indexed by `Hook as usize`.
+/// The functions, indexed by `Hook as usize` (read by `hostOptions` in host.js).
 #[derive(Default)]
-pub struct JsHooks([Option<Function>; 5]);
+pub struct JsHooks(pub [Option<Function>; 5]);
 
 impl JsHooks {
-    pub fn decode(opts: &JsValue) -> Result<JsHooks> {
-        let hooks = get(opts, "hooks");
-        if !(hooks.is_undefined() || hooks.is_null() || hooks.is_object()) {
-            return Err(Error::bad_input("hooks must be an object of functions"));
-        }
-        let f = |name| opt_function(&hooks, name, "hooks");
-        Ok(JsHooks([
-            f("beforeLLM")?,
-            f("afterLLM")?,
-            f("beforeTool")?,
-            f("afterTool")?,
-            opt_function(opts, "bodyTransform", "createClient options")?,
-        ]))
-    }
-
     pub fn any(&self) -> bool {
         self.0.iter().any(Option::is_some)
     }

@@ -120,3 +120,102 @@ export class EventStream {
     this.#wait = undefined;
   }
 }
+
+// The data fields of a resume call's options as JSON text, for the core's reader
+// (`conversation::ResumeOptions`); throws on a value that is not JSON data.
+export function resumeJson(o) {
+  if (o === null || typeof o !== "object") return "{}";
+  return JSON.stringify({ answer: o.answer, pending: o.pending, state: o.state, history: o.history, id: o.id });
+}
+
+// The run's signal for fetch, the body reader, tools and the abort race: the caller's `signal`
+// (any object with `aborted` and `addEventListener`) and the `timeoutMs` deadline, combined.
+// Hosts without `AbortSignal.timeout`/`any` get what they have.
+export function runSignal(user, ms) {
+  const s = [];
+  if (user !== null && typeof user === "object") s.push(user);
+  if (ms !== undefined) {
+    try {
+      s.push(AbortSignal.timeout(ms));
+    } catch {}
+  }
+  if (s.length < 2) return s[0];
+  try {
+    return AbortSignal.any(s);
+  } catch {}
+  const c = new AbortController();
+  for (const x of s) {
+    if (x.aborted) return c.abort(x.reason), c.signal;
+    try {
+      x.addEventListener("abort", () => c.abort(x.reason), { once: true });
+    } catch {}
+  }
+  return c.signal;
+}
+
+// 0: not aborted; 1: aborted; 2: aborted by a deadline (the reason is a TimeoutError).
+export function abortState(s) {
+  if (!s?.aborted) return 0;
+  const r = s.reason;
+  return r !== null && typeof r === "object" && r.name === "TimeoutError" ? 2 : 1;
+}
+
+// Resolves once `s` aborts (never, for a signal that cannot be listened to).
+export function onAbort(s) {
+  return new Promise((resolve) => {
+    try {
+      s.addEventListener("abort", resolve, { once: true });
+    } catch {}
+  });
+}
+
+// Backoff sleeps; a host without `setTimeout` does not wait.
+export function sleep(ms) {
+  return new Promise((resolve) => {
+    try {
+      setTimeout(resolve, Math.max(ms, 0));
+    } catch {
+      resolve();
+    }
+  });
+}
+
+// The next chunk of a body reader: its bytes, `undefined` at the end, `null` when `read()` gave
+// no `{ done, value }`. A throw rejects.
+export async function readChunk(r) {
+  const x = await r.read();
+  if (x === null || typeof x !== "object") return null;
+  return x.done ? undefined : x.value;
+}
+
+// The host's objects among `createClient`'s options, checked in the order the edge reported
+// them before: [waitFor, fetch, onMetric, onError, beforeLLM, afterLLM, beforeTool, afterTool,
+// bodyTransform, store] (`undefined` when absent). Throws the message of a refusal as a string.
+export function hostOptions(o) {
+  o = o !== null && typeof o === "object" ? o : {};
+  const s = o.store;
+  if (s != null && !["get", "save", "delete"].every((m) => typeof s[m] === "function")) {
+    throw "store must have get(id), save(id, state) and delete(id) methods";
+  }
+  const h = o.hooks;
+  const fns = ["waitFor", "fetch", "onMetric", "onError"].map((k) => fn(o, k, "createClient options"));
+  if (h != null && typeof h !== "object") throw "hooks must be an object of functions";
+  for (const k of ["beforeLLM", "afterLLM", "beforeTool", "afterTool"]) fns.push(fn(h ?? {}, k, "hooks"));
+  fns.push(fn(o, "bodyTransform", "createClient options"), s ?? undefined);
+  return fns;
+}
+
+function fn(o, k, what) {
+  const f = o[k];
+  if (f != null && typeof f !== "function") throw `${what}.${k} must be a function`;
+  return f ?? undefined;
+}
+
+// One store call, `method(id, state?)` with the store as `this`, awaited; `state` crosses as
+// JSON text. Resolves to [value], or [] when the store lacks the method; rejects with what the
+// store threw.
+export async function callStore(s, m, id, state) {
+  const f = s?.[m];
+  if (typeof f !== "function") return [];
+  return [await (state === undefined ? f.call(s, id) : f.call(s, id, JSON.parse(state)))];
+}

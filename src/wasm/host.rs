@@ -13,11 +13,10 @@ use crate::retry::ErrorInfo;
 use crate::suspend::{Answer, Request, ToolOutcome};
 use crate::tool::ToolResult;
 use futures_util::future::LocalBoxFuture;
-use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Function, Promise, Uint8Array};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortSignal, ReadableStreamReadResult};
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
@@ -29,22 +28,20 @@ extern "C" {
     /// JSON data (a cycle, a BigInt).
     #[wasm_bindgen(js_name = optionsJson, catch)]
     pub fn options_json(opts: &JsValue) -> std::result::Result<Option<String>, JsValue>;
-}
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_name = setTimeout, catch)]
-    fn set_timeout(f: &Function, ms: f64) -> std::result::Result<JsValue, JsValue>;
-    // `catch`: older hosts lack these statics; the run then works with what it has.
-    #[wasm_bindgen(js_namespace = AbortSignal, js_name = timeout, catch)]
-    fn signal_timeout(ms: f64) -> std::result::Result<AbortSignal, JsValue>;
-    #[wasm_bindgen(js_namespace = AbortSignal, js_name = any, catch)]
-    fn signal_any(signals: &Array) -> std::result::Result<AbortSignal, JsValue>;
-    /// A body reader as far as the edge reads it: `read()` is `catch`, as a locked or foreign
-    /// stream or a mock's odd reader may throw.
-    type BodyReader;
-    #[wasm_bindgen(method, catch)]
-    fn read(this: &BodyReader) -> std::result::Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = resumeJson, catch)]
+    pub fn resume_json(opts: &JsValue) -> std::result::Result<String, JsValue>;
+    /// `createClient`'s functions and store (host.js); throws a refusal's message.
+    #[wasm_bindgen(js_name = hostOptions, catch)]
+    pub fn host_options(opts: &JsValue) -> std::result::Result<Array, JsValue>;
+    #[wasm_bindgen(js_name = runSignal)]
+    fn run_signal(user: &JsValue, ms: Option<f64>) -> JsValue;
+    #[wasm_bindgen(js_name = abortState)]
+    fn abort_state(signal: &JsValue) -> u8;
+    #[wasm_bindgen(js_name = onAbort)]
+    fn on_abort(signal: &JsValue) -> Promise;
+    fn sleep(ms: f64) -> Promise;
+    #[wasm_bindgen(js_name = readChunk)]
+    fn read_chunk(reader: &JsValue) -> Promise;
 }
 
 fn aborted_error() -> Error {
@@ -53,7 +50,8 @@ fn aborted_error() -> Error {
 
 pub struct Fetch {
     pub fetch: Option<Function>,
-    pub signal: Option<AbortSignal>,
+    /// The run's signal (`undefined` for none).
+    pub signal: JsValue,
     /// Only used to scrub transport error text.
     pub secret: Option<String>,
 }
@@ -62,7 +60,7 @@ impl Fetch {
     /// One model call through `callModel` (host.js): status, `Retry-After` and the body text (or
     /// reader, with `stream`) in one await.
     async fn call(&self, req: &HttpRequest, stream: bool) -> Result<(u16, Option<String>, JsValue)> {
-        if self.signal.as_ref().is_some_and(AbortSignal::aborted) {
+        if abort_state(&self.signal) != 0 {
             return Err(aborted_error());
         }
         // Method and headers cross as one JSON text (one `JSON.parse`, not a call per header).
@@ -75,9 +73,8 @@ impl Fetch {
         }
         head.push_str("}}");
         let f = self.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
-        let signal = self.signal.as_ref().map_or(JsValue::UNDEFINED, |s| s.into());
         let out =
-            JsFuture::from(call_model(&f, &req.url, &head, &req.body, &signal, stream)).await.map_err(|e| self.transport_error(&e))?;
+            JsFuture::from(call_model(&f, &req.url, &head, &req.body, &self.signal, stream)).await.map_err(|e| self.transport_error(&e))?;
         let out: Array = out.unchecked_into();
         let status = out.get(0).as_f64().unwrap_or(0.0) as u16;
         if status == 0 {
@@ -96,7 +93,7 @@ impl Fetch {
     async fn open_inner(&self, req: &HttpRequest) -> Result<StreamResponse> {
         let (status, retry_after, body) = self.call(req, true).await?;
         let body: Box<dyn ByteStream> = if body.is_object() {
-            Box::new(Reader { reader: body.unchecked_into(), secret: self.secret.clone() })
+            Box::new(Reader { reader: body, secret: self.secret.clone() })
         } else {
             Box::new(WholeBody(Some(text_of(body)?.into_bytes())))
         };
@@ -125,26 +122,23 @@ impl Transport for Fetch {
 
 /// The reader of a fetch body.
 struct Reader {
-    reader: BodyReader,
+    reader: JsValue,
     secret: Option<String>,
 }
 
 impl ByteStream for Reader {
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
         Box::pin(async move {
-            let r = settle(self.reader.read()).await.map_err(|e| {
+            let r = JsFuture::from(read_chunk(&self.reader)).await.map_err(|e| {
                 let mut err = from_thrown(&e, Code::Transport, "reading the response body failed");
                 err.message = redact(&err.message, self.secret.as_deref());
                 err
             })?;
-            if !r.is_object() {
-                return Err(Error::new(Code::Transport, "the body reader gave no { done, value }"));
+            match r {
+                r if r.is_undefined() => Ok(None),
+                r if r.is_null() => Err(Error::new(Code::Transport, "the body reader gave no { done, value }")),
+                r => Ok(Some(Uint8Array::new(&r).to_vec())),
             }
-            let r: ReadableStreamReadResult = r.unchecked_into();
-            if r.get_done() == Some(true) {
-                return Ok(None);
-            }
-            Ok(Some(Uint8Array::new(&r.get_value()).to_vec()))
         })
     }
 }
@@ -152,8 +146,8 @@ impl ByteStream for Reader {
 /// Host tool functions by name. Declaration-only (relay) tools have none.
 pub struct JsTools {
     pub fns: Vec<(String, Function)>,
-    /// The run's AbortSignal, handed to tools as `ctx.signal`.
-    pub signal: Option<AbortSignal>,
+    /// The run's signal, handed to tools as `ctx.signal` (`undefined` for none).
+    pub signal: JsValue,
 }
 
 impl JsTools {
@@ -163,9 +157,8 @@ impl JsTools {
         };
         let args = serde_json::to_string(args).map_err(|_| Error::internal("cannot encode tool arguments"))?;
         let answer = answer.map(|a| serde_json::to_string(a).unwrap_or_default());
-        let signal = self.signal.as_ref().map_or(JsValue::UNDEFINED, |s| s.into());
         // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
-        let out: Array = match JsFuture::from(call_tool(f, &args, &signal, answer)).await {
+        let out: Array = match JsFuture::from(call_tool(f, &args, &self.signal, answer)).await {
             Ok(v) => v.unchecked_into(),
             Err(e) => return Ok(ToolResult::error(super::convert::thrown_message(&e))),
         };
@@ -194,135 +187,94 @@ impl ToolExecutor for JsTools {
     }
 }
 
-pub struct WaitFor(pub Function);
-
-impl WaitFor {
-    async fn call(&self, req: Request) -> Result<Option<Answer>> {
-        let returned = settle(self.0.call1(&JsValue::UNDEFINED, &to_js(&req)?))
-            .await
-            .map_err(|e| from_thrown(&e, Code::HostCallback, "waitFor failed"))?;
-        // No answer at all: the core declines the call.
-        if returned.is_undefined() || returned.is_null() {
-            return Ok(None);
-        }
-        let v = from_js(&returned, "the answer from waitFor")?;
-        Answer::from_json(&v, "the answer from waitFor")
-            .map(Some)
-            .map_err(|e| Error::new(Code::HostCallback, format!("waitFor must resolve to an Answer {{ id, ok, data? }}: {e}")))
-    }
-}
-
-impl Waiter for WaitFor {
-    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
-        Box::pin(self.call(req))
-    }
-}
-
-/// Every metric goes into the client's registry (`client.metrics()`) and to the host's
-/// `onMetric` when given. A sink that throws is ignored: metrics never fail a run.
-pub struct Metrics<'a> {
-    pub registry: &'a std::cell::RefCell<crate::metrics::Registry>,
+/// The run's host side behind the driver's other seams: `waitFor`, `onError`, metrics (the
+/// client's registry, `client.metrics()`, and `onMetric`), backoff sleeps, and the abort: the
+/// caller's `signal` and the `timeoutMs` deadline as one signal (`runSignal` in host.js), which
+/// fetch, the body reader and tools are given too.
+pub struct RunHost<'a> {
+    pub wait_for: Option<&'a Function>,
+    pub on_error: Option<&'a Function>,
     pub on_metric: Option<&'a Function>,
+    pub registry: &'a std::cell::RefCell<crate::metrics::Registry>,
+    pub signal: JsValue,
+    pub timeout_ms: Option<f64>,
 }
 
-impl Observer for Metrics<'_> {
+impl RunHost<'_> {
+    pub fn set_signal(&mut self, user: &JsValue) {
+        self.signal = run_signal(user, self.timeout_ms);
+    }
+}
+
+/// Calls a host callback with JSON data and awaits it; a throw or rejection is `Code::HostCallback`.
+async fn call_host(f: Option<&Function>, arg: Result<JsValue>, what: &str) -> Result<JsValue> {
+    let f = f.ok_or_else(|| Error::internal("no host callback"))?;
+    settle(f.call1(&JsValue::UNDEFINED, &arg?)).await.map_err(|e| from_thrown(&e, Code::HostCallback, &format!("{what} failed")))
+}
+
+impl Waiter for RunHost<'_> {
+    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
+        Box::pin(async move {
+            let returned = call_host(self.wait_for, to_js(&req), "waitFor").await?;
+            // No answer at all: the core declines the call.
+            if returned.is_undefined() || returned.is_null() {
+                return Ok(None);
+            }
+            let v = from_js(&returned, "the answer from waitFor")?;
+            Answer::from_json(&v, "the answer from waitFor")
+                .map(Some)
+                .map_err(|e| Error::new(Code::HostCallback, format!("waitFor must resolve to an Answer {{ id, ok, data? }}: {e}")))
+        })
+    }
+}
+
+/// A sink that throws is ignored: metrics never fail a run.
+impl Observer for RunHost<'_> {
     fn metric(&self, m: &Metric) {
         self.registry.borrow_mut().record(m);
-        if let Some(f) = self.on_metric {
-            if let Ok(v) = to_js(m) {
-                let _ = f.call1(&JsValue::UNDEFINED, &v);
-            }
+        if let (Some(f), Ok(v)) = (self.on_metric, to_js(m)) {
+            let _ = f.call1(&JsValue::UNDEFINED, &v);
         }
     }
 }
 
-/// Backoff sleeps with the host's `setTimeout`.
-pub struct Timers;
-
-impl Sleep for Timers {
+impl Sleep for RunHost<'_> {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
-        let p = Promise::new(&mut |resolve, _| {
-            if set_timeout(&resolve, ms.max(0.0)).is_err() {
-                let _ = resolve.call0(&JsValue::UNDEFINED);
-            }
-        });
+        let p = sleep(ms);
         Box::pin(async move {
-            let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+            let _ = JsFuture::from(p).await;
         })
     }
 }
 
 /// The host's `onError(info)`: `"retry"` retries, anything else fails.
-pub struct OnError(pub Function);
-
-impl ErrorPolicy for OnError {
+impl ErrorPolicy for RunHost<'_> {
     fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>> {
         let info = to_js(info);
         Box::pin(async move {
-            let v = settle(self.0.call1(&JsValue::UNDEFINED, &info?))
-                .await
-                .map_err(|e| from_thrown(&e, Code::HostCallback, "onError failed"))?;
+            let v = call_host(self.on_error, info, "onError").await?;
             Ok(if v.as_string().as_deref() == Some("retry") { Tier::Retry } else { Tier::Fail })
         })
     }
 }
 
-/// The run's abort: the caller's `signal` and the `timeoutMs` deadline, each an AbortSignal.
-pub struct RunAbort {
-    signals: Vec<AbortSignal>,
-    timeout_ms: Option<f64>,
-}
-
-impl RunAbort {
-    /// `signal` and `timeoutMs` as AbortSignals, and one signal to hand to fetch and tools
-    /// (`AbortSignal.any` of both where the host has it).
-    pub fn new(user: JsValue, timeout_ms: Option<f64>) -> (RunAbort, Option<AbortSignal>) {
-        let mut signals: Vec<AbortSignal> = Vec::new();
-        // Structural: any object with `aborted` and `addEventListener` serves as a signal.
-        if user.is_object() {
-            signals.push(user.unchecked_into());
-        }
-        if let Some(s) = timeout_ms.and_then(|ms| signal_timeout(ms).ok()) {
-            signals.push(s);
-        }
-        let combined = match signals.as_slice() {
-            [] => None,
-            [one] => Some(one.clone()),
-            [first, ..] => Some(signal_any(&signals.iter().collect()).unwrap_or_else(|_| first.clone())),
-        };
-        (RunAbort { signals, timeout_ms }, combined)
-    }
-
-    fn error_for(&self, signal: &AbortSignal) -> Error {
-        let reason = signal.reason();
-        let timed_out =
-            reason.is_object() && Reflect::get(&reason, &"name".into()).ok().and_then(|n| n.as_string()).as_deref() == Some("TimeoutError");
-        match (timed_out, self.timeout_ms) {
-            (true, Some(ms)) => Error::new(Code::Aborted, format!("run timeout after {}ms", crate::metrics::js_number(ms))),
-            _ => aborted_error(),
-        }
-    }
-}
-
-impl Abort for RunAbort {
+impl Abort for RunHost<'_> {
     fn aborted(&self) -> Option<Error> {
-        self.signals.iter().find(|s| s.aborted()).map(|s| self.error_for(s))
+        match (abort_state(&self.signal), self.timeout_ms) {
+            (0, _) => None,
+            (2, Some(ms)) => Some(Error::new(Code::Aborted, format!("run timeout after {}ms", crate::metrics::js_number(ms)))),
+            _ => Some(aborted_error()),
+        }
     }
 
     fn wait(&self) -> LocalBoxFuture<'_, Error> {
-        if self.signals.is_empty() {
-            // Nothing can abort this run: no JS promise (and no closures) to make.
+        if self.signal.is_undefined() {
+            // Nothing can abort this run: no JS promise to make.
             return Box::pin(futures_util::future::pending());
         }
-        let fired = Promise::new(&mut |resolve, _| {
-            let once = Object::new();
-            let _ = Reflect::set(&once, &"once".into(), &true.into());
-            for s in &self.signals {
-                let _ = s.add_event_listener_with_callback_and_add_event_listener_options("abort", &resolve, once.unchecked_ref());
-            }
-        });
+        let fired = on_abort(&self.signal);
         Box::pin(async move {
-            let _ = wasm_bindgen_futures::JsFuture::from(fired).await;
+            let _ = JsFuture::from(fired).await;
             self.aborted().unwrap_or_else(aborted_error)
         })
     }

@@ -6,13 +6,12 @@
 //! thin wrappers over a `Map` or a host API, and async methods written in Rust would each add a
 //! compiled future to the wasm.
 
-use super::convert::{from_js, get, js_error, settle, to_js, JsResult};
+use super::convert::{from_js, get, js_error, JsResult};
 use crate::conversation::{self, ConversationStore};
 use crate::error::{Code, Error, Result};
 use crate::state::ConversationState;
 use futures_util::future::LocalBoxFuture;
 use futures_util::FutureExt;
-use js_sys::Function;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -22,19 +21,29 @@ pub struct JsStore {
     pub store: JsValue,
 }
 
+#[wasm_bindgen(module = "/src/wasm/host.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = callStore)]
+    fn call_store(store: &JsValue, method: &str, id: &str, state: Option<String>) -> js_sys::Promise;
+}
+
 impl JsStore {
-    /// Calls `method(id, state?)`. One boxed future serves the three methods: each distinct
-    /// future would otherwise be compiled into the wasm again.
+    /// Calls `method(id, state?)` through `callStore` (host.js). One boxed future serves the
+    /// three methods: each distinct future would otherwise be compiled into the wasm again.
     fn call<'a>(&'a self, method: &'static str, id: &'a str, state: Option<&'a ConversationState>) -> LocalBoxFuture<'a, Result<JsValue>> {
         Box::pin(async move {
-            let f = get(&self.store, method)
-                .dyn_into::<Function>()
-                .map_err(|_| Error::bad_input(format!("the conversation store has no {method}() method")))?;
-            let call = match state {
-                Some(s) => f.call2(&self.store, &id.into(), &to_js(s)?),
-                None => f.call1(&self.store, &id.into()),
+            let state = match state {
+                Some(s) => Some(serde_json::to_string(s).map_err(|_| Error::internal("cannot encode the conversation state"))?),
+                None => None,
             };
-            settle(call).await.map_err(|e| super::convert::from_thrown(&e, Code::Store, &format!("store.{method} failed")))
+            let out = wasm_bindgen_futures::JsFuture::from(call_store(&self.store, method, id, state))
+                .await
+                .map_err(|e| super::convert::from_thrown(&e, Code::Store, &format!("store.{method} failed")))?;
+            let out: js_sys::Array = out.unchecked_into();
+            if out.length() == 0 {
+                return Err(Error::bad_input(format!("the conversation store has no {method}() method")));
+            }
+            Ok(out.get(0))
         })
     }
 }
