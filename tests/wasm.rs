@@ -39,7 +39,7 @@ fn toolkit() -> JsValue {
     let f: Function = price.into_js_value().unchecked_into();
     let lookup = define_tool(obj(&[("name", "lookup_price".into()), ("description", "price".into()), ("run", f.into())])).unwrap();
     let click = relay_tool("click".into(), Some("click in the tab".into()), JsValue::UNDEFINED).unwrap();
-    // What `createToolkit` (pkg-template/stores.js, outside what this runner loads) hands a run:
+    // What `createToolkit` (pkg-template/api.js, outside what this runner loads) hands a run:
     // the tools and the id of their decoded copy in the wasm.
     let tools: JsValue = Array::of2(&lookup, &click).into();
     let id = toolkit_id(tools.clone(), 0).unwrap();
@@ -143,7 +143,7 @@ async fn failures_reject_with_errors_that_carry_a_code() {
 }
 
 /// A store over a JS `Map`, as a host would write one (the entries' default, `memoryStore()`, is
-/// JS in pkg-template/stores.js, outside what this runner loads).
+/// JS in pkg-template/api.js, outside what this runner loads).
 fn map_store() -> JsValue {
     let m = js_sys::Map::new();
     let (m1, m2, m3) = (m.clone(), m.clone(), m);

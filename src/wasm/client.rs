@@ -74,7 +74,7 @@ fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
 
 /// Creates a client. The API key stays inside the client: it is never part of a result, a
 /// state or an error message. `default_store` is used when `opts.store` is absent: the entries'
-/// `createClient` (pkg-template/stores.js) passes a fresh `memoryStore()`.
+/// `createClient` (pkg-template/api.js) passes a fresh `memoryStore()`.
 #[wasm_bindgen(js_name = createClient)]
 pub fn create_client(
     #[wasm_bindgen(unchecked_param_type = "ClientOptions")] opts: JsValue,

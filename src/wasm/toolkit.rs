@@ -1,5 +1,5 @@
 //! `defineTool`, `relayTool`, and the decoded tools of the `Toolkit` class (a JS class in
-//! pkg-template/stores.js, which holds the tool objects and an id into the registry here). A toolkit is read by
+//! pkg-template/api.js, which holds the tool objects and an id into the registry here). A toolkit is read by
 //! duck typing (`toolkit.tools`), so a plain `{ tools: [...] }` object works too; the
 //! collision guard runs on construction, on `add`, and again when a run reads the toolkit.
 
@@ -113,7 +113,7 @@ pub fn relay_tool(name: String, description: Option<String>, schema: JsValue) ->
     run().map_err(js_error)
 }
 
-/// Decodes a `Toolkit`'s tool objects (`createToolkit`, `Toolkit.add` in stores.js) and keeps
+/// Decodes a `Toolkit`'s tool objects (`createToolkit`, `Toolkit.add` in api.js) and keeps
 /// them under `id` (a new id when 0) for runs to find; returns the id. A refusal keeps nothing.
 #[wasm_bindgen(js_name = toolkitId, skip_typescript)]
 pub fn toolkit_id(list: JsValue, id: u32) -> JsResult<u32> {

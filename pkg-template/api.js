@@ -1,4 +1,6 @@
-// Conversation stores over host storage. A store is any object with async get(id),
+// The parts of the API written in JS, each beside what it needs from the wasm glue:
+// `createClient` (the wasm client with its default `memoryStore()`), `Toolkit` / `createToolkit`,
+// and the conversation stores over host storage. A store is any object with async get(id),
 // save(id, state) and delete(id); `state` is plain, versioned JSON (ConversationState) with a
 // `revision` that each save raises by one. A store that can check refuses a save that is not one
 // past what it holds with a `conflict` error, so two writers never overwrite each other.
