@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The package's size budget: gzip level 9 (Node's zlib, as tests/js/package.test.mjs and
 # bench/run.mjs count it) of everything the browser entry loads: the wasm, its JS glue,
-# index.js, stores.js and the glue's snippets (the edge's JS helpers), each file
+# index.js, api.js and the glue's snippets (the edge's JS helpers), each file
 # compressed on its own as a server sends it.
 #   ./scripts/size.sh [pkg-dir]     prints the figures
 #   SIZE_CHECK=1 ./scripts/size.sh  also exits 1 above the budget. Off by default until the
@@ -18,7 +18,7 @@ const wasm = gz("toolnexus_wasm_bg.wasm");
 const snippets = fs.existsSync(path.join(pkg, "snippets"))
   ? fs.readdirSync(path.join(pkg, "snippets"), { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => path.join("snippets", f))
   : [];
-const js = ["toolnexus_wasm.js", "index.js", "stores.js", ...snippets].reduce((n, f) => n + gz(f), 0);
+const js = ["toolnexus_wasm.js", "index.js", "api.js", ...snippets].reduce((n, f) => n + gz(f), 0);
 const raw = fs.statSync(path.join(pkg, "toolnexus_wasm_bg.wasm")).size;
 console.log(`size ${pkg}/: wasm ${raw} B raw, ${wasm} B gzip; JS ${js} B gzip; total ${wasm + js} B gzip (budget ${budget})`);
 if (check === "1" && wasm + js > +budget) {

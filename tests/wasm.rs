@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect, JSON};
-use toolnexus_wasm::wasm::{create_client, create_toolkit, define_tool, relay_answer, relay_calls_of, relay_tool};
+use toolnexus_wasm::wasm::{create_client, define_tool, relay_answer, relay_calls_of, relay_tool, toolkit_id};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -39,7 +39,11 @@ fn toolkit() -> JsValue {
     let f: Function = price.into_js_value().unchecked_into();
     let lookup = define_tool(obj(&[("name", "lookup_price".into()), ("description", "price".into()), ("run", f.into())])).unwrap();
     let click = relay_tool("click".into(), Some("click in the tab".into()), JsValue::UNDEFINED).unwrap();
-    create_toolkit(Array::of2(&lookup, &click).into()).unwrap().into()
+    // What `createToolkit` (pkg-template/api.js, outside what this runner loads) hands a run:
+    // the tools and the id of their decoded copy in the wasm.
+    let tools: JsValue = Array::of2(&lookup, &click).into();
+    let id = toolkit_id(tools.clone(), 0).unwrap();
+    obj(&[("tools", tools), ("__toolnexusToolkit", id.into())])
 }
 
 async fn await_promise(p: Promise) -> Result<JsValue, JsValue> {
@@ -134,12 +138,12 @@ async fn failures_reject_with_errors_that_carry_a_code() {
     // Bad options are synchronous throws with a code.
     let e = create_client(obj(&[("style", "gemini-ish".into())]), JsValue::UNDEFINED).err().unwrap();
     assert_eq!(get(&e, "code"), "bad_input");
-    let e = create_toolkit(Array::of1(&relay_tool("bash".into(), None, JsValue::UNDEFINED).unwrap()).into()).err().unwrap();
+    let e = toolkit_id(Array::of1(&relay_tool("bash".into(), None, JsValue::UNDEFINED).unwrap()).into(), 0).err().unwrap();
     assert_eq!(get(&e, "code"), "relay_collision");
 }
 
 /// A store over a JS `Map`, as a host would write one (the entries' default, `memoryStore()`, is
-/// JS in pkg-template/stores.js, outside what this runner loads).
+/// JS in pkg-template/api.js, outside what this runner loads).
 fn map_store() -> JsValue {
     let m = js_sys::Map::new();
     let (m1, m2, m3) = (m.clone(), m.clone(), m);

@@ -17,7 +17,6 @@ use crate::driver::{drive, CallPolicy, Env, ErrorPolicy, Persist, Waiter};
 use crate::error::{Error, Result};
 use crate::events::EventSink;
 use crate::json_hooks::JsonHooks;
-use crate::message::Message;
 use crate::metrics::Observer;
 use crate::options::ClientOptions;
 use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step};
@@ -75,23 +74,13 @@ fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
 
 /// Creates a client. The API key stays inside the client: it is never part of a result, a
 /// state or an error message. `default_store` is used when `opts.store` is absent: the entries'
-/// `createClient` (pkg-template/stores.js) passes a fresh `memoryStore()`.
+/// `createClient` (pkg-template/api.js) passes a fresh `memoryStore()`.
 #[wasm_bindgen(js_name = createClient)]
 pub fn create_client(
     #[wasm_bindgen(unchecked_param_type = "ClientOptions")] opts: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ConversationStore | undefined")] default_store: JsValue,
 ) -> JsResult<Client> {
     decode_options(&opts, default_store).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
-}
-
-/// A history (JS array of messages in either dialect) to the neutral transcript, read by the
-/// core from its JSON data.
-fn history_of(v: &JsValue) -> Result<Vec<Message>> {
-    conversation::history_from_json(&from_js(v, "history")?)
-}
-
-fn id_of(opts: &JsValue) -> Result<Option<String>> {
-    Ok(opt_string(opts, "id", "options")?.filter(|s| !s.is_empty()))
 }
 
 /// A resume call's options, read by the core from the JSON data of the fields it uses.
@@ -135,10 +124,14 @@ impl Inner {
         let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
         let (run, step, id, revision) = match (prompt, resume) {
             (Some(prompt), _) => {
-                let id = if use_store { id_of(opts)? } else { None };
+                let id = if use_store { opt_string(opts, "id", "options")?.filter(|s| !s.is_empty()) } else { None };
                 let opened = match &id {
                     Some(id) => conversation::open(&self.store, id).await?,
-                    None => conversation::Opened { history: history_of(&get(opts, "history"))?, revision: 0 },
+                    // A history in either dialect, read by the core from its JSON data.
+                    None => conversation::Opened {
+                        history: conversation::history_from_json(&from_js(&get(opts, "history"), "history")?)?,
+                        revision: 0,
+                    },
                 };
                 let (run, step) = Run::start(self.cfg(), toolkit.kit, opened.history, &prompt)?;
                 (run, step, id, opened.revision)
@@ -283,37 +276,33 @@ fn event_stream(inner: &Rc<Inner>, op: Op) -> EventStream {
 
 #[wasm_bindgen]
 impl Client {
-    /// Runs the loop on a prompt. Resolves to a `RunResult` whose `status` is `"done"`,
-    /// `"incomplete"` (with `limit`), or `"pending"` (with `pending`) when a tool suspended and
-    /// no `waitFor` was given. Never touches the store.
+    /// Runs the loop on a prompt: a `RunResult`, `"done"`, `"incomplete"` or `"pending"` (a tool
+    /// suspended and no `waitFor` was given). Never touches the store.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
     pub fn run(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue) -> Promise {
         promise(&self.inner, Op::Loop(Mode::Run, Some(prompt), opts))
     }
 
-    /// Resumes a halted run with the host's answer: `{ toolkit, history, pending, answer }` or
-    /// `{ toolkit, state, answer }` where `state` is the whole pending `RunResult`.
+    /// Resumes a halted run with the host's answer (`history` + `pending`, or the `state`).
     #[wasm_bindgen(js_name = runWithAnswer, unchecked_return_type = "Promise<RunResult>")]
     pub fn run_with_answer(&self, #[wasm_bindgen(unchecked_param_type = "ResumeOptions")] opts: JsValue) -> Promise {
         promise(&self.inner, Op::Loop(Mode::Run, None, opts))
     }
 
-    /// Like `run`, keeping the conversation under `id` in the store: it is loaded first, saved
-    /// after every completed turn and before any `waitFor`. `onText(delta)` streams the text.
+    /// `run` keeping the conversation `id` in the store (loaded, then saved after every turn and
+    /// before any `waitFor`); `onText(delta)` streams the text.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
     pub fn ask(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue) -> Promise {
         promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt), opts))
     }
 
-    /// Resumes the conversation `id`, halted on a request, with the host's answer. `pending` is
-    /// read from the store when omitted (and must match it when given).
+    /// Resumes the halted conversation `id` with the host's answer (`pending` from the store).
     #[wasm_bindgen(js_name = askWithAnswer, unchecked_return_type = "Promise<RunResult>")]
     pub fn ask_with_answer(&self, #[wasm_bindgen(unchecked_param_type = "AskWithAnswerOptions")] opts: JsValue) -> Promise {
         promise(&self.inner, Op::Loop(Mode::Ask, None, opts))
     }
 
-    /// Streams a run: an async iterable of `StreamEvent`s ending with `done`. With `id` the
-    /// conversation is kept in the store, as with `ask`.
+    /// Streams a run as `StreamEvent`s ending with `done`; with `id` the store is used, as by `ask`.
     #[wasm_bindgen(unchecked_return_type = "EventStream")]
     pub fn stream(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue) -> EventStream {
         event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt), opts))
@@ -325,23 +314,20 @@ impl Client {
         event_stream(&self.inner, Op::Loop(Mode::Stream, None, opts))
     }
 
-    /// One provider call for an OpenAI chat request (`{ messages, tools?, toolkit?, toolChoice?,
-    /// system?, maxTokens?, signal? }`), whatever this client's style: resolves to
-    /// `{ text, toolCalls, finishReason, usage, model, raw }` with OpenAI meanings. Nothing runs.
+    /// One provider call for an OpenAI chat request, whatever this client's style; an OpenAI
+    /// shaped `TranslateResult`. Nothing runs.
     #[wasm_bindgen(unchecked_return_type = "Promise<TranslateResult>")]
     pub fn translate(&self, #[wasm_bindgen(unchecked_param_type = "TranslateRequest")] request: JsValue) -> Promise {
         promise(&self.inner, Op::Translate(request))
     }
 
-    /// The same call streamed: an async iterable of OpenAI `chat.completion.chunk` objects (role,
-    /// text deltas, tool calls, finish reason, then a usage chunk).
+    /// `translate` streamed as OpenAI `chat.completion.chunk` objects, then a usage chunk.
     #[wasm_bindgen(js_name = translateStream, unchecked_return_type = "AsyncIterable<ChatCompletionChunk>")]
     pub fn translate_stream(&self, #[wasm_bindgen(unchecked_param_type = "TranslateRequest")] request: JsValue) -> EventStream {
         event_stream(&self.inner, Op::Translate(request))
     }
 
-    /// Drops the conversation `id` from the store. With `{ keepHistory: true }` a halted
-    /// conversation is kept and its waiting calls are closed as declined instead.
+    /// Drops the conversation `id`; `keepHistory` keeps it, its waiting calls closed as declined.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn discard(
         &self,
@@ -357,8 +343,7 @@ impl Client {
         self.inner.store.store.clone()
     }
 
-    /// Prometheus text of everything this client has done: LLM requests, tokens, durations,
-    /// tool calls (suspensions as `pending="true"`) and run errors.
+    /// Prometheus text of this client's LLM requests, tokens, durations, tool calls and errors.
     pub fn metrics(&self) -> String {
         self.inner.registry.borrow().render()
     }

@@ -1,8 +1,7 @@
 //! The driver's seams implemented over JS: `fetch` (the host's `fetch` option, or the global
 //! binding, never `window`), JS tool functions, the host's `waitFor`, timers and the run's abort.
-//! Host objects are typed `web-sys` bindings; the ones a host may lack or a mock may shape
-//! loosely are called through `catch` imports, so a wrong shape is a typed error, never a throw
-//! through Rust frames.
+//! Host objects are reached through the helpers in host.js, which settle each call into plain
+//! values, so a wrong shape is a typed error, never a throw through Rust frames.
 
 use super::convert::{from_js, from_thrown, settle, to_js};
 use crate::driver::{Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport, Waiter, WholeBody};
@@ -73,8 +72,9 @@ impl Fetch {
         }
         head.push_str("}}");
         let f = self.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
-        let out =
-            JsFuture::from(call_model(&f, &req.url, &head, &req.body, &self.signal, stream)).await.map_err(|e| self.transport_error(&e))?;
+        let out = JsFuture::from(call_model(&f, &req.url, &head, &req.body, &self.signal, stream))
+            .await
+            .map_err(|e| scrubbed(&e, "fetch failed", self.secret.as_deref()))?;
         let out: Array = out.unchecked_into();
         let status = out.get(0).as_f64().unwrap_or(0.0) as u16;
         if status == 0 {
@@ -99,12 +99,13 @@ impl Fetch {
         };
         Ok(StreamResponse { status, body, retry_after })
     }
+}
 
-    fn transport_error(&self, e: &JsValue) -> Error {
-        let mut err = from_thrown(e, Code::Transport, "fetch failed");
-        err.message = redact(&err.message, self.secret.as_deref());
-        err
-    }
+/// A transport failure, its text scrubbed of the API key.
+fn scrubbed(e: &JsValue, context: &str, secret: Option<&str>) -> Error {
+    let mut err = from_thrown(e, Code::Transport, context);
+    err.message = redact(&err.message, secret);
+    err
 }
 
 fn text_of(body: JsValue) -> Result<String> {
@@ -129,11 +130,9 @@ struct Reader {
 impl ByteStream for Reader {
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
         Box::pin(async move {
-            let r = JsFuture::from(read_chunk(&self.reader)).await.map_err(|e| {
-                let mut err = from_thrown(&e, Code::Transport, "reading the response body failed");
-                err.message = redact(&err.message, self.secret.as_deref());
-                err
-            })?;
+            let r = JsFuture::from(read_chunk(&self.reader))
+                .await
+                .map_err(|e| scrubbed(&e, "reading the response body failed", self.secret.as_deref()))?;
             match r {
                 r if r.is_undefined() => Ok(None),
                 r if r.is_null() => Err(Error::new(Code::Transport, "the body reader gave no { done, value }")),

@@ -12,7 +12,7 @@ mod toolkit;
 
 pub use client::{create_client, Client};
 pub use stream::EventStream;
-pub use toolkit::{create_toolkit, define_tool, relay_tool, Toolkit};
+pub use toolkit::{define_tool, drop_toolkit, relay_tool, toolkit_id};
 
 use crate::error::Error;
 use crate::suspend::{self, IdGen, Request};

@@ -2,7 +2,7 @@
 //! `delete(id)`; `state` is the versioned `ConversationState` as plain JSON data. This file only
 //! adapts a JS store to the core's `ConversationStore` seam (the rules are in
 //! `crate::conversation`) and exports the revision rule to JS stores. The stores themselves
-//! (`memoryStore()`, the default, and the host adapters) are plain JS in `pkg-template/stores.js`:
+//! (`memoryStore()`, the default, and the host adapters) are plain JS in `pkg-template/api.js`:
 //! thin wrappers over a `Map` or a host API, and async methods written in Rust would each add a
 //! compiled future to the wasm.
 
@@ -67,7 +67,7 @@ impl ConversationStore for JsStore {
 }
 
 /// `checkRevision(stored, state)`: the revision rule, for a store to apply inside its own atomic
-/// read-check-write (the stores in `stores.js` use it, so the rule is written once, in the core).
+/// read-check-write (the stores in `api.js` use it, so the rule is written once, in the core).
 /// `stored` is what the store holds (`undefined` or `null` for nothing). Throws a `conflict`
 /// error when `state` is not exactly the next revision of `stored`.
 #[wasm_bindgen(js_name = checkRevision)]

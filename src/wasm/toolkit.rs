@@ -1,4 +1,5 @@
-//! `defineTool`, `relayTool`, `createToolkit` and the `Toolkit` class. A toolkit is read by
+//! `defineTool`, `relayTool`, and the decoded tools of the `Toolkit` class (a JS class in
+//! pkg-template/api.js, which holds the tool objects and an id into the registry here). A toolkit is read by
 //! duck typing (`toolkit.tools`), so a plain `{ tools: [...] }` object works too; the
 //! collision guard runs on construction, on `add`, and again when a run reads the toolkit.
 
@@ -37,11 +38,8 @@ thread_local! {
 /// A short list, not a map: hosts hold a handful of toolkits, and a map's hashing code would
 /// cost more wasm bytes than the lookups ever save.
 fn registry_set(id: u32, decoded: Decoded) {
-    REGISTRY.with(|r| {
-        let mut r = r.borrow_mut();
-        r.retain(|(k, _)| *k != id);
-        r.push((id, decoded));
-    });
+    drop_toolkit(id);
+    REGISTRY.with(|r| r.borrow_mut().push((id, decoded)));
 }
 
 const ID_KEY: &str = "__toolnexusToolkit";
@@ -115,63 +113,29 @@ pub fn relay_tool(name: String, description: Option<String>, schema: JsValue) ->
     run().map_err(js_error)
 }
 
-/// The tools a client offers the model. Relay tools named after a builtin are refused.
-#[wasm_bindgen]
-pub struct Toolkit {
-    id: u32,
-    tools: Array,
-}
-
-#[wasm_bindgen]
-impl Toolkit {
-    /// The tool objects, in the order they were added.
-    #[wasm_bindgen(getter, unchecked_return_type = "Tool[]")]
-    pub fn tools(&self) -> Array {
-        self.tools.slice(0, self.tools.length())
-    }
-
-    // skip_typescript: an internal handle that lets a run find this toolkit's decoded tools.
-    #[wasm_bindgen(getter = __toolnexusToolkit, skip_typescript)]
-    pub fn handle(&self) -> u32 {
-        self.id
-    }
-
-    /// Adds a tool; the relay collision guard and duplicate-name check apply. A refused tool
-    /// leaves the toolkit unchanged.
-    pub fn add(&mut self, #[wasm_bindgen(unchecked_param_type = "Tool")] tool: JsValue) -> JsResult<()> {
-        let next = self.tools.slice(0, self.tools.length());
-        next.push(&tool);
-        let decoded = decode_list(&next).map_err(js_error)?;
-        registry_set(self.id, decoded);
-        self.tools = next;
-        Ok(())
-    }
-}
-
-impl Drop for Toolkit {
-    fn drop(&mut self) {
-        let id = self.id;
-        // try_with: during thread teardown the registry may already be gone.
-        let _ = REGISTRY.try_with(|r| r.borrow_mut().retain(|(k, _)| *k != id));
-    }
-}
-
-/// `createToolkit({ tools })` (an array of tools is accepted too).
-#[wasm_bindgen(js_name = createToolkit)]
-pub fn create_toolkit(#[wasm_bindgen(unchecked_param_type = "{ tools: Tool[] } | Tool[]")] opts: JsValue) -> JsResult<Toolkit> {
-    let source = if Array::is_array(&opts) { opts.clone() } else { get(&opts, "tools") };
-    if !Array::is_array(&source) {
+/// Decodes a `Toolkit`'s tool objects (`createToolkit`, `Toolkit.add` in api.js) and keeps
+/// them under `id` (a new id when 0) for runs to find; returns the id. A refusal keeps nothing.
+#[wasm_bindgen(js_name = toolkitId, skip_typescript)]
+pub fn toolkit_id(list: JsValue, id: u32) -> JsResult<u32> {
+    if !Array::is_array(&list) {
         return Err(js_error(Error::bad_input("createToolkit needs { tools: [...] } or an array of tools")));
     }
-    let source: Array = source.unchecked_into();
-    // A copy: the caller's array may change later, the toolkit does not.
-    let list = source.slice(0, source.length());
-    let decoded = decode_list(&list).map_err(js_error)?;
-    let id = NEXT_ID.with(|n| {
-        let id = n.get();
-        n.set(id.wrapping_add(1).max(1));
+    let decoded = decode_list(list.unchecked_ref()).map_err(js_error)?;
+    let id = if id != 0 {
         id
-    });
+    } else {
+        NEXT_ID.with(|n| {
+            let id = n.get();
+            n.set(id.wrapping_add(1).max(1));
+            id
+        })
+    };
     registry_set(id, decoded);
-    Ok(Toolkit { id, tools: list })
+    Ok(id)
+}
+
+/// Forgets a `Toolkit`'s decoded tools (its `free()`, or the finalizer once it is collected).
+#[wasm_bindgen(js_name = dropToolkit, skip_typescript)]
+pub fn drop_toolkit(id: u32) {
+    REGISTRY.with(|r| r.borrow_mut().retain(|(k, _)| *k != id));
 }

@@ -248,6 +248,20 @@ export interface ToolnexusError extends Error {
  */
 export function relayTool(name: string, description?: string, schema?: JsonSchema): Tool;
 
+/** The tools a client offers the model. Relay tools named after a builtin are refused. */
+export class Toolkit {
+  private constructor();
+  free(): void;
+  [Symbol.dispose](): void;
+  /** Adds a tool; the relay collision guard and duplicate-name check apply. A refused tool leaves the toolkit unchanged. */
+  add(tool: Tool): void;
+  /** The tool objects, in the order they were added. */
+  readonly tools: Tool[];
+}
+
+/** `createToolkit({ tools })` (an array of tools is accepted too). */
+export function createToolkit(opts: { tools: Tool[] } | Tool[]): Toolkit;
+
 /** An OpenAI chat request for `client.translate` / `translateStream` (builds with the `translate` cargo feature). */
 export interface TranslateRequest {
   messages: Message[];

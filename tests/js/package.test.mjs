@@ -27,7 +27,7 @@ test("no eval or new Function anywhere in the shipped JavaScript", () => {
     assert.doesNotMatch(src, /\bFunction\s*\(\s*["'`]/, f);
   }
   // the browser entry must not reach for Node built-ins
-  for (const f of ["index.js", "workerd.js", "toolnexus_wasm.js", "stores.js"]) {
+  for (const f of ["index.js", "workerd.js", "toolnexus_wasm.js", "api.js"]) {
     assert.doesNotMatch(fs.readFileSync(path.join(pkgDir, f), "utf8"), /from\s+["']node:|require\(/, f);
   }
 });
@@ -35,7 +35,7 @@ test("no eval or new Function anywhere in the shipped JavaScript", () => {
 test("the package is within its 150 KB gzip budget", () => {
   const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(pkgDir, f)), { level: 9 }).length;
   // everything the browser entry loads
-  const total = ["toolnexus_wasm_bg.wasm", "toolnexus_wasm.js", "index.js", "stores.js"].reduce((n, f) => n + gz(f), 0);
+  const total = ["toolnexus_wasm_bg.wasm", "toolnexus_wasm.js", "index.js", "api.js"].reduce((n, f) => n + gz(f), 0);
   assert.ok(total <= 150 * 1024, `${total} bytes gzip`);
 });
 

@@ -1,4 +1,6 @@
-// Conversation stores over host storage. A store is any object with async get(id),
+// The parts of the API written in JS, each beside what it needs from the wasm glue:
+// `createClient` (the wasm client with its default `memoryStore()`), `Toolkit` / `createToolkit`,
+// and the conversation stores over host storage. A store is any object with async get(id),
 // save(id, state) and delete(id); `state` is plain, versioned JSON (ConversationState) with a
 // `revision` that each save raises by one. A store that can check refuses a save that is not one
 // past what it holds with a `conflict` error, so two writers never overwrite each other.
@@ -6,11 +8,52 @@
 // only makes its read-check-write atomic. It runs at save time, after the entry has initialised
 // the module.
 
-import { checkRevision, createClient as createWith } from "./toolnexus_wasm.js";
+import { checkRevision, createClient as createWith, toolkitId, dropToolkit } from "./toolnexus_wasm.js";
 
 /** `createClient(options)`: conversations are kept in a fresh `memoryStore()` unless `store` is given. */
 export function createClient(options) {
   return createWith(options, memoryStore());
+}
+
+// The tools a client offers the model. The wasm keeps each toolkit's decoded tools under an id
+// (`toolkitId`), which a run finds through `__toolnexusToolkit`; the entry goes with `free()` or
+// once the toolkit is collected.
+const kits = typeof FinalizationRegistry === "function" ? new FinalizationRegistry(dropToolkit) : undefined;
+
+export class Toolkit {
+  #tools;
+  #id;
+  constructor(tools, id) {
+    this.#tools = tools;
+    this.#id = id;
+    kits?.register(this, id, this);
+  }
+  get tools() {
+    return this.#tools.slice();
+  }
+  get __toolnexusToolkit() {
+    return this.#id;
+  }
+  // The relay collision guard and the duplicate-name check apply; a refused tool changes nothing.
+  add(tool) {
+    const next = [...this.#tools, tool];
+    toolkitId(next, this.#id);
+    this.#tools = next;
+  }
+  free() {
+    kits?.unregister(this);
+    dropToolkit(this.#id);
+  }
+  [Symbol.dispose]() {
+    this.free();
+  }
+}
+
+/** `createToolkit({ tools })` (an array of tools is accepted too); the array is copied. */
+export function createToolkit(opts) {
+  const list = Array.isArray(opts) ? opts : opts?.tools;
+  const copy = Array.isArray(list) ? list.slice() : list;
+  return new Toolkit(copy, toolkitId(copy, 0));
 }
 
 /**
