@@ -256,6 +256,13 @@ pub struct ResumeOptions {
 }
 
 impl ResumeOptions {
+    /// Reads the options from their JSON text; text that does not parse is what the edge gives
+    /// for options that are not JSON data.
+    pub fn from_json_text(text: &str, use_store: bool, needs_id: bool) -> Result<ResumeOptions> {
+        let data = serde_json::from_str(text).map_err(|_| Error::bad_input("the resume options are not JSON data"))?;
+        ResumeOptions::from_json(data, use_store, needs_id)
+    }
+
     /// `needs_id`: `askWithAnswer`, which only resumes a stored conversation.
     pub fn from_json(mut opts: Value, use_store: bool, needs_id: bool) -> Result<ResumeOptions> {
         let id = if use_store { conversation_id(&opts)? } else { None };
@@ -318,6 +325,10 @@ mod tests {
         assert!(o.id.is_none() && o.pending.is_none() && o.state.is_none() && o.history.is_null());
         let o = ResumeOptions::from_json(serde_json::json!({ "id": "", "answer": answer }), true, false).unwrap();
         assert!(o.id.is_none(), "an empty id is no id");
+        let text_err = |t: &str| ResumeOptions::from_json_text(t, false, false).unwrap_err().message;
+        assert_eq!(text_err(""), "the resume options are not JSON data");
+        assert_eq!(text_err("{}"), "an answer object { id, ok, data? } is required");
+        assert!(ResumeOptions::from_json_text(r#"{"answer":{"id":"r1","ok":true}}"#, false, false).is_ok());
         assert_eq!(history_from_json(&serde_json::json!({})).unwrap_err().message, "history must be an array of messages");
         assert!(history_from_json(&Value::Null).unwrap().is_empty());
     }

@@ -45,6 +45,16 @@ fn whole(n: f64) -> bool {
 }
 
 impl ClientOptions {
+    /// Reads the options from their JSON text (`None`: no options, refused as not an object).
+    /// Text that does not parse is what the edge gives for a value that is not JSON data.
+    pub fn from_json_text(text: Option<&str>) -> Result<ClientOptions> {
+        let data = match text {
+            None => Value::Null,
+            Some(t) => serde_json::from_str(t).map_err(|_| Error::bad_input("createClient options are not JSON data"))?,
+        };
+        ClientOptions::from_json(&data)
+    }
+
     /// Reads the options object (as JSON data; keys holding functions are ignored here).
     pub fn from_json(v: &Value) -> Result<ClientOptions> {
         let Value::Object(o) = v else {
@@ -111,6 +121,14 @@ mod tests {
 
     fn message(v: Value) -> String {
         read(v).err().unwrap().message
+    }
+
+    #[test]
+    fn options_text() {
+        let err = |t: Option<&str>| ClientOptions::from_json_text(t).err().unwrap().message;
+        assert_eq!(err(Some("")), "createClient options are not JSON data");
+        assert_eq!(err(None), "createClient needs an options object");
+        assert!(ClientOptions::from_json_text(Some(r#"{"style":"openai","baseUrl":"http://x","model":"m"}"#)).is_ok());
     }
 
     #[test]

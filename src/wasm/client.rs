@@ -47,14 +47,8 @@ pub struct Client {
 /// The data options are read in the core (`crate::options`) from their JSON text; the edge
 /// reads only the host's functions and the store.
 fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
-    // No text: `undefined` or a function, which `from_json` refuses as not an options object.
-    let data = match options_json(opts) {
-        Ok(None) => Some(serde_json::Value::Null),
-        Ok(Some(text)) => serde_json::from_str(&text).ok(),
-        Err(_) => None,
-    };
-    let data = data.ok_or_else(|| Error::bad_input("createClient options are not JSON data"))?;
-    let ClientOptions { cfg, policy, timeout_ms } = ClientOptions::from_json(&data)?;
+    // No text: `undefined` or a function, which the core refuses as not an options object.
+    let ClientOptions { cfg, policy, timeout_ms } = ClientOptions::from_json_text(options_json(opts).as_deref())?;
     let host = host_options(opts).map_err(|e| Error::bad_input(e.as_string().unwrap_or_default()))?;
     let f = |i: u32| host.get(i).dyn_into::<Function>().ok();
     let store = host.get(9);
@@ -83,16 +77,6 @@ pub fn create_client(
     decode_options(&opts, default_store).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
 }
 
-/// A resume call's options, read by the core from the JSON data of the fields it uses.
-fn resume_options(opts: &JsValue, use_store: bool, needs_id: bool) -> Result<conversation::ResumeOptions> {
-    let data = resume_json(opts).ok().and_then(|t| serde_json::from_str(&t).ok());
-    conversation::ResumeOptions::from_json(
-        data.ok_or_else(|| Error::bad_input("the resume options are not JSON data"))?,
-        use_store,
-        needs_id,
-    )
-}
-
 /// A run ready to drive, with what the edge needs around it.
 struct Prepared {
     run: Run,
@@ -119,7 +103,7 @@ impl Inner {
         let use_store = mode != Mode::Run;
         let resume = match prompt {
             Some(_) => None,
-            None => Some(resume_options(opts, use_store, mode == Mode::Ask)?),
+            None => Some(conversation::ResumeOptions::from_json_text(&resume_json(opts), use_store, mode == Mode::Ask)?),
         };
         let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
         let (run, step, id, revision) = match (prompt, resume) {

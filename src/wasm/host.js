@@ -60,10 +60,15 @@ export async function callTool(f, args, signal, answer) {
 
 // `createClient`'s options as JSON text for the core to read (src/options.rs): functions drop
 // out as in any JSON.stringify, and so does the store, an object of the host's, not data.
+// A value that is not JSON data (a cycle, a BigInt) gives "", which the core refuses.
 export function optionsJson(o) {
-  return JSON.stringify(o, function (k, v) {
-    return this === o && k === "store" ? undefined : v;
-  });
+  try {
+    return JSON.stringify(o, function (k, v) {
+      return this === o && k === "store" ? undefined : v;
+    });
+  } catch {
+    return "";
+  }
 }
 
 // The async iterable that `client.stream`, `streamWithAnswer` and `translateStream` return.
@@ -122,10 +127,14 @@ export class EventStream {
 }
 
 // The data fields of a resume call's options as JSON text, for the core's reader
-// (`conversation::ResumeOptions`); throws on a value that is not JSON data.
+// (`conversation::ResumeOptions`); "" (refused there) for a value that is not JSON data.
 export function resumeJson(o) {
   if (o === null || typeof o !== "object") return "{}";
-  return JSON.stringify({ answer: o.answer, pending: o.pending, state: o.state, history: o.history, id: o.id });
+  try {
+    return JSON.stringify({ answer: o.answer, pending: o.pending, state: o.state, history: o.history, id: o.id });
+  } catch {
+    return "";
+  }
 }
 
 // The run's signal for fetch, the body reader, tools and the abort race: the caller's `signal`

@@ -23,12 +23,12 @@ extern "C" {
     fn call_model(f: &JsValue, url: &str, head: &str, body: &str, signal: &JsValue, stream: bool) -> Promise;
     #[wasm_bindgen(js_name = callTool)]
     fn call_tool(f: &Function, args: &str, signal: &JsValue, answer: Option<String>) -> Promise;
-    /// `createClient`'s options as JSON text, without the store; throws on a value that is not
-    /// JSON data (a cycle, a BigInt).
-    #[wasm_bindgen(js_name = optionsJson, catch)]
-    pub fn options_json(opts: &JsValue) -> std::result::Result<Option<String>, JsValue>;
-    #[wasm_bindgen(js_name = resumeJson, catch)]
-    pub fn resume_json(opts: &JsValue) -> std::result::Result<String, JsValue>;
+    /// `createClient`'s options as JSON text, without the store; `""` for a value that is not
+    /// JSON data (a cycle, a BigInt), which the core refuses.
+    #[wasm_bindgen(js_name = optionsJson)]
+    pub fn options_json(opts: &JsValue) -> Option<String>;
+    #[wasm_bindgen(js_name = resumeJson)]
+    pub fn resume_json(opts: &JsValue) -> String;
     /// `createClient`'s functions and store (host.js); throws a refusal's message.
     #[wasm_bindgen(js_name = hostOptions, catch)]
     pub fn host_options(opts: &JsValue) -> std::result::Result<Array, JsValue>;
