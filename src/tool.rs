@@ -230,6 +230,19 @@ impl ToolResult {
         ToolResult { output: output.into(), is_error: true, metadata: None }
     }
 
+    /// A host tool's reply as the edge settles it: `kind` 0 a string `text`, 1 the JSON `text`
+    /// of any other value, 2 the message of a throw; anything else (or `text` that does not
+    /// parse) is a value that is not JSON data, an error result naming tool `name`.
+    pub fn from_host_reply(name: &str, kind: Option<f64>, text: String) -> ToolResult {
+        let not_data = || ToolResult::error(format!("tool {name} returned a value that is not JSON data"));
+        match kind {
+            Some(0.0) => ToolResult::from_return(Value::String(text)),
+            Some(1.0) => serde_json::from_str(&text).map_or_else(|_| not_data(), ToolResult::from_return),
+            Some(2.0) => ToolResult::error(text),
+            _ => not_data(),
+        }
+    }
+
     /// Normalises whatever a host tool returned (contract §a.1): a string is the output; an
     /// object with both `output` and `isError` passes through; anything else is JSON text.
     pub fn from_return(value: Value) -> ToolResult {
@@ -253,6 +266,18 @@ impl ToolResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn host_replies() {
+        let r = |k: f64, t: &str| ToolResult::from_host_reply("t", Some(k), t.into());
+        assert_eq!((r(0.0, "[1]").output, r(0.0, "[1]").is_error), ("[1]".into(), false));
+        assert_eq!((r(1.0, "[1]").output, r(1.0, "[1]").is_error), ("[1]".into(), false));
+        assert_eq!((r(2.0, "boom").output, r(2.0, "boom").is_error), ("boom".into(), true));
+        let not_data = "tool t returned a value that is not JSON data";
+        assert_eq!((r(1.0, "{").output, r(1.0, "{").is_error), (not_data.into(), true));
+        assert_eq!(ToolResult::from_host_reply("t", Some(3.0), String::new()).output, not_data);
+        assert!(ToolResult::from_host_reply("t", None, String::new()).is_error);
+    }
     use serde_json::json;
 
     fn relay(name: &str) -> ToolSpec {

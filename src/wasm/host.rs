@@ -161,16 +161,7 @@ impl JsTools {
             Ok(v) => v.unchecked_into(),
             Err(e) => return Ok(ToolResult::error(super::convert::thrown_message(&e))),
         };
-        let text = out.get(1).as_string().unwrap_or_default();
-        Ok(match out.get(0).as_f64() {
-            Some(0.0) => ToolResult::from_return(Value::String(text)),
-            Some(1.0) => match serde_json::from_str(&text) {
-                Ok(v) => ToolResult::from_return(v),
-                Err(_) => ToolResult::error(format!("tool {name} returned a value that is not JSON data")),
-            },
-            Some(2.0) => ToolResult::error(text),
-            _ => ToolResult::error(format!("tool {name} returned a value that is not JSON data")),
-        })
+        Ok(ToolResult::from_host_reply(name, out.get(0).as_f64(), out.get(1).as_string().unwrap_or_default()))
     }
 }
 
