@@ -60,6 +60,16 @@ pub struct RelayResult {
 }
 
 impl Answer {
+    /// What a host's `waitFor` resolved to (`null` already read as no answer).
+    pub fn from_wait_for(v: &Value) -> crate::error::Result<Answer> {
+        Answer::from_json(v, "the answer from waitFor").map_err(|e| {
+            crate::error::Error::new(
+                crate::error::Code::HostCallback,
+                format!("waitFor must resolve to an Answer {{ id, ok, data? }}: {e}"),
+            )
+        })
+    }
+
     pub fn from_json(v: &Value, what: &str) -> Result<Answer, String> {
         let o = json::object(v, what)?;
         Ok(Answer {
@@ -151,6 +161,14 @@ impl Request {
             fields.push(("expiresAt", e.as_str().into()));
         }
         json::obj(fields)
+    }
+
+    /// Reads a request a host passed to an export: its JSON data, or `None` when the value is
+    /// not an object.
+    pub fn from_host(v: Option<&Value>, what: &str) -> crate::error::Result<Request> {
+        let bad = |m: String| crate::error::Error::bad_input(m);
+        let v = v.ok_or_else(|| bad(format!("{what} must be a Request object")))?;
+        Request::from_json(v, what).map_err(|e| bad(format!("{what} is invalid: {e}")))
     }
 
     /// Reads a request a host handed over (all fields optional, as the wire allows).
@@ -338,6 +356,18 @@ pub fn merge_for_halt(suspended: &[Request]) -> Option<Request> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn host_requests_and_answers() {
+        let msg = |v: Option<Value>| Request::from_host(v.as_ref(), "request").unwrap_err().message;
+        assert_eq!(msg(None), "request must be a Request object");
+        assert!(msg(Some(json!([]))).starts_with("request is invalid: "));
+        assert_eq!(Request::from_host(Some(&json!({"kind": "tool_call"})), "request").unwrap().kind, "tool_call");
+        let e = Answer::from_wait_for(&json!("yes")).unwrap_err();
+        assert_eq!(e.code, crate::error::Code::HostCallback);
+        assert!(e.message.starts_with("waitFor must resolve to an Answer { id, ok, data? }: "));
+        assert!(Answer::from_wait_for(&json!({"id": "r", "ok": true})).is_ok());
+    }
 
     fn ids() -> IdGen {
         IdGen::new(Box::new(|| 1_700_000_000_000))

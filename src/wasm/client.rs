@@ -8,7 +8,7 @@
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, to_js, JsResult};
 use super::hooks::JsHooks;
-use super::host::{host_options, options_json, resume_json, Fetch, JsTools, RunHost};
+use super::host::{host_options, options_json, resume_json, run_signal, Fetch, JsTools, RunHost};
 use super::store::JsStore;
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
@@ -91,10 +91,6 @@ struct Prepared {
 }
 
 impl Inner {
-    fn cfg(&self) -> LoopConfig {
-        self.cfg.clone()
-    }
-
     /// A run from `prompt`, or (`None`) a resume: `{ answer }` plus one of `id` (from the
     /// store, when `use_store`), `state`, or `history` + `pending`; the core reads the resume
     /// options and `conversation::resume` chooses and checks. One future for both keeps one copy
@@ -117,7 +113,7 @@ impl Inner {
                         revision: 0,
                     },
                 };
-                let (run, step) = Run::start(self.cfg(), toolkit.kit, opened.history, &prompt)?;
+                let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, opened.history, &prompt)?;
                 (run, step, id, opened.revision)
             }
             (None, resume) => {
@@ -130,7 +126,7 @@ impl Inner {
                 let store = use_store.then_some(&self.store as &dyn conversation::ConversationStore);
                 let r = conversation::resume(store, o.id.as_deref(), args).await?;
                 let (run, step) =
-                    Run::resume(self.cfg(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer: o.answer })?;
+                    Run::resume(self.cfg.clone(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer: o.answer })?;
                 (run, step, o.id, r.revision)
             }
         };
@@ -139,15 +135,14 @@ impl Inner {
 
     /// The run's host side and transport, over the run's signal.
     fn seams(&self, signal: &JsValue) -> (RunHost<'_>, Fetch) {
-        let mut host = RunHost {
+        let host = RunHost {
             wait_for: self.wait_for.as_ref(),
             on_error: self.on_error.as_ref(),
             on_metric: self.on_metric.as_ref(),
             registry: &self.registry,
-            signal: JsValue::UNDEFINED,
+            signal: run_signal(signal, self.timeout_ms),
             timeout_ms: self.timeout_ms,
         };
-        host.set_signal(signal);
         let transport = Fetch { fetch: self.fetch.clone(), signal: host.signal.clone(), secret: self.cfg.provider.api_key.clone() };
         (host, transport)
     }

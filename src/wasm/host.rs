@@ -33,7 +33,7 @@ extern "C" {
     #[wasm_bindgen(js_name = hostOptions, catch)]
     pub fn host_options(opts: &JsValue) -> std::result::Result<Array, JsValue>;
     #[wasm_bindgen(js_name = runSignal)]
-    fn run_signal(user: &JsValue, ms: Option<f64>) -> JsValue;
+    pub fn run_signal(user: &JsValue, ms: Option<f64>) -> JsValue;
     #[wasm_bindgen(js_name = abortState)]
     fn abort_state(signal: &JsValue) -> u8;
     #[wasm_bindgen(js_name = onAbort)]
@@ -190,12 +190,6 @@ pub struct RunHost<'a> {
     pub timeout_ms: Option<f64>,
 }
 
-impl RunHost<'_> {
-    pub fn set_signal(&mut self, user: &JsValue) {
-        self.signal = run_signal(user, self.timeout_ms);
-    }
-}
-
 /// Calls a host callback with JSON data and awaits it; a throw or rejection is `Code::HostCallback`.
 async fn call_host(f: Option<&Function>, arg: Result<JsValue>, what: &str) -> Result<JsValue> {
     let f = f.ok_or_else(|| Error::internal("no host callback"))?;
@@ -210,10 +204,7 @@ impl Waiter for RunHost<'_> {
             if returned.is_undefined() || returned.is_null() {
                 return Ok(None);
             }
-            let v = from_js(&returned, "the answer from waitFor")?;
-            Answer::from_json(&v, "the answer from waitFor")
-                .map(Some)
-                .map_err(|e| Error::new(Code::HostCallback, format!("waitFor must resolve to an Answer {{ id, ok, data? }}: {e}")))
+            Answer::from_wait_for(&from_js(&returned, "the answer from waitFor")?).map(Some)
         })
     }
 }

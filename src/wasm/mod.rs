@@ -33,10 +33,7 @@ pub(crate) fn ids() -> Rc<IdGen> {
 }
 
 fn request_of(v: &JsValue, what: &str) -> Result<Request, Error> {
-    if !v.is_object() {
-        return Err(Error::bad_input(format!("{what} must be a Request object")));
-    }
-    Request::from_json(&from_js(v, what)?, what).map_err(|e| Error::bad_input(format!("{what} is invalid: {e}")))
+    Request::from_host(v.is_object().then(|| from_js(v, what)).transpose()?.as_ref(), what)
 }
 
 /// Suspends a tool call: return `pending({ kind, prompt, url?, data? })` from a tool's `run`.
