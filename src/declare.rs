@@ -30,6 +30,12 @@ pub fn declaration(v: &Value, what: &str) -> Result<ToolSpec> {
     ToolSpec { name: name.into(), description: description.into(), input_schema, source: source.into() }.validated()
 }
 
+/// A `relayTool(name, description?, schema?)` declaration; a `null` schema is the default one.
+pub fn relay(name: String, description: Option<String>, schema: Value) -> Result<ToolSpec> {
+    let input_schema = if schema.is_null() { default_relay_schema() } else { schema };
+    ToolSpec { name, description: description.unwrap_or_default(), input_schema, source: SOURCE_RELAY.into() }.validated()
+}
+
 /// Only a relay tool may come without a `run` function.
 pub fn check_runnable(spec: &ToolSpec, has_run: bool) -> Result<()> {
     if has_run || spec.is_relay() {
@@ -58,6 +64,9 @@ mod tests {
         let s = declaration(&json!({"name": "s", "inputSchema": {"type": "object"}}), "t").unwrap();
         assert_eq!(s.input_schema, json!({"type": "object"}));
         assert!(check_runnable(&r, false).is_ok() && check_runnable(&t, true).is_ok());
+        let rt = relay("x".into(), None, Value::Null).unwrap();
+        assert_eq!((&rt.input_schema, rt.description.as_str(), rt.is_relay()), (&default_relay_schema(), "", true));
+        assert_eq!(relay("y".into(), Some("d".into()), json!({"type": "object"})).unwrap().input_schema, json!({"type": "object"}));
         assert_eq!(
             check_runnable(&t, false).err().unwrap().message,
             "tool a_b has no run function; use relayTool() for a declaration-only tool"

@@ -6,7 +6,7 @@
 use super::convert::{from_js, get, js_error, opt_function, JsResult};
 use crate::declare;
 use crate::error::{Error, Result};
-use crate::tool::{default_relay_schema, ToolSpec, Toolkit as CoreToolkit, SOURCE_RELAY};
+use crate::tool::{ToolSpec, Toolkit as CoreToolkit};
 use js_sys::{Array, Function, Reflect};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
@@ -104,12 +104,7 @@ pub fn define_tool(#[wasm_bindgen(unchecked_param_type = "ToolDefinition")] def:
 // skip_typescript: an optional trailing JsValue cannot be expressed; types.d.ts declares it.
 #[wasm_bindgen(js_name = relayTool, skip_typescript)]
 pub fn relay_tool(name: String, description: Option<String>, schema: JsValue) -> JsResult<JsValue> {
-    let run = || -> Result<JsValue> {
-        let input_schema = if schema.is_undefined() || schema.is_null() { default_relay_schema() } else { from_js(&schema, "schema")? };
-        let spec =
-            ToolSpec { name, description: description.unwrap_or_default(), input_schema, source: SOURCE_RELAY.into() }.validated()?;
-        tool_object(&spec, None)
-    };
+    let run = || tool_object(&declare::relay(name, description, from_js(&schema, "schema")?)?, None);
     run().map_err(js_error)
 }
 
