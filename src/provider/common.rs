@@ -3,7 +3,9 @@
 //! so every adapter folder may import it.
 
 use super::call::ModelRequest;
+use crate::json::{write_str, write_value};
 use crate::message::Message;
+use crate::tool::ToolSpec;
 use serde_json::Value;
 
 /// A JSON object of these fields, in this order (the values are taken). A slice, not an array
@@ -64,4 +66,18 @@ pub(crate) fn str_field(v: &Value, key: &str) -> String {
 
 pub(crate) fn strip_slash(base: &str) -> &str {
     base.trim_end_matches('/')
+}
+
+/// One tool declaration, `{"name":…,"description":…,"<schema_key>":<schema>}`, as every provider
+/// declares a function; the caller writes what wraps it (OpenAI's `{"type":"function",…}`).
+pub(crate) fn write_tool_decl(out: &mut String, t: &ToolSpec, schema_key: &str, schema: &Value) {
+    out.push_str("{\"name\":");
+    write_str(out, &t.name);
+    out.push_str(",\"description\":");
+    write_str(out, &t.description);
+    out.push_str(",\"");
+    out.push_str(schema_key);
+    out.push_str("\":");
+    write_value(out, schema);
+    out.push('}');
 }

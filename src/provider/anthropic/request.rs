@@ -3,7 +3,7 @@
 use super::dialect::render;
 use crate::json::{write_str, write_value};
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
-use crate::provider::common::{forced, hoisted_system, strip_slash};
+use crate::provider::common::{forced, hoisted_system, strip_slash, write_tool_decl};
 use serde_json::Value;
 
 pub const VERSION: &str = "2023-06-01";
@@ -36,13 +36,10 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     if !req.tools.is_empty() {
         out.push_str(",\"tools\":[");
         for (i, t) in req.tools.iter().enumerate() {
-            out.push_str(if i > 0 { ",{\"name\":" } else { "{\"name\":" });
-            write_str(&mut out, &t.name);
-            out.push_str(",\"description\":");
-            write_str(&mut out, &t.description);
-            out.push_str(",\"input_schema\":");
-            write_value(&mut out, &t.input_schema);
-            out.push('}');
+            if i > 0 {
+                out.push(',');
+            }
+            write_tool_decl(&mut out, t, "input_schema", &t.input_schema);
         }
         out.push(']');
     }

@@ -4,7 +4,7 @@ use super::dialect::write_messages;
 use crate::json::{write_str, write_value};
 use crate::message::Message;
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
-use crate::provider::common::strip_slash;
+use crate::provider::common::{strip_slash, write_tool_decl};
 
 pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, String) {
     let url = format!("{}/chat/completions", strip_slash(&cfg.base_url));
@@ -24,14 +24,9 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     if !req.tools.is_empty() {
         out.push_str(",\"tools\":[");
         for (i, t) in req.tools.iter().enumerate() {
-            out.push_str(if i > 0 { ",{" } else { "{" });
-            out.push_str("\"type\":\"function\",\"function\":{\"name\":");
-            write_str(&mut out, &t.name);
-            out.push_str(",\"description\":");
-            write_str(&mut out, &t.description);
-            out.push_str(",\"parameters\":");
-            write_value(&mut out, &t.input_schema);
-            out.push_str("}}");
+            out.push_str(if i > 0 { ",{\"type\":\"function\",\"function\":" } else { "{\"type\":\"function\",\"function\":" });
+            write_tool_decl(&mut out, t, "parameters", &t.input_schema);
+            out.push('}');
         }
         out.push(']');
     }
