@@ -94,6 +94,9 @@ async function resumeIfHalted(tabId) {
     send({ type: "approve", request: state.pending, calls: waiting.get(state.pending.id) }); // already parked here
     return;
   }
+  // Claimed before the next await: Firefox can deliver one panel's connection twice to a
+  // background page it has just woken, and one halted run must be resumed once.
+  waiting.set(state.pending.id, relayCallsOf(state.pending));
   send({ type: "resuming", request: state.pending });
   try {
     await continueFrom(await client(), state.pending, tabId);
