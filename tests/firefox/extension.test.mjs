@@ -40,7 +40,12 @@ before(async () => {
   fs.writeFileSync(path.join(extDir, "manifest.json"), JSON.stringify(manifest, null, 2));
   ff = await startFirefox({
     systemAccess: true,
-    prefs: { "extensions.webextensions.uuids": JSON.stringify({ [GECKO_ID]: UUID }) },
+    prefs: {
+      "extensions.webextensions.uuids": JSON.stringify({ [GECKO_ID]: UUID }),
+      // Two panel tabs reconnect together, as two windows' sidebars would (no background-tab clamp).
+      "dom.min_background_timeout_value": 0,
+      "dom.timeout.enable_budget_timer_throttling": false,
+    },
   });
   await ff.installTemporaryAddon(extDir);
 });
@@ -48,37 +53,49 @@ after(async () => { await ff?.quit(); server?.close(); if (root) fs.rmSync(root,
 
 const panelStatus = () => ff.execute("return document.body.dataset.status ?? null");
 const panelText = async () => `the panel shows: ${await ff.text("body")}`;
+const hasCard = "return !!document.querySelector('.card .allow')";
+const resumes = () => ff.execute("return document.body.textContent.split('Resuming the run').length - 1");
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+let pageTab, panelTab, panelUrl, tabId;
+
+/** Suspends the event page the way Firefox does when it is idle (and about:debugging's "Terminate
+ * background script" does); resolves to the background state afterwards. */
+const suspendBackground = () => ff.chrome(`
+  const { ExtensionParent } = ChromeUtils.importESModule("resource://gre/modules/ExtensionParent.sys.mjs");
+  await ExtensionParent.DebugUtils.terminateBackgroundScript(args[0]);
+  return WebExtensionPolicy.getByID(args[0]).extension.backgroundState;`, GECKO_ID);
+
+/** A new run in the panel tab against a fresh page, approved up to its second relay request. */
+async function runUntilSecondApproval() {
+  await ff.type("#prompt", "#form");
+  await ff.click("form button");
+  await ff.waitFor(hasCard, { describe: panelText });
+  await ff.click(".card .allow"); // type + click
+  await ff.waitFor(hasCard, { describe: panelText }); // read_text waits
+}
 
 test("Firefox: relay calls act in a real page with approval, across a background page suspension", async () => {
   await ff.goto(pageUrl);
-  const pageTab = await ff.handle();
-  const panelTab = await ff.newTab();
+  pageTab = await ff.handle();
+  panelTab = await ff.newTab();
   await ff.switchTo(panelTab);
-  const panelUrl = `moz-extension://${UUID}/panel.html`;
+  panelUrl = `moz-extension://${UUID}/panel.html`;
   await ff.goto(panelUrl);
   // The extension's own id for the page's tab, asked through the panel's `chrome.tabs` (by exact
   // URL: Firefox's match patterns, unlike Chrome's, take no port).
-  const tabId = await ff.run("return (await chrome.tabs.query({})).find((t) => t.url === args[0])?.id;", pageUrl);
+  tabId = await ff.run("return (await chrome.tabs.query({})).find((t) => t.url === args[0])?.id;", pageUrl);
   assert.equal(typeof tabId, "number", "the panel sees the page's tab");
   await ff.goto(`${panelUrl}?tab=${tabId}`);
 
-  await ff.type("#prompt", "#form");
-  await ff.click("form button");
-  await ff.waitFor("return !!document.querySelector('.card .allow')", { describe: panelText });
-  await ff.click(".card .allow"); // type + click
-  await ff.waitFor("return !!document.querySelector('.card .allow')", { describe: panelText }); // read_text waits
+  await runUntilSecondApproval();
   await ff.screenshot(path.join(shots, "firefox-extension-panel-approval.png"));
   await ff.switchTo(pageTab);
   assert.equal(await ff.text("#thanks"), "Thanks, Ada!", "the page really changed");
   assert.equal(await ff.execute("return document.querySelector('#name').value"), "Ada");
   await ff.switchTo(panelTab);
 
-  // Suspend the event page now, while the relay call waits for the person: what Firefox does
-  // to an idle background (and about:debugging's "Terminate background script").
-  const state = await ff.chrome(`
-    const { ExtensionParent } = ChromeUtils.importESModule("resource://gre/modules/ExtensionParent.sys.mjs");
-    await ExtensionParent.DebugUtils.terminateBackgroundScript(args[0]);
-    return WebExtensionPolicy.getByID(args[0]).extension.backgroundState;`, GECKO_ID);
+  // Suspend the event page now, while the relay call waits for the person.
+  const state = await suspendBackground();
   assert.equal(state, "stopped", "the background page was suspended");
   // chromeStorageStore wrote the halted run to storage.local (Firefox's `chrome.*` is `browser.*`).
   const stored = await ff.run("return (await chrome.storage.local.get('toolnexus:panel'))['toolnexus:panel'];");
@@ -87,12 +104,11 @@ test("Firefox: relay calls act in a real page with approval, across a background
   // The panel's port closed; it reconnects, which wakes a new background page that finds the
   // halted run in storage.local and asks again (a page that still had it parked would not say this).
   await ff.waitFor("return document.body.textContent.includes('Resuming the run')", { describe: panelText });
-  await ff.waitFor("return !!document.querySelector('.card .allow')", { describe: panelText });
+  await ff.waitFor(hasCard, { describe: panelText });
   await ff.click(".card .allow");
   await ff.waitFor("return document.body.dataset.status === 'done'", { describe: panelText });
   assert.equal(await ff.execute("return document.body.dataset.answer"), "I filled in the form. The page says: Thanks, Ada!");
-  const resumed = await ff.execute("return document.body.textContent.split('Resuming the run').length - 1");
-  assert.equal(resumed, 1, "the halted run was resumed once");
+  assert.equal(await resumes(), 1, "the halted run was resumed once");
   const running = await ff.chrome("return WebExtensionPolicy.getByID(args[0]).extension.backgroundState;", GECKO_ID);
   assert.equal(running, "running", "a new background page ran the rest");
   await ff.screenshot(path.join(shots, "firefox-extension-panel-done.png"));
@@ -115,4 +131,53 @@ test("Firefox: relay calls act in a real page with approval, across a background
   assert.match(await ff.text("body"), /declined\/expired/);
   await ff.switchTo(pageTab);
   assert.equal(await ff.text("#thanks"), "Not sent yet.", "nothing happened in the page");
+});
+
+test("Firefox: with panels in two windows, a suspended run is resumed once", async () => {
+  await ff.switchTo(pageTab);
+  await ff.goto(pageUrl);
+  await ff.switchTo(panelTab);
+  await ff.click("#reset");
+  await ff.waitFor("return !document.body.dataset.status");
+  await runUntilSecondApproval();
+  // A second panel in its own window, as a sidebar in a second window would be: both are
+  // foreground, so both reconnect at once when the background page goes.
+  const second = await ff.newWindow();
+  await ff.switchTo(second);
+  await ff.goto(`${panelUrl}?tab=${tabId}`);
+  await ff.waitFor(hasCard, { describe: panelText }); // the parked call, shown to the new panel too
+  const markOld = "document.querySelectorAll('.card').forEach((c) => { c.dataset.old = '1'; })";
+  for (const tab of [panelTab, second]) { await ff.switchTo(tab); await ff.execute(markOld); }
+  assert.equal(await suspendBackground(), "stopped");
+
+  // Both panels say hello to the new background page, which resumes the run once and shows it
+  // to both (a second resume would show "Resuming" twice).
+  for (const tab of [panelTab, second]) {
+    await ff.switchTo(tab);
+    await ff.waitFor("return !!document.querySelector('.card:not([data-old]) .allow')", { describe: panelText });
+  }
+  await sleep(300);
+  await ff.click(".card:not([data-old]) .allow");
+  for (const tab of [second, panelTab]) {
+    await ff.switchTo(tab);
+    await ff.waitFor("return document.body.dataset.status === 'done'", { describe: panelText });
+    assert.equal(await ff.execute("return document.body.dataset.answer"), "I filled in the form. The page says: Thanks, Ada!");
+    assert.equal(await resumes(), 1, "the run was resumed once, and both panels saw it");
+  }
+  await ff.switchTo(second);
+  await ff.cmd("DELETE", "/window");
+  await ff.switchTo(panelTab);
+});
+
+test("Firefox: the toolbar button opens the agent in the sidebar", async () => {
+  const sidebar = `const sc = Services.wm.getMostRecentWindow("navigator:browser").SidebarController;
+    return { open: sc.isOpen, url: sc.browser?.contentDocument?.querySelector("browser")?.currentURI?.spec ?? null };`;
+  assert.equal((await ff.chrome(sidebar)).open, false);
+  // What a click on the add-on's toolbar button does (action.onClicked → sidebarAction.toggle).
+  await ff.chrome(`const { ExtensionParent } = ChromeUtils.importESModule("resource://gre/modules/ExtensionParent.sys.mjs");
+    const win = Services.wm.getMostRecentWindow("navigator:browser");
+    ExtensionParent.apiManager.global.browserActionFor(WebExtensionPolicy.getByID(args[0]).extension).triggerAction(win);`, GECKO_ID);
+  let state;
+  for (let i = 0; i < 50 && !(state = await ff.chrome(sidebar)).url?.endsWith("/panel.html"); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(state, { open: true, url: `moz-extension://${UUID}/panel.html` });
 });

@@ -82,7 +82,14 @@ class Session {
     }).then((r) => { if (r?.error) throw new Error(r.error); return r?.value; });
   }
   async find(css) { return (await this.cmd("POST", "/element", { using: "css selector", value: css }))[ELEMENT]; }
-  async click(css) { return this.cmd("POST", `/element/${await this.find(css)}/click`, {}); }
+  async click(css) {
+    try {
+      return await this.cmd("POST", `/element/${await this.find(css)}/click`, {});
+    } catch (e) { // re-rendered between find and click: once more, with the new element
+      if (!/stale element/.test(e.message)) throw e;
+      return this.cmd("POST", `/element/${await this.find(css)}/click`, {});
+    }
+  }
   async type(css, text) { return this.cmd("POST", `/element/${await this.find(css)}/value`, { text }); }
   text(css) { return this.execute("return document.querySelector(arguments[0])?.textContent ?? null", css); }
   /** Polls `predicate` (a script returning a boolean) until it holds; fails with `describe()`'s output. */
@@ -95,6 +102,7 @@ class Session {
     }
   }
   async newTab() { return (await this.cmd("POST", "/window/new", { type: "tab" })).handle; }
+  async newWindow() { return (await this.cmd("POST", "/window/new", { type: "window" })).handle; }
   switchTo(handle) { return this.cmd("POST", "/window", { handle }); }
   handle() { return this.cmd("GET", "/window"); }
   async screenshot(file) {
