@@ -55,6 +55,9 @@ const panelStatus = () => ff.execute("return document.body.dataset.status ?? nul
 const panelText = async () => `the panel shows: ${await ff.text("body")}`;
 const hasCard = "return !!document.querySelector('.card .allow')";
 const resumes = () => ff.execute("return document.body.textContent.split('Resuming the run').length - 1");
+// Cards shown before a suspension are marked, so a test clicks the one the new background page sent.
+const markOld = "document.querySelectorAll('.card').forEach((c) => { c.dataset.old = '1'; })";
+const hasFreshCard = "return !!document.querySelector('.card:not([data-old]) .allow')";
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let pageTab, panelTab, panelUrl, tabId;
 
@@ -95,6 +98,7 @@ test("Firefox: relay calls act in a real page with approval, across a background
   await ff.switchTo(panelTab);
 
   // Suspend the event page now, while the relay call waits for the person.
+  await ff.execute(markOld);
   const state = await suspendBackground();
   assert.equal(state, "stopped", "the background page was suspended");
   // chromeStorageStore wrote the halted run to storage.local (Firefox's `chrome.*` is `browser.*`).
@@ -104,8 +108,8 @@ test("Firefox: relay calls act in a real page with approval, across a background
   // The panel's port closed; it reconnects, which wakes a new background page that finds the
   // halted run in storage.local and asks again (a page that still had it parked would not say this).
   await ff.waitFor("return document.body.textContent.includes('Resuming the run')", { describe: panelText });
-  await ff.waitFor(hasCard, { describe: panelText });
-  await ff.click(".card .allow");
+  await ff.waitFor(hasFreshCard, { describe: panelText });
+  await ff.click(".card:not([data-old]) .allow");
   await ff.waitFor("return document.body.dataset.status === 'done'", { describe: panelText });
   assert.equal(await ff.execute("return document.body.dataset.answer"), "I filled in the form. The page says: Thanks, Ada!");
   assert.equal(await resumes(), 1, "the halted run was resumed once");
@@ -146,7 +150,6 @@ test("Firefox: with panels in two windows, a suspended run is resumed once", asy
   await ff.switchTo(second);
   await ff.goto(`${panelUrl}?tab=${tabId}`);
   await ff.waitFor(hasCard, { describe: panelText }); // the parked call, shown to the new panel too
-  const markOld = "document.querySelectorAll('.card').forEach((c) => { c.dataset.old = '1'; })";
   for (const tab of [panelTab, second]) { await ff.switchTo(tab); await ff.execute(markOld); }
   assert.equal(await suspendBackground(), "stopped");
 
@@ -154,7 +157,7 @@ test("Firefox: with panels in two windows, a suspended run is resumed once", asy
   // to both (a second resume would show "Resuming" twice).
   for (const tab of [panelTab, second]) {
     await ff.switchTo(tab);
-    await ff.waitFor("return !!document.querySelector('.card:not([data-old]) .allow')", { describe: panelText });
+    await ff.waitFor(hasFreshCard, { describe: panelText });
   }
   await sleep(300);
   await ff.click(".card:not([data-old]) .allow");
