@@ -42,9 +42,6 @@ before(async () => {
     systemAccess: true,
     prefs: {
       "extensions.webextensions.uuids": JSON.stringify({ [GECKO_ID]: UUID }),
-      // Two panel tabs reconnect together, as two windows' sidebars would (no background-tab clamp).
-      "dom.min_background_timeout_value": 0,
-      "dom.timeout.enable_budget_timer_throttling": false,
     },
   });
   await ff.installTemporaryAddon(extDir);
