@@ -2,8 +2,9 @@
 // with its Firefox manifest (examples/extension/manifest.mjs) is installed as a temporary add-on;
 // a prompt in the panel becomes relay calls that type and click in a real page after the person
 // allows them; the event page is suspended (as Firefox does when it is idle) while a relay call
-// waits, and a new background page resumes the run from browser.storage.local. Screenshots go
-// to test-output/.
+// waits, and a new background page resumes the run from browser.storage.local, once even when
+// panels in two windows reconnect to it; the toolbar button opens the sidebar. Screenshots go to
+// test-output/.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
@@ -82,7 +83,7 @@ test("Firefox: relay calls act in a real page with approval, across a background
   panelUrl = `moz-extension://${UUID}/panel.html`;
   await ff.goto(panelUrl);
   // The extension's own id for the page's tab, asked through the panel's `chrome.tabs` (by exact
-  // URL: Firefox's match patterns, unlike Chrome's, take no port).
+  // URL: in Firefox a match pattern with a port matches nothing).
   tabId = await ff.run("return (await chrome.tabs.query({})).find((t) => t.url === args[0])?.id;", pageUrl);
   assert.equal(typeof tabId, "number", "the panel sees the page's tab");
   await ff.goto(`${panelUrl}?tab=${tabId}`);
