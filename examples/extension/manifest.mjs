@@ -26,6 +26,7 @@ export function firefoxManifest(chrome = chromeManifest()) {
   const { background, side_panel, options_page, ...rest } = chrome;
   return {
     ...rest,
+    description: chrome.description.replace("side panel", "sidebar"),
     background: { scripts: [background.service_worker], type: background.type },
     sidebar_action: { default_panel: side_panel.default_path, default_title: chrome.action?.default_title },
     options_ui: { page: options_page, open_in_tab: true },
