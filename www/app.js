@@ -1,12 +1,23 @@
 // The demo page: the package's browser entry, the scripted model as an in-page fetch (or a real
-// provider), streamed text, relay calls as cards you allow or decline, and a durable halt whose
-// saved JSON you can read, edit and resume from.
-import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer } from "../pkg/index.js";
-import { scriptedFetch } from "../demo/scripted-logic.mjs";
+// provider with your key), streamed text, relay calls as cards you allow or decline, and a
+// durable halt whose saved JSON you can read, edit and resume from. The conversation is kept by
+// the library in `localStorage` (`localStorageStore`), so the model remembers earlier messages
+// and a reload shows the conversation again; Stop aborts the running turn through `signal`.
+import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer, localStorageStore } from "../pkg/index.js";
+import { SCENARIOS, scriptedFetch } from "../demo/scripted-logic.mjs";
 
 const $ = (id) => document.getElementById(id);
 const chat = $("chat");
 const value = (id) => $(id).value.trim();
+const CONVERSATION = "www-demo";
+const store = localStorageStore({ prefix: "toolnexus-www:" });
+const SETTINGS = "toolnexus-www:settings"; // style, mode, base URL and model; never the key
+const USAGE = "toolnexus-www:usage"; // one usage line per completed turn, shown again after a reload
+const DEFAULTS = {
+  openai: ["https://api.openai.com/v1", "gpt-4o-mini"],
+  anthropic: ["https://api.anthropic.com", "claude-3-5-haiku-latest"],
+  gemini: ["https://generativelanguage.googleapis.com", "gemini-2.0-flash"],
+};
 
 const toolkit = () => createToolkit({ tools: [
   relayTool("type", "Type text into the sandbox input matching a CSS selector", { type: "object", properties: { selector: { type: "string" }, text: { type: "string" } }, required: ["selector", "text"] }),
@@ -14,27 +25,75 @@ const toolkit = () => createToolkit({ tools: [
   relayTool("read_text", "Read the text of the sandbox element matching a CSS selector", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
 ] });
 
+const SYSTEM = "You are the assistant of a demo page. The page has a sandbox with a to-do list: an input #todo-input, " +
+  "an Add button #todo-add and the list #todo-list. Use the type, click and read_text tools to act in it when asked. Be brief.";
+
 function client(extra = {}) {
   const style = $("style").value;
-  const real = value("apiKey");
-  $("badge").textContent = real ? `${style} · ${value("model") || "?"}` : `scripted ${style} model · offline`;
-  if (real) return createClient({ baseUrl: value("baseUrl"), style, model: value("model"), apiKey: real, ...extra });
+  const key = value("apiKey");
+  if (key) {
+    const [baseUrl, model] = DEFAULTS[style];
+    // Anthropic refuses a call from a browser page unless it opts in with this header: the key
+    // is visible to whoever uses the page. A demo with the person's own key is that case.
+    const headers = style === "anthropic" ? { "anthropic-dangerous-direct-browser-access": "true" } : undefined;
+    return createClient({ baseUrl: value("baseUrl") || baseUrl, style, model: value("model") || model, apiKey: key, headers, systemPrompt: SYSTEM, store, ...extra });
+  }
   const baseUrl = style === "openai" ? "https://scripted.invalid/v1" : "https://scripted.invalid";
-  return createClient({ baseUrl, style, model: `scripted-${style}`, apiKey: "offline", fetch: scriptedFetch(), ...extra });
+  return createClient({ baseUrl, style, model: `scripted-${style}`, apiKey: "offline", fetch: scriptedFetch(SCENARIOS, { delayMs: 18 }), store, ...extra });
+}
+
+function badge() {
+  const style = $("style").value;
+  $("badge").textContent = value("apiKey") ? `${style} · ${value("model") || DEFAULTS[style][1]}` : `scripted ${style} model · offline`;
+  $("baseUrl").placeholder = DEFAULTS[style][0];
+  $("model").placeholder = DEFAULTS[style][1];
 }
 
 function add(cls, text) {
+  $("empty").hidden = true;
   const el = document.createElement("div");
   el.className = `msg ${cls}`;
   el.textContent = text;
-  chat.append(el);
+  chat.insertBefore(el, $("busy"));
   chat.scrollTop = chat.scrollHeight;
   return el;
 }
 
+// ---- busy indicator and Stop -------------------------------------------------------------
+
+let running = null; // the running turn's AbortController
+
+function busy(label) {
+  $("busy").hidden = !label;
+  $("busy-label").textContent = label ?? "";
+  $("send").hidden = Boolean(running);
+  $("stop").hidden = !running;
+  $("prompt").disabled = Boolean(running);
+  chat.scrollTop = chat.scrollHeight;
+}
+
+function begin() {
+  running = new AbortController();
+  document.body.dataset.status = "running";
+  busy("Thinking");
+  return running.signal;
+}
+
+function end(status) {
+  running = null;
+  busy(null);
+  document.body.dataset.status = status;
+  $("prompt").focus();
+}
+
+$("stop").onclick = () => running?.abort(new DOMException("Stopped by you", "AbortError"));
+
+// ---- relay calls: a card, then the action in the sandbox ----------------------------------
+
 /** Performs one relay call in the sandbox, visibly. */
 async function act(call) {
-  const el = document.querySelector(`#sandbox ${call.input.selector}`);
+  let el = null;
+  try { el = document.querySelector(`#sandbox ${call.input.selector}`); } catch {}
   if (!el) return { id: call.id, output: `no element matches ${call.input.selector}`, isError: true };
   el.classList.add("acting");
   await new Promise((r) => setTimeout(r, 350));
@@ -44,40 +103,49 @@ async function act(call) {
   return { id: call.id, output: el.innerText.trim().replace(/\n+/g, "; ") };
 }
 
-/** A card with the calls; resolves to the person's decision. */
-function askPerson(calls) {
-  return new Promise((resolve) => {
+/** A card with the calls; resolves to the person's decision, rejects when the run is stopped. */
+function askPerson(calls, signal) {
+  return new Promise((resolve, reject) => {
     const card = document.createElement("div");
     card.className = "card";
     card.innerHTML = `<b>The agent wants to act in the sandbox</b><div class="calls"></div>`;
     card.querySelector(".calls").textContent = calls.map((c) => `${c.name}(${c.arguments})`).join("\n");
+    const done = (ok) => { card.remove(); signal?.removeEventListener("abort", stop); resolve(ok); };
+    const stop = () => { card.remove(); reject(signal.reason); };
+    signal?.addEventListener("abort", stop, { once: true });
     for (const [label, ok] of [["Allow", true], ["Decline", false]]) {
       const b = document.createElement("button");
       b.textContent = label;
       b.className = ok ? "allow" : "decline";
-      b.onclick = () => { card.remove(); resolve(ok); };
+      b.onclick = () => done(ok);
       card.append(b);
     }
-    chat.append(card);
-    chat.scrollTop = chat.scrollHeight;
+    chat.insertBefore(card, $("busy"));
+    busy("Waiting for you");
     document.body.dataset.status = "waiting";
+    if (signal?.aborted) stop();
   });
 }
 
-async function answerFor(request) {
+async function answerFor(request, signal) {
   const calls = relayCallsOf(request);
-  if (!(await askPerson(calls))) {
-    add("tool", "you declined");
+  if (!(await askPerson(calls, signal))) {
+    add("tool", "✗ you declined");
+    busy("Thinking");
     return { id: request.id, ok: false, reason: "declined" };
   }
+  busy("Acting in the sandbox");
   const results = [];
   for (const c of calls) {
     const r = await act(c);
     results.push(r);
     add("tool", `✓ ${c.name}: ${r.output}`);
   }
+  busy("Thinking");
   return relayAnswer(request.id, results);
 }
+
+// ---- a turn ----------------------------------------------------------------------------------
 
 /** Streams a run's events into the chat; resolves to the result. */
 async function show(events) {
@@ -91,61 +159,165 @@ async function show(events) {
   return result;
 }
 
-async function send(prompt) {
-  add("user", prompt);
-  document.body.dataset.status = "running";
-  try {
-    if ($("mode").value === "wait") {
-      const r = await show(client({ waitFor: answerFor }).stream(prompt, { toolkit: toolkit() }));
-      finish(r);
-    } else {
-      const r = await show(client().stream(prompt, { toolkit: toolkit() }));
-      if (r.status === "pending") halted(r); else finish(r);
-    }
-  } catch (e) {
-    add("error", `${e.code ?? "error"}: ${e.message}`);
-    document.body.dataset.status = "error";
-  }
-}
-
-function halted(r) {
-  $("state").value = JSON.stringify(r, null, 2);
-  $("saved").hidden = false;
-  $("saved").open = true;
-  add("tool", `halted: status "pending", ${JSON.stringify(r).length} bytes of JSON saved below`);
-  document.body.dataset.status = "halted";
+function usageLine(r) {
+  const u = r.usage;
+  return `${r.turns} model call${r.turns === 1 ? "" : "s"} · ${u.totalTokens} tokens (${u.promptTokens} in, ${u.completionTokens} out)`;
 }
 
 function finish(r) {
   $("saved").hidden = true;
-  document.body.dataset.status = r.status;
+  if (r.status === "pending") return halted(r);
+  const line = usageLine(r);
+  add("usage", line);
+  const kept = JSON.parse(localStorage.getItem(USAGE) ?? "[]");
+  localStorage.setItem(USAGE, JSON.stringify([...kept, line]));
   document.body.dataset.answer = r.text;
+  end(r.status);
+}
+
+async function failed(e, signal) {
+  if (signal?.aborted) {
+    // The run stopped where it was. The store keeps the last completed turn (or the halted one,
+    // when it waited for you): close a halted turn as declined so the next message continues.
+    const state = await store.get(CONVERSATION);
+    if (state?.pending) await client().discard(CONVERSATION, { keepHistory: true });
+    add("notice", "Stopped. The conversation keeps every completed step; send another message to go on.");
+    return end("stopped");
+  }
+  // A refused key's body is dropped from the error (it may echo the key): say what it means.
+  const why = e.status === 401 || e.status === 403 ? " · The provider refused the API key: check it, or clear it to use the offline model." : "";
+  add("error", `${e.code ?? "error"}: ${e.message}${why}`);
+  end("error");
+}
+
+async function send(prompt) {
+  add("user", prompt);
+  const signal = begin();
+  try {
+    const wait = $("mode").value === "wait";
+    const c = client(wait ? { waitFor: (request) => answerFor(request, signal) } : {});
+    finish(await show(c.stream(prompt, { toolkit: toolkit(), id: CONVERSATION, signal })));
+  } catch (e) {
+    await failed(e, signal);
+  }
+}
+
+// ---- the durable halt ----------------------------------------------------------------------
+
+function halted(state) {
+  $("state").value = JSON.stringify(state, null, 2);
+  $("saved").hidden = false;
+  $("saved").open = true;
+  add("tool", `halted: status "pending", ${JSON.stringify(state).length} bytes of JSON saved below (and in localStorage)`);
+  end("halted");
 }
 
 $("resume").onclick = async () => {
-  let state;
-  try { state = JSON.parse($("state").value); } catch { return add("error", "the saved run is not valid JSON"); }
-  document.body.dataset.status = "running";
+  let edited;
+  try { edited = JSON.parse($("state").value); } catch { return add("error", "the saved run is not valid JSON"); }
+  $("saved").hidden = true;
+  const signal = begin();
   try {
-    const answer = await answerFor(state.pending);
-    const r = await show(client().streamWithAnswer({ toolkit: toolkit(), state, answer }));
-    if (r.status === "pending") halted(r); else finish(r);
+    // What you edited becomes the stored conversation (the next revision), then it resumes from
+    // the store: the pending request is the stored one.
+    const stored = await store.get(CONVERSATION);
+    if (stored && JSON.stringify(edited) !== JSON.stringify(stored)) {
+      await store.save(CONVERSATION, { ...stored, ...edited, revision: stored.revision + 1 });
+    }
+    const state = await store.get(CONVERSATION);
+    if (!state?.pending) throw Object.assign(new Error("the conversation is not waiting for an answer"), { code: "bad_state" });
+    const answer = await answerFor(state.pending, signal);
+    finish(await show(client().streamWithAnswer({ toolkit: toolkit(), id: CONVERSATION, answer, signal })));
   } catch (e) {
-    add("error", `${e.code ?? "error"}: ${e.message}`);
+    await failed(e, signal);
   }
 };
 
+// ---- the conversation from the store, after a reload -----------------------------------------
+
+/** Display lines of stored messages, whatever the dialect they were saved in. */
+function* lines(messages) {
+  const names = new Map();
+  const out = (v) => (typeof v === "string" ? v : JSON.stringify(v));
+  for (const m of messages) {
+    const role = m.role === "user" ? "user" : "assistant";
+    if (m.role === "tool") { yield ["tool", `✓ ${names.get(m.tool_call_id) ?? "tool"}: ${out(m.content)}`]; continue; }
+    for (const c of m.tool_calls ?? []) { names.set(c.id, c.function.name); yield ["tool", `→ ${c.function.name}(${c.function.arguments})`]; }
+    const parts = typeof m.content === "string" ? [{ text: m.content }] : Array.isArray(m.content) ? m.content : m.parts ?? [];
+    for (const b of parts) {
+      if (typeof b.text === "string" && b.text && b.type !== "tool_result") yield [role, b.text];
+      if (b.type === "tool_use") { names.set(b.id, b.name); yield ["tool", `→ ${b.name}(${JSON.stringify(b.input)})`]; }
+      if (b.type === "tool_result") yield ["tool", `${b.is_error ? "✗" : "✓"} ${names.get(b.tool_use_id) ?? "tool"}: ${out(b.content)}`];
+      if (b.functionCall) yield ["tool", `→ ${b.functionCall.name}(${JSON.stringify(b.functionCall.args)})`];
+      if (b.functionResponse) yield ["tool", `✓ ${b.functionResponse.name}: ${out(b.functionResponse.response?.output ?? b.functionResponse.response?.error)}`];
+    }
+  }
+}
+
+async function restore() {
+  const state = await store.get(CONVERSATION);
+  if (!state) return;
+  const usage = JSON.parse(localStorage.getItem(USAGE) ?? "[]");
+  let turn = 0;
+  let prev = null;
+  for (const [cls, text] of lines(state.messages)) {
+    // A turn's usage goes after its last line: just before the next prompt.
+    if (cls === "user" && prev && usage[turn]) add("usage", usage[turn++]);
+    add(cls, text);
+    prev = cls;
+  }
+  if (prev && !state.pending && usage[turn]) add("usage", usage[turn]);
+  add("notice", `Restored ${state.messages.length} messages from localStorage: the agent remembers this conversation.`);
+  if (state.pending) halted(state);
+}
+
+$("reset").onclick = async () => {
+  running?.abort();
+  await client().discard(CONVERSATION);
+  localStorage.removeItem(USAGE);
+  localStorage.removeItem(TODO);
+  todo(["Water the plants"]);
+  chat.querySelectorAll(".msg, .card").forEach((el) => el.remove());
+  $("empty").hidden = false;
+  $("saved").hidden = true;
+  delete document.body.dataset.status;
+};
+
+// ---- settings, the sandbox, the form -----------------------------------------------------------
+
+const settings = JSON.parse(localStorage.getItem(SETTINGS) ?? "{}");
+for (const id of ["style", "mode", "baseUrl", "model"]) if (settings[id]) $(id).value = settings[id];
+for (const id of ["style", "mode", "baseUrl", "model", "apiKey"]) {
+  $(id).addEventListener("change", () => {
+    localStorage.setItem(SETTINGS, JSON.stringify({ style: $("style").value, mode: $("mode").value, baseUrl: value("baseUrl"), model: value("model") }));
+    badge();
+  });
+}
+badge();
+
+// The sandbox is the "page" the agent acts in; its list is kept too, so that after a reload it
+// still shows what the restored conversation says it did.
+const TODO = "toolnexus-www:todo";
+function todo(items) {
+  $("todo-list").textContent = "";
+  for (const text of items) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    $("todo-list").append(li);
+  }
+}
+todo(JSON.parse(localStorage.getItem(TODO) ?? '["Water the plants"]'));
 $("todo-add").onclick = () => {
   const text = $("todo-input").value.trim();
   if (!text) return;
-  const li = document.createElement("li");
-  li.textContent = text;
-  li.className = "new";
-  $("todo-list").append(li);
+  todo([...document.querySelectorAll("#todo-list li")].map((li) => li.textContent).concat(text));
+  $("todo-list").lastElementChild.className = "new";
+  localStorage.setItem(TODO, JSON.stringify([...document.querySelectorAll("#todo-list li")].map((li) => li.textContent)));
   $("todo-input").value = "";
 };
-$("ask").onsubmit = (ev) => { ev.preventDefault(); const p = value("prompt"); if (p) { $("prompt").value = ""; send(p); } };
-document.querySelector(".suggest").onclick = () => send("Add “Buy milk” to my list");
+$("ask").onsubmit = (ev) => { ev.preventDefault(); const p = value("prompt"); if (p && !running) { $("prompt").value = ""; send(p); } };
+for (const b of document.querySelectorAll(".suggest")) b.onclick = () => { if (!running) send(b.textContent); };
 
 await init();
+await restore();
 document.body.dataset.ready = "yes";
