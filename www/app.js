@@ -12,7 +12,7 @@ const value = (id) => $(id).value.trim();
 const CONVERSATION = "www-demo";
 const store = localStorageStore({ prefix: "toolnexus-www:" });
 const SETTINGS = "toolnexus-www:settings"; // style, mode, base URL and model; never the key
-const USAGE = "toolnexus-www:usage"; // one usage line per completed turn, shown again after a reload
+const USAGE = "toolnexus-www:usage"; // prompt number → the usage line of its turn, shown again after a reload
 const DEFAULTS = {
   openai: ["https://api.openai.com/v1", "gpt-4o-mini"],
   anthropic: ["https://api.anthropic.com", "claude-3-5-haiku-latest"],
@@ -169,8 +169,9 @@ function finish(r) {
   if (r.status === "pending") return halted(r);
   const line = usageLine(r);
   add("usage", line);
-  const kept = JSON.parse(localStorage.getItem(USAGE) ?? "[]");
-  localStorage.setItem(USAGE, JSON.stringify([...kept, line]));
+  // Kept under the number of the prompt it answered (a stopped prompt has none).
+  const n = [...lines(r.messages)].filter(([cls]) => cls === "user").length;
+  localStorage.setItem(USAGE, JSON.stringify({ ...JSON.parse(localStorage.getItem(USAGE) ?? "{}"), [n]: line }));
   document.body.dataset.answer = r.text;
   end(r.status);
 }
@@ -257,16 +258,14 @@ function* lines(messages) {
 async function restore() {
   const state = await store.get(CONVERSATION);
   if (!state) return;
-  const usage = JSON.parse(localStorage.getItem(USAGE) ?? "[]");
-  let turn = 0;
-  let prev = null;
+  const usage = JSON.parse(localStorage.getItem(USAGE) ?? "{}");
+  let n = 0; // prompts so far; a turn's usage line goes before the next prompt
   for (const [cls, text] of lines(state.messages)) {
-    // A turn's usage goes after its last line: just before the next prompt.
-    if (cls === "user" && prev && usage[turn]) add("usage", usage[turn++]);
+    if (cls === "user" && usage[n]) add("usage", usage[n]);
+    if (cls === "user") n += 1;
     add(cls, text);
-    prev = cls;
   }
-  if (prev && !state.pending && usage[turn]) add("usage", usage[turn]);
+  if (!state.pending && usage[n]) add("usage", usage[n]);
   add("notice", `Restored ${state.messages.length} messages from localStorage: the agent remembers this conversation.`);
   if (state.pending) halted(state);
 }
