@@ -91,6 +91,11 @@ test("a durable halt shows its JSON and resumes from it", async () => {
   assert.equal(saved.schemaVersion, 1);
   assert.equal(saved.pending.kind, "tool_call");
   await page.screenshot({ path: path.join(shots, "www-halted.png") });
+  // The halt is durable: after a reload the page finds it in localStorage and offers to resume.
+  await page.reload();
+  await page.waitForFunction(() => document.body.dataset.ready === "yes");
+  assert.equal(await page.evaluate(() => document.body.dataset.status), "halted");
+  assert.equal(JSON.parse(await page.inputValue("#state")).pending.id, saved.pending.id);
   await page.click("#resume");
   await answerAll(page, "allow", "halted"); // type + click (one card: a durable halt merges them), then it halts on read_text
   await page.click("#resume");

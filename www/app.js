@@ -164,9 +164,10 @@ function usageLine(r) {
   return `${r.turns} model call${r.turns === 1 ? "" : "s"} · ${u.totalTokens} tokens (${u.promptTokens} in, ${u.completionTokens} out)`;
 }
 
-function finish(r) {
+async function finish(r) {
   $("saved").hidden = true;
-  if (r.status === "pending") return halted(r);
+  // The stored conversation is what a resume continues from: show that (what a reload shows too).
+  if (r.status === "pending") return store.get(CONVERSATION).then(halted);
   const line = usageLine(r);
   add("usage", line);
   // Kept under the number of the prompt it answered (a stopped prompt has none).
@@ -197,7 +198,7 @@ async function send(prompt) {
   try {
     const wait = $("mode").value === "wait";
     const c = client(wait ? { waitFor: (request) => answerFor(request, signal) } : {});
-    finish(await show(c.stream(prompt, { toolkit: toolkit(), id: CONVERSATION, signal })));
+    await finish(await show(c.stream(prompt, { toolkit: toolkit(), id: CONVERSATION, signal })));
   } catch (e) {
     await failed(e, signal);
   }
@@ -209,7 +210,7 @@ function halted(state) {
   $("state").value = JSON.stringify(state, null, 2);
   $("saved").hidden = false;
   $("saved").open = true;
-  add("tool", `halted: status "pending", ${JSON.stringify(state).length} bytes of JSON saved below (and in localStorage)`);
+  add("tool", `halted: the conversation waits for an answer; its ${JSON.stringify(state).length} bytes of JSON, as stored in localStorage, are below`);
   end("halted");
 }
 
@@ -228,7 +229,7 @@ $("resume").onclick = async () => {
     const state = await store.get(CONVERSATION);
     if (!state?.pending) throw Object.assign(new Error("the conversation is not waiting for an answer"), { code: "bad_state" });
     const answer = await answerFor(state.pending, signal);
-    finish(await show(client().streamWithAnswer({ toolkit: toolkit(), id: CONVERSATION, answer, signal })));
+    await finish(await show(client().streamWithAnswer({ toolkit: toolkit(), id: CONVERSATION, answer, signal })));
   } catch (e) {
     await failed(e, signal);
   }
