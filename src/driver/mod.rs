@@ -217,6 +217,9 @@ pub async fn abortable<T>(abort: Option<&dyn Abort>, work: impl Future<Output = 
         return Err(e);
     }
     match select(Box::pin(work), a.wait()).await {
+        // Work that failed as the run was aborted (a fetch or a tool rejected by the abort)
+        // reports the abort itself: its message says which (the deadline or the signal).
+        Either::Left((Err(e), _)) => Err(a.aborted().unwrap_or(e)),
         Either::Left((r, _)) => r,
         Either::Right((e, _)) => Err(e),
     }

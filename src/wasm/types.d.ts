@@ -231,7 +231,7 @@ export type MetricEvent =
 export type ErrorCode =
   | "bad_input" | "provider_http" | "provider_parse" | "provider_error" | "transport"
   | "answer_mismatch" | "bad_state" | "relay_collision" | "host_callback" | "aborted" | "store"
-  | "conversation_halted" | "conflict" | "internal";
+  | "conversation_halted" | "conflict" | "internal" | "response_too_large";
 
 /** Every error thrown by this package is an Error with name "ToolnexusError" and a stable code. */
 export interface ToolnexusError extends Error {
