@@ -225,34 +225,25 @@ enum Op {
     Translate(JsValue),
 }
 
-/// The run's signal (`runSignal` in host.js), ended when the operation's future completes or is
-/// dropped (`endRun`: the listener on the caller's signal, the deadline's timer and every promise
-/// still awaited are released, so a settled run holds nothing).
+/// The run's signal (`runSignal`), ended (`endRun`, host.js) when the operation's future completes
+/// or is dropped, so that a settled run holds nothing.
 struct RunSignal(JsValue);
 
 impl Drop for RunSignal {
     fn drop(&mut self) {
-        if !self.0.is_undefined() {
-            end_run(&self.0);
-        }
+        end_run(&self.0);
     }
 }
 
 /// Each inner future is awaited at one place only: every await site of a future is a copy of
 /// its polling in the wasm.
 async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue> {
-    let run = RunSignal(match &op {
-        Op::Loop(_, _, o) | Op::Translate(o) => {
-            let user = get(o, "signal");
-            // No signal and no deadline: nothing can abort the run, and nothing is made for it.
-            if user.is_undefined() && inner.timeout_ms.is_none() {
-                user
-            } else {
-                run_signal(&user, inner.timeout_ms)
-            }
-        }
+    // No signal and no deadline: nothing can abort the run, and nothing is made for it.
+    let user = match &op {
+        Op::Loop(_, _, o) | Op::Translate(o) => get(o, "signal"),
         Op::Discard(..) => JsValue::UNDEFINED,
-    });
+    };
+    let run = RunSignal(if user.is_undefined() && inner.timeout_ms.is_none() { user } else { run_signal(&user, inner.timeout_ms) });
     let signal = &run.0;
     let (mode, prompt, opts) = match op {
         Op::Loop(mode, prompt, opts) => (mode, prompt, opts),
@@ -267,8 +258,7 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
         Mode::Ask if prompt.is_some() => opt_function(&opts, "onText", "ask options")?.map(Sink::text_callback),
         _ => sink,
     };
-    // The deadline and the signal cover the store too: a store that never answers must not hang
-    // the call (its calls are settled by the abort, and the abort is the error).
+    // The deadline and the signal cover the store too: its calls are settled by the abort.
     let run_store;
     let store = match signal.is_undefined() {
         true => &inner.store,

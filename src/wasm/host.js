@@ -31,8 +31,8 @@ export async function callModel(f, url, head, body, signal, stream, max) {
   }
   if (stream) return [s, ra, b];
   const parts = [];
-  let x, n = 0;
-  while ((x = await readChunk(b, max - n, signal))) parts.push(x), (n += x.byteLength);
+  let x;
+  while ((x = await readChunk(b, max, signal))) parts.push(x);
   // Past the cap, or a reader that gave no bytes (`0`: not a string, refused by the edge).
   if (x !== undefined) return x === false ? [1] : [s, ra, 0];
   return [s, ra, parts.length < 2 ? new TextDecoder().decode(parts[0]) : await new Blob(parts).text()];
@@ -159,6 +159,7 @@ export function resumeJson(o) {
 // the deadline's timer and settles what the run still waits on: wasm-bindgen frees the callbacks
 // of an awaited promise only when it settles, so nothing is kept per settled run.
 const RUN = Symbol();
+const READ = Symbol();
 export function runSignal(u, ms) {
   const c = new AbortController();
   const s = c.signal;
@@ -226,13 +227,13 @@ export function sleep(ms, s) {
 }
 
 // The next chunk of a body reader (a Uint8Array), `undefined` at the end, `null` when `read()`
-// gave no `{ done, value }` with bytes, `false` (the reader cancelled) past the `left` bytes
-// still allowed. A throw rejects.
-export async function readChunk(r, left, s) {
+// gave no `{ done, value }` with bytes, `false` (the reader cancelled) once the body read so far
+// is longer than `max` bytes. A throw rejects.
+export async function readChunk(r, max, s) {
   const x = await guard(r.read(), s);
   if (x?.done) return undefined;
   const v = x?.value;
-  return v instanceof Uint8Array ? (v.byteLength > left ? (cancel(r), false) : v) : null;
+  return v instanceof Uint8Array ? ((r[READ] = (r[READ] ?? 0) + v.byteLength) > max ? (cancel(r), false) : v) : null;
 }
 
 // The host's objects among `createClient`'s options, checked in the order the edge reported

@@ -4,7 +4,10 @@
 //! values, so a wrong shape is a typed error, never a throw through Rust frames.
 
 use super::convert::{from_js, from_thrown, settle, to_js};
-use crate::driver::{Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport, Waiter, WholeBody};
+use crate::driver::{
+    aborted, request_head, too_large, Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport, Waiter,
+    WholeBody,
+};
 use crate::error::{redact, Code, Error, Result};
 use crate::metrics::{Metric, Observer};
 use crate::provider::{HttpRequest, HttpResponse};
@@ -43,15 +46,7 @@ extern "C" {
     fn on_abort(signal: &JsValue) -> Promise;
     fn sleep(ms: f64, signal: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = readChunk)]
-    fn read_chunk(reader: &JsValue, left: f64, signal: &JsValue) -> Promise;
-}
-
-fn aborted_error() -> Error {
-    Error::new(Code::Aborted, "the run was aborted")
-}
-
-fn too_large() -> Error {
-    Error::new(Code::ResponseTooLarge, "the reply is longer than maxResponseBytes")
+    fn read_chunk(reader: &JsValue, max: f64, signal: &JsValue) -> Promise;
 }
 
 pub struct Fetch<'a> {
@@ -69,19 +64,10 @@ impl Fetch<'_> {
     /// reader, with `stream`) in one await.
     async fn call(&self, req: &HttpRequest, stream: bool) -> Result<(u16, Option<String>, JsValue)> {
         if !self.signal.is_undefined() && abort_state(self.signal) != 0 {
-            return Err(aborted_error());
+            return Err(aborted(false, None));
         }
-        // Method and headers cross as one JSON text (one `JSON.parse`, not a call per header).
-        let mut head = String::from(r#"{"method":"POST","headers":{"#);
-        for (i, (k, v)) in req.headers.iter().enumerate() {
-            head.push_str(if i > 0 { "," } else { "" });
-            crate::json::write_str(&mut head, k);
-            head.push(':');
-            crate::json::write_str(&mut head, v);
-        }
-        head.push_str("}}");
         let f = self.fetch.map_or(JsValue::UNDEFINED, |f| f.into());
-        let out = JsFuture::from(call_model(&f, &req.url, &head, &req.body, self.signal, stream, self.max))
+        let out = JsFuture::from(call_model(&f, &req.url, &request_head(req), &req.body, self.signal, stream, self.max))
             .await
             .map_err(|e| scrubbed(&e, "fetch failed", self.secret))?;
         let out: Array = out.unchecked_into();
@@ -104,7 +90,7 @@ impl Fetch<'_> {
     async fn open_inner(&self, req: &HttpRequest) -> Result<StreamResponse> {
         let (status, retry_after, body) = self.call(req, true).await?;
         let body: Box<dyn ByteStream> = if body.is_object() {
-            Box::new(Reader { reader: body, secret: self.secret.map(str::to_string), left: self.max, signal: self.signal.clone() })
+            Box::new(Reader { reader: body, secret: self.secret.map(str::to_string), max: self.max, signal: self.signal.clone() })
         } else {
             Box::new(WholeBody(Some(text_of(body)?.into_bytes())))
         };
@@ -136,26 +122,22 @@ impl Transport for Fetch<'_> {
 struct Reader {
     reader: JsValue,
     secret: Option<String>,
-    /// Bytes still allowed by `maxResponseBytes`.
-    left: f64,
+    /// `maxResponseBytes`, counted in host.js.
+    max: f64,
     signal: JsValue,
 }
 
 impl ByteStream for Reader {
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
         Box::pin(async move {
-            let r = JsFuture::from(read_chunk(&self.reader, self.left, &self.signal))
+            let r = JsFuture::from(read_chunk(&self.reader, self.max, &self.signal))
                 .await
                 .map_err(|e| scrubbed(&e, "reading the response body failed", self.secret.as_deref()))?;
             match r {
                 r if r.is_undefined() => Ok(None),
                 r if r.is_null() => Err(Error::new(Code::Transport, "the body reader gave no { done, value }")),
                 r if r.is_falsy() => Err(too_large()),
-                r => {
-                    let chunk = r.unchecked_into::<Uint8Array>().to_vec();
-                    self.left -= chunk.len() as f64;
-                    Ok(Some(chunk))
-                }
+                r => Ok(Some(r.unchecked_into::<Uint8Array>().to_vec())),
             }
         })
     }
@@ -267,14 +249,8 @@ impl ErrorPolicy for RunHost<'_> {
 
 /// The error of an aborted run (`signal` from `runSignal`), `None` while it runs.
 pub fn abort_error(signal: &JsValue, timeout_ms: Option<f64>) -> Option<Error> {
-    if signal.is_undefined() {
-        return None;
-    }
-    match (abort_state(signal), timeout_ms) {
-        (0, _) => None,
-        (2, Some(ms)) => Some(Error::new(Code::Aborted, format!("run timeout after {}ms", crate::metrics::js_number(ms)))),
-        _ => Some(aborted_error()),
-    }
+    let state = if signal.is_undefined() { 0 } else { abort_state(signal) };
+    (state != 0).then(|| aborted(state == 2, timeout_ms))
 }
 
 impl Abort for RunHost<'_> {
@@ -290,7 +266,7 @@ impl Abort for RunHost<'_> {
         let fired = on_abort(self.signal);
         Box::pin(async move {
             let _ = JsFuture::from(fired).await;
-            self.aborted().unwrap_or_else(aborted_error)
+            self.aborted().unwrap_or_else(|| aborted(false, None))
         })
     }
 }
