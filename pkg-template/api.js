@@ -118,31 +118,6 @@ export function chromeStorageStore({ area = "local", prefix = "toolnexus:" } = {
 }
 
 /**
- * Web Storage for pages: `localStorage` (default; survives a reload) or `sessionStorage`. Keys
- * are `prefix + id`, values JSON text. Each save is read-check-write with no await inside, under
- * a Web Lock per conversation where `navigator.locks` exists, so two tabs of one origin cannot
- * both resume one halted run: the second save gets `conflict`.
- */
-export function localStorageStore({ storage = globalThis.localStorage, prefix = "toolnexus:" } = {}) {
-  if (typeof storage?.getItem !== "function") throw storeError("bad_input", "localStorageStore needs Web Storage (localStorage is not available here)");
-  const get = async (id) => JSON.parse(storage.getItem(prefix + id) ?? "null") ?? undefined;
-  return {
-    get,
-    async save(id, state) {
-      const write = async () => {
-        checkRevision(await get(id), state);
-        storage.setItem(prefix + id, JSON.stringify(state));
-      };
-      const locks = globalThis.navigator?.locks;
-      await (locks ? locks.request(prefix + id, write) : write());
-    },
-    async delete(id) {
-      storage.removeItem(prefix + id);
-    },
-  };
-}
-
-/**
  * A Workers KV namespace binding. KV is eventually consistent across locations and has no
  * compare-and-set: the store reads the stored revision back before each write and refuses a
  * stale one (`conflict`), which catches sequential misuse but not two writers racing in the same

@@ -11,9 +11,6 @@ export declare function memoryStore(): ConversationStore;
 /** A store over chrome.storage.local (default) or .session, for MV3 extensions. */
 export declare function chromeStorageStore(options?: { area?: "local" | "session"; prefix?: string }): ConversationStore;
 
-/** A store over Web Storage (`localStorage` by default) for pages: a conversation survives a reload. */
-export declare function localStorageStore(options?: { storage?: { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void }; prefix?: string }): ConversationStore;
-
 /** A store over a Durable Object namespace whose class is ConversationObject: revision checks are atomic. */
 export declare function durableObjectStore(namespace: { idFromName(name: string): unknown; get(id: unknown): { fetch(input: string, init?: RequestInit): Promise<Response> } }): ConversationStore;
 

@@ -3,7 +3,7 @@
 import initWasm, { initSync } from "./toolnexus_wasm.js";
 
 export * from "./toolnexus_wasm.js";
-export { createClient, createToolkit, Toolkit, memoryStore, chromeStorageStore, localStorageStore, kvStore, durableObjectStore, ConversationObject } from "./api.js";
+export { createClient, createToolkit, Toolkit, memoryStore, chromeStorageStore, kvStore, durableObjectStore, ConversationObject } from "./api.js";
 export { initSync };
 
 /** `Request.kind` of a relay tool call. */

@@ -3,7 +3,8 @@
 // durable halt whose saved JSON you can read, edit and resume from. The conversation is kept by
 // the library in `localStorage` (`localStorageStore`), so the model remembers earlier messages
 // and a reload shows the conversation again; Stop aborts the running turn through `signal`.
-import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer, localStorageStore } from "../pkg/index.js";
+import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer } from "../pkg/index.js";
+import { localStorageStore } from "../pkg/web-storage.js";
 import { SCENARIOS, scriptedFetch } from "../demo/scripted-logic.mjs";
 
 const $ = (id) => document.getElementById(id);

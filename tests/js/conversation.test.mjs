@@ -3,7 +3,8 @@
 // checkpointing through every store without conflicting with itself.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
-import { createClient, createToolkit, relayTool, relayAnswer, relayCallsOf, memoryStore, kvStore, chromeStorageStore, localStorageStore, ConversationObject, checkRevision } from "toolnexus-wasm";
+import { createClient, createToolkit, relayTool, relayAnswer, relayCallsOf, memoryStore, kvStore, chromeStorageStore, ConversationObject, checkRevision } from "toolnexus-wasm";
+import { localStorageStore } from "toolnexus-wasm/web-storage";
 import { startScriptedModel } from "../../demo/scripted-model.mjs";
 
 let model;
