@@ -238,12 +238,17 @@ impl Drop for RunSignal {
 /// Each inner future is awaited at one place only: every await site of a future is a copy of
 /// its polling in the wasm.
 async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue> {
-    // No signal and no deadline: nothing can abort the run, and nothing is made for it.
+    // No signal, no deadline and no stream: nothing can abort the run, and nothing is made for it.
     let user = match &op {
         Op::Loop(_, _, o) | Op::Translate(o) => get(o, "signal"),
         Op::Discard(..) => JsValue::UNDEFINED,
     };
-    let run = RunSignal(if user.is_undefined() && inner.timeout_ms.is_none() { user } else { run_signal(&user, inner.timeout_ms) });
+    // A stream always has one: its consumer leaving aborts the run.
+    let stream = sink.as_ref().map_or(JsValue::UNDEFINED, Sink::iterable);
+    let run = RunSignal(match user.is_undefined() && inner.timeout_ms.is_none() && stream.is_undefined() {
+        true => user,
+        false => run_signal(&user, inner.timeout_ms, &stream),
+    });
     let signal = &run.0;
     let (mode, prompt, opts) = match op {
         Op::Loop(mode, prompt, opts) => (mode, prompt, opts),

@@ -8,6 +8,7 @@
 // is refused before reading; a body is read through its reader, cancelled past the cap, so a
 // huge reply never reaches the wasm memory).
 export async function callModel(f, url, head, body, signal, stream, max) {
+  await drained(signal);
   const init = JSON.parse(head);
   init.body = body;
   if (signal?.public) init.signal = signal.public;
@@ -48,6 +49,7 @@ function cancel(x) {
 // [1, JSON text] for any other value, [2, message] for a throw or rejection, [3] for a value
 // that is not JSON data.
 export async function callTool(f, args, signal, answer) {
+  await drained(signal);
   const ctx = {};
   if (signal) ctx.signal = signal;
   if (answer) ctx.answer = JSON.parse(answer);
@@ -88,11 +90,17 @@ export function optionsJson(o) {
 // The async iterable that `client.stream`, `streamWithAnswer` and `translateStream` return.
 // The wasm pushes each item as JSON text and ends the stream once (with the error of a failed
 // run); items queue until `next()` takes them, so a consumer slower than the model loses nothing.
+// Backpressure: the run starts no host call (a model call, a tool, `waitFor`, a store save)
+// while items wait here (`drained`), so a `pending` event has been taken by `next()` before its
+// `waitFor` runs, and what is buffered is at most one model reply's events. Leaving the stream
+// (`break`, `return()`, a throw in a `for await` body) aborts the run through its signal.
 export class EventStream {
   #items = [];
   #end; // [] once the run ended, [error] when it failed
   #wait; // [resolve, reject] of the `next()` that is waiting
   #closed = false;
+  #stop; // aborts the run (runSignal)
+  #drain = []; // resolvers of host calls waiting for the consumer to take every item
   push(text) {
     if (this.#closed) return;
     this.#items.push(text);
@@ -100,6 +108,7 @@ export class EventStream {
   }
   end(error) {
     this.#end ??= error === undefined ? [] : [error];
+    this.#release();
     this.#deliver();
   }
   // `{ value, done: false }` per item, then `{ done: true }`; a failed run rejects once.
@@ -110,16 +119,32 @@ export class EventStream {
       this.#deliver();
     });
   }
-  // A `break` out of `for await`: stops delivering. The run goes on to its end, saving its state
-  // as usual; abort it with the `signal` option.
+  // The consumer left: nothing more is delivered, and the run is aborted (its fetch, tools and
+  // parked `waitFor` calls see the signal; no new model call or tool starts).
   return() {
     this.#closed = true;
     this.#items = [];
     this.#end = [];
+    this.#release();
+    this.#stop?.(named("AbortError", "the stream's consumer left"));
+    this.#deliver();
     return Promise.resolve({ value: undefined, done: true });
   }
   [Symbol.asyncIterator]() {
     return this;
+  }
+  // Called by runSignal with the run's signal and its abort.
+  bind(s, stop) {
+    s[STREAM] = this;
+    this.#stop = stop;
+    if (this.#closed) this.return();
+  }
+  // `undefined` when every item was taken, else a promise that resolves once it has been.
+  drained() {
+    if (this.#items.length) return new Promise((r) => this.#drain.push(r));
+  }
+  #release() {
+    for (const r of this.#drain.splice(0)) r();
   }
   #deliver() {
     const w = this.#wait;
@@ -130,6 +155,7 @@ export class EventStream {
       } catch (e) {
         w[1](e);
       }
+      if (!this.#items.length) this.#release();
     } else if (this.#end?.length) {
       w[1](this.#end[0]);
       this.#end = [];
@@ -138,6 +164,25 @@ export class EventStream {
     } else return;
     this.#wait = undefined;
   }
+}
+
+// Resolves once the run's stream (if any) has handed every event to its consumer, a few
+// microtasks later (a consumer that takes its event and leaves, with `break`, does so first);
+// rejects when the run is aborted by then.
+const STREAM = Symbol();
+function drained(s) {
+  return (
+    s?.[STREAM] &&
+    guard(s[STREAM].drained(), s).then(() => {
+      if (s.aborted) throw named("AbortError");
+    })
+  );
+}
+
+// A host callback (`waitFor`, `onError`) with the run's signal, after the stream drained.
+export async function callHost(f, arg, s) {
+  await drained(s);
+  return f(arg, { signal: s?.public });
 }
 
 // The data fields of a resume call's options as JSON text, for the core's reader
@@ -160,11 +205,12 @@ export function resumeJson(o) {
 // of an awaited promise only when it settles, so nothing is kept per settled run.
 const RUN = Symbol();
 const READ = Symbol();
-export function runSignal(u, ms) {
+export function runSignal(u, ms, stream) {
   const c = new AbortController();
   const s = c.signal;
   if (u === null || typeof u !== "object") u = undefined;
-  s.public = ms === undefined ? u : s;
+  // A stream's run is aborted by its consumer leaving too: fetch and tools get the run's own.
+  s.public = ms === undefined && !stream ? u : s;
   // Aborting ends the run: what it awaits settles (`guard`, `onAbort`, `sleep`).
   const stop = (reason) => (c.abort(reason), endRun(s));
   const on = () => stop(u.reason);
@@ -182,6 +228,7 @@ export function runSignal(u, ms) {
     if (u.aborted) on();
     else u.addEventListener("abort", on, { once: true });
   } catch {}
+  stream?.bind(s, stop);
   return s;
 }
 
@@ -189,7 +236,7 @@ export function endRun(s) {
   for (const f of s?.[RUN]?.splice(0) ?? []) f();
 }
 
-const named = (name) => Object.assign(new Error(name), { name });
+const named = (name, message = name) => Object.assign(new Error(message), { name });
 
 // `p`, rejected with an AbortError when the run aborts (or ends): a host promise that never
 // settles (a fetch or tool that ignores the signal, a parked `waitFor`, a store) must not keep
@@ -260,9 +307,10 @@ function fn(o, k, what) {
 }
 
 // One store call, `method(id, state?)` with the store as `this`, awaited; `state` crosses as
-// JSON text. Resolves to [value], or [] when the store lacks the method; rejects with what the
+// JSON text (a save waits for the run's stream to drain). Resolves to [value], or [] when the store lacks the method; rejects with what the
 // store threw.
-export async function callStore(s, m, id, state) {
+export async function callStore(s, m, id, state, signal) {
+  if (state !== undefined) await drained(signal);
   const f = s?.[m];
   if (typeof f !== "function") return [];
   return [await (state === undefined ? f.call(s, id) : f.call(s, id, JSON.parse(state)))];
