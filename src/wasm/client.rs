@@ -244,10 +244,10 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
         Op::Discard(..) => JsValue::UNDEFINED,
     };
     // A stream always has one: its consumer leaving aborts the run.
-    let stream = sink.as_ref().map_or(JsValue::UNDEFINED, Sink::iterable);
-    let run = RunSignal(match user.is_undefined() && inner.timeout_ms.is_none() && stream.is_undefined() {
-        true => user,
-        false => run_signal(&user, inner.timeout_ms, &stream),
+    let stream = sink.as_ref().and_then(Sink::iterable);
+    let run = RunSignal(match (user.is_undefined() && inner.timeout_ms.is_none(), stream) {
+        (true, None) => user,
+        (_, s) => run_signal(&user, inner.timeout_ms, s.map_or(&JsValue::UNDEFINED, |s| s.as_ref())),
     });
     let signal = &run.0;
     let (mode, prompt, opts) = match op {

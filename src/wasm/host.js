@@ -126,7 +126,7 @@ export class EventStream {
     this.#items = [];
     this.#end = [];
     this.#release();
-    this.#stop?.(named("AbortError", "the stream's consumer left"));
+    this.#stop?.();
     this.#deliver();
     return Promise.resolve({ value: undefined, done: true });
   }
@@ -137,14 +137,14 @@ export class EventStream {
   bind(s, stop) {
     s[STREAM] = this;
     this.#stop = stop;
-    if (this.#closed) this.return();
+    if (this.#closed) stop();
   }
   // `undefined` when every item was taken, else a promise that resolves once it has been.
   drained() {
-    if (this.#items.length) return new Promise((r) => this.#drain.push(r));
+    return this.#items.length ? new Promise((r) => this.#drain.push(r)) : undefined;
   }
   #release() {
-    for (const r of this.#drain.splice(0)) r();
+    this.#drain.splice(0).map((r) => r());
   }
   #deliver() {
     const w = this.#wait;
@@ -174,16 +174,14 @@ function drained(s) {
   return (
     s?.[STREAM] &&
     guard(s[STREAM].drained(), s).then(() => {
-      if (s.aborted) throw named("AbortError");
+      if (s.aborted) throw s.reason;
     })
   );
 }
 
-// A host callback (`waitFor`, `onError`) with the run's signal, after the stream drained.
-export async function callHost(f, arg, s) {
-  await drained(s);
-  return f(arg, { signal: s?.public });
-}
+// A host callback (`waitFor`, `onError`) as the edge calls it, `(arg, runSignal)`: once the
+// run's stream has drained, `f(arg, { signal })` with the signal fetch and tools see.
+const withSignal = (f) => f && (async (arg, s) => (await drained(s), f(arg, { signal: s?.public })));
 
 // The data fields of a resume call's options as JSON text, for the core's reader
 // (`conversation::ResumeOptions`); "" (refused there) for a value that is not JSON data.
@@ -236,7 +234,7 @@ export function endRun(s) {
   for (const f of s?.[RUN]?.splice(0) ?? []) f();
 }
 
-const named = (name, message = name) => Object.assign(new Error(message), { name });
+const named = (name) => Object.assign(new Error(name), { name });
 
 // `p`, rejected with an AbortError when the run aborts (or ends): a host promise that never
 // settles (a fetch or tool that ignores the signal, a parked `waitFor`, a store) must not keep
@@ -294,6 +292,8 @@ export function hostOptions(o) {
   }
   const h = o.hooks;
   const fns = ["waitFor", "fetch", "onMetric", "onError"].map((k) => fn(o, k, "createClient options"));
+  fns[0] = withSignal(fns[0]);
+  fns[3] = withSignal(fns[3]);
   if (h != null && typeof h !== "object") throw "hooks must be an object of functions";
   for (const k of ["beforeLLM", "afterLLM", "beforeTool", "afterTool"]) fns.push(fn(h ?? {}, k, "hooks"));
   fns.push(fn(o, "bodyTransform", "createClient options"), s ?? undefined);

@@ -3,7 +3,7 @@
 //! Host objects are reached through the helpers in host.js, which settle each call into plain
 //! values, so a wrong shape is a typed error, never a throw through Rust frames.
 
-use super::convert::{from_js, from_thrown, to_js};
+use super::convert::{from_js, from_thrown, settle, to_js};
 use crate::driver::{
     aborted, request_head, too_large, Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport, Waiter,
     WholeBody,
@@ -39,9 +39,6 @@ extern "C" {
     /// run, and host calls wait for it to drain).
     #[wasm_bindgen(js_name = runSignal)]
     pub fn run_signal(user: &JsValue, ms: Option<f64>, stream: &JsValue) -> JsValue;
-    /// `f(arg, { signal })` once the run's stream has drained.
-    #[wasm_bindgen(js_name = callHost)]
-    fn call_host_fn(f: &Function, arg: &JsValue, signal: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = endRun)]
     pub fn end_run(signal: &JsValue);
     pub fn guard(p: &Promise, signal: &JsValue) -> Promise;
@@ -204,9 +201,9 @@ pub struct RunHost<'a> {
 /// `Code::HostCallback`.
 async fn call_host(f: Option<&Function>, arg: Result<JsValue>, what: &str, signal: &JsValue) -> Result<JsValue> {
     let f = f.ok_or_else(|| Error::internal("no host callback"))?;
-    JsFuture::from(guard(&call_host_fn(f, &arg?, signal), signal))
-        .await
-        .map_err(|e| from_thrown(&e, Code::HostCallback, &format!("{what} failed")))
+    // `f` is hostOptions' wrapper: it waits for the stream to drain and adds `{ signal }`.
+    let v = f.call2(&JsValue::UNDEFINED, &arg?, signal).map(|v| if v.is_object() { guard(v.unchecked_ref(), signal).into() } else { v });
+    settle(v).await.map_err(|e| from_thrown(&e, Code::HostCallback, &format!("{what} failed")))
 }
 
 impl Waiter for RunHost<'_> {

@@ -38,9 +38,9 @@ impl Sink {
         Sink { stream: None, on_text: Some(on_text) }
     }
 
-    /// The iterable this sink feeds, or `undefined` (`ask`'s callback sink).
-    pub fn iterable(&self) -> JsValue {
-        self.stream.as_ref().map_or(JsValue::UNDEFINED, |s| s.into())
+    /// The iterable this sink feeds (none for `ask`'s callback sink).
+    pub fn iterable(&self) -> Option<&EventStream> {
+        self.stream.as_ref()
     }
 
     /// Queues any JSON data as the next item (events, and translateStream's chunks).
