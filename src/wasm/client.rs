@@ -6,7 +6,7 @@
 //! `streamWithAnswer` given an `id`, load from it and save to it (after every completed turn and
 //! before any `waitFor`, contract Part 1 rule 8).
 
-use super::convert::{from_js, get, js_error, opt_function, opt_string, to_js, JsResult};
+use super::convert::{from_js, get, js_error, opt_function, opt_string, quietly, string_arg, thrown_message, to_js, JsResult};
 use super::hooks::JsHooks;
 use super::host::{host_options, options_json, resume_json, run_signal, Fetch, JsTools, RunHost};
 use super::store::JsStore;
@@ -49,7 +49,7 @@ pub struct Client {
 fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
     // No text: `undefined` or a function, which the core refuses as not an options object.
     let ClientOptions { cfg, policy, timeout_ms } = ClientOptions::from_json_text(options_json(opts).as_deref())?;
-    let host = host_options(opts).map_err(|e| Error::bad_input(e.as_string().unwrap_or_default()))?;
+    let host = host_options(opts).map_err(|e| Error::bad_input(thrown_message(&e)))?;
     let f = |i: u32| host.get(i).dyn_into::<Function>().ok();
     let store = host.get(9);
     Ok(Inner {
@@ -101,7 +101,7 @@ impl Inner {
             Some(_) => None,
             None => Some(conversation::ResumeOptions::from_json_text(&resume_json(opts), use_store, mode == Mode::Ask)?),
         };
-        let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
+        let toolkit = decode_toolkit(&get(opts, "toolkit")?)?;
         let (run, step, id, revision) = match (prompt, resume) {
             (Some(prompt), _) => {
                 let id = if use_store { opt_string(opts, "id", "options")?.filter(|s| !s.is_empty()) } else { None };
@@ -109,7 +109,7 @@ impl Inner {
                     Some(id) => conversation::open(&self.store, id).await?,
                     // A history in either dialect, read by the core from its JSON data.
                     None => conversation::Opened {
-                        history: conversation::history_from_json(&from_js(&get(opts, "history"), "history")?)?,
+                        history: conversation::history_from_json(&from_js(&get(opts, "history")?, "history")?)?,
                         revision: 0,
                     },
                 };
@@ -130,7 +130,7 @@ impl Inner {
                 (run, step, o.id, r.revision)
             }
         };
-        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
+        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: signal_of(opts)?, id, revision })
     }
 
     /// The run's host side and transport, over the run's signal.
@@ -186,9 +186,9 @@ impl Inner {
     }
 
     async fn translate(&self, req: JsValue, sink: Option<&Sink>) -> Result<JsValue> {
-        let toolkit = decode_toolkit(&get(&req, "toolkit"))?;
+        let toolkit = decode_toolkit(&get(&req, "toolkit")?)?;
         let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
-        let (host, transport) = self.seams(&get(&req, "signal"));
+        let (host, transport) = self.seams(&signal_of(&req)?);
         let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED };
         let ids = super::ids();
         let clock = js_sys::Date::now;
@@ -217,25 +217,44 @@ enum Mode {
 /// them all: each distinct future would otherwise be compiled into the wasm again. A loop
 /// operation has a prompt, or none to resume with the host's answer.
 enum Op {
-    Loop(Mode, Option<String>, JsValue),
-    Discard(String, JsValue),
+    Loop(Mode, Option<JsValue>, JsValue),
+    Discard(JsValue, JsValue),
     Translate(JsValue),
+}
+
+/// The run's `signal`: absent, or an object with `aborted` and `addEventListener` (read here, so
+/// that a revoked Proxy or a throwing getter is refused before the run's abort wiring reads it).
+fn signal_of(opts: &JsValue) -> Result<JsValue> {
+    let s = get(opts, "signal")?;
+    if s.is_undefined() || s.is_null() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    match (get(&s, "aborted")?.as_bool(), get(&s, "addEventListener")?.is_function()) {
+        (Some(_), true) => Ok(s),
+        _ => Err(Error::bad_input("options.signal must be an AbortSignal")),
+    }
 }
 
 /// Each inner future is awaited at one place only: every await site of a future is a copy of
 /// its polling in the wasm.
 async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue> {
+    let (Op::Loop(_, _, opts) | Op::Discard(_, opts) | Op::Translate(opts)) = &op;
+    // Any value may arrive from JS: the options must be an object (or absent).
+    if !(opts.is_undefined() || opts.is_null() || opts.is_object()) {
+        return Err(Error::bad_input("options must be an object"));
+    }
     let (mode, prompt, opts) = match op {
-        Op::Loop(mode, prompt, opts) => (mode, prompt, opts),
+        Op::Loop(mode, prompt, opts) => (mode, prompt.map(|p| string_arg(&p, "prompt")).transpose()?, opts),
         Op::Discard(id, opts) => {
-            let keep = get(&opts, "keepHistory").as_bool() == Some(true);
+            let (id, keep) = (string_arg(&id, "discard(id): id")?, get(&opts, "keepHistory")?.as_bool() == Some(true));
             return conversation::discard(&inner.store, &id, keep).await.map(|_| JsValue::UNDEFINED);
         }
         Op::Translate(req) => return inner.translate(req, sink.as_ref()).await,
     };
     let sink = match mode {
-        // `ask`: with `onText` the model replies are streamed and each text delta is handed over.
-        Mode::Ask if prompt.is_some() => opt_function(&opts, "onText", "ask options")?.map(Sink::text_callback),
+        // `ask`: with `onText` the model replies are streamed and each text delta is handed over;
+        // neither its throw nor its rejection may reach the host as uncaught.
+        Mode::Ask if prompt.is_some() => opt_function(&opts, "onText", "ask options")?.map(|f| Sink::text_callback(quietly(&f))),
         _ => sink,
     };
     let p = inner.prepare(prompt, &opts, sink.is_some(), mode).await?;
@@ -258,7 +277,11 @@ impl Client {
     /// Runs the loop on a prompt: a `RunResult`, `"done"`, `"incomplete"` or `"pending"` (a tool
     /// suspended and no `waitFor` was given). Never touches the store.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn run(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue) -> Promise {
+    pub fn run(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue,
+    ) -> Promise {
         promise(&self.inner, Op::Loop(Mode::Run, Some(prompt), opts))
     }
 
@@ -271,7 +294,11 @@ impl Client {
     /// `run` keeping the conversation `id` in the store (loaded, then saved after every turn and
     /// before any `waitFor`); `onText(delta)` streams the text.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn ask(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue) -> Promise {
+    pub fn ask(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue,
+    ) -> Promise {
         promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt), opts))
     }
 
@@ -283,7 +310,11 @@ impl Client {
 
     /// Streams a run as `StreamEvent`s ending with `done`; with `id` the store is used, as by `ask`.
     #[wasm_bindgen(unchecked_return_type = "EventStream")]
-    pub fn stream(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue) -> EventStream {
+    pub fn stream(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue,
+    ) -> EventStream {
         event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt), opts))
     }
 
@@ -310,7 +341,7 @@ impl Client {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn discard(
         &self,
-        id: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "{ keepHistory?: boolean } | undefined")] opts: JsValue,
     ) -> Promise {
         promise(&self.inner, Op::Discard(id, opts))

@@ -2,10 +2,19 @@
 //! bodies with `?`, so a bad JS value is a typed error, never a throw past Rust frames.
 
 use crate::error::{Code, Error, Result};
-use js_sys::{Function, Reflect, JSON};
+use js_sys::{Function, Promise, Reflect, JSON};
 use serde::Serialize;
 use serde_json::Value;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/src/wasm/host.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = messageOf)]
+    fn message_of(thrown: &JsValue) -> String;
+    fn awaited(v: &JsValue) -> Promise;
+    /// `f` wrapped so that its throw or rejection is dropped (`onText`, `onMetric`).
+    pub fn quietly(f: &Function) -> Function;
+}
 
 /// Rust data to a JS value through JSON text: `JSON.parse` of one string is much cheaper than
 /// building the object graph field by field across the boundary, and gives plain objects (never
@@ -30,24 +39,35 @@ pub fn from_js(v: &JsValue, what: &str) -> Result<Value> {
     serde_json::from_str(&text).map_err(|e| Error::bad_input(format!("{what} is not JSON data: {e}")))
 }
 
-pub fn get(obj: &JsValue, key: &str) -> JsValue {
+/// `obj[key]`, `undefined` for a value that has no properties; a getter that throws (or a
+/// revoked Proxy) is `bad_input`.
+pub fn get(obj: &JsValue, key: &str) -> Result<JsValue> {
     // Functions have properties too (`AbortSignal.timeout`), but `typeof` says "function".
     if !obj.is_object() && !obj.is_function() {
-        return JsValue::UNDEFINED;
+        return Ok(JsValue::UNDEFINED);
     }
-    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    Reflect::get(obj, &JsValue::from_str(key)).map_err(|e| Error::bad_input(format!("reading {key} failed: {}", thrown_message(&e))))
 }
 
-pub fn opt_string(obj: &JsValue, key: &str, what: &str) -> Result<Option<String>> {
-    let v = get(obj, key);
+/// A parameter that must be a string (a prompt, an id, a name).
+pub fn string_arg(v: &JsValue, what: &str) -> Result<String> {
+    v.as_string().ok_or_else(|| Error::bad_input(format!("{what} must be a string")))
+}
+
+/// An optional string parameter: `undefined` and `null` are none.
+pub fn opt_string_arg(v: &JsValue, what: &str) -> Result<Option<String>> {
     if v.is_undefined() || v.is_null() {
         return Ok(None);
     }
-    v.as_string().map(Some).ok_or_else(|| Error::bad_input(format!("{what}.{key} must be a string")))
+    string_arg(v, what).map(Some)
+}
+
+pub fn opt_string(obj: &JsValue, key: &str, what: &str) -> Result<Option<String>> {
+    opt_string_arg(&get(obj, key)?, &format!("{what}.{key}"))
 }
 
 pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Function>> {
-    let v = get(obj, key);
+    let v = get(obj, key)?;
     if v.is_undefined() || v.is_null() {
         return Ok(None);
     }
@@ -65,25 +85,21 @@ pub fn js_error(e: Error) -> JsValue {
     err.into()
 }
 
-/// The message of whatever a JS callback threw (an Error's message, or the value as text).
+/// The message of whatever a JS callback threw (an Error's message, or the value as text), read
+/// in host.js so that no value can throw while it is read.
 pub fn thrown_message(v: &JsValue) -> String {
-    if let Some(e) = v.dyn_ref::<js_sys::Error>() {
-        return String::from(e.message());
-    }
-    if let Some(s) = v.as_string() {
-        return s;
-    }
-    js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "unknown error".into())
+    message_of(v)
 }
 
 /// An error thrown back into Rust from JS: keep a `ToolnexusError`'s code, otherwise wrap it.
 pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
-    let name = get(v, "name").as_string().unwrap_or_default();
+    let text = |k| get(v, k).ok().and_then(|s| s.as_string());
+    let name = text("name").unwrap_or_default();
     if name == "AbortError" || name == "TimeoutError" {
         return Error::new(Code::Aborted, format!("{context}: aborted"));
     }
     // A store's refusal keeps its meaning: the caller must see `conflict`, not a store failure.
-    if get(v, "code").as_string().as_deref() == Some("conflict") {
+    if text("code").as_deref() == Some("conflict") {
         return Error::conflict(thrown_message(v));
     }
     Error::new(code, format!("{context}: {}", thrown_message(v)))
@@ -91,11 +107,12 @@ pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
 pub type JsResult<T> = std::result::Result<T, JsValue>;
 
 /// Awaits whatever a JS call returned (a value or a Promise); a throw or a rejection is `Err`.
+/// A thenable is awaited through a promise of our own (`awaited`), never through its own `then`.
 pub async fn settle(call: std::result::Result<JsValue, JsValue>) -> std::result::Result<JsValue, JsValue> {
     match call {
         // Only an object can be a thenable: a plain value needs no promise hop.
         Ok(v) if !v.is_object() && !v.is_function() => Ok(v),
-        Ok(v) => wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&v)).await,
+        Ok(v) => wasm_bindgen_futures::JsFuture::from(awaited(&v)).await,
         Err(e) => Err(e),
     }
 }
