@@ -18,25 +18,24 @@ export function createClient(options) {
 // A method of a freed client (or of an object that only has Client's prototype) would meet a
 // null pointer in the glue, whose error has no code: it gets `bad_input` instead (a rejection
 // from the methods that return a promise). A second `free()` does nothing.
-const later = ["run", "runWithAnswer", "ask", "askWithAnswer", "translate", "discard"];
 for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(Client.prototype))) {
   const f = d.value ?? d.get;
-  if (k === "constructor" || typeof f !== "function") continue;
-  const g = function (...a) {
-    if (this?.__wbg_ptr) return f.apply(this, a);
+  if (k === "constructor") continue;
+  d[d.value ? "value" : "get"] = function () {
+    if (this?.__wbg_ptr) return f.apply(this, arguments);
     if (k === "free") return;
-    const e = toolnexusError("bad_input", `Client.${k}: the client was freed (or not made by createClient)`);
-    if (later.includes(k)) return Promise.reject(e);
+    const e = toolnexusError("bad_input", `Client.${k}: the client was freed`);
+    if (/^(run|ask|discard|translate$)/.test(k)) return Promise.reject(e);
     throw e;
   };
-  Object.defineProperty(Client.prototype, k, d.value ? { ...d, value: g } : { ...d, get: g });
+  Object.defineProperty(Client.prototype, k, d);
 }
 
-// What a value a caller gave threw while we read it (a revoked Proxy, a throwing getter) is
-// answered with `bad_input`; our own typed errors pass unchanged.
+// What a caller's value threw while read (a revoked Proxy, a throwing getter) is `bad_input`;
+// our own typed errors pass unchanged.
 function typed(e, what) {
   try {
-    if (e instanceof Error && e.name === "ToolnexusError") return e;
+    if (e.name === "ToolnexusError") return e;
   } catch {}
   return toolnexusError("bad_input", `${what}: a value given could not be read`);
 }

@@ -222,6 +222,15 @@ enum Op {
     Translate(JsValue),
 }
 
+/// A loop operation's or `discard`'s arguments, which may be any JS values: the prompt (or id)
+/// must be a string and the options an object (or absent).
+fn args(text: Option<JsValue>, opts: &JsValue) -> Result<Option<String>> {
+    if !(opts.is_undefined() || opts.is_null() || opts.is_object()) {
+        return Err(Error::bad_input("options must be an object"));
+    }
+    text.map(|t| string_arg(&t, false, "the prompt (or id) must be a string")).transpose().map(Option::flatten)
+}
+
 /// The run's `signal`: absent, or an object with `aborted` and `addEventListener` (read here, so
 /// that a revoked Proxy or a throwing getter is refused before the run's abort wiring reads it).
 fn signal_of(opts: &JsValue) -> Result<JsValue> {
@@ -229,24 +238,19 @@ fn signal_of(opts: &JsValue) -> Result<JsValue> {
     if s.is_undefined() || s.is_null() {
         return Ok(JsValue::UNDEFINED);
     }
-    match (get(&s, "aborted")?.as_bool(), get(&s, "addEventListener")?.is_function()) {
-        (Some(_), true) => Ok(s),
-        _ => Err(Error::bad_input("options.signal must be an AbortSignal")),
+    if get(&s, "aborted")?.as_bool().is_some() && get(&s, "addEventListener")?.is_function() {
+        return Ok(s);
     }
+    Err(Error::bad_input("options.signal must be an AbortSignal"))
 }
 
 /// Each inner future is awaited at one place only: every await site of a future is a copy of
 /// its polling in the wasm.
 async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue> {
-    let (Op::Loop(_, _, opts) | Op::Discard(_, opts) | Op::Translate(opts)) = &op;
-    // Any value may arrive from JS: the options must be an object (or absent).
-    if !(opts.is_undefined() || opts.is_null() || opts.is_object()) {
-        return Err(Error::bad_input("options must be an object"));
-    }
     let (mode, prompt, opts) = match op {
-        Op::Loop(mode, prompt, opts) => (mode, prompt.map(|p| string_arg(&p, "prompt")).transpose()?, opts),
+        Op::Loop(mode, prompt, opts) => (mode, args(prompt, &opts)?, opts),
         Op::Discard(id, opts) => {
-            let (id, keep) = (string_arg(&id, "discard(id): id")?, get(&opts, "keepHistory")?.as_bool() == Some(true));
+            let (id, keep) = (args(Some(id), &opts)?.unwrap_or_default(), get(&opts, "keepHistory")?.as_bool() == Some(true));
             return conversation::discard(&inner.store, &id, keep).await.map(|_| JsValue::UNDEFINED);
         }
         Op::Translate(req) => return inner.translate(req, sink.as_ref()).await,

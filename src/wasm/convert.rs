@@ -46,24 +46,24 @@ pub fn get(obj: &JsValue, key: &str) -> Result<JsValue> {
     if !obj.is_object() && !obj.is_function() {
         return Ok(JsValue::UNDEFINED);
     }
-    Reflect::get(obj, &JsValue::from_str(key)).map_err(|e| Error::bad_input(format!("reading {key} failed: {}", thrown_message(&e))))
+    Reflect::get(obj, &JsValue::from_str(key)).map_err(|e| Error::bad_input(thrown_message(&e)))
 }
 
-/// A parameter that must be a string (a prompt, an id, a name).
-pub fn string_arg(v: &JsValue, what: &str) -> Result<String> {
-    v.as_string().ok_or_else(|| Error::bad_input(format!("{what} must be a string")))
-}
-
-/// An optional string parameter: `undefined` and `null` are none.
-pub fn opt_string_arg(v: &JsValue, what: &str) -> Result<Option<String>> {
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
+/// A string parameter (a prompt, an id, a name); with `optional`, `undefined` and `null` are
+/// none. Any other value is `bad_input` with the message `refusal`.
+pub fn string_arg(v: &JsValue, optional: bool, refusal: &'static str) -> Result<Option<String>> {
+    match v.as_string() {
+        None if !(optional && (v.is_undefined() || v.is_null())) => Err(Error::bad_input(refusal)),
+        s => Ok(s),
     }
-    string_arg(v, what).map(Some)
 }
 
 pub fn opt_string(obj: &JsValue, key: &str, what: &str) -> Result<Option<String>> {
-    opt_string_arg(&get(obj, key)?, &format!("{what}.{key}"))
+    let v = get(obj, key)?;
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.as_string().map(Some).ok_or_else(|| Error::bad_input(format!("{what}.{key} must be a string")))
 }
 
 pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Function>> {

@@ -241,11 +241,11 @@ export function sleep(ms) {
 }
 
 // The next chunk of a body reader: its bytes, `undefined` at the end, `null` when `read()` gave
-// no `{ done, value }`. A throw rejects.
+// no `{ done, value }` with bytes. A throw rejects.
 export async function readChunk(r) {
   const x = await r.read();
   if (x === null || typeof x !== "object") return null;
-  return x.done ? undefined : x.value;
+  return x.done ? undefined : x.value instanceof Uint8Array ? x.value : null;
 }
 
 // The host's objects among `createClient`'s options, checked in the order the edge reported

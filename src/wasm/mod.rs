@@ -16,7 +16,7 @@ pub use toolkit::{define_tool, drop_toolkit, relay_tool, toolkit_id};
 
 use crate::error::Error;
 use crate::suspend::{self, IdGen, Request};
-use convert::{from_js, js_error, opt_string_arg, string_arg, to_js, JsResult};
+use convert::{from_js, js_error, string_arg, to_js, JsResult};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -51,8 +51,9 @@ pub fn auth_required(
     #[wasm_bindgen(unchecked_param_type = "string | null")] prompt: Option<JsValue>,
 ) -> JsResult<JsValue> {
     let run = || {
-        let prompt = opt_string_arg(&prompt.unwrap_or_default(), "authRequired(url, prompt): prompt")?;
-        let req = suspend::auth_required(&string_arg(&url, "authRequired(url): url")?, prompt.as_deref());
+        let prompt = string_arg(&prompt.unwrap_or_default(), true, "authRequired: prompt must be a string")?;
+        let url = string_arg(&url, false, "authRequired: url must be a string")?.unwrap_or_default();
+        let req = suspend::auth_required(&url, prompt.as_deref());
         to_js(&suspend::pending_result(req, &ids()))
     };
     run().map_err(js_error)
@@ -79,7 +80,7 @@ pub fn relay_answer(
     #[wasm_bindgen(unchecked_param_type = "RelayResult[]")] results: JsValue,
 ) -> JsResult<JsValue> {
     let run = || {
-        let id = string_arg(&request_id, "relayAnswer(requestId): requestId")?;
+        let id = string_arg(&request_id, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
         to_js(&suspend::relay_answer(&id, suspend::relay_results_from_json(&from_js(&results, "results")?)?))
     };
     run().map_err(js_error)

@@ -4,7 +4,7 @@
 //! `{ tools: [...] }` object works too; the collision guard runs on construction, on `add`, and
 //! again when a run reads such a toolkit.
 
-use super::convert::{from_js, get, js_error, opt_function, opt_string_arg, string_arg, JsResult};
+use super::convert::{from_js, get, js_error, opt_function, string_arg, JsResult};
 use crate::declare;
 use crate::error::{Error, Result};
 use crate::tool::{ToolSpec, Toolkit as CoreToolkit};
@@ -39,7 +39,7 @@ thread_local! {
 /// A short list, not a map: hosts hold a handful of toolkits, and a map's hashing code would
 /// cost more wasm bytes than the lookups ever save.
 fn registry_set(id: u32, decoded: Decoded) {
-    drop_toolkit(id.into());
+    forget(id);
     REGISTRY.with(|r| r.borrow_mut().push((id, decoded)));
 }
 
@@ -112,7 +112,8 @@ pub fn define_tool(#[wasm_bindgen(unchecked_param_type = "ToolDefinition")] def:
 #[wasm_bindgen(js_name = relayTool, skip_typescript)]
 pub fn relay_tool(name: JsValue, description: JsValue, schema: JsValue) -> JsResult<JsValue> {
     let run = || {
-        let (name, description) = (string_arg(&name, "relayTool(name)")?, opt_string_arg(&description, "relayTool(name, description)")?);
+        let name = string_arg(&name, false, "relayTool: name must be a string")?.unwrap_or_default();
+        let description = string_arg(&description, true, "relayTool: description must be a string")?;
         tool_object(&declare::relay(name, description, from_js(&schema, "schema")?)?, None)
     };
     run().map_err(js_error)
@@ -140,7 +141,9 @@ pub fn toolkit_id(list: JsValue, toolkit: JsValue) -> JsResult<u32> {
 /// Forgets a `Toolkit`'s decoded tools (its `free()`, or the finalizer once it is collected).
 #[wasm_bindgen(js_name = dropToolkit, skip_typescript)]
 pub fn drop_toolkit(id: JsValue) {
-    if let Some(id) = id.as_f64() {
-        REGISTRY.with(|r| r.borrow_mut().retain(|(k, _)| f64::from(*k) != id));
-    }
+    forget(id.as_f64().unwrap_or_default() as u32);
+}
+
+fn forget(id: u32) {
+    REGISTRY.with(|r| r.borrow_mut().retain(|(k, _)| *k != id));
 }
