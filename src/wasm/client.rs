@@ -6,7 +6,7 @@
 //! `streamWithAnswer` given an `id`, load from it and save to it (after every completed turn and
 //! before any `waitFor`, contract Part 1 rule 8).
 
-use super::convert::{from_js, get, js_error, opt_function, opt_string, quietly, string_arg, thrown_message, to_js, JsResult};
+use super::convert::{from_js, js_error, string_arg, thrown_message, to_js, JsResult};
 use super::hooks::JsHooks;
 use super::host::{host_options, options_json, resume_json, run_signal, Fetch, JsTools, RunHost};
 use super::store::JsStore;
@@ -95,23 +95,22 @@ impl Inner {
     /// store, when `use_store`), `state`, or `history` + `pending`; the core reads the resume
     /// options and `conversation::resume` chooses and checks. One future for both keeps one copy
     /// of it in the wasm.
-    async fn prepare(&self, prompt: Option<String>, opts: &JsValue, stream: bool, mode: Mode) -> Result<Prepared> {
+    async fn prepare(&self, prompt: Option<String>, opts: &JsValue, a: Args, stream: bool, mode: Mode) -> Result<Prepared> {
         let use_store = mode != Mode::Run;
         let resume = match prompt {
             Some(_) => None,
             None => Some(conversation::ResumeOptions::from_json_text(&resume_json(opts), use_store, mode == Mode::Ask)?),
         };
-        let toolkit = decode_toolkit(&get(opts, "toolkit")?)?;
+        let toolkit = decode_toolkit(&a.toolkit)?;
         let (run, step, id, revision) = match (prompt, resume) {
             (Some(prompt), _) => {
-                let id = if use_store { opt_string(opts, "id", "options")?.filter(|s| !s.is_empty()) } else { None };
+                let id = if use_store { a.id } else { None };
                 let opened = match &id {
                     Some(id) => conversation::open(&self.store, id).await?,
                     // A history in either dialect, read by the core from its JSON data.
-                    None => conversation::Opened {
-                        history: conversation::history_from_json(&from_js(&get(opts, "history")?, "history")?)?,
-                        revision: 0,
-                    },
+                    None => {
+                        conversation::Opened { history: conversation::history_from_json(&from_js(&a.history, "history")?)?, revision: 0 }
+                    }
                 };
                 let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, opened.history, &prompt)?;
                 (run, step, id, opened.revision)
@@ -130,7 +129,7 @@ impl Inner {
                 (run, step, o.id, r.revision)
             }
         };
-        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: signal_of(opts)?, id, revision })
+        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: a.signal, id, revision })
     }
 
     /// The run's host side and transport, over the run's signal.
@@ -185,10 +184,10 @@ impl Inner {
         }
     }
 
-    async fn translate(&self, req: JsValue, sink: Option<&Sink>) -> Result<JsValue> {
-        let toolkit = decode_toolkit(&get(&req, "toolkit")?)?;
+    async fn translate(&self, req: JsValue, a: Args, sink: Option<&Sink>) -> Result<JsValue> {
+        let toolkit = decode_toolkit(&a.toolkit)?;
         let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
-        let (host, transport) = self.seams(&signal_of(&req)?);
+        let (host, transport) = self.seams(&a.signal);
         let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED };
         let ids = super::ids();
         let clock = js_sys::Date::now;
@@ -222,46 +221,57 @@ enum Op {
     Translate(JsValue),
 }
 
-/// A loop operation's or `discard`'s arguments, which may be any JS values: the prompt (or id)
-/// must be a string and the options an object (or absent).
-fn args(text: Option<JsValue>, opts: &JsValue) -> Result<Option<String>> {
-    if !(opts.is_undefined() || opts.is_null() || opts.is_object()) {
-        return Err(Error::bad_input("options must be an object"));
-    }
-    text.map(|t| string_arg(&t, false, "the prompt (or id) must be a string")).transpose().map(Option::flatten)
+/// What an operation's options hold besides JSON data, read and checked in one crossing
+/// (`runOptions` in host.js): any JS value may arrive, and a getter that throws is refused too.
+struct Args {
+    toolkit: JsValue,
+    /// Absent, or an object with `aborted` and `addEventListener`.
+    signal: JsValue,
+    /// `onText`, wrapped so that neither its throw nor its rejection reaches the host.
+    on_text: JsValue,
+    /// A non-empty conversation id.
+    id: Option<String>,
+    keep_history: bool,
+    history: JsValue,
 }
 
-/// The run's `signal`: absent, or an object with `aborted` and `addEventListener` (read here, so
-/// that a revoked Proxy or a throwing getter is refused before the run's abort wiring reads it).
-fn signal_of(opts: &JsValue) -> Result<JsValue> {
-    let s = get(opts, "signal")?;
-    if s.is_undefined() || s.is_null() {
-        return Ok(JsValue::UNDEFINED);
-    }
-    if get(&s, "aborted")?.as_bool().is_some() && get(&s, "addEventListener")?.is_function() {
-        return Ok(s);
-    }
-    Err(Error::bad_input("options.signal must be an AbortSignal"))
+#[wasm_bindgen(module = "/src/wasm/host.js")]
+extern "C" {
+    /// `[toolkit, signal, onText, id, keepHistory, history]`; throws a refusal's message.
+    #[wasm_bindgen(js_name = runOptions, catch)]
+    fn run_options(opts: &JsValue) -> std::result::Result<js_sys::Array, JsValue>;
+}
+
+fn read_args(opts: &JsValue) -> Result<Args> {
+    let a = run_options(opts).map_err(|e| Error::bad_input(thrown_message(&e)))?;
+    Ok(Args {
+        toolkit: a.get(0),
+        signal: a.get(1),
+        on_text: a.get(2),
+        id: a.get(3).as_string(),
+        keep_history: a.get(4).is_truthy(),
+        history: a.get(5),
+    })
 }
 
 /// Each inner future is awaited at one place only: every await site of a future is a copy of
 /// its polling in the wasm.
 async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue> {
+    let (Op::Loop(_, _, opts) | Op::Discard(_, opts) | Op::Translate(opts)) = &op;
+    let a = read_args(opts)?;
+    let text = |t: &JsValue| string_arg(t, false, "the prompt (or id) must be a string").map(Option::unwrap_or_default);
     let (mode, prompt, opts) = match op {
-        Op::Loop(mode, prompt, opts) => (mode, args(prompt, &opts)?, opts),
-        Op::Discard(id, opts) => {
-            let (id, keep) = (args(Some(id), &opts)?.unwrap_or_default(), get(&opts, "keepHistory")?.as_bool() == Some(true));
-            return conversation::discard(&inner.store, &id, keep).await.map(|_| JsValue::UNDEFINED);
-        }
-        Op::Translate(req) => return inner.translate(req, sink.as_ref()).await,
+        Op::Loop(mode, prompt, opts) => (mode, prompt.as_ref().map(text).transpose()?, opts),
+        Op::Discard(id, _) => return conversation::discard(&inner.store, &text(&id)?, a.keep_history).await.map(|_| JsValue::UNDEFINED),
+        Op::Translate(req) => return inner.translate(req, a, sink.as_ref()).await,
     };
     let sink = match mode {
         // `ask`: with `onText` the model replies are streamed and each text delta is handed over;
         // neither its throw nor its rejection may reach the host as uncaught.
-        Mode::Ask if prompt.is_some() => opt_function(&opts, "onText", "ask options")?.map(|f| Sink::text_callback(quietly(&f))),
+        Mode::Ask if prompt.is_some() && a.on_text.is_function() => Some(Sink::text_callback(a.on_text.clone().unchecked_into())),
         _ => sink,
     };
-    let p = inner.prepare(prompt, &opts, sink.is_some(), mode).await?;
+    let p = inner.prepare(prompt, &opts, a, sink.is_some(), mode).await?;
     let text = inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink)).await?.to_json();
     js_sys::JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
 }

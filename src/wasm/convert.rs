@@ -12,8 +12,6 @@ extern "C" {
     #[wasm_bindgen(js_name = messageOf)]
     fn message_of(thrown: &JsValue) -> String;
     fn awaited(v: &JsValue) -> Promise;
-    /// `f` wrapped so that its throw or rejection is dropped (`onText`, `onMetric`).
-    pub fn quietly(f: &Function) -> Function;
 }
 
 /// Rust data to a JS value through JSON text: `JSON.parse` of one string is much cheaper than
@@ -39,14 +37,14 @@ pub fn from_js(v: &JsValue, what: &str) -> Result<Value> {
     serde_json::from_str(&text).map_err(|e| Error::bad_input(format!("{what} is not JSON data: {e}")))
 }
 
-/// `obj[key]`, `undefined` for a value that has no properties; a getter that throws (or a
-/// revoked Proxy) is `bad_input`.
-pub fn get(obj: &JsValue, key: &str) -> Result<JsValue> {
+/// `obj[key]`; `undefined` for a value that has no properties, and for a getter that throws (or
+/// a revoked Proxy): the reader then refuses the missing value with a typed error.
+pub fn get(obj: &JsValue, key: &str) -> JsValue {
     // Functions have properties too (`AbortSignal.timeout`), but `typeof` says "function".
     if !obj.is_object() && !obj.is_function() {
-        return Ok(JsValue::UNDEFINED);
+        return JsValue::UNDEFINED;
     }
-    Reflect::get(obj, &JsValue::from_str(key)).map_err(|e| Error::bad_input(thrown_message(&e)))
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// A string parameter (a prompt, an id, a name); with `optional`, `undefined` and `null` are
@@ -58,16 +56,8 @@ pub fn string_arg(v: &JsValue, optional: bool, refusal: &'static str) -> Result<
     }
 }
 
-pub fn opt_string(obj: &JsValue, key: &str, what: &str) -> Result<Option<String>> {
-    let v = get(obj, key)?;
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
-    }
-    v.as_string().map(Some).ok_or_else(|| Error::bad_input(format!("{what}.{key} must be a string")))
-}
-
 pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Function>> {
-    let v = get(obj, key)?;
+    let v = get(obj, key);
     if v.is_undefined() || v.is_null() {
         return Ok(None);
     }
@@ -93,7 +83,7 @@ pub fn thrown_message(v: &JsValue) -> String {
 
 /// An error thrown back into Rust from JS: keep a `ToolnexusError`'s code, otherwise wrap it.
 pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
-    let text = |k| get(v, k).ok().and_then(|s| s.as_string());
+    let text = |k| get(v, k).as_string();
     let name = text("name").unwrap_or_default();
     if name == "AbortError" || name == "TimeoutError" {
         return Error::new(Code::Aborted, format!("{context}: aborted"));

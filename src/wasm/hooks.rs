@@ -30,7 +30,7 @@ impl HookHost for JsHooks {
         Box::pin(async move {
             let Some(f) = &self.0[hook as usize] else { return Ok(Value::Null) };
             let v = settle(f.call1(&JsValue::UNDEFINED, &to_js(&arg)?)).await.map_err(|e| {
-                let aborted = get(&e, "name").ok().and_then(|n| n.as_string()).as_deref() == Some("AbortError");
+                let aborted = get(&e, "name").as_string().as_deref() == Some("AbortError");
                 Error::new(if aborted { Code::Aborted } else { Code::HostCallback }, thrown_message(&e))
             })?;
             // The hooks but `bodyTransform` only act on an object; anything else is ignored.

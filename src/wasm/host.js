@@ -177,6 +177,21 @@ function badInput(message) {
   return Object.assign(new Error(message), { name: "ToolnexusError", code: "bad_input" });
 }
 
+// What a call's options hold besides JSON data, read once (one crossing), each checked:
+// [toolkit, signal, onText (wrapped by `quietly`), id (non-empty), keepHistory, history].
+// Throws the message of a refusal, or what a getter threw.
+export function runOptions(o) {
+  if (o == null) return [];
+  if (typeof o !== "object") throw "options must be an object";
+  const { toolkit, signal: s, onText: f, id, keepHistory, history } = o;
+  if (s != null && !(typeof s.aborted === "boolean" && typeof s.addEventListener === "function")) {
+    throw "options.signal must be an AbortSignal";
+  }
+  if (f != null && typeof f !== "function") throw "options.onText must be a function";
+  if (id != null && typeof id !== "string") throw "options.id must be a string";
+  return [toolkit, s ?? undefined, quietly(f), id || undefined, keepHistory === true, history];
+}
+
 // The data fields of a resume call's options as JSON text, for the core's reader
 // (`conversation::ResumeOptions`); "" (refused there) for a value that is not JSON data.
 export function resumeJson(o) {

@@ -66,7 +66,7 @@ pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
     }
     let list = match list_of(toolkit) {
         Some(list) => list,
-        None => list_of(&get(toolkit, "tools")?)
+        None => list_of(&get(toolkit, "tools"))
             .ok_or_else(|| Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }"))?,
     };
     decode_list(&list)
