@@ -9,8 +9,10 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
+    /// The message of whatever a JS callback threw (an Error's message, or the value as text),
+    /// read in host.js so that no value can throw while it is read.
     #[wasm_bindgen(js_name = messageOf)]
-    fn message_of(thrown: &JsValue) -> String;
+    pub fn thrown_message(thrown: &JsValue) -> String;
     fn awaited(v: &JsValue) -> Promise;
 }
 
@@ -73,12 +75,6 @@ pub fn js_error(e: Error) -> JsValue {
         let _ = Reflect::set(&err, &"status".into(), &JsValue::from(s));
     }
     err.into()
-}
-
-/// The message of whatever a JS callback threw (an Error's message, or the value as text), read
-/// in host.js so that no value can throw while it is read.
-pub fn thrown_message(v: &JsValue) -> String {
-    message_of(v)
 }
 
 /// An error thrown back into Rust from JS: keep a `ToolnexusError`'s code, otherwise wrap it.
