@@ -14,6 +14,8 @@ extern "C" {
     #[wasm_bindgen(js_name = messageOf)]
     pub fn thrown_message(thrown: &JsValue) -> String;
     fn awaited(v: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = toolnexusError)]
+    fn toolnexus_error(message: &str, code: &str, status: Option<u16>) -> JsValue;
 }
 
 /// Rust data to a JS value through JSON text: `JSON.parse` of one string is much cheaper than
@@ -66,15 +68,10 @@ pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Funct
     v.dyn_into::<Function>().map(Some).map_err(|_| Error::bad_input(format!("{what}.{key} must be a function")))
 }
 
-/// A JS `Error` whose `code` property is the stable error code (and `status` for HTTP errors).
+/// A JS `Error` named `ToolnexusError` whose `code` property is the stable error code (and
+/// `status` for HTTP errors), made in host.js in one crossing.
 pub fn js_error(e: Error) -> JsValue {
-    let err = js_sys::Error::new(&e.message);
-    err.set_name("ToolnexusError");
-    let _ = Reflect::set(&err, &"code".into(), &e.code().into());
-    if let Some(s) = e.status {
-        let _ = Reflect::set(&err, &"status".into(), &JsValue::from(s));
-    }
-    err.into()
+    toolnexus_error(&e.message, e.code(), e.status)
 }
 
 /// An error thrown back into Rust from JS: keep a `ToolnexusError`'s code, otherwise wrap it.

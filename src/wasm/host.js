@@ -75,7 +75,7 @@ export async function awaited(v) {
 
 // A host callback whose outcome does not matter (`onMetric`, `onText`), wrapped so that neither
 // its throw nor a rejection of the promise it returns reaches the host as uncaught.
-export function quietly(f) {
+function quietly(f) {
   return (
     f &&
     ((a) => {
@@ -137,7 +137,7 @@ export class EventStream {
   // `{ value, done: false }` per item, then `{ done: true }`; a failed run rejects once.
   next() {
     return new Promise((resolve, reject) => {
-      if (this.#wait) return reject(badInput("EventStream.next() called again before the previous call settled"));
+      if (this.#wait) return reject(toolnexusError("EventStream.next() called again before the previous call settled", "bad_input"));
       this.#wait = [resolve, reject];
       this.#deliver();
     });
@@ -172,9 +172,14 @@ export class EventStream {
   }
 }
 
-// A refusal in the package's error shape (`name` and a stable `code`).
-function badInput(message) {
-  return Object.assign(new Error(message), { name: "ToolnexusError", code: "bad_input" });
+// An error in the package's shape: a `ToolnexusError` with a stable `code`, and `status` for
+// an HTTP error.
+export function toolnexusError(message, code, status) {
+  const e = new Error(message);
+  e.name = "ToolnexusError";
+  e.code = code;
+  if (status !== undefined) e.status = status;
+  return e;
 }
 
 // What a call's options hold besides JSON data, read once (one crossing), each checked:
