@@ -16,18 +16,16 @@ export function createClient(options) {
 }
 
 // A method of a freed client (or of an object that only has Client's prototype) would meet a
-// null pointer in the glue, whose error has no code: it gets `bad_input` instead (a rejection
-// from the methods that return a promise). A second `free()` does nothing.
+// null pointer in the glue, whose error has no code: it throws `bad_input` instead. A second
+// `free()` does nothing.
 for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(Client.prototype))) {
   const f = d.value ?? d.get;
-  if (k === "constructor") continue;
-  d[d.value ? "value" : "get"] = function () {
-    if (this?.__wbg_ptr) return f.apply(this, arguments);
-    if (k === "free") return;
-    const e = toolnexusError("bad_input", `Client.${k}: the client was freed`);
-    if (/^(run|ask|discard|translate$)/.test(k)) return Promise.reject(e);
-    throw e;
-  };
+  if (k != "constructor") {
+    d[d.value ? "value" : "get"] = function () {
+      if (this?.__wbg_ptr) return f.apply(this, arguments);
+      if (k != "free") throw toolnexusError("bad_input", `Client.${k}: the client was freed`);
+    };
+  }
   Object.defineProperty(Client.prototype, k, d);
 }
 
