@@ -95,7 +95,7 @@ impl Inner {
     /// store, when `use_store`), `state`, or `history` + `pending`; the core reads the resume
     /// options and `conversation::resume` chooses and checks. One future for both keeps one copy
     /// of it in the wasm.
-    async fn prepare(&self, prompt: Option<String>, opts: &JsValue, a: Args, stream: bool, mode: Mode) -> Result<Prepared> {
+    async fn prepare(&self, prompt: Option<String>, opts: &JsValue, a: &Args, stream: bool, mode: Mode) -> Result<Prepared> {
         let use_store = mode != Mode::Run;
         let resume = match prompt {
             Some(_) => None,
@@ -104,7 +104,7 @@ impl Inner {
         let toolkit = decode_toolkit(&a.toolkit)?;
         let (run, step, id, revision) = match (prompt, resume) {
             (Some(prompt), _) => {
-                let id = if use_store { a.id } else { None };
+                let id = if use_store { a.id.clone() } else { None };
                 let opened = match &id {
                     Some(id) => conversation::open(&self.store, id).await?,
                     // A history in either dialect, read by the core from its JSON data.
@@ -129,7 +129,7 @@ impl Inner {
                 (run, step, o.id, r.revision)
             }
         };
-        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: a.signal, id, revision })
+        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: a.signal.clone(), id, revision })
     }
 
     /// The run's host side and transport, over the run's signal.
@@ -184,7 +184,7 @@ impl Inner {
         }
     }
 
-    async fn translate(&self, req: JsValue, a: Args, sink: Option<&Sink>) -> Result<JsValue> {
+    async fn translate(&self, req: JsValue, a: &Args, sink: Option<&Sink>) -> Result<JsValue> {
         let toolkit = decode_toolkit(&a.toolkit)?;
         let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
         let (host, transport) = self.seams(&a.signal);
@@ -263,7 +263,7 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
     let (mode, prompt, opts) = match op {
         Op::Loop(mode, prompt, opts) => (mode, prompt.as_ref().map(text).transpose()?, opts),
         Op::Discard(id, _) => return conversation::discard(&inner.store, &text(&id)?, a.keep_history).await.map(|_| JsValue::UNDEFINED),
-        Op::Translate(req) => return inner.translate(req, a, sink.as_ref()).await,
+        Op::Translate(req) => return inner.translate(req, &a, sink.as_ref()).await,
     };
     let sink = match mode {
         // `ask`: with `onText` the model replies are streamed and each text delta is handed over;
@@ -271,7 +271,7 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
         Mode::Ask if prompt.is_some() && a.on_text.is_function() => Some(Sink::text_callback(a.on_text.clone().unchecked_into())),
         _ => sink,
     };
-    let p = inner.prepare(prompt, &opts, a, sink.is_some(), mode).await?;
+    let p = inner.prepare(prompt, &opts, &a, sink.is_some(), mode).await?;
     let text = inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink)).await?.to_json();
     js_sys::JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
 }
