@@ -188,13 +188,12 @@ export function toolnexusError(message, code, status) {
 export function runOptions(o) {
   if (o == null) return [];
   if (typeof o !== "object") throw "options must be an object";
-  const { toolkit, signal: s, onText: f, id, keepHistory, history } = o;
+  const { toolkit, signal: s, id, history } = o;
   if (s != null && !(typeof s.aborted === "boolean" && typeof s.addEventListener === "function")) {
     throw "options.signal must be an AbortSignal";
   }
-  if (f != null && typeof f !== "function") throw "options.onText must be a function";
   if (id != null && typeof id !== "string") throw "options.id must be a string";
-  return [toolkit, s ?? undefined, quietly(f), id || undefined, keepHistory === true, history];
+  return [toolkit, s ?? undefined, quietly(fn(o, "onText", "options")), id || undefined, o.keepHistory === true, history];
 }
 
 // The data fields of a resume call's options as JSON text, for the core's reader
