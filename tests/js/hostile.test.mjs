@@ -91,13 +91,20 @@ const KEY = "sk-hostile-secret";
 const json = (body, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const text = (t) => ({ choices: [{ message: { role: "assistant", content: t } }] });
 const callOf = (name, id = "c1") => ({ choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name, arguments: "{}" } }] } }] });
-const sse = (t) => `data: ${JSON.stringify({ choices: [{ delta: { content: t } }] })}\n\ndata: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`;
-/** Replies in turn (the last repeats); a streamed request gets the text as SSE. */
+/** A reply body as an OpenAI stream: its text, or its tool calls, then the finish. */
+const sse = ({ choices: [{ message: m }] }) => {
+  const delta = m.tool_calls
+    ? { tool_calls: m.tool_calls.map((c, index) => ({ index, ...c })) }
+    : { content: m.content };
+  const finish = m.tool_calls ? "tool_calls" : "stop";
+  return [{ choices: [{ delta }] }, { choices: [{ delta: {}, finish_reason: finish }] }].map((e) => `data: ${JSON.stringify(e)}\n\n`).join("") + "data: [DONE]\n\n";
+};
+/** Replies in turn (the last repeats); a streamed request gets the same reply as SSE. */
 const script = (...bodies) => {
   let i = 0;
   return async (url, init) => {
     const b = bodies[Math.min(i++, bodies.length - 1)];
-    if (JSON.parse(init.body).stream) return new Response(sse(b.choices[0].message.content ?? "streamed"), { headers: { "content-type": "text/event-stream" } });
+    if (JSON.parse(init.body).stream) return new Response(sse(b), { headers: { "content-type": "text/event-stream" } });
     return json(b);
   };
 };
@@ -194,20 +201,48 @@ const misbehaviours = (values) =>
     [`returns ${name}`, () => make(), "return"],
   ]);
 
+/** A drained stream had the tool's result and ended with a finished run. */
+const streamDone = {
+  check: (events) =>
+    events?.some((e) => e.type === "tool_result") && events.at(-1)?.type === "done" && events.at(-1).result?.status === "done"
+      ? undefined
+      : `ended with ${safe(events?.at(-1))}`,
+};
+
 test("tools that throw, reject or return hostile values give results, never escapes", async (t) => {
-  await table(t, misbehaviours(RETURNED).map(([how, cb]) => [
-    `tool ${how}`,
-    () => client({ fetch: script(callOf("t"), text("after")) }).run("go", { toolkit: tool(cb) }),
-    done,
+  await table(t, misbehaviours(RETURNED).flatMap(([how, cb]) => [
+    [`tool ${how}`, () => client({ fetch: script(callOf("t"), text("after")) }).run("go", { toolkit: tool(cb) }), done],
+    [`tool ${how} (streamed)`, () => client({ fetch: script(callOf("t"), text("after")) }).stream("go", { toolkit: tool(cb) }), streamDone],
   ]));
 });
 
 test("waitFor that throws, rejects or returns hostile values stops the run with a code", async (t) => {
-  await table(t, misbehaviours(RETURNED).map(([how, cb, kind]) => [
-    `waitFor ${how}`,
-    () => client({ fetch: script(callOf("click"), text("after")), waitFor: cb }).run("go", { toolkit: relayKit() }),
-    kind === "return" ? {} : fails("host_callback"),
+  await table(t, misbehaviours(RETURNED).flatMap(([how, cb, kind]) => [
+    [`waitFor ${how}`, () => client({ fetch: script(callOf("click"), text("after")), waitFor: cb }).run("go", { toolkit: relayKit() }), kind === "return" ? {} : fails("host_callback")],
+    [`waitFor ${how} (streamed, with a store)`, () => client({ fetch: script(callOf("click"), text("after")), waitFor: cb }).stream("go", { toolkit: relayKit(), id: "w" }), kind === "return" ? {} : fails("host_callback")],
   ]));
+});
+
+test("Responses whose status, headers, text() or body misbehave are transport errors", async (t) => {
+  const rows = [];
+  for (const [name, make] of Object.entries(THROWN)) {
+    const shapes = {
+      "a status getter that throws": () => Object.defineProperty({ text: async () => "{}" }, "status", { get() { throw make(); } }),
+      "text() that throws": () => ({ status: 200, text() { throw make(); } }),
+      "text() that rejects": () => ({ status: 200, text: async () => { throw make(); } }),
+      "text() that resolves to it": () => ({ status: 200, text: async () => make() }),
+      "a refusal whose headers.get throws": () => ({ status: 429, headers: { get() { throw make(); } }, text: async () => "slow down" }),
+      "a body getter that throws (streamed)": () => Object.defineProperty({ status: 200, text: async () => "" }, "body", { get() { throw make(); } }),
+    };
+    for (const [shape, response] of Object.entries(shapes)) {
+      const streamed = shape.endsWith("(streamed)");
+      rows.push([`fetch resolving to ${shape} with ${name}`, () => {
+        const c = client({ retries: 0, fetch: async () => response() });
+        return streamed ? c.stream("go", {}) : c.run("go", {});
+      }, fails("transport", "provider_parse", "provider_http")]);
+    }
+  }
+  await table(t, rows);
 });
 
 test("hooks and bodyTransform that throw, reject or return hostile values", async (t) => {
@@ -215,11 +250,13 @@ test("hooks and bodyTransform that throw, reject or return hostile values", asyn
   for (const hook of ["beforeLLM", "afterLLM", "beforeTool", "afterTool", "bodyTransform"]) {
     for (const [how, cb, kind] of misbehaviours(RETURNED)) {
       const opts = hook === "bodyTransform" ? { bodyTransform: cb } : { hooks: { [hook]: cb } };
-      rows.push([
-        `${hook} ${how}`,
-        () => client({ fetch: script(callOf("t"), text("after")), ...opts }).run("go", { toolkit: tool(() => "ran") }),
-        kind === "return" ? {} : fails("host_callback"),
-      ]);
+      for (const streamed of [false, true]) {
+        rows.push([
+          `${hook} ${how}${streamed ? " (streamed)" : ""}`,
+          () => client({ fetch: script(callOf("t"), text("after")), ...opts })[streamed ? "stream" : "run"]("go", { toolkit: tool(() => "ran") }),
+          kind === "return" ? {} : fails("host_callback"),
+        ]);
+      }
     }
   }
   await table(t, rows);
