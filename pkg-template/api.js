@@ -29,15 +29,6 @@ for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(Client.prot
   Object.defineProperty(Client.prototype, k, d);
 }
 
-// What a caller's value threw while read (a revoked Proxy, a throwing getter) is `bad_input`;
-// our own typed errors pass unchanged.
-function typed(e, what) {
-  try {
-    if (e.name === "ToolnexusError") return e;
-  } catch {}
-  return toolnexusError("bad_input", `${what}: a value given could not be read`);
-}
-
 // The tools a client offers the model. The wasm keeps each toolkit's decoded tools, bound to the
 // Toolkit object itself (`toolkitId`), so only this object finds them: a plain object cannot
 // pose as a toolkit. The entry goes with `free()` or once the toolkit is collected.
@@ -52,9 +43,7 @@ export class Toolkit {
     try {
       const list = Array.isArray(opts) ? opts : opts?.tools;
       copy = Array.isArray(list) ? list.slice() : list;
-    } catch (e) {
-      throw typed(e, "createToolkit");
-    }
+    } catch {} // a revoked Proxy, a throwing getter: refused below as no tools
     this.#id = toolkitId(copy, this);
     this.#tools = copy;
     kits?.register(this, this.#id, this);
@@ -127,11 +116,10 @@ export function chromeStorageStore(options) {
   let area, prefix;
   try {
     ({ area = "local", prefix = "toolnexus:" } = options ?? {});
-  } catch (e) {
-    throw typed(e, "chromeStorageStore");
+  } catch {} // a revoked Proxy, a throwing getter: refused below
+  if (typeof prefix !== "string" || (area !== "local" && area !== "session")) {
+    throw toolnexusError("bad_input", 'chromeStorageStore: area must be "local" or "session", prefix a string');
   }
-  if (typeof prefix !== "string") throw toolnexusError("bad_input", "chromeStorageStore: prefix must be a string");
-  if (area !== "local" && area !== "session") throw toolnexusError("bad_input", 'chromeStorageStore: area must be "local" or "session"');
   const storage = () => {
     const s = globalThis.chrome?.storage?.[area];
     if (!s) throw toolnexusError("store", `chrome.storage.${area} is not available here (an MV3 extension context with the "storage" permission is needed)`);
@@ -165,16 +153,12 @@ export function chromeStorageStore(options) {
  * a Durable Object. `expirationTtl` (seconds, at least 60) is renewed on every save.
  */
 export function kvStore(namespace, options) {
-  let prefix, expirationTtl;
+  let prefix, expirationTtl, ok;
   try {
     ({ prefix = "toolnexus:", expirationTtl } = options ?? {});
-    for (const m of ["get", "put", "delete"]) {
-      if (typeof namespace?.[m] !== "function") throw toolnexusError("bad_input", `kvStore needs a KV namespace binding (it has no ${m}())`);
-    }
-  } catch (e) {
-    throw typed(e, "kvStore");
-  }
-  if (typeof prefix !== "string") throw toolnexusError("bad_input", "kvStore: prefix must be a string");
+    ok = typeof prefix === "string" && ["get", "put", "delete"].every((m) => typeof namespace[m] === "function");
+  } catch {} // a revoked Proxy, a throwing getter: refused below
+  if (!ok) throw toolnexusError("bad_input", "kvStore needs a KV namespace binding (get, put, delete) and a string prefix");
   if (expirationTtl !== undefined && !(typeof expirationTtl === "number" && expirationTtl >= 60)) {
     throw toolnexusError("bad_input", "kvStore: expirationTtl must be a number of seconds, at least 60");
   }
