@@ -74,7 +74,7 @@ async fn three_relay_calls_resolve_through_concurrent_waitfor_promises() {
         let id = get(&call, "id");
         let output = format!("clicked {}", get(&call, "input.selector").as_string().unwrap());
         let results = Array::of1(&obj(&[("id", id), ("output", output.into())]));
-        let answer = relay_answer(get(&req, "id"), results.into()).unwrap();
+        let answer = relay_answer(get(&req, "id").into(), results.into()).unwrap();
         Promise::new(&mut |resolve, _| {
             let global = js_sys::global();
             let set_timeout: Function = Reflect::get(&global, &"setTimeout".into()).unwrap().unchecked_into();
@@ -99,7 +99,8 @@ async fn a_durable_halt_survives_json_and_resumes_in_a_new_client() {
     let state = JSON::parse(&String::from(text)).unwrap();
     let pending_id = get(&state, "pending.id").as_string().unwrap();
     let call_id = get(&Array::from(&get(&state, "pending.data.calls")).get(0), "id");
-    let answer = relay_answer(pending_id.into(), Array::of1(&obj(&[("id", call_id), ("output", "bought".into())])).into()).unwrap();
+    let answer =
+        relay_answer(pending_id.as_str().into(), Array::of1(&obj(&[("id", call_id), ("output", "bought".into())])).into()).unwrap();
     let fresh = client("anthropic", &[]);
     let r = await_promise(fresh.run_with_answer(obj(&[("toolkit", toolkit()), ("state", state), ("answer", answer)]))).await.unwrap();
     assert_eq!(get(&r, "status"), "done");
@@ -206,7 +207,7 @@ async fn ask_halts_into_the_store_and_ask_with_answer_resumes_then_discard_drops
         let stored = await_promise(store_get(&store, "w1")).await.unwrap();
         let call_id = get(&Array::from(&get(&stored, "pending.data.calls")).get(0), "id");
         let answer =
-            relay_answer(get(&stored, "pending.id"), Array::of1(&obj(&[("id", call_id), ("output", "ok".into())])).into()).unwrap();
+            relay_answer(get(&stored, "pending.id").into(), Array::of1(&obj(&[("id", call_id), ("output", "ok".into())])).into()).unwrap();
         let done =
             await_promise(fresh.ask_with_answer(obj(&[("toolkit", toolkit()), ("id", "w1".into()), ("answer", answer)]))).await.unwrap();
         assert_eq!(get(&done, "status"), "done", "{style}");
@@ -287,7 +288,7 @@ async fn retries_hooks_and_metrics_work_in_this_host() {
         for c in calls.iter() {
             results.push(&obj(&[("id", get(&c, "id")), ("output", "clicked".into())]));
         }
-        relay_answer(get(&req, "id"), results.into()).unwrap()
+        relay_answer(get(&req, "id").into(), results.into()).unwrap()
     });
     let hooks = obj(&[("afterLLM", after_llm.into_js_value()), ("beforeTool", before_tool.into_js_value())]);
     let c = client(

@@ -6,7 +6,7 @@
 //! `streamWithAnswer` given an `id`, load from it and save to it (after every completed turn and
 //! before any `waitFor`, contract Part 1 rule 8).
 
-use super::convert::{from_js, js_error, string_arg, thrown_message, to_js, JsResult};
+use super::convert::{from_js, js_error, string_arg, thrown_message, to_js, JsResult, Text};
 use super::hooks::JsHooks;
 use super::host::{host_options, options_json, resume_json, run_signal, Fetch, JsTools, RunHost};
 use super::store::JsStore;
@@ -291,12 +291,8 @@ impl Client {
     /// Runs the loop on a prompt: a `RunResult`, `"done"`, `"incomplete"` or `"pending"` (a tool
     /// suspended and no `waitFor` was given). Never touches the store.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn run(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue,
-    ) -> Promise {
-        promise(&self.inner, Op::Loop(Mode::Run, Some(prompt), opts))
+    pub fn run(&self, prompt: Text, #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue) -> Promise {
+        promise(&self.inner, Op::Loop(Mode::Run, Some(prompt.into()), opts))
     }
 
     /// Resumes a halted run with the host's answer (`history` + `pending`, or the `state`).
@@ -308,12 +304,8 @@ impl Client {
     /// `run` keeping the conversation `id` in the store (loaded, then saved after every turn and
     /// before any `waitFor`); `onText(delta)` streams the text.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn ask(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue,
-    ) -> Promise {
-        promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt), opts))
+    pub fn ask(&self, prompt: Text, #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue) -> Promise {
+        promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt.into()), opts))
     }
 
     /// Resumes the halted conversation `id` with the host's answer (`pending` from the store).
@@ -324,12 +316,8 @@ impl Client {
 
     /// Streams a run as `StreamEvent`s ending with `done`; with `id` the store is used, as by `ask`.
     #[wasm_bindgen(unchecked_return_type = "EventStream")]
-    pub fn stream(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue,
-    ) -> EventStream {
-        event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt), opts))
+    pub fn stream(&self, prompt: Text, #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue) -> EventStream {
+        event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt.into()), opts))
     }
 
     /// Streams a resume: `{ answer }` with `id` (from the store), `state`, or `history` + `pending`.
@@ -355,10 +343,10 @@ impl Client {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn discard(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        id: Text,
         #[wasm_bindgen(unchecked_param_type = "{ keepHistory?: boolean } | undefined")] opts: JsValue,
     ) -> Promise {
-        promise(&self.inner, Op::Discard(id, opts))
+        promise(&self.inner, Op::Discard(id.into(), opts))
     }
 
     /// The store this client keeps conversations in (the exact object given, or the default).
