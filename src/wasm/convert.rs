@@ -38,7 +38,12 @@ impl From<&str> for Text {
 /// building the object graph field by field across the boundary, and gives plain objects (never
 /// ES `Map`s), so results survive `JSON.stringify`.
 pub fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue> {
-    let text = serde_json::to_string(v).map_err(|e| Error::internal(format!("cannot encode a value for JS: {e}")))?;
+    parsed(serde_json::to_string(v).ok())
+}
+
+/// The part of `to_js` that does not depend on the type, compiled once rather than per type.
+fn parsed(text: Option<String>) -> Result<JsValue> {
+    let text = text.ok_or_else(|| Error::internal("cannot encode a value for JS"))?;
     JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
 }
 
