@@ -198,7 +198,8 @@ async function send(prompt) {
   const signal = begin();
   try {
     const wait = $("mode").value === "wait";
-    const c = client(wait ? { waitFor: (request) => answerFor(request, signal) } : {});
+    // waitFor gets the run's signal: a card it shows goes when the run is stopped.
+    const c = client(wait ? { waitFor: (request, ctx) => answerFor(request, ctx.signal) } : {});
     await finish(await show(c.stream(prompt, { toolkit: toolkit(), id: CONVERSATION, signal })));
   } catch (e) {
     await failed(e, signal);
