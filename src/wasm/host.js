@@ -154,7 +154,6 @@ export class EventStream {
   }
   end(error) {
     this.#end ??= error === undefined ? [] : [error];
-    this.#release();
     this.#deliver();
   }
   // `{ value, done: false }` per item, then `{ done: true }`; a failed run rejects once.
@@ -171,8 +170,7 @@ export class EventStream {
     this.#closed = true;
     this.#items = [];
     this.#end = [];
-    this.#release();
-    this.#stop?.();
+    this.#stop?.(); // host calls waiting for the stream to drain see the abort
     this.#deliver();
     return Promise.resolve({ value: undefined, done: true });
   }
@@ -189,9 +187,6 @@ export class EventStream {
   drained() {
     return this.#items.length ? new Promise((r) => this.#drain.push(r)) : undefined;
   }
-  #release() {
-    this.#drain.splice(0).map((r) => r());
-  }
   #deliver() {
     const w = this.#wait;
     if (!w) return;
@@ -201,7 +196,7 @@ export class EventStream {
       } catch (e) {
         w[1](e);
       }
-      if (!this.#items.length) this.#release();
+      if (!this.#items.length) this.#drain.splice(0).map((r) => r());
     } else if (this.#end?.length) {
       w[1](this.#end[0]);
       this.#end = [];
