@@ -8,11 +8,70 @@
 // only makes its read-check-write atomic. It runs at save time, after the entry has initialised
 // the module.
 
-import { checkRevision, createClient as createWith, toolkitId, dropToolkit } from "./toolnexus_wasm.js";
+import { checkRevision, createClient as createWith, defineTool as declareTool, toolkitId, dropToolkit } from "./toolnexus_wasm.js";
+// The error class lives in a snippet of the wasm edge, which constructs it; scripts/build.sh
+// points this import at that snippet (its path holds a hash wasm-bindgen chooses).
+import { ToolnexusError } from "./error.js";
+
+export { ToolnexusError };
 
 /** `createClient(options)`: conversations are kept in a fresh `memoryStore()` unless `store` is given. */
 export function createClient(options) {
   return createWith(options, memoryStore());
+}
+
+/** `jsonSchema<T>(schema)`: the schema itself, typed so that a tool's `run` gets `T` arguments. */
+export function jsonSchema(schema) {
+  return schema;
+}
+
+/** `defineTool(def)`: `inputSchema` is a JSON Schema or a Standard Schema (zod, valibot, arktype). */
+export function defineTool(def) {
+  return declareTool(schemaTool(def));
+}
+
+// A tool whose `inputSchema` is a Standard Schema (an object with `~standard`): the model is
+// offered its JSON Schema, and `run` gets the schema's validated output. Arguments that do not
+// validate never reach `run`: the call ends as an error result listing the issues, which the
+// model reads and can correct, as the AI SDK does. A JSON Schema tool is passed as it is (not
+// validated: see docs/decisions.md).
+function schemaTool(tool) {
+  const schema = tool?.inputSchema;
+  const std = schema?.["~standard"];
+  if (std === null || typeof std !== "object") return tool;
+  const name = typeof tool.name === "string" ? tool.name : "";
+  if (typeof std.validate !== "function") throw new ToolnexusError(`tool "${name}": inputSchema["~standard"] has no validate()`, "bad_input");
+  const run = tool.run;
+  return {
+    ...tool,
+    inputSchema: tool.jsonSchema ?? toJsonSchema(std, name),
+    jsonSchema: undefined,
+    run: typeof run !== "function" ? run : async (args, ctx) => {
+      const r = await std.validate(args);
+      if (r.issues) throw new Error(`invalid arguments for ${name}: ${r.issues.map(issue).join("; ")}. Call it again with arguments that match its schema.`);
+      return run(r.value, ctx);
+    },
+  };
+}
+
+function issue(i) {
+  const path = (i.path ?? []).map((p) => (p !== null && typeof p === "object" ? p.key : p)).join(".");
+  return path ? `${path}: ${i.message}` : String(i.message);
+}
+
+// The Standard JSON Schema converter (`~standard.jsonSchema`: zod 4, arktype, valibot through
+// @valibot/to-json-schema's toStandardJsonSchema); draft-07 is what every provider reads.
+function toJsonSchema(std, name) {
+  const conv = std.jsonSchema?.input;
+  if (typeof conv !== "function") {
+    throw new ToolnexusError(
+      `tool "${name}": this ${std.vendor ?? ""} schema offers no JSON Schema for the model. Pass one beside it as ` +
+        `defineTool({ inputSchema: schema, jsonSchema: {...} }), or use a schema that has one (zod 4; arktype; ` +
+        `valibot: toStandardJsonSchema(schema) from @valibot/to-json-schema)`,
+      "bad_input",
+    );
+  }
+  return conv.call(std.jsonSchema, { target: "draft-07" });
 }
 
 // The tools a client offers the model. The wasm keeps each toolkit's decoded tools under an id
@@ -36,7 +95,7 @@ export class Toolkit {
   }
   // The relay collision guard and the duplicate-name check apply; a refused tool changes nothing.
   add(tool) {
-    const next = [...this.#tools, tool];
+    const next = [...this.#tools, schemaTool(tool)];
     toolkitId(next, this.#id);
     this.#tools = next;
   }
@@ -52,7 +111,7 @@ export class Toolkit {
 /** `createToolkit({ tools })` (an array of tools is accepted too); the array is copied. */
 export function createToolkit(opts) {
   const list = Array.isArray(opts) ? opts : opts?.tools;
-  const copy = Array.isArray(list) ? list.slice() : list;
+  const copy = Array.isArray(list) ? list.map(schemaTool) : list;
   return new Toolkit(copy, toolkitId(copy, 0));
 }
 
@@ -146,10 +205,7 @@ export function kvStore(namespace, { prefix = "toolnexus:", expirationTtl } = {}
 }
 
 function storeError(code, message) {
-  const e = new Error(message);
-  e.name = "ToolnexusError";
-  e.code = code;
-  return e;
+  return new ToolnexusError(message, code);
 }
 
 /**

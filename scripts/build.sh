@@ -15,10 +15,18 @@ cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.
 cp pkg-template/* "$pkg"/
 # The edge's JS helpers (src/wasm/host.js), imported by the glue as a wasm-bindgen snippet.
 cp -r "$out"/snippets "$pkg"/
+# api.js re-exports the error class from the edge's snippet, which the wasm constructs: one
+# class for both. The snippet's directory name holds a hash, known only now.
+err=$(cd "$pkg" && ls snippets/*/src/wasm/error.js)
+[ "$(echo "$err" | wc -l)" = 1 ] || { echo "!! expected one error.js snippet, found: $err"; exit 1; }
+sed -i "s#from \"./error.js\"#from \"./$err\"#" "$pkg"/api.js
+grep -q "from \"./$err\"" "$pkg"/api.js || { echo "!! api.js: the error.js import was not rewritten"; exit 1; }
 # Minify the shipped JS in place (transform only, imports and exports kept): the glue is a
-# third of the gzip budget unminified. wasm-bindgen's glue names the snippet module once per
-# imported function in its imports object (same key, same value), which esbuild would warn about.
+# third of the gzip budget unminified. Lines are cut at 160 characters, so an
+# uncaught error in Node prints one readable line, not the whole glue (whitespace costs little
+# after gzip). wasm-bindgen's glue names the snippet module once per imported function in its
+# imports object (same key, same value), which esbuild would warn about.
 for f in "$pkg"/*.js "$pkg"/snippets/*/*/*/*.js; do
-  esbuild "$f" --minify --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
+  esbuild "$f" ${MINIFY:---minify --line-limit=160} --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
 done
 ./scripts/size.sh "$pkg"

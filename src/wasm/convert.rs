@@ -5,6 +5,7 @@ use crate::error::{Code, Error, Result};
 use js_sys::{Function, Reflect, JSON};
 use serde::Serialize;
 use serde_json::Value;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Rust data to a JS value through JSON text: `JSON.parse` of one string is much cheaper than
@@ -54,15 +55,16 @@ pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Funct
     v.dyn_into::<Function>().map(Some).map_err(|_| Error::bad_input(format!("{what}.{key} must be a function")))
 }
 
-/// A JS `Error` whose `code` property is the stable error code (and `status` for HTTP errors).
+#[wasm_bindgen(module = "/src/wasm/error.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = toolnexusError)]
+    fn new_error(message: &str, code: &str, status: Option<u16>) -> JsValue;
+}
+
+/// A `ToolnexusError` (the JS class in error.js, which the package exports) with the stable
+/// error `code` (and `status` for HTTP errors).
 pub fn js_error(e: Error) -> JsValue {
-    let err = js_sys::Error::new(&e.message);
-    err.set_name("ToolnexusError");
-    let _ = Reflect::set(&err, &"code".into(), &e.code().into());
-    if let Some(s) = e.status {
-        let _ = Reflect::set(&err, &"status".into(), &JsValue::from(s));
-    }
-    err.into()
+    new_error(&e.message, e.code(), e.status)
 }
 
 /// The message of whatever a JS callback threw (an Error's message, or the value as text).

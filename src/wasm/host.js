@@ -58,13 +58,14 @@ export async function callTool(f, args, signal, answer) {
   return [3];
 }
 
-// `createClient`'s options as JSON text for the core to read (src/options.rs): functions drop
-// out as in any JSON.stringify, and so does the store, an object of the host's, not data.
-// A value that is not JSON data (a cycle, a BigInt) gives "", which the core refuses.
+// `createClient`'s options as JSON text for the core to read (src/options.rs): a function
+// option is `true` there (so the core sees every key it must check against its table), and the
+// store, an object of the host's, not data, is left out. A value that is not JSON data (a cycle,
+// a BigInt) gives "", which the core refuses.
 export function optionsJson(o) {
   try {
     return JSON.stringify(o, function (k, v) {
-      return this === o && k === "store" ? undefined : v;
+      return this !== o ? v : k === "store" ? undefined : typeof v === "function" || v;
     });
   } catch {
     return "";
