@@ -11,7 +11,7 @@
 import { checkRevision, createClient as createWith, defineTool as declareTool, toolkitId, dropToolkit } from "./toolnexus_wasm.js";
 // The error class lives in a snippet of the wasm edge, which constructs it; scripts/build.sh
 // points this import at that snippet (its path holds a hash wasm-bindgen chooses).
-import { ToolnexusError } from "./error.js";
+import { ToolnexusError } from "./host.js";
 
 export { ToolnexusError };
 
@@ -40,7 +40,6 @@ function schemaTool(tool) {
   const std = schema?.["~standard"];
   if (std === null || typeof std !== "object") return tool;
   const name = typeof tool.name === "string" ? tool.name : "";
-  if (typeof std.validate !== "function") throw new ToolnexusError(`tool "${name}": inputSchema["~standard"] has no validate()`, "bad_input");
   const run = tool.run;
   return {
     ...tool,
@@ -48,7 +47,7 @@ function schemaTool(tool) {
     jsonSchema: undefined,
     run: typeof run !== "function" ? run : async (args, ctx) => {
       const r = await std.validate(args);
-      if (r.issues) throw new Error(`invalid arguments for ${name}: ${r.issues.map(issue).join("; ")}. Call it again with arguments that match its schema.`);
+      if (r.issues) throw new Error(`invalid arguments: ${r.issues.map(issue).join("; ")}`);
       return run(r.value, ctx);
     },
   };
@@ -64,12 +63,7 @@ function issue(i) {
 function toJsonSchema(std, name) {
   const conv = std.jsonSchema?.input;
   if (typeof conv !== "function") {
-    throw new ToolnexusError(
-      `tool "${name}": this ${std.vendor ?? ""} schema offers no JSON Schema for the model. Pass one beside it as ` +
-        `defineTool({ inputSchema: schema, jsonSchema: {...} }), or use a schema that has one (zod 4; arktype; ` +
-        `valibot: toStandardJsonSchema(schema) from @valibot/to-json-schema)`,
-      "bad_input",
-    );
+    throw new ToolnexusError(`tool "${name}": its schema has no ~standard.jsonSchema; pass defineTool({ inputSchema, jsonSchema: {...} }) (valibot: toStandardJsonSchema from @valibot/to-json-schema)`, "bad_input");
   }
   return conv.call(std.jsonSchema, { target: "draft-07" });
 }

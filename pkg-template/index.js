@@ -27,7 +27,7 @@ export function initSync(module) {
 }
 
 const guard = (name, f) => function (...args) {
-  if (!loaded) throw new api.ToolnexusError(`toolnexus-wasm: ${name}() was called before the wasm was loaded; \`await init()\` once first (browsers and extensions load it asynchronously)`, "bad_state");
+  if (!loaded) throw new api.ToolnexusError(`toolnexus-wasm is not loaded: \`await init()\` before ${name}()`, "bad_state");
   return f.apply(this, args);
 };
 // Local exports take precedence over the `export *` above.

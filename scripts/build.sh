@@ -11,16 +11,16 @@ pkg=${PKG:-pkg}
 out=target/wasm-pack/web${FEATURES:+-$FEATURES}
 wasm-pack --quiet build --release --target web --weak-refs --out-dir "$out" --out-name toolnexus_wasm --mode no-install --no-pack ${FEATURES:+-- --features "$FEATURES"}
 rm -rf "$pkg" && mkdir -p "$pkg"
-cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.wasm "$out"/toolnexus_wasm_bg.wasm.d.ts "$pkg"/
-cp pkg-template/* "$pkg"/
+cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.wasm "$pkg"/
+cp pkg-template/* LICENSE "$pkg"/
 # The edge's JS helpers (src/wasm/host.js), imported by the glue as a wasm-bindgen snippet.
 cp -r "$out"/snippets "$pkg"/
 # api.js re-exports the error class from the edge's snippet, which the wasm constructs: one
 # class for both. The snippet's directory name holds a hash, known only now.
-err=$(cd "$pkg" && ls snippets/*/src/wasm/error.js)
-[ "$(echo "$err" | wc -l)" = 1 ] || { echo "!! expected one error.js snippet, found: $err"; exit 1; }
-sed -i "s#from \"./error.js\"#from \"./$err\"#" "$pkg"/api.js
-grep -q "from \"./$err\"" "$pkg"/api.js || { echo "!! api.js: the error.js import was not rewritten"; exit 1; }
+err=$(cd "$pkg" && ls snippets/*/src/wasm/host.js)
+[ "$(echo "$err" | wc -l)" = 1 ] || { echo "!! expected one host.js snippet, found: $err"; exit 1; }
+sed -i "s#from \"./host.js\"#from \"./$err\"#" "$pkg"/api.js
+grep -q "from \"./$err\"" "$pkg"/api.js || { echo "!! api.js: the host.js import was not rewritten"; exit 1; }
 # Minify the shipped JS in place (transform only, imports and exports kept): the glue is a
 # third of the gzip budget unminified. Lines are cut at 160 characters, so an
 # uncaught error in Node prints one readable line, not the whole glue (whitespace costs little

@@ -55,13 +55,13 @@ pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Funct
     v.dyn_into::<Function>().map(Some).map_err(|_| Error::bad_input(format!("{what}.{key} must be a function")))
 }
 
-#[wasm_bindgen(module = "/src/wasm/error.js")]
+#[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
     #[wasm_bindgen(js_name = toolnexusError)]
     fn new_error(message: &str, code: &str, status: Option<u16>) -> JsValue;
 }
 
-/// A `ToolnexusError` (the JS class in error.js, which the package exports) with the stable
+/// A `ToolnexusError` (the JS class in host.js, which the package exports) with the stable
 /// error `code` (and `status` for HTTP errors).
 pub fn js_error(e: Error) -> JsValue {
     new_error(&e.message, e.code(), e.status)

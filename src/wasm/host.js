@@ -229,3 +229,22 @@ export async function callStore(s, m, id, state) {
   if (typeof f !== "function") return [];
   return [await (state === undefined ? f.call(s, id) : f.call(s, id, JSON.parse(state)))];
 }
+
+// The class of every error the package throws. The edge constructs it (convert.rs `js_error`)
+// and pkg-template/api.js re-exports it, so `instanceof ToolnexusError` holds for all of them.
+export class ToolnexusError extends Error {
+  constructor(message, code, options) {
+    super(message, options);
+    this.name = "ToolnexusError";
+    this.code = code;
+    if (options?.status) this.status = options.status;
+  }
+  // Also true for an error of another copy of the package (a second bundle, another realm).
+  static is(e) {
+    return e instanceof ToolnexusError || (e?.name === "ToolnexusError" && typeof e.code === "string");
+  }
+}
+
+export function toolnexusError(message, code, status) {
+  return new ToolnexusError(message, code, status && { status });
+}
