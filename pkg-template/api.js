@@ -65,7 +65,8 @@ function toJsonSchema(std, name) {
   if (typeof conv !== "function") {
     throw new ToolnexusError(`tool "${name}": its schema has no ~standard.jsonSchema; pass defineTool({ inputSchema, jsonSchema: {...} }) (valibot: toStandardJsonSchema from @valibot/to-json-schema)`, "bad_input");
   }
-  return conv.call(std.jsonSchema, { target: "draft-07" });
+  // As plain data: zod's result also carries a `~standard` of its own.
+  return JSON.parse(JSON.stringify(conv.call(std.jsonSchema, { target: "draft-07" })));
 }
 
 // The tools a client offers the model. The wasm keeps each toolkit's decoded tools under an id

@@ -2,7 +2,8 @@
 # Installs everything the build, demo and tests need, idempotently, from the crates, npm and
 # Debian registries only (no GitHub downloads). `--browser` adds Chromium + ChromeDriver.
 #   wasm32 target · wasm-pack 0.15.1 · wasm-bindgen CLI = the version in Cargo.lock ·
-#   tools/js (binaryen wasm-opt, TypeScript, Miniflare) · [chromium, chromium-driver]
+#   tools/js (binaryen wasm-opt, TypeScript, Miniflare) · tests/bundlers (bundlers, schema
+#   libraries, publint, arethetypeswrong) · [chromium, chromium-driver]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -34,5 +35,10 @@ fi
 # Reinstall only when the lockfile differs from the one the last install used.
 if ! cmp -s tools/js/package-lock.json tools/js/node_modules/.installed-lock.json; then
   (cd tools/js && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.installed-lock.json)
+fi
+# The package tests' pinned tools (tests/bundlers: esbuild's peers Vite 8 and 6, webpack 5,
+# wrangler, zod, valibot, arktype, publint, arethetypeswrong), the same way.
+if ! cmp -s tests/bundlers/package-lock.json tests/bundlers/node_modules/.installed-lock.json; then
+  (cd tests/bundlers && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.installed-lock.json)
 fi
 echo "toolchain ready: $(wasm-pack --version), $(wasm-bindgen --version), node $(node --version)"
