@@ -39,7 +39,7 @@ function schemaTool(tool) {
   const schema = tool?.inputSchema;
   const std = schema?.["~standard"];
   if (std === null || typeof std !== "object") return tool;
-  const name = typeof tool.name === "string" ? tool.name : "";
+  const name = tool.name;
   const run = tool.run;
   return {
     ...tool,
@@ -63,7 +63,7 @@ function issue(i) {
 function toJsonSchema(std, name) {
   const conv = std.jsonSchema?.input;
   if (typeof conv !== "function") {
-    throw new ToolnexusError(`tool "${name}": its schema has no ~standard.jsonSchema; pass defineTool({ inputSchema, jsonSchema: {...} }) (valibot: toStandardJsonSchema from @valibot/to-json-schema)`, "bad_input");
+    throw new ToolnexusError(`tool ${name}: the schema has no ~standard.jsonSchema: pass jsonSchema: {...} beside it (valibot: toStandardJsonSchema)`, "bad_input");
   }
   // As plain data: zod's result also carries a `~standard` of its own.
   return JSON.parse(JSON.stringify(conv.call(std.jsonSchema, { target: "draft-07" })));

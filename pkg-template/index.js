@@ -26,18 +26,12 @@ export function initSync(module) {
   loaded = true;
 }
 
-const guard = (name, f) => function (...args) {
-  if (!loaded) throw new api.ToolnexusError(`toolnexus-wasm is not loaded: \`await init()\` before ${name}()`, "bad_state");
-  return f.apply(this, args);
-};
-// Local exports take precedence over the `export *` above.
-export const createClient = guard("createClient", api.createClient);
-export const createToolkit = guard("createToolkit", api.createToolkit);
-export const defineTool = guard("defineTool", api.defineTool);
-export const relayTool = guard("relayTool", glue.relayTool);
-export const pending = guard("pending", glue.pending);
-export const authRequired = guard("authRequired", glue.authRequired);
-export const isRelayRequest = guard("isRelayRequest", glue.isRelayRequest);
-export const relayCallsOf = guard("relayCallsOf", glue.relayCallsOf);
-export const relayAnswer = guard("relayAnswer", glue.relayAnswer);
-export const checkRevision = guard("checkRevision", glue.checkRevision);
+// Each function that needs the wasm, guarded; local exports take precedence over `export *`.
+const guarded = {};
+for (const [name, f] of Object.entries({ ...glue, ...api })) {
+  guarded[name] = (...args) => {
+    if (!loaded) throw new api.ToolnexusError(`toolnexus-wasm is not loaded: \`await init()\` before ${name}()`, "bad_state");
+    return f(...args);
+  };
+}
+export const { createClient, createToolkit, defineTool, relayTool, pending, authRequired, isRelayRequest, relayCallsOf, relayAnswer, checkRevision } = guarded;

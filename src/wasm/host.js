@@ -241,7 +241,7 @@ export class ToolnexusError extends Error {
   }
   // Also true for an error of another copy of the package (a second bundle, another realm).
   static is(e) {
-    return e instanceof ToolnexusError || (e?.name === "ToolnexusError" && typeof e.code === "string");
+    return e?.name === "ToolnexusError" && typeof e.code === "string";
   }
 }
 
