@@ -54,8 +54,7 @@ function schemaTool(tool) {
 }
 
 function issue(i) {
-  const path = (i.path ?? []).map((p) => (p !== null && typeof p === "object" ? p.key : p)).join(".");
-  return path ? `${path}: ${i.message}` : String(i.message);
+  return [...(i.path ?? []).map((p) => p.key ?? p), i.message].join(": ");
 }
 
 // The Standard JSON Schema converter (`~standard.jsonSchema`: zod 4, arktype, valibot through

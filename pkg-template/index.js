@@ -30,7 +30,7 @@ export function initSync(module) {
 const guarded = {};
 for (const [name, f] of Object.entries({ ...glue, ...api })) {
   guarded[name] = (...args) => {
-    if (!loaded) throw new api.ToolnexusError(`toolnexus-wasm is not loaded: \`await init()\` before ${name}()`, "bad_state");
+    if (!loaded) throw new api.ToolnexusError(`${name}: \`await init()\` first`, "bad_state");
     return f(...args);
   };
 }

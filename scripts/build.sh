@@ -22,11 +22,10 @@ err=$(cd "$pkg" && ls snippets/*/src/wasm/host.js)
 sed -i "s#from \"./host.js\"#from \"./$err\"#" "$pkg"/api.js
 grep -q "from \"./$err\"" "$pkg"/api.js || { echo "!! api.js: the host.js import was not rewritten"; exit 1; }
 # Minify the shipped JS in place (transform only, imports and exports kept): the glue is a
-# third of the gzip budget unminified. Each file gets a source map (not loaded unless asked for:
-# `node --enable-source-maps` and browser devtools then show the original lines; cutting lines
-# instead cost ~260 B gzip of the budget). wasm-bindgen's glue names the snippet module once per
+# third of the gzip budget unminified. (Cutting its lines for readable stack traces cost ~260 B
+# gzip, a source map's comment ~60 B: over the budget for now.) wasm-bindgen's glue names the snippet module once per
 # imported function in its imports object (same key, same value), which esbuild would warn about.
 for f in "$pkg"/*.js "$pkg"/snippets/*/*/*/*.js; do
-  esbuild "$f" --minify --format=esm --sourcemap --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
+  esbuild "$f" --minify --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
 done
 ./scripts/size.sh "$pkg"

@@ -50,35 +50,17 @@ pub const OPTIONS: &[&str] = &[
 /// a migrating user's `tools` or `temperature` would otherwise vanish without a word.
 const HINTS: &[(&str, &str)] = &[
     ("tools", "run(prompt, { toolkit })"),
-    ("toolkit", "run(prompt, { toolkit })"),
     ("signal", "run(prompt, { signal })"),
-    ("abortSignal", "run(prompt, { signal })"),
     ("messages", "run(prompt, { history })"),
     ("maxRetries", "retries"),
     ("system", "systemPrompt"),
-    ("instructions", "systemPrompt"),
     ("maxSteps", "maxTurns"),
-    ("stopWhen", "maxTurns"),
     ("timeout", "timeoutMs"),
     ("provider", "style"),
-    ("onFinish", "onMetric"),
 ];
 
 /// The AI SDK's call settings: provider body fields, which go through `requestParams`.
-const BODY_FIELDS: &[&str] = &[
-    "temperature",
-    "maxTokens",
-    "maxOutputTokens",
-    "max_tokens",
-    "topP",
-    "topK",
-    "seed",
-    "stopSequences",
-    "presencePenalty",
-    "frequencyPenalty",
-    "toolChoice",
-    "responseFormat",
-];
+const BODY_FIELDS: &[&str] = &["temperature", "maxTokens", "max_tokens", "topP", "seed", "stopSequences"];
 
 /// The refusal of an option this package does not read, with what was probably meant: a
 /// known spelling from elsewhere, or an option that differs only in case (`baseURL`).

@@ -83,7 +83,7 @@ test("unknown options and other libraries' spellings are bad_input with a hint",
   assert.match(refused({ tools: [] }), /did you mean run\(prompt, \{ toolkit \}\)/);
   assert.match(refused({ temperature: 0 }), /did you mean requestParams/);
   // A function-valued option is seen too (it crosses as `true`).
-  assert.match(refused({ onFinish: () => {} }), /did you mean onMetric/);
+  assert.match(refused({ onFinsh: () => {} }), /unknown option "onFinsh"/);
   assert.match(refused({ colour: 1 }), /unknown option "colour" \(see ClientOptions\)/);
 });
 
