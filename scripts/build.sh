@@ -15,6 +15,8 @@ cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.
 cp pkg-template/* LICENSE "$pkg"/
 # The edge's JS helpers (src/wasm/host.js), imported by the glue as a wasm-bindgen snippet.
 cp -r "$out"/snippets "$pkg"/
+# The glue's adapters imported under short names instead of wasm-bindgen's hashed ones.
+node scripts/import-names.mjs "$pkg"
 # api.js re-exports the error class from the edge's snippet, which the wasm constructs: one
 # class for both. The snippet's directory name holds a hash, known only now.
 err=$(cd "$pkg" && ls snippets/*/src/wasm/host.js)
