@@ -1,9 +1,15 @@
-// Shortens the names under which the wasm imports the glue's adapters (scripts/build.sh runs it
-// on the package, before minifying). wasm-bindgen names each adapter `__wbg_<name>_<16 hex>`,
-// and the name is written twice: in the wasm's import section and as a key of the glue's
-// imports object. The hashes do not compress (about 1 KB gzip over both files), so each import
-// of the glue's own module becomes its readable part (`callModel`, `get2`), in both files.
-// Imports from other modules (the edge's snippet) keep their names: they are JS exports.
+// Shortens the names the wasm and its glue know each other by (scripts/build.sh runs it on the
+// package, before minifying). Each name is written twice, once in the wasm and once in the glue,
+// and both files count against the size budget:
+// - imports: wasm-bindgen names each adapter `__wbg_<name>_<16 hex>`, in the wasm's import
+//   section and as a key of the glue's imports object. The hashes do not compress (about 1 KB
+//   gzip over both files), so each import of the glue's own module becomes its readable part
+//   (`callModel`, `get2`). That module is renamed `wbg` (named once per import in the wasm).
+//   Imports from other modules (the edge's snippet) keep their names: they are JS exports.
+// - exports the glue calls (`wasm.client_run`, `wasm.__wbindgen_malloc`, ...) become `e0`,
+//   `e1`, ... (about 0.4 KB gzip); `memory` and exports the glue never names keep their names.
+//   The glue's `InitOutput` typings follow. Nothing else reaches these exports: the package
+//   exports only its own entries, and init() returns nothing.
 //   node scripts/import-names.mjs <pkg-dir>
 import fs from "node:fs";
 import path from "node:path";
@@ -11,14 +17,17 @@ import path from "node:path";
 const dir = process.argv[2];
 const wasmFile = path.join(dir, "toolnexus_wasm_bg.wasm");
 const glueFile = path.join(dir, "toolnexus_wasm.js");
+const typesFile = path.join(dir, "toolnexus_wasm.d.ts");
 const GLUE_MODULE = "./toolnexus_wasm_bg.js";
 const fail = (m) => {
   console.error(`!! import-names: ${m}`);
   process.exit(1);
 };
 
-const bytes = fs.readFileSync(wasmFile);
-let pos = 8; // magic and version
+let bytes = fs.readFileSync(wasmFile);
+let glue = fs.readFileSync(glueFile, "utf8");
+let types = fs.readFileSync(typesFile, "utf8");
+let pos;
 const uleb = () => {
   let n = 0, shift = 0, b;
   do {
@@ -46,24 +55,33 @@ const name = () => {
 };
 const encName = (s) => Buffer.concat([encUleb(Buffer.byteLength(s)), Buffer.from(s)]);
 
-// Finds the import section (id 2).
-let section;
-while (pos < bytes.length) {
-  const id = bytes[pos++];
-  const size = uleb();
-  if (id === 2) {
-    section = { start: pos, end: pos + size };
-    break;
+// Reads the entries of section `id` with `entry()` (pos at the entry), lets `rename` change
+// them, and writes the section back with `write(entry)`.
+function rewriteSection(id, entry, rename, write) {
+  pos = 8; // magic and version
+  while (pos < bytes.length) {
+    const headerStart = pos;
+    const sid = bytes[pos++];
+    const size = uleb();
+    const end = pos + size;
+    if (sid !== id) {
+      pos = end;
+      continue;
+    }
+    const count = uleb();
+    const entries = [];
+    for (let i = 0; i < count; i++) entries.push(entry());
+    if (pos !== end) fail(`section ${id} was not read to its end`);
+    rename(entries);
+    const body = Buffer.concat([encUleb(count), ...entries.flatMap(write)]);
+    bytes = Buffer.concat([bytes.subarray(0, headerStart), Buffer.from([id]), encUleb(body.length), body, bytes.subarray(end)]);
+    return;
   }
-  pos += size;
+  fail(`no section ${id}`);
 }
-if (!section) fail("no import section");
-const headerStart = section.start - 1 - encUleb(section.end - section.start).length;
 
-// Reads each import, keeping the bytes of its descriptor as they are.
-const count = uleb();
-const imports = [];
-for (let i = 0; i < count; i++) {
+// ---- imports (section 2) ----
+const importEntry = () => {
   const module = name();
   const field = name();
   const descStart = pos;
@@ -79,41 +97,69 @@ for (let i = 0; i < count; i++) {
     uleb();
     if (flags & 1) uleb();
   } else if (kind === 3) pos += 2; // global: value type, mutability (no GC types here)
-  else if (kind === 4) { pos++; uleb(); } // tag
-  else fail(`import ${module}.${field} has an unknown kind ${kind}`);
-  imports.push({ module, field, desc: bytes.subarray(descStart, pos) });
-}
-if (pos !== section.end) fail("the import section was not read to its end");
+  else if (kind === 4) {
+    pos++; // tag
+    uleb();
+  } else fail(`import ${module}.${field} has an unknown kind ${kind}`);
+  return { module, field, desc: bytes.subarray(descStart, pos) };
+};
+const renameImports = (imports) => {
+  const taken = new Map();
+  const shorts = new Set();
+  for (const imp of imports) {
+    if (imp.module !== GLUE_MODULE) continue;
+    imp.module = "wbg";
+    const base = imp.field.replace(/^__wbg_/, "").replace(/_[0-9a-f]{16}$/, "");
+    const n = (taken.get(base) ?? 0) + 1;
+    taken.set(base, n);
+    const short = n === 1 ? base : `${base}${n}`;
+    if (shorts.has(short)) fail(`two imports would be named ${short}`);
+    shorts.add(short);
+    if (short === imp.field) continue;
+    // The glue's imports object has one key per adapter: `        <name>: function`.
+    const key = new RegExp(`(^|\\n)(\\s+)${imp.field}(: function)`, "g");
+    const hits = glue.match(key)?.length ?? 0;
+    if (hits !== 1) fail(`${imp.field}: ${hits} keys in the glue's imports object, expected 1`);
+    glue = glue.replace(key, `$1$2${short}$3`);
+    if (glue.includes(imp.field)) fail(`${imp.field} is still named elsewhere in the glue`);
+    imp.field = short;
+  }
+  const modKey = `"${GLUE_MODULE}": import0,`;
+  if (glue.split(modKey).length !== 2) fail("the glue's imports object has no single key for its own module");
+  glue = glue.replace(modKey, `"wbg": import0,`);
+};
+rewriteSection(2, importEntry, renameImports, (i) => [encName(i.module), encName(i.field), i.desc]);
 
-// New names: the readable part, numbered when several imports share it.
-let glue = fs.readFileSync(glueFile, "utf8");
-const taken = new Map();
-const shorts = new Set();
-for (const imp of imports) {
-  if (imp.module !== GLUE_MODULE) continue;
-  const base = imp.field.replace(/^__wbg_/, "").replace(/_[0-9a-f]{16}$/, "");
-  const n = (taken.get(base) ?? 0) + 1;
-  taken.set(base, n);
-  const short = n === 1 ? base : `${base}${n}`;
-  if (shorts.has(short)) fail(`two imports would be named ${short}`);
-  shorts.add(short);
-  if (short === imp.field) continue;
-  // The glue's imports object has one key per adapter: `        <name>: function`.
-  const key = new RegExp(`(^|\\n)(\\s+)${imp.field}(: function)`, "g");
-  const hits = glue.match(key)?.length ?? 0;
-  if (hits !== 1) fail(`${imp.field}: ${hits} keys in the glue's imports object, expected 1`);
-  glue = glue.replace(key, `$1$2${short}$3`);
-  if (glue.includes(imp.field)) fail(`${imp.field} is still named elsewhere in the glue`);
-  imp.field = short;
-}
+// ---- exports (section 7) ----
+const exportEntry = () => {
+  const field = name();
+  const descStart = pos;
+  pos++; // kind
+  uleb(); // index
+  return { field, desc: bytes.subarray(descStart, pos) };
+};
+const renameExports = (exports) => {
+  // The glue reaches the exports only as `wasm.<name>` (`wasm = instance.exports`).
+  if (/\bwasm\s*\[/.test(glue) || (glue.match(/\bexports\b/g) ?? []).length !== 1) {
+    fail("the glue reaches the wasm's exports other than as wasm.<name>");
+  }
+  const fields = new Set(exports.map((e) => e.field));
+  let n = 0;
+  for (const ex of exports) {
+    if (ex.field === "memory") continue;
+    const use = new RegExp(`\\bwasm\\.${ex.field.replace(/\$/g, "\\$")}\\b`, "g");
+    if (!use.test(glue)) continue;
+    let short;
+    do short = `e${(n++).toString(36)}`;
+    while (fields.has(short));
+    glue = glue.replace(use, `wasm.${short}`);
+    const typed = new RegExp(`(\\n\\s+readonly )${ex.field}(: )`);
+    if (typed.test(types)) types = types.replace(typed, `$1${short}$2`);
+    ex.field = short;
+  }
+};
+rewriteSection(7, exportEntry, renameExports, (e) => [encName(e.field), e.desc]);
 
-const body = Buffer.concat([encUleb(count), ...imports.flatMap((i) => [encName(i.module), encName(i.field), i.desc])]);
-const out = Buffer.concat([
-  bytes.subarray(0, headerStart),
-  Buffer.from([2]),
-  encUleb(body.length),
-  body,
-  bytes.subarray(section.end),
-]);
-fs.writeFileSync(wasmFile, out);
+fs.writeFileSync(wasmFile, bytes);
 fs.writeFileSync(glueFile, glue);
+fs.writeFileSync(typesFile, types);
