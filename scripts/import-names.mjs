@@ -7,9 +7,11 @@
 //   (`callModel`, `get2`). That module is renamed `wbg` (named once per import in the wasm).
 //   Imports from other modules (the edge's snippet) keep their names: they are JS exports.
 // - exports the glue calls (`wasm.client_run`, `wasm.__wbindgen_malloc`, ...) become `e0`,
-//   `e1`, ... (about 0.4 KB gzip); `memory` and exports the glue never names keep their names.
-//   The glue's `InitOutput` typings follow. Nothing else reaches these exports: the package
-//   exports only its own entries, and init() returns nothing.
+//   `e1`, ... (about 0.4 KB gzip); `memory`, the externref table and exports the glue never
+//   names keep their names.
+//   The glue's `InitOutput` typings follow, and the raw module's typings where the package ships
+//   them. Nothing else reaches these exports: the package exports only its own entries, and
+//   init() returns nothing.
 //   node scripts/import-names.mjs <pkg-dir>
 import fs from "node:fs";
 import path from "node:path";
@@ -18,6 +20,8 @@ const dir = process.argv[2];
 const wasmFile = path.join(dir, "toolnexus_wasm_bg.wasm");
 const glueFile = path.join(dir, "toolnexus_wasm.js");
 const typesFile = path.join(dir, "toolnexus_wasm.d.ts");
+// The raw module's typings (wasm-bindgen's `export const <export>: ...`), where a package ships them.
+const wasmTypesFile = path.join(dir, "toolnexus_wasm_bg.wasm.d.ts");
 const GLUE_MODULE = "./toolnexus_wasm_bg.js";
 const fail = (m) => {
   console.error(`!! import-names: ${m}`);
@@ -27,6 +31,7 @@ const fail = (m) => {
 let bytes = fs.readFileSync(wasmFile);
 let glue = fs.readFileSync(glueFile, "utf8");
 let types = fs.readFileSync(typesFile, "utf8");
+let wasmTypes = fs.existsSync(wasmTypesFile) ? fs.readFileSync(wasmTypesFile, "utf8") : undefined;
 let pos;
 const uleb = () => {
   let n = 0, shift = 0, b;
@@ -146,7 +151,9 @@ const renameExports = (exports) => {
   const fields = new Set(exports.map((e) => e.field));
   let n = 0;
   for (const ex of exports) {
-    if (ex.field === "memory") continue;
+    // Functions only: `memory` and the externref table stay readable for tools that sample them
+    // (bench/soak-runs.mjs reads `__wbindgen_externrefs`).
+    if (ex.desc[0] !== 0) continue;
     const use = new RegExp(`\\bwasm\\.${ex.field.replace(/\$/g, "\\$")}\\b`, "g");
     if (!use.test(glue)) continue;
     let short;
@@ -155,6 +162,8 @@ const renameExports = (exports) => {
     glue = glue.replace(use, `wasm.${short}`);
     const typed = new RegExp(`(\\n\\s+readonly )${ex.field}(: )`);
     if (typed.test(types)) types = types.replace(typed, `$1${short}$2`);
+    const declared = new RegExp(`(\\nexport const )${ex.field}(: )`);
+    if (wasmTypes !== undefined && declared.test(wasmTypes)) wasmTypes = wasmTypes.replace(declared, `$1${short}$2`);
     ex.field = short;
   }
 };
@@ -163,3 +172,4 @@ rewriteSection(7, exportEntry, renameExports, (e) => [encName(e.field), e.desc])
 fs.writeFileSync(wasmFile, bytes);
 fs.writeFileSync(glueFile, glue);
 fs.writeFileSync(typesFile, types);
+if (wasmTypes !== undefined) fs.writeFileSync(wasmTypesFile, wasmTypes);
