@@ -20,6 +20,7 @@ pub mod events;
 pub mod hooks;
 pub mod json;
 pub mod json_hooks;
+pub mod mcp;
 pub mod message;
 pub mod metrics;
 pub mod options;

@@ -1,0 +1,314 @@
+//! One MCP session over Streamable HTTP, driven through the [`McpTransport`] seam: every request
+//! is a POST of one JSON-RPC message; the reply is a JSON body or an SSE stream holding the
+//! response (possibly after the server's notifications). `initialize` may hand out an
+//! `Mcp-Session-Id`, sent back on every later request with the negotiated
+//! `MCP-Protocol-Version`; a 404 on a request that carried it means the server dropped the
+//! session, so the client initialises again and retries once. `close` ends the session with
+//! DELETE. Calls may run concurrently: the session state is borrowed only between awaits.
+
+use super::auth::{self, Challenge};
+use super::result::{self, McpTool};
+use super::{rpc, McpOptions, MAX_LIST_PAGES, PROTOCOL_VERSION, SUPPORTED};
+use crate::driver::ByteStream;
+use crate::error::{Code, Error, Result};
+use crate::json;
+use crate::sse::SseDecoder;
+use crate::suspend::{pending_result, IdGen};
+use crate::tool::ToolResult;
+use futures_util::future::LocalBoxFuture;
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+
+pub struct McpRequest {
+    pub method: &'static str,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+}
+
+pub struct McpResponse {
+    pub status: u16,
+    pub content_type: String,
+    pub session_id: Option<String>,
+    pub www_authenticate: Option<String>,
+    pub body: Box<dyn ByteStream>,
+}
+
+/// The host's HTTP. Dropping a response's body before its end cancels it.
+pub trait McpTransport {
+    fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>>;
+}
+
+/// What an exchange came to when it did not fail: a value, or the server's demand for
+/// authorization.
+#[derive(Debug, PartialEq)]
+pub enum Auth<T> {
+    Ok(T),
+    Needed(Challenge),
+}
+
+enum Reply {
+    Value(Value),
+    Needed(Challenge),
+    /// 404 to a request that carried a session id: the server forgot the session.
+    Gone,
+}
+
+#[derive(Default)]
+struct State {
+    session_id: Option<String>,
+    protocol: Option<String>,
+    next_id: u64,
+}
+
+pub struct McpClient<T> {
+    pub options: McpOptions,
+    pub transport: T,
+    headers: Vec<(String, String)>,
+    state: RefCell<State>,
+}
+
+impl<T: McpTransport> McpClient<T> {
+    pub fn new(options: McpOptions, transport: T) -> Self {
+        let headers = options.expanded_headers();
+        McpClient { options, transport, headers, state: RefCell::new(State::default()) }
+    }
+
+    pub fn is_connected(&self) -> bool {
+        self.state.borrow().protocol.is_some()
+    }
+
+    pub fn session_id(&self) -> Option<String> {
+        self.state.borrow().session_id.clone()
+    }
+
+    fn err(&self, what: &str) -> Error {
+        Error::new(Code::Transport, json::join(&["MCP server ", &self.options.server, ": ", what], ""))
+    }
+
+    fn request(&self, method: &'static str, body: Option<String>) -> McpRequest {
+        let s = self.state.borrow();
+        let mut headers = Vec::with_capacity(self.headers.len() + 4);
+        if body.is_some() {
+            headers.push(("content-type".into(), "application/json".into()));
+            headers.push(("accept".into(), "application/json, text/event-stream".into()));
+        }
+        if let Some(id) = &s.session_id {
+            headers.push(("mcp-session-id".into(), id.clone()));
+        }
+        if let Some(v) = &s.protocol {
+            headers.push(("mcp-protocol-version".into(), v.clone()));
+        }
+        headers.extend(self.headers.iter().cloned());
+        McpRequest { method, url: self.options.url.clone(), headers, body }
+    }
+
+    /// POSTs one message; `id` is the request's (none for a notification).
+    async fn post(&self, body: String, id: Option<u64>, what: &str, initialize: bool) -> Result<Reply> {
+        let req = self.request("POST", Some(body));
+        let had_session = req.headers.iter().any(|(k, _)| k == "mcp-session-id");
+        let mut res = self.transport.send(&req).await?;
+        if let Some(c) = challenge(&res) {
+            return Ok(Reply::Needed(c));
+        }
+        if res.status == 404 && had_session {
+            return Ok(Reply::Gone);
+        }
+        if !(200..300).contains(&res.status) {
+            let text = read_all(res.body.as_mut()).await.unwrap_or_default();
+            let status = res.status.to_string();
+            let body = rpc::cap(String::from_utf8_lossy(&text).trim());
+            return Err(self.err(&json::join(&[what, ": HTTP ", &status, ": ", &body], "")));
+        }
+        if initialize {
+            self.state.borrow_mut().session_id = res.session_id.clone().filter(|s| !s.is_empty());
+        }
+        let Some(id) = id else { return Ok(Reply::Value(Value::Null)) };
+        let named = json::join(&["MCP server ", &self.options.server, ": ", what], "");
+        let found = if res.content_type.starts_with("text/event-stream") {
+            read_sse(res.body.as_mut(), id, &named).await?
+        } else {
+            let text = read_all(res.body.as_mut()).await?;
+            let msg: Value = serde_json::from_slice(&text).map_err(|_| self.err(&json::join(&[what, ": the reply is not JSON"], "")))?;
+            rpc::response_to(&msg, id, &named)
+        };
+        match found {
+            Some(r) => r.map(Reply::Value),
+            None => Err(self.err(&json::join(&["no response to ", what], ""))),
+        }
+    }
+
+    /// Forgets the session (ids keep counting, so a late reply can never match a new request).
+    fn reset(&self) {
+        let mut s = self.state.borrow_mut();
+        s.session_id = None;
+        s.protocol = None;
+    }
+
+    fn next_id(&self) -> u64 {
+        let mut s = self.state.borrow_mut();
+        let id = s.next_id;
+        s.next_id += 1;
+        id
+    }
+
+    /// `initialize`, then `notifications/initialized`.
+    pub async fn connect(&self) -> Result<Auth<()>> {
+        self.reset();
+        let id = self.next_id();
+        let client = json::obj(vec![("name", "toolnexus-wasm".into()), ("version", env!("CARGO_PKG_VERSION").into())]);
+        let params = json::obj(vec![
+            ("protocolVersion", PROTOCOL_VERSION.into()),
+            ("capabilities", Value::Object(Map::new())),
+            ("clientInfo", client),
+        ]);
+        let result = match self.post(rpc::request(id, "initialize", params), Some(id), "initialize", true).await? {
+            Reply::Value(v) => v,
+            Reply::Needed(c) => return Ok(Auth::Needed(c)),
+            Reply::Gone => return Err(self.err("initialize: HTTP 404")),
+        };
+        let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or("");
+        if !SUPPORTED.contains(&version) {
+            return Err(self.err(&json::join(&["unsupported protocol version \"", version, "\""], "")));
+        }
+        self.state.borrow_mut().protocol = Some(version.to_string());
+        match self.post(rpc::notification("notifications/initialized"), None, "notifications/initialized", false).await? {
+            Reply::Needed(c) => Ok(Auth::Needed(c)),
+            _ => Ok(Auth::Ok(())),
+        }
+    }
+
+    /// One request on the session, connecting first when needed and once more when the server
+    /// dropped the session.
+    pub async fn rpc(&self, method: &str, params: Value) -> Result<Auth<Value>> {
+        for attempt in 0..2 {
+            if !self.is_connected() {
+                if let Auth::Needed(c) = self.connect().await? {
+                    return Ok(Auth::Needed(c));
+                }
+            }
+            let id = self.next_id();
+            match self.post(rpc::request(id, method, params.clone()), Some(id), method, false).await? {
+                Reply::Value(v) => return Ok(Auth::Ok(v)),
+                Reply::Needed(c) => return Ok(Auth::Needed(c)),
+                Reply::Gone if attempt == 0 => self.state.borrow_mut().protocol = None,
+                Reply::Gone => {}
+            }
+        }
+        Err(self.err(&json::join(&[method, ": the session was lost twice (HTTP 404)"], "")))
+    }
+
+    /// Every page of `tools/list`.
+    pub async fn list_tools(&self) -> Result<Auth<Vec<McpTool>>> {
+        let mut tools = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_LIST_PAGES {
+            let params = match &cursor {
+                Some(c) => json::obj(vec![("cursor", c.as_str().into())]),
+                None => Value::Object(Map::new()),
+            };
+            let page = match self.rpc("tools/list", params).await? {
+                Auth::Ok(v) => v,
+                Auth::Needed(c) => return Ok(Auth::Needed(c)),
+            };
+            for t in page.get("tools").and_then(Value::as_array).map_or(&[][..], Vec::as_slice) {
+                tools.extend(McpTool::from_listing(t));
+            }
+            match page.get("nextCursor").and_then(Value::as_str) {
+                None => return Ok(Auth::Ok(tools)),
+                Some(next) if seen.iter().any(|s| s == next) => {
+                    return Err(self.err(&json::join(&["tools/list returned a cursor twice: ", next], "")));
+                }
+                Some(next) => {
+                    seen.push(next.to_string());
+                    cursor = Some(next.to_string());
+                }
+            }
+        }
+        Err(self.err("tools/list has more than 1000 pages"))
+    }
+
+    /// `tools/call` as the tool result the model sees. A demand for authorization suspends the
+    /// call, unless it is the retry after the host answered one (`answered`): then the server
+    /// refused what the host obtained, and the model is told so instead of asking again.
+    pub async fn call(&self, name: &str, args: Value, answered: bool, ids: &IdGen) -> ToolResult {
+        let params = json::obj(vec![("name", name.into()), ("arguments", args)]);
+        let server = self.options.server.as_str();
+        match self.rpc("tools/call", params).await {
+            Ok(Auth::Ok(v)) => result::call_result(server, &v),
+            Ok(Auth::Needed(_)) if answered => {
+                result::failed(server, json::join(&["MCP server ", server, " refused the authorization it asked for"], ""))
+            }
+            Ok(Auth::Needed(c)) => pending_result(self.auth_request(&c).await, ids),
+            Err(e) => result::failed(server, e.message),
+        }
+    }
+
+    /// The suspension for a challenge: reads the protected-resource metadata (without
+    /// credentials) to name the authorization server; an unreadable document only leaves it out.
+    pub async fn auth_request(&self, c: &Challenge) -> crate::suspend::Request {
+        let url = auth::metadata_url(&self.options.url, c);
+        let req = McpRequest { method: "GET", url: url.clone(), headers: vec![("accept".into(), "application/json".into())], body: None };
+        let mut doc = None;
+        if let Ok(mut res) = self.transport.send(&req).await {
+            if (200..300).contains(&res.status) {
+                if let Ok(bytes) = read_all(res.body.as_mut()).await {
+                    doc = serde_json::from_slice::<Value>(&bytes).ok();
+                }
+            }
+        }
+        auth::request(&self.options.server, &self.options.url, &url, doc.as_ref(), c)
+    }
+
+    /// Ends the session (DELETE with its id); a server that does not allow it (405) is fine.
+    pub async fn close(&self) -> Result<()> {
+        let req = self.request("DELETE", None);
+        let had = self.state.borrow().session_id.is_some();
+        self.reset();
+        if !had {
+            return Ok(());
+        }
+        let res = self.transport.send(&req).await?;
+        if (200..300).contains(&res.status) || res.status == 405 || res.status == 404 {
+            return Ok(());
+        }
+        Err(self.err(&json::join(&["DELETE: HTTP ", &res.status.to_string()], "")))
+    }
+}
+
+/// A 401 (or a 403 naming a bearer challenge, as a server asking for more scope does).
+fn challenge(res: &McpResponse) -> Option<Challenge> {
+    let header = res.www_authenticate.as_deref().unwrap_or("");
+    match res.status {
+        401 => Some(auth::parse_challenge(header)),
+        403 if header.to_ascii_lowercase().contains("bearer") => Some(auth::parse_challenge(header)),
+        _ => None,
+    }
+}
+
+async fn read_all(body: &mut dyn ByteStream) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    while let Some(chunk) = body.next_chunk().await? {
+        out.extend_from_slice(&chunk);
+    }
+    Ok(out)
+}
+
+/// Reads SSE events until the response to `id` arrives; the rest of the stream is dropped.
+async fn read_sse(body: &mut dyn ByteStream, id: u64, what: &str) -> Result<Option<Result<Value>>> {
+    let mut decoder = SseDecoder::new();
+    while let Some(chunk) = body.next_chunk().await? {
+        for ev in decoder.push(&chunk) {
+            if ev.event.as_deref().is_some_and(|e| e != "message") {
+                continue;
+            }
+            if let Ok(msg) = serde_json::from_str::<Value>(&ev.data) {
+                if let Some(r) = rpc::response_to(&msg, id, what) {
+                    return Ok(Some(r));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
