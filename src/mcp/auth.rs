@@ -22,8 +22,7 @@ pub fn parse_challenge(header: &str) -> Challenge {
     let mut c = Challenge::default();
     let Some(at) = find_scheme(header) else { return c };
     let mut rest = header[at + 6..].trim_start();
-    loop {
-        let Some(eq) = rest.find('=') else { break };
+    while let Some(eq) = rest.find('=') {
         let key = rest[..eq].trim().trim_start_matches(',').trim().to_ascii_lowercase();
         // `Bearer a=1, Basic realm=…`: a bare word before the next `=` starts another scheme.
         if key.contains(' ') {

@@ -18,6 +18,7 @@ use crate::tool::ToolResult;
 use futures_util::future::LocalBoxFuture;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
+use std::rc::Rc;
 
 pub struct McpRequest {
     pub method: &'static str,
@@ -65,13 +66,18 @@ pub struct McpClient<T> {
     pub options: McpOptions,
     pub transport: T,
     headers: Vec<(String, String)>,
-    state: RefCell<State>,
+    state: Rc<RefCell<State>>,
 }
 
 impl<T: McpTransport> McpClient<T> {
     pub fn new(options: McpOptions, transport: T) -> Self {
         let headers = options.expanded_headers();
-        McpClient { options, transport, headers, state: RefCell::new(State::default()) }
+        McpClient { options, transport, headers, state: Rc::default() }
+    }
+
+    /// The same session over another transport (the edge gives each call its own abort signal).
+    pub fn share<U: McpTransport>(&self, transport: U) -> McpClient<U> {
+        McpClient { options: self.options.clone(), transport, headers: self.headers.clone(), state: Rc::clone(&self.state) }
     }
 
     pub fn is_connected(&self) -> bool {

@@ -43,11 +43,14 @@ impl ByteStream for Chunks {
     }
 }
 
+/// (method, headers, body) of one request.
+type Seen = (String, Vec<(String, String)>, Value);
+
 #[derive(Default)]
 struct Scripted {
     replies: RefCell<Vec<R>>,
     /// (method, headers, body) of every request, in order.
-    seen: RefCell<Vec<(String, Vec<(String, String)>, Value)>>,
+    seen: RefCell<Vec<Seen>>,
 }
 
 impl McpTransport for Scripted {

@@ -1,0 +1,31 @@
+// `mcpTools`: an MCP server's tools as ordinary tools for `createToolkit` (any entry of the
+// package). The protocol runs in this entry's own wasm (McpSession); a tool's `run` is one
+// `tools/call`, and what it resolves to is a plain tool result — or, when the server asks for
+// authorization, the same suspension data `authRequired()` makes, which the loop waits on or
+// halts with like any other.
+
+import { McpSession } from "./toolnexus_mcp.js";
+
+/**
+ * `await mcpTools({ server, url, headers?, env?, timeoutMs?, fetch?, token?, tools? })`: the
+ * server's tools, named `<server>_<tool>`. The array also has `source` (the server entry as
+ * JSON data, listing included: pass it back to `mcpTools` after a restart to rebuild the tools
+ * without listing them again) and `close()` (ends the session).
+ */
+export async function mcpTools(options) {
+  const session = new McpSession(options);
+  let listed;
+  try {
+    listed = await session.list();
+  } catch (e) {
+    session.free();
+    throw e;
+  }
+  const tools = listed.tools.map((decl, i) => {
+    const name = listed.source.tools[i].name;
+    return { ...decl, run: (args, ctx) => session.call(name, args, ctx?.signal, ctx?.answer) };
+  });
+  Object.defineProperty(tools, "source", { value: listed.source });
+  Object.defineProperty(tools, "close", { value: () => session.close() });
+  return tools;
+}

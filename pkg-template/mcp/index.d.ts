@@ -1,0 +1,47 @@
+import type { Request, Tool } from "../index.js";
+
+/** An MCP server entry as data: what `mcpTools` takes, and (with `tools`) what it gives back as `source`. */
+export interface McpServerEntry {
+  /** Names the server; its tools are called `<server>_<tool>` (sanitised). */
+  server: string;
+  /** The Streamable HTTP endpoint. */
+  url: string;
+  /** Sent on every request; `${NAME}` in a value is filled from `env`. */
+  headers?: { [name: string]: string };
+  /** Per request; default 30000. */
+  timeoutMs?: number;
+  /** A listing kept from an earlier `source`: the tools are rebuilt from it without connecting. */
+  tools?: { name: string; description?: string; inputSchema?: { [key: string]: unknown } }[];
+}
+
+export interface McpOptions extends McpServerEntry {
+  /** Values for `${NAME}` in `headers` (never part of `source`). */
+  env?: { [name: string]: string };
+  /** Replaces the global fetch. */
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /**
+   * The bearer token for the server, asked for before each request (none: `undefined`). After a
+   * call suspended with an `authorization` request and the host answered it, this is how the
+   * host hands over the token it obtained; tokens never enter results, states or errors.
+   */
+  token?: (who: { server: string; url: string }) => string | undefined | Promise<string | undefined>;
+}
+
+/** The tools of one MCP server, usable in `createToolkit`, with the entry as data and `close()`. */
+export interface McpTools extends Array<Tool> {
+  readonly source: McpServerEntry & { tools: NonNullable<McpServerEntry["tools"]> };
+  close(): Promise<void>;
+}
+
+/**
+ * Connects (initialize), lists every page of tools and returns them. A server that demands
+ * authorization while listing rejects with `code: "transport"`, `status: 401` and
+ * `authRequired: Request`; during a call it suspends the call instead (`kind: "authorization"`,
+ * `data: { server, serverUrl, resourceMetadata, authorizationServer?, resource?, scope? }`).
+ */
+export declare function mcpTools(options: McpOptions): Promise<McpTools>;
+
+/** Loads the MCP wasm module; idempotent. Required once in browsers and extensions. */
+export declare function init(input?: unknown): Promise<void>;
+export declare function initSync(module: { module: unknown }): unknown;
+export type { Request };

@@ -1,0 +1,260 @@
+//! The MCP entry's edge (built with the `mcp` feature, as its own wasm: `toolnexus-wasm/mcp`):
+//! `McpSession` wraps the core's MCP client with a transport over the host's `fetch`
+//! (src/wasm/mcp.js). The JS `mcpTools` (pkg-template/mcp/api.js) turns its declarations into
+//! ordinary tools for `createToolkit`, so the loop's wasm needs nothing of MCP: a suspension an
+//! MCP call returns is the same data `authRequired()` makes.
+
+use crate::driver::{ByteStream, WholeBody};
+use crate::error::{Code, Error, Result};
+use crate::json;
+use crate::mcp::session::Auth;
+use crate::mcp::{McpClient, McpOptions, McpRequest, McpResponse, McpTransport};
+use crate::suspend::IdGen;
+use futures_util::future::LocalBoxFuture;
+use js_sys::{Array, Promise, Reflect, Uint8Array, JSON};
+use serde_json::Value;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+#[wasm_bindgen(module = "/src/wasm/mcp.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = mcpOptions, catch)]
+    fn mcp_options(o: &JsValue) -> std::result::Result<Array, JsValue>;
+    #[wasm_bindgen(js_name = mcpSend)]
+    #[allow(clippy::too_many_arguments)]
+    fn mcp_send(
+        f: &JsValue,
+        token: &JsValue,
+        who: &str,
+        auth: bool,
+        method: &str,
+        url: &str,
+        headers: &str,
+        body: Option<String>,
+        signal: &JsValue,
+        ms: f64,
+    ) -> Promise;
+    #[wasm_bindgen(js_name = mcpRead)]
+    fn mcp_read(b: &JsValue, signal: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = mcpCancel)]
+    fn mcp_cancel(b: &JsValue);
+}
+
+type JsResult<T> = std::result::Result<T, JsValue>;
+
+/// A `ToolnexusError` with its stable `code`, as the loop's entry makes them.
+fn js_error(e: Error) -> JsValue {
+    let err = js_sys::Error::new(&e.message);
+    err.set_name("ToolnexusError");
+    let _ = Reflect::set(&err, &"code".into(), &e.code().into());
+    if let Some(s) = e.status {
+        let _ = Reflect::set(&err, &"status".into(), &JsValue::from(s));
+    }
+    err.into()
+}
+
+fn to_js(v: &Value) -> JsValue {
+    JSON::parse(&json::to_text(v)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `fetch` for one session; `signal` is the tool call's (`undefined` outside calls).
+struct Fetch {
+    fetch: JsValue,
+    token: JsValue,
+    server: String,
+    url: String,
+    /// `{ server, url }` as JSON text: what the token callback is asked with.
+    who: String,
+    timeout_ms: f64,
+    signal: JsValue,
+}
+
+impl Fetch {
+    /// A rejection of mcp.js (`[kind, message]`) as an error naming the server.
+    fn failed(&self, e: &JsValue) -> Error {
+        let kind = Reflect::get(e, &0.into()).ok().and_then(|k| k.as_f64()).unwrap_or(0.0) as u8;
+        let msg = Reflect::get(e, &1.into()).ok().and_then(|m| m.as_string()).unwrap_or_default();
+        let head = json::join(&["MCP server ", &self.server, ": "], "");
+        match kind {
+            1 => Error::new(Code::Aborted, head + "aborted"),
+            2 => Error::new(Code::Aborted, head + "timeout after " + &crate::metrics::js_number(self.timeout_ms) + "ms"),
+            3 => Error::new(Code::HostCallback, head + "the token callback failed: " + &msg),
+            _ => Error::new(Code::Transport, head + "fetch failed: " + &msg),
+        }
+    }
+}
+
+struct Body {
+    reader: JsValue,
+    signal: JsValue,
+    fetch: Rc<Fetch>,
+    done: bool,
+}
+
+impl ByteStream for Body {
+    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
+        Box::pin(async move {
+            if self.done {
+                return Ok(None);
+            }
+            let v = JsFuture::from(mcp_read(&self.reader, &self.signal)).await.map_err(|e| self.fetch.failed(&e))?;
+            if v.is_undefined() || v.is_null() {
+                self.done = true;
+                return Ok(None);
+            }
+            Ok(Some(v.dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default()))
+        })
+    }
+}
+
+impl Drop for Body {
+    /// Stops a stream the client no longer reads (the response it waited for has come).
+    fn drop(&mut self) {
+        if !self.done {
+            mcp_cancel(&self.reader);
+        }
+    }
+}
+
+struct Transport(Rc<Fetch>);
+
+impl McpTransport for Transport {
+    fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>> {
+        Box::pin(async move {
+            let f = &self.0;
+            let mut head = String::from("{");
+            for (i, (k, v)) in req.headers.iter().enumerate() {
+                head.push_str(if i > 0 { "," } else { "" });
+                json::write_str(&mut head, k);
+                head.push(':');
+                json::write_str(&mut head, v);
+            }
+            head.push('}');
+            // The bearer token goes only to the server itself, never to a metadata document.
+            let auth = req.url == f.url;
+            let p = mcp_send(&f.fetch, &f.token, &f.who, auth, req.method, &req.url, &head, req.body.clone(), &f.signal, f.timeout_ms);
+            let out: Array = JsFuture::from(p).await.map_err(|e| f.failed(&e))?.unchecked_into();
+            let text = |i: u32| out.get(i).as_string();
+            let reader = out.get(4);
+            let body: Box<dyn ByteStream> = match reader.as_string() {
+                Some(t) => Box::new(WholeBody(Some(t.into_bytes()))),
+                None => Box::new(Body { reader, signal: out.get(5), fetch: Rc::clone(f), done: false }),
+            };
+            Ok(McpResponse {
+                status: out.get(0).as_f64().unwrap_or(0.0) as u16,
+                content_type: text(1).unwrap_or_default(),
+                session_id: text(2),
+                www_authenticate: text(3),
+                body,
+            })
+        })
+    }
+}
+
+/// One MCP server: its session, listing and calls. Made by `mcpTools` (pkg-template/mcp/api.js).
+#[wasm_bindgen]
+pub struct McpSession {
+    /// The session shared by every call (the tool calls of one turn run concurrently).
+    client: Rc<McpClient<Transport>>,
+    base: Rc<Fetch>,
+}
+
+thread_local! {
+    static IDS: Rc<IdGen> = Rc::new(IdGen::new(Box::new(|| js_sys::Date::now() as u64)));
+}
+
+#[wasm_bindgen]
+impl McpSession {
+    /// Reads the options (`{ server, url, headers?, env?, timeoutMs?, tools?, fetch?, token? }`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> JsResult<McpSession> {
+        let parts = mcp_options(&options).map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
+        let data: Value = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default()).unwrap_or(Value::Null);
+        let opts = McpOptions::from_json(&data).map_err(js_error)?;
+        let who = json::to_text(&json::obj(vec![("server", opts.server.as_str().into()), ("url", opts.url.as_str().into())]));
+        let base = Rc::new(Fetch {
+            fetch: parts.get(1),
+            token: parts.get(2),
+            server: opts.server.clone(),
+            url: opts.url.clone(),
+            who,
+            timeout_ms: opts.timeout_ms,
+            signal: JsValue::UNDEFINED,
+        });
+        let client = Rc::new(McpClient::new(opts, Transport(Rc::clone(&base))));
+        Ok(McpSession { client, base })
+    }
+
+    /// A client for one call: the same session, this call's signal.
+    fn with_signal(&self, signal: JsValue) -> Rc<McpClient<Transport>> {
+        if signal.is_undefined() || signal.is_null() {
+            return Rc::clone(&self.client);
+        }
+        let b = &self.base;
+        let fetch = Rc::new(Fetch {
+            fetch: b.fetch.clone(),
+            token: b.token.clone(),
+            server: b.server.clone(),
+            url: b.url.clone(),
+            who: b.who.clone(),
+            timeout_ms: b.timeout_ms,
+            signal,
+        });
+        Rc::new(self.client.share(Transport(fetch)))
+    }
+
+    /// `{ source, tools }`: the server entry as data and each tool's declaration, in the same
+    /// order. With `tools` in the options nothing is sent; otherwise the session is opened and
+    /// every page listed. A server that asks for authorization here rejects with code
+    /// `transport`, `status: 401` and `authRequired`: the request a host would answer.
+    pub fn list(&self) -> Promise {
+        let client = Rc::clone(&self.client);
+        future_to_promise(async move {
+            let tools = match &client.options.tools {
+                Some(t) => t.clone(),
+                None => match client.list_tools().await.map_err(js_error)? {
+                    Auth::Ok(t) => t,
+                    Auth::Needed(c) => {
+                        let req = client.auth_request(&c).await;
+                        let mut e = Error::new(
+                            Code::Transport,
+                            json::join(&["MCP server ", &client.options.server, " requires authorization"], ""),
+                        );
+                        e.status = Some(401);
+                        let err = js_error(e);
+                        let _ = Reflect::set(&err, &"authRequired".into(), &to_js(&req.to_value()));
+                        return Err(err);
+                    }
+                },
+            };
+            let server = &client.options.server;
+            let decls: Vec<Value> = tools.iter().map(|t| t.declaration(server)).collect();
+            Ok(to_js(&json::obj(vec![("source", client.options.source(&tools)), ("tools", Value::Array(decls))])))
+        })
+    }
+
+    /// Calls tool `name` (the server's own name) with `args`; resolves to a tool result (never
+    /// rejects). `answer`: the host's answer when the loop re-runs a call it suspended.
+    pub fn call(&self, name: String, args: JsValue, signal: JsValue, answer: JsValue) -> Promise {
+        let client = self.with_signal(signal);
+        let args: Value =
+            JSON::stringify(&args).ok().and_then(|s| s.as_string()).and_then(|s| serde_json::from_str(&s).ok()).unwrap_or(Value::Null);
+        let args = if args.is_object() { args } else { Value::Object(Default::default()) };
+        let answered = answer.is_object();
+        future_to_promise(async move {
+            let ids = IDS.with(Rc::clone);
+            let r = client.call(&name, args, answered, &ids).await;
+            Ok(to_js(&r.to_value()))
+        })
+    }
+
+    /// Ends the session with DELETE (when the server gave one).
+    pub fn close(&self) -> Promise {
+        let client = Rc::clone(&self.client);
+        future_to_promise(async move {
+            client.close().await.map_err(js_error)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+}
