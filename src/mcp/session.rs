@@ -267,7 +267,9 @@ impl<T: McpTransport> McpClient<T> {
         auth::request(&self.options.server, &self.options.url, &url, doc.as_ref(), c)
     }
 
-    /// Ends the session (DELETE with its id); a server that does not allow it (405) is fine.
+    /// Ends the session (DELETE with its id). A server that does not allow it (405), already
+    /// forgot it (404) or refuses the credentials (401, 403) leaves it to expire there: nothing
+    /// the host could do about it.
     pub async fn close(&self) -> Result<()> {
         let req = self.request("DELETE", None);
         let had = self.state.borrow().session_id.is_some();
@@ -276,7 +278,7 @@ impl<T: McpTransport> McpClient<T> {
             return Ok(());
         }
         let res = self.transport.send(&req).await?;
-        if (200..300).contains(&res.status) || res.status == 405 || res.status == 404 {
+        if (200..300).contains(&res.status) || matches!(res.status, 401 | 403 | 404 | 405) {
             return Ok(());
         }
         Err(self.err(&json::join(&["DELETE: HTTP ", &res.status.to_string()], "")))

@@ -216,7 +216,8 @@ impl McpSession {
                 None => match client.list_tools().await.map_err(js_error)? {
                     Auth::Ok(t) => t,
                     Auth::Needed(c) => {
-                        let req = client.auth_request(&c).await;
+                        let mut req = client.auth_request(&c).await;
+                        req.id = IDS.with(|ids| ids.next());
                         let mut e = Error::new(
                             Code::Transport,
                             json::join(&["MCP server ", &client.options.server, " requires authorization"], ""),
