@@ -35,4 +35,8 @@ fi
 if ! cmp -s tools/js/package-lock.json tools/js/node_modules/.installed-lock.json; then
   (cd tools/js && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.installed-lock.json)
 fi
+# The servers the MCP tests talk to (tests/mcp): the official MCP TypeScript SDK, pinned there.
+if ! cmp -s tests/mcp/package-lock.json tests/mcp/node_modules/.installed-lock.json; then
+  (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.installed-lock.json)
+fi
 echo "toolchain ready: $(wasm-pack --version), $(wasm-bindgen --version), node $(node --version)"

@@ -12,6 +12,7 @@ echo "== lint: cargo fmt --check; clippy -D warnings, native and wasm32"
 cargo fmt --check
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --target wasm32-unknown-unknown --all-targets -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown --lib --features mcp -- -D warnings   # the MCP entry's edge
 
 echo "== native: cargo test"
 cargo test --quiet 2>&1 | tee target/native-tests.log
@@ -24,6 +25,7 @@ echo "== build the npm package"
 ./scripts/build.sh
 # tests/js import the package by name, resolved through its package.json "exports".
 mkdir -p tests/js/node_modules && ln -sfn ../../../pkg tests/js/node_modules/toolnexus-wasm
+ln -sfn ../../../pkg tests/mcp/node_modules/toolnexus-wasm   # beside the MCP SDK setup.sh installed there
 
 # The scripted model for the wasm tests; its address is baked into tests/wasm.rs at compile time.
 PORT=18411
@@ -49,5 +51,5 @@ wasm_run chromium-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack tes
 echo "== typings: tsc --noEmit"
 tsc -p tests/js/tsconfig.json
 
-echo "== node --test: the package in Node; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; Chromium (Playwright): MV3 extensions and the www page"
-node --test tests/js/ tests/workerd/ tests/extension/ tests/proxy/ tests/www.test.mjs
+echo "== node --test: the package in Node; MCP against the official MCP SDK server; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; Chromium (Playwright): MV3 extensions and the www page"
+node --test tests/js/ tests/mcp/ tests/workerd/ tests/extension/ tests/proxy/ tests/www.test.mjs
