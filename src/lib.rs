@@ -30,6 +30,8 @@ pub mod options;
 pub mod provider;
 pub mod retry;
 pub mod run;
+#[cfg(any(not(target_arch = "wasm32"), feature = "mcp"))]
+pub mod sources;
 pub mod sse;
 pub mod state;
 pub mod style;

@@ -4,7 +4,7 @@
 // authorization, the same suspension data `authRequired()` makes, which the loop waits on or
 // halts with like any other.
 
-import { McpSession } from "./toolnexus_mcp.js";
+import { HttpTool, McpSession } from "./toolnexus_mcp.js";
 
 /**
  * `await mcpTools({ server, url, headers?, env?, timeoutMs?, fetch?, token?, tools? })`: the
@@ -28,4 +28,17 @@ export async function mcpTools(options) {
   Object.defineProperty(tools, "source", { value: listed.source });
   Object.defineProperty(tools, "close", { value: () => session.close() });
   return tools;
+}
+
+/**
+ * `httpTool({ name, url, description?, method?, headers?, env?, query?, body?, inputSchema?,
+ * timeoutMs?, resultMode?, fetch? })`: an HTTP endpoint as a tool (source "http"), with the
+ * reference's semantics. `definition` is the tool as JSON data (without `env`), to save and
+ * rebuild from.
+ */
+export function httpTool(definition) {
+  const t = new HttpTool(definition);
+  const tool = { ...t.declaration(), run: (args, ctx) => t.call(args, ctx?.signal) };
+  Object.defineProperty(tool, "definition", { value: t.definition() });
+  return tool;
 }

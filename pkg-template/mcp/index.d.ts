@@ -41,6 +41,30 @@ export interface McpTools extends Array<Tool> {
  */
 export declare function mcpTools(options: McpOptions): Promise<McpTools>;
 
+/** An HTTP endpoint as a tool, as data (`definition` gives it back without `env`). */
+export interface HttpToolDefinition {
+  name: string;
+  url: string;
+  description?: string;
+  /** Default GET; GET sends every argument left after `{placeholder}`s as the query string. */
+  method?: string;
+  /** `${NAME}` in a value is filled from `env`. */
+  headers?: { [name: string]: string };
+  env?: { [name: string]: string };
+  /** Arguments sent as the query string whatever the method. */
+  query?: string[];
+  /** How the other arguments are sent: JSON (default), a form, or the `body` argument as is. */
+  body?: "json" | "form" | "raw";
+  inputSchema?: { [key: string]: unknown };
+  /** Default 30000 (`timeout`, the reference's name, is read too). */
+  timeoutMs?: number;
+  resultMode?: "text" | "json" | "status+text";
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+}
+
+/** `httpTool(definition)`: a tool for `createToolkit`; a non-2xx reply is the error result `HTTP <status>: <body>`. */
+export declare function httpTool(definition: HttpToolDefinition): Tool & { readonly definition: Omit<HttpToolDefinition, "env" | "fetch"> };
+
 /** Loads the MCP wasm module; idempotent. Required once in browsers and extensions. */
 export declare function init(input?: unknown): Promise<void>;
 export declare function initSync(module: { module: unknown }): unknown;

@@ -9,6 +9,7 @@ use crate::error::{Code, Error, Result};
 use crate::json;
 use crate::mcp::session::Auth;
 use crate::mcp::{McpClient, McpOptions, McpRequest, McpResponse, McpTransport};
+use crate::sources::http::HttpToolDef;
 use crate::suspend::IdGen;
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Array, Promise, Reflect, Uint8Array, JSON};
@@ -62,7 +63,8 @@ fn to_js(v: &Value) -> JsValue {
 struct Fetch {
     fetch: JsValue,
     token: JsValue,
-    server: String,
+    /// Names the source in messages: `MCP server <name>` or `HTTP tool <name>`.
+    label: String,
     url: String,
     /// `{ server, url }` as JSON text: what the token callback is asked with.
     who: String,
@@ -75,7 +77,7 @@ impl Fetch {
     fn failed(&self, e: &JsValue) -> Error {
         let kind = Reflect::get(e, &0.into()).ok().and_then(|k| k.as_f64()).unwrap_or(0.0) as u8;
         let msg = Reflect::get(e, &1.into()).ok().and_then(|m| m.as_string()).unwrap_or_default();
-        let head = json::join(&["MCP server ", &self.server, ": "], "");
+        let head = json::join(&[&self.label, ": "], "");
         match kind {
             1 => Error::new(Code::Aborted, head + "aborted"),
             2 => Error::new(Code::Aborted, head + "timeout after " + &crate::metrics::js_number(self.timeout_ms) + "ms"),
@@ -121,7 +123,14 @@ struct Transport(Rc<Fetch>);
 
 impl McpTransport for Transport {
     fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>> {
-        Box::pin(async move {
+        Box::pin(self.send_as(req, req.method))
+    }
+}
+
+impl Transport {
+    /// Sends `req` with HTTP method `method` (an HTTP tool's may be any).
+    async fn send_as(&self, req: &McpRequest, method: &str) -> Result<McpResponse> {
+        {
             let f = &self.0;
             let mut head = String::from("{");
             for (i, (k, v)) in req.headers.iter().enumerate() {
@@ -133,7 +142,7 @@ impl McpTransport for Transport {
             head.push('}');
             // The bearer token goes only to the server itself, never to a metadata document.
             let auth = req.url == f.url;
-            let p = mcp_send(&f.fetch, &f.token, &f.who, auth, req.method, &req.url, &head, req.body.clone(), &f.signal, f.timeout_ms);
+            let p = mcp_send(&f.fetch, &f.token, &f.who, auth, method, &req.url, &head, req.body.clone(), &f.signal, f.timeout_ms);
             let out: Array = JsFuture::from(p).await.map_err(|e| f.failed(&e))?.unchecked_into();
             let text = |i: u32| out.get(i).as_string();
             let reader = out.get(4);
@@ -148,7 +157,7 @@ impl McpTransport for Transport {
                 www_authenticate: text(3),
                 body,
             })
-        })
+        }
     }
 }
 
@@ -176,7 +185,7 @@ impl McpSession {
         let base = Rc::new(Fetch {
             fetch: parts.get(1),
             token: parts.get(2),
-            server: opts.server.clone(),
+            label: json::join(&["MCP server ", &opts.server], ""),
             url: opts.url.clone(),
             who,
             timeout_ms: opts.timeout_ms,
@@ -195,7 +204,7 @@ impl McpSession {
         let fetch = Rc::new(Fetch {
             fetch: b.fetch.clone(),
             token: b.token.clone(),
-            server: b.server.clone(),
+            label: b.label.clone(),
             url: b.url.clone(),
             who: b.who.clone(),
             timeout_ms: b.timeout_ms,
@@ -256,6 +265,67 @@ impl McpSession {
         future_to_promise(async move {
             client.close().await.map_err(js_error)?;
             Ok(JsValue::UNDEFINED)
+        })
+    }
+}
+
+/// `httpTool(definition)`'s runner (pkg-template/mcp/api.js makes the tool object around it).
+#[wasm_bindgen]
+pub struct HttpTool {
+    def: HttpToolDef,
+    fetch: JsValue,
+}
+
+#[wasm_bindgen]
+impl HttpTool {
+    /// Reads the definition (`{ name, description?, method?, url, headers?, env?, query?, body?,
+    /// inputSchema?, timeoutMs?, resultMode?, fetch? }`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(definition: JsValue) -> JsResult<HttpTool> {
+        let parts = mcp_options(&definition).map_err(|e| {
+            js_error(Error::bad_input(e.as_string().unwrap_or_default().replace("mcpTools(options)", "httpTool(definition)")))
+        })?;
+        let data: Value = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default()).unwrap_or(Value::Null);
+        Ok(HttpTool { def: HttpToolDef::from_json(&data).map_err(js_error)?, fetch: parts.get(1) })
+    }
+
+    /// `{ name, description, inputSchema, source: "http" }`.
+    pub fn declaration(&self) -> JsValue {
+        to_js(&self.def.declaration())
+    }
+
+    /// The definition as data, without `env`.
+    pub fn definition(&self) -> JsValue {
+        to_js(&self.def.definition())
+    }
+
+    /// One call; resolves to a tool result (never rejects).
+    pub fn call(&self, args: JsValue, signal: JsValue) -> Promise {
+        let args: Value =
+            JSON::stringify(&args).ok().and_then(|s| s.as_string()).and_then(|s| serde_json::from_str(&s).ok()).unwrap_or(Value::Null);
+        let call = self.def.request(&args);
+        let def = self.def.clone();
+        let fetch = Rc::new(Fetch {
+            fetch: self.fetch.clone(),
+            token: JsValue::UNDEFINED,
+            label: json::join(&["HTTP tool ", &def.name], ""),
+            url: String::new(),
+            who: String::new(),
+            timeout_ms: def.timeout_ms,
+            signal,
+        });
+        future_to_promise(async move {
+            let req = McpRequest { method: "GET", url: call.url, headers: call.headers, body: call.body };
+            let run = async {
+                let mut res = Transport(Rc::clone(&fetch)).send_as(&req, &call.method).await?;
+                let mut text = Vec::new();
+                while let Some(chunk) = res.body.next_chunk().await? {
+                    text.extend_from_slice(&chunk);
+                }
+                Ok::<_, Error>(def.result(res.status, &String::from_utf8_lossy(&text)))
+            };
+            let r = run.await.unwrap_or_else(|e| crate::tool::ToolResult::error(e.message));
+            Ok(to_js(&r.to_value()))
         })
     }
 }
