@@ -4,7 +4,7 @@
 // authorization, the same suspension data `authRequired()` makes, which the loop waits on or
 // halts with like any other.
 
-import { HttpTool, McpSession } from "./toolnexus_mcp.js";
+import { Builtins, HttpTool, McpSession } from "./toolnexus_mcp.js";
 
 /**
  * `await mcpTools({ server, url, headers?, env?, timeoutMs?, fetch?, token?, tools? })`: the
@@ -41,4 +41,15 @@ export function httpTool(definition) {
   const tool = { ...t.declaration(), run: (args, ctx) => t.call(args, ctx?.signal) };
   Object.defineProperty(tool, "definition", { value: t.definition() });
   return tool;
+}
+
+/**
+ * `builtinTools(names?, { fetch?, maxBytes? })`: the builtins that work over fetch, opt-in —
+ * `webfetch` (its body read capped at `maxBytes`, default 512 KiB), `question` (suspends with
+ * `kind: "question"`; the answer's `data` is the result) and `todowrite`. Names default to all
+ * three; the other reference builtins need a filesystem or a process and are refused.
+ */
+export function builtinTools(names, options) {
+  const b = new Builtins(names, options);
+  return b.declarations().map((decl) => ({ ...decl, run: (args, ctx) => b.call(decl.name, args, ctx?.signal, ctx?.answer) }));
 }

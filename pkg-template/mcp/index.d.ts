@@ -65,6 +65,16 @@ export interface HttpToolDefinition {
 /** `httpTool(definition)`: a tool for `createToolkit`; a non-2xx reply is the error result `HTTP <status>: <body>`. */
 export declare function httpTool(definition: HttpToolDefinition): Tool & { readonly definition: Omit<HttpToolDefinition, "env" | "fetch"> };
 
+/**
+ * The builtins that work over fetch, opt-in: `webfetch` (body read capped at `maxBytes`, default
+ * 512 KiB), `question` (suspends with `kind: "question"`; the answer's `data` is the result) and
+ * `todowrite`. `names` defaults to all three; any other builtin name is refused (`bad_input`).
+ */
+export declare function builtinTools(
+  names?: ("webfetch" | "question" | "todowrite")[],
+  options?: { fetch?: (input: string, init?: RequestInit) => Promise<Response>; maxBytes?: number },
+): Tool[];
+
 /** Loads the MCP wasm module; idempotent. Required once in browsers and extensions. */
 export declare function init(input?: unknown): Promise<void>;
 export declare function initSync(module: { module: unknown }): unknown;

@@ -9,8 +9,10 @@ use crate::error::{Code, Error, Result};
 use crate::json;
 use crate::mcp::session::Auth;
 use crate::mcp::{McpClient, McpOptions, McpRequest, McpResponse, McpTransport};
+use crate::sources::builtin;
 use crate::sources::http::HttpToolDef;
 use crate::suspend::IdGen;
+use crate::suspend::{pending_result, Answer};
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Array, Promise, Reflect, Uint8Array, JSON};
 use serde_json::Value;
@@ -325,6 +327,94 @@ impl HttpTool {
                 Ok::<_, Error>(def.result(res.status, &String::from_utf8_lossy(&text)))
             };
             let r = run.await.unwrap_or_else(|e| crate::tool::ToolResult::error(e.message));
+            Ok(to_js(&r.to_value()))
+        })
+    }
+}
+
+/// `builtinTools(names?, options?)`'s runner: webfetch, question and todowrite.
+#[wasm_bindgen]
+pub struct Builtins {
+    names: Vec<&'static str>,
+    fetch: JsValue,
+    max_bytes: usize,
+}
+
+fn json_of(v: &JsValue) -> Value {
+    JSON::stringify(v).ok().and_then(|s| s.as_string()).and_then(|s| serde_json::from_str(&s).ok()).unwrap_or(Value::Null)
+}
+
+#[wasm_bindgen]
+impl Builtins {
+    /// `names` (default all three) and `{ fetch?, maxBytes? }` (webfetch's body cap, default 512 KiB).
+    #[wasm_bindgen(constructor)]
+    pub fn new(names: JsValue, options: JsValue) -> JsResult<Builtins> {
+        let bad = |m: String| js_error(Error::bad_input(m));
+        let names = builtin::select(Some(&json_of(&names))).map_err(js_error)?;
+        let (fetch, max_bytes) = if options.is_object() {
+            let parts = mcp_options(&options)
+                .map_err(|e| bad(e.as_string().unwrap_or_default().replace("mcpTools(options)", "builtinTools(names, options)")))?;
+            let data: Value = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default()).unwrap_or(Value::Null);
+            let max = match data.get("maxBytes") {
+                None | Some(Value::Null) => builtin::DEFAULT_MAX_BYTES,
+                Some(m) => {
+                    m.as_f64().filter(|m| *m >= 1.0).ok_or_else(|| bad("builtinTools options.maxBytes must be a positive number".into()))?
+                        as usize
+                }
+            };
+            (parts.get(1), max)
+        } else {
+            (JsValue::UNDEFINED, builtin::DEFAULT_MAX_BYTES)
+        };
+        Ok(Builtins { names, fetch, max_bytes })
+    }
+
+    /// The declarations, in the order asked for.
+    pub fn declarations(&self) -> JsValue {
+        to_js(&Value::Array(self.names.iter().map(|n| builtin::declaration(n)).collect()))
+    }
+
+    /// One call of builtin `name`; resolves to a tool result (a suspension for a new question).
+    pub fn call(&self, name: String, args: JsValue, signal: JsValue, answer: JsValue) -> Promise {
+        let args = json_of(&args);
+        let answer = Answer::from_json(&json_of(&answer), "ctx.answer").ok();
+        let (fetch, max) = (self.fetch.clone(), self.max_bytes);
+        future_to_promise(async move {
+            let r = match name.as_str() {
+                "question" => builtin::question(&args, answer.as_ref()).unwrap_or_else(|req| pending_result(req, &IDS.with(Rc::clone))),
+                "todowrite" => builtin::todowrite(&args),
+                _ => match builtin::webfetch_request(&args) {
+                    Err(r) => r,
+                    Ok((url, format, timeout_ms)) => {
+                        let label = "webfetch".to_string();
+                        let f = Rc::new(Fetch {
+                            fetch,
+                            token: JsValue::UNDEFINED,
+                            label,
+                            url: String::new(),
+                            who: String::new(),
+                            timeout_ms,
+                            signal,
+                        });
+                        let req = McpRequest { method: "GET", url, headers: Vec::new(), body: None };
+                        let run = async {
+                            let mut res = Transport(f).send(&req).await?;
+                            let mut body = Vec::new();
+                            let mut truncated = false;
+                            while let Some(chunk) = res.body.next_chunk().await? {
+                                body.extend_from_slice(&chunk);
+                                if body.len() > max {
+                                    body.truncate(max);
+                                    truncated = true;
+                                    break; // dropping the body cancels the rest
+                                }
+                            }
+                            Ok::<_, Error>(builtin::webfetch_result(res.status, &String::from_utf8_lossy(&body), format, truncated))
+                        };
+                        run.await.unwrap_or_else(|e| crate::tool::ToolResult::error(e.message))
+                    }
+                },
+            };
             Ok(to_js(&r.to_value()))
         })
     }
