@@ -7,7 +7,7 @@
 
 use crate::error::{Error, Result};
 use crate::json;
-use crate::suspend::{Answer, Request};
+use crate::suspend::{Answer, Request, ToolOutcome};
 use crate::tool::ToolResult;
 use serde_json::{Map, Value};
 
@@ -113,10 +113,10 @@ fn array<'a>(args: &'a Value, key: &str) -> &'a [Value] {
 }
 
 /// `question`: the suspension on the first run; the answer's `data` (as JSON) once answered.
-pub fn question(args: &Value, answer: Option<&Answer>) -> std::result::Result<ToolResult, Request> {
+pub fn question(args: &Value, answer: Option<&Answer>) -> ToolOutcome {
     if let Some(a) = answer {
         let data = a.data.clone().map_or_else(|| Value::Object(Map::new()), Value::Object);
-        return Ok(ok(json::to_text(&data), Map::new()));
+        return ToolOutcome::Result(ok(json::to_text(&data), Map::new()));
     }
     let questions = array(args, "questions");
     let mut lines = Vec::new();
@@ -135,7 +135,7 @@ pub fn question(args: &Value, answer: Option<&Answer>) -> std::result::Result<To
     let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
     let mut data = Map::new();
     data.insert("questions".into(), Value::Array(questions.to_vec()));
-    Err(Request { kind: "question".into(), prompt: json::join(&refs, "\n"), data: Some(data), ..Request::default() })
+    ToolOutcome::Suspend(Request { kind: "question".into(), prompt: json::join(&refs, "\n"), data: Some(data), ..Request::default() })
 }
 
 /// `todowrite`: `[x] text` / `[ ] text` per todo, or `(no todos)`.
@@ -253,14 +253,18 @@ mod tests {
     fn question_suspends_then_returns_the_answer() {
         let args =
             json!({"questions": [{"question": "Size?", "options": ["S", "M"]}, {"question": "Colour?", "header": "c", "options": []}]});
-        let req = question(&args, None).unwrap_err();
+        let ToolOutcome::Suspend(req) = question(&args, None) else { panic!("no suspension") };
         assert_eq!((req.kind.as_str(), req.prompt.as_str()), ("question", "Size? (options: S, M)\nColour?"));
         assert_eq!(req.data.unwrap()["questions"], args["questions"]);
         let a =
             Answer { id: "x".into(), ok: true, data: Some(json!({"answers": ["M", "blue"]}).as_object().unwrap().clone()), reason: None };
-        assert_eq!(question(&args, Some(&a)).unwrap().output, r#"{"answers":["M","blue"]}"#);
+        let out = |a: &Answer| match question(&args, Some(a)) {
+            ToolOutcome::Result(r) => r.output,
+            ToolOutcome::Suspend(_) => panic!("suspended again"),
+        };
+        assert_eq!(out(&a), r#"{"answers":["M","blue"]}"#);
         let none = Answer { id: "x".into(), ok: true, data: None, reason: None };
-        assert_eq!(question(&args, Some(&none)).unwrap().output, "{}");
+        assert_eq!(out(&none), "{}");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::mcp::{McpClient, McpOptions, McpRequest, McpResponse, McpTransport};
 use crate::sources::builtin;
 use crate::sources::http::HttpToolDef;
 use crate::suspend::IdGen;
-use crate::suspend::{pending_result, Answer};
+use crate::suspend::{pending_result, Answer, ToolOutcome};
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Array, Promise, Reflect, Uint8Array, JSON};
 use serde_json::Value;
@@ -381,7 +381,10 @@ impl Builtins {
         let (fetch, max) = (self.fetch.clone(), self.max_bytes);
         future_to_promise(async move {
             let r = match name.as_str() {
-                "question" => builtin::question(&args, answer.as_ref()).unwrap_or_else(|req| pending_result(req, &IDS.with(Rc::clone))),
+                "question" => match builtin::question(&args, answer.as_ref()) {
+                    ToolOutcome::Result(r) => r,
+                    ToolOutcome::Suspend(req) => pending_result(req, &IDS.with(Rc::clone)),
+                },
                 "todowrite" => builtin::todowrite(&args),
                 _ => match builtin::webfetch_request(&args) {
                     Err(r) => r,
