@@ -4,7 +4,7 @@
 // authorization, the same suspension data `authRequired()` makes, which the loop waits on or
 // halts with like any other.
 
-import { Builtins, HttpTool, McpSession } from "./toolnexus_mcp.js";
+import { Builtins, HttpTool, McpSession, SkillSet } from "./toolnexus_mcp.js";
 
 /**
  * `await mcpTools({ server, url, headers?, env?, timeoutMs?, fetch?, token?, tools? })`: the
@@ -52,4 +52,16 @@ export function httpTool(definition) {
 export function builtinTools(names, options) {
   const b = new Builtins(names, options);
   return b.declarations().map((decl) => ({ ...decl, run: (args, ctx) => b.call(decl.name, args, ctx?.signal, ctx?.answer) }));
+}
+
+/**
+ * `skillTool(skills, { filter?, sampleLimit? })`: skills as data (`{ name, description?, body,
+ * resources?, base? }`) behind one `skill` tool that loads a skill on demand; `tool.prompt` is
+ * the catalog to put in the system prompt.
+ */
+export function skillTool(skills, options) {
+  const set = new SkillSet(skills, options);
+  const tool = { ...set.declaration(), run: (args) => set.run(args) };
+  Object.defineProperty(tool, "prompt", { value: set.prompt() });
+  return tool;
 }

@@ -75,6 +75,27 @@ export declare function builtinTools(
   options?: { fetch?: (input: string, init?: RequestInit) => Promise<Response>; maxBytes?: number },
 ): Tool[];
 
+/** A skill as data; `content` is read as `body` too. */
+export interface SkillDefinition {
+  name: string;
+  description?: string;
+  body: string;
+  /** Names listed when the skill is loaded (a sample of at most `sampleLimit`, default 10). */
+  resources?: string[];
+  /** Default `skill://<name>/`. */
+  base?: string;
+}
+
+/**
+ * One `skill` tool over skills given as data; `prompt` is the catalog for the system prompt.
+ * `filter`: any `true` keeps only those names, otherwise `false` drops them. `sampleLimit`: 0
+ * means 10, -1 lists no resources.
+ */
+export declare function skillTool(
+  skills: SkillDefinition[],
+  options?: { filter?: { [name: string]: boolean }; sampleLimit?: number },
+): Tool & { readonly prompt: string };
+
 /** Loads the MCP wasm module; idempotent. Required once in browsers and extensions. */
 export declare function init(input?: unknown): Promise<void>;
 export declare function initSync(module: { module: unknown }): unknown;

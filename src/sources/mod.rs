@@ -1,6 +1,7 @@
 //! Tool sources beside MCP that need only `fetch`, as plain Rust that does no I/O: `builtin`
-//! (webfetch, question, todowrite) and `http` (an HTTP endpoint as a tool, the reference's
+//! (webfetch, question, todowrite), `skill` (skills as data) and `http` (an HTTP endpoint as a tool, the reference's
 //! `httpTool`). The wasm edge of the MCP entry runs them.
 
 pub mod builtin;
 pub mod http;
+pub mod skill;
