@@ -21,14 +21,14 @@ pub struct Challenge {
 pub fn parse_challenge(header: &str) -> Challenge {
     let mut c = Challenge::default();
     let Some(at) = find_scheme(header) else { return c };
-    let mut rest = header[at + 6..].trim_start();
+    let mut rest = header.get(at + 6..).unwrap_or("").trim_start();
     while let Some(eq) = rest.find('=') {
-        let key = rest[..eq].trim().trim_start_matches(',').trim().to_ascii_lowercase();
+        let key = rest.get(..eq).unwrap_or("").trim().trim_start_matches(',').trim().to_ascii_lowercase();
         // `Bearer a=1, Basic realm=…`: a bare word before the next `=` starts another scheme.
         if key.contains(' ') {
             break;
         }
-        rest = rest[eq + 1..].trim_start();
+        rest = rest.get(eq + 1..).unwrap_or("").trim_start();
         let value;
         if let Some(q) = rest.strip_prefix('"') {
             let mut v = String::new();
@@ -45,11 +45,11 @@ pub fn parse_challenge(header: &str) -> Challenge {
                 }
             }
             value = v;
-            rest = &q[end.min(q.len())..];
+            rest = q.get(end..).unwrap_or("");
         } else {
             let end = rest.find(',').unwrap_or(rest.len());
-            value = rest[..end].trim().to_string();
-            rest = &rest[end..];
+            value = rest.get(..end).unwrap_or("").trim().to_string();
+            rest = rest.get(end..).unwrap_or("");
         }
         match key.as_str() {
             "resource_metadata" => c.resource_metadata = Some(value),
@@ -65,7 +65,7 @@ pub fn parse_challenge(header: &str) -> Challenge {
 fn find_scheme(header: &str) -> Option<usize> {
     let lower = header.to_ascii_lowercase();
     let mut from = 0;
-    while let Some(i) = lower[from..].find("bearer") {
+    while let Some(i) = lower.get(from..).and_then(|l| super::find(l, "bearer")) {
         let at = from + i;
         let before_ok = at == 0 || matches!(lower.as_bytes()[at - 1], b' ' | b',');
         let after_ok = lower.as_bytes().get(at + 6).map_or(true, |b| *b == b' ');
@@ -83,10 +83,10 @@ pub fn metadata_url(server_url: &str, c: &Challenge) -> String {
     if let Some(u) = c.resource_metadata.as_ref().filter(|u| !u.is_empty()) {
         return u.clone();
     }
-    let after_scheme = server_url.find("://").map_or(0, |i| i + 3);
-    let path_at = server_url[after_scheme..].find('/').map_or(server_url.len(), |i| after_scheme + i);
-    let path = server_url[path_at..].split(['?', '#']).next().unwrap_or("").trim_end_matches('/');
-    let mut out = server_url[..path_at].to_string();
+    let after_scheme = super::find(server_url, "://").map_or(0, |i| i + 3);
+    let path_at = server_url.get(after_scheme..).and_then(|r| r.find('/')).map_or(server_url.len(), |i| after_scheme + i);
+    let path = server_url.get(path_at..).unwrap_or("").split(['?', '#']).next().unwrap_or("").trim_end_matches('/');
+    let mut out = server_url.get(..path_at).unwrap_or("").to_string();
     out.push_str("/.well-known/oauth-protected-resource");
     out.push_str(path);
     out

@@ -26,3 +26,13 @@ pub const SUPPORTED: [&str; 3] = ["2025-06-18", "2025-03-26", "2024-11-05"];
 pub const DEFAULT_TIMEOUT_MS: f64 = 30_000.0;
 /// A listing longer than this many pages is a server bug, not a catalogue.
 pub const MAX_LIST_PAGES: usize = 1000;
+
+/// Where `needle` first occurs in `hay`, by bytes: `str::find` with a string pattern links core's
+/// substring searcher and its slice-error path (kilobytes of wasm); the texts searched here are short.
+pub fn find(hay: &str, needle: &str) -> Option<usize> {
+    let n = needle.len();
+    if n == 0 {
+        return Some(0);
+    }
+    hay.as_bytes().windows(n).position(|w| w == needle.as_bytes())
+}

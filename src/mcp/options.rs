@@ -27,41 +27,42 @@ impl McpOptions {
         let bad = Error::bad_input;
         let o = json::object(v, what).map_err(bad)?;
         let server = json::opt_str(o, "server", what).map_err(bad)?.filter(|s| !s.is_empty());
-        let server = server.ok_or_else(|| bad(format!("{what}.server is required (a non-empty string)")))?;
+        let server = server.ok_or_else(|| bad(json::join(&[what, ".server is required (a non-empty string)"], "")))?;
         let url = json::opt_str(o, "url", what).map_err(bad)?.unwrap_or_default();
         if !(url.starts_with("http://") || url.starts_with("https://")) {
-            return Err(bad(format!("{what}.url must be an http(s) URL")));
+            return Err(bad(json::join(&[what, ".url must be an http(s) URL"], "")));
         }
         let headers = match o.get("headers") {
             None | Some(Value::Null) => Vec::new(),
             Some(Value::Object(h)) => {
                 let mut out = Vec::new();
                 for (k, v) in h {
-                    let v = v.as_str().ok_or_else(|| bad(format!("{what}.headers.{k} must be a string")))?;
+                    let v = v.as_str().ok_or_else(|| bad(json::join(&[what, ".headers.", k, " must be a string"], "")))?;
                     out.push((k.clone(), v.to_string()));
                 }
                 out
             }
-            Some(_) => return Err(bad(format!("{what}.headers must be an object of strings"))),
+            Some(_) => return Err(bad(json::join(&[what, ".headers must be an object of strings"], ""))),
         };
         let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
         let timeout_ms = match o.get("timeoutMs") {
             None | Some(Value::Null) => DEFAULT_TIMEOUT_MS,
-            Some(t) => t.as_f64().filter(|t| *t > 0.0).ok_or_else(|| bad(format!("{what}.timeoutMs must be a positive number")))?,
+            Some(t) => {
+                t.as_f64().filter(|t| *t > 0.0).ok_or_else(|| bad(json::join(&[what, ".timeoutMs must be a positive number"], "")))?
+            }
         };
         let tools = match o.get("tools") {
             None | Some(Value::Null) => None,
             Some(Value::Array(list)) => {
                 let mut out = Vec::new();
                 for (i, t) in list.iter().enumerate() {
-                    out.push(
-                        McpTool::from_listing(t)
-                            .ok_or_else(|| bad(format!("{what}.tools[{i}] must be {{ name, description?, inputSchema? }}")))?,
-                    );
+                    out.push(McpTool::from_listing(t).ok_or_else(|| {
+                        bad(json::join(&[what, ".tools[", &i.to_string(), "] must be { name, description?, inputSchema? }"], ""))
+                    })?);
                 }
                 Some(out)
             }
-            Some(_) => return Err(bad(format!("{what}.tools must be an array"))),
+            Some(_) => return Err(bad(json::join(&[what, ".tools must be an array"], ""))),
         };
         Ok(McpOptions { server, url, headers, env, timeout_ms, tools })
     }
@@ -91,17 +92,18 @@ impl McpOptions {
 pub fn expand_env(s: &str, env: &Map<String, Value>) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
-    while let Some(start) = rest.find("${") {
-        let Some(len) = rest[start + 2..].find('}') else { break };
-        let name = &rest[start + 2..start + 2 + len];
+    while let Some(start) = super::find(rest, "${") {
+        let after = rest.get(start + 2..).unwrap_or("");
+        let Some(len) = after.find('}') else { break };
+        let name = after.get(..len).unwrap_or("");
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            out.push_str(&rest[..start + 2]);
-            rest = &rest[start + 2..];
+            out.push_str(rest.get(..start + 2).unwrap_or(""));
+            rest = after;
             continue;
         }
-        out.push_str(&rest[..start]);
+        out.push_str(rest.get(..start).unwrap_or(""));
         out.push_str(env.get(name).and_then(Value::as_str).unwrap_or(""));
-        rest = &rest[start + 3 + len..];
+        rest = after.get(len + 1..).unwrap_or("");
     }
     out.push_str(rest);
     out

@@ -27,7 +27,7 @@ pub fn response_to(msg: &Value, id: u64, what: &str) -> Option<Result<Value>> {
     if let Some(e) = o.get("error") {
         let code = e.get("code").and_then(Value::as_i64).unwrap_or(0);
         let message = e.get("message").and_then(Value::as_str).unwrap_or("no message");
-        return Some(Err(Error::new(Code::Transport, format!("{what}: error {code}: {}", cap(message)))));
+        return Some(Err(Error::new(Code::Transport, json::join(&[what, ": error ", &code.to_string(), ": ", &cap(message)], ""))));
     }
     Some(Ok(o.get("result").cloned().unwrap_or(Value::Null)))
 }

@@ -290,7 +290,7 @@ fn challenge(res: &McpResponse) -> Option<Challenge> {
     let header = res.www_authenticate.as_deref().unwrap_or("");
     match res.status {
         401 => Some(auth::parse_challenge(header)),
-        403 if header.to_ascii_lowercase().contains("bearer") => Some(auth::parse_challenge(header)),
+        403 if super::find(&header.to_ascii_lowercase(), "bearer").is_some() => Some(auth::parse_challenge(header)),
         _ => None,
     }
 }

@@ -195,7 +195,7 @@ pub fn strip_html(html: &str) -> String {
         let block = ["<script", "<style"].into_iter().find(|t| rest.starts_with(t));
         if let Some(open) = block {
             let close = if open == "<script" { "</script>" } else { "</style>" };
-            if let Some(end) = rest.find(close) {
+            if let Some(end) = crate::mcp::find(rest, close) {
                 i += end + close.len();
                 continue;
             }

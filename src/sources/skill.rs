@@ -88,7 +88,7 @@ impl Skills {
         let name = args.get("name").filter(|v| !v.is_null()).map(super::http::js_string).unwrap_or_default();
         let Some(s) = self.skills.iter().find(|s| s.name == name) else {
             let mut names: Vec<&str> = self.skills.iter().map(|s| s.name.as_str()).collect();
-            names.sort_unstable();
+            sort(&mut names, |a, b| a < b);
             let list = if names.is_empty() { "none".to_string() } else { json::join(&names, ", ") };
             return ToolResult::error(json::join(&["Skill \"", &name, "\" not found. Available skills: ", &list], ""));
         };
@@ -126,7 +126,7 @@ impl Skills {
         if described.is_empty() {
             return "No skills are available.".into();
         }
-        described.sort_by(|a, b| a.name.cmp(&b.name));
+        sort(&mut described, |a, b| a.name < b.name);
         let mut out = json::join(&[PREAMBLE, "\n\n## Available Skills"], "");
         for s in described {
             out.push_str("\n- **");
@@ -135,6 +135,17 @@ impl Skills {
             out.push_str(s.description.as_deref().unwrap_or(""));
         }
         out
+    }
+}
+
+/// An insertion sort: a handful of skills, and the standard sorts cost kilobytes of wasm each.
+fn sort<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && less(&v[j], &v[j - 1]) {
+            v.swap(j, j - 1);
+            j -= 1;
+        }
     }
 }
 

@@ -1,11 +1,12 @@
 // The host calls of the MCP entry (src/wasm/mcp.rs), each settled into plain values: what fails
 // here is a typed error on the Rust side, never a throw through Rust frames.
 
-// `mcpTools`'s options: [JSON text of the data fields, fetch, token]. Throws a refusal's text.
-export function mcpOptions(o) {
-  if (o === null || typeof o !== "object") throw "mcpTools(options) must be an object";
+// The options of `mcpTools` (or of another source, named by `what`): [JSON text of the data
+// fields, fetch, token]. Throws a refusal's text.
+export function mcpOptions(o, what) {
+  if (o === null || typeof o !== "object") throw `${what} must be an object`;
   for (const k of ["fetch", "token"]) {
-    if (o[k] != null && typeof o[k] !== "function") throw `mcpTools(options).${k} must be a function`;
+    if (o[k] != null && typeof o[k] !== "function") throw `${what}.${k} must be a function`;
   }
   let text;
   try {
@@ -13,7 +14,7 @@ export function mcpOptions(o) {
       return this === o && (k === "fetch" || k === "token") ? undefined : v;
     });
   } catch {}
-  if (typeof text !== "string") throw "mcpTools(options) must be JSON data besides fetch and token";
+  if (typeof text !== "string") throw `${what} must be JSON data besides fetch and token`;
   return [text, o.fetch ?? undefined, o.token ?? undefined];
 }
 

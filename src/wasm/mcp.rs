@@ -23,7 +23,7 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 #[wasm_bindgen(module = "/src/wasm/mcp.js")]
 extern "C" {
     #[wasm_bindgen(js_name = mcpOptions, catch)]
-    fn mcp_options(o: &JsValue) -> std::result::Result<Array, JsValue>;
+    fn mcp_options(o: &JsValue, what: &str) -> std::result::Result<Array, JsValue>;
     #[wasm_bindgen(js_name = mcpSend)]
     #[allow(clippy::too_many_arguments)]
     fn mcp_send(
@@ -180,7 +180,8 @@ impl McpSession {
     /// Reads the options (`{ server, url, headers?, env?, timeoutMs?, tools?, fetch?, token? }`).
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> JsResult<McpSession> {
-        let parts = mcp_options(&options).map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
+        let parts =
+            mcp_options(&options, "mcpTools(options)").map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
         let data: Value = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default()).unwrap_or(Value::Null);
         let opts = McpOptions::from_json(&data).map_err(js_error)?;
         let who = json::to_text(&json::obj(vec![("server", opts.server.as_str().into()), ("url", opts.url.as_str().into())]));
@@ -284,9 +285,8 @@ impl HttpTool {
     /// inputSchema?, timeoutMs?, resultMode?, fetch? }`).
     #[wasm_bindgen(constructor)]
     pub fn new(definition: JsValue) -> JsResult<HttpTool> {
-        let parts = mcp_options(&definition).map_err(|e| {
-            js_error(Error::bad_input(e.as_string().unwrap_or_default().replace("mcpTools(options)", "httpTool(definition)")))
-        })?;
+        let parts =
+            mcp_options(&definition, "httpTool(definition)").map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
         let data: Value = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default()).unwrap_or(Value::Null);
         Ok(HttpTool { def: HttpToolDef::from_json(&data).map_err(js_error)?, fetch: parts.get(1) })
     }
@@ -352,8 +352,7 @@ impl Builtins {
         let bad = |m: String| js_error(Error::bad_input(m));
         let names = builtin::select(Some(&json_of(&names))).map_err(js_error)?;
         let (fetch, max_bytes) = if options.is_object() {
-            let parts = mcp_options(&options)
-                .map_err(|e| bad(e.as_string().unwrap_or_default().replace("mcpTools(options)", "builtinTools(names, options)")))?;
+            let parts = mcp_options(&options, "builtinTools(names, options)").map_err(|e| bad(e.as_string().unwrap_or_default()))?;
             let data: Value = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default()).unwrap_or(Value::Null);
             let max = match data.get("maxBytes") {
                 None | Some(Value::Null) => builtin::DEFAULT_MAX_BYTES,
