@@ -36,3 +36,9 @@ pub fn find(hay: &str, needle: &str) -> Option<usize> {
     }
     hay.as_bytes().windows(n).position(|w| w == needle.as_bytes())
 }
+
+/// JSON text to data, through one deserializer: `from_str` and `from_slice` are separate copies of
+/// serde_json's parser in the wasm.
+pub fn parse(bytes: &[u8]) -> Option<serde_json::Value> {
+    serde_json::from_slice(bytes).ok()
+}

@@ -135,7 +135,7 @@ impl<T: McpTransport> McpClient<T> {
             read_sse(res.body.as_mut(), id, &named).await?
         } else {
             let text = read_all(res.body.as_mut()).await?;
-            let msg: Value = serde_json::from_slice(&text).map_err(|_| self.err(&json::join(&[what, ": the reply is not JSON"], "")))?;
+            let msg = super::parse(&text).ok_or_else(|| self.err(&json::join(&[what, ": the reply is not JSON"], "")))?;
             rpc::response_to(&msg, id, &named)
         };
         match found {
@@ -260,7 +260,7 @@ impl<T: McpTransport> McpClient<T> {
         if let Ok(mut res) = self.transport.send(&req).await {
             if (200..300).contains(&res.status) {
                 if let Ok(bytes) = read_all(res.body.as_mut()).await {
-                    doc = serde_json::from_slice::<Value>(&bytes).ok();
+                    doc = super::parse(&bytes);
                 }
             }
         }
@@ -311,7 +311,7 @@ async fn read_sse(body: &mut dyn ByteStream, id: u64, what: &str) -> Result<Opti
             if ev.event.as_deref().is_some_and(|e| e != "message") {
                 continue;
             }
-            if let Ok(msg) = serde_json::from_str::<Value>(&ev.data) {
+            if let Some(msg) = super::parse(ev.data.as_bytes()) {
                 if let Some(r) = rpc::response_to(&msg, id, what) {
                     return Ok(Some(r));
                 }

@@ -224,7 +224,7 @@ impl HttpToolDef {
         }
         let output = match self.result_mode.as_str() {
             "status+text" => json::join(&[&st, "\n", text], ""),
-            "json" => json::to_text(&serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String(text.into()))),
+            "json" => json::to_text(&crate::mcp::parse(text.as_bytes()).unwrap_or_else(|| Value::String(text.into()))),
             _ => text.to_string(),
         };
         ToolResult { output, is_error: false, metadata: Some(meta) }

@@ -182,7 +182,7 @@ impl McpSession {
     pub fn new(options: JsValue) -> JsResult<McpSession> {
         let parts =
             mcp_options(&options, "mcpTools(options)").map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
-        let data: Value = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default()).unwrap_or(Value::Null);
+        let data: Value = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
         let opts = McpOptions::from_json(&data).map_err(js_error)?;
         let who = json::to_text(&json::obj(vec![("server", opts.server.as_str().into()), ("url", opts.url.as_str().into())]));
         let base = Rc::new(Fetch {
@@ -251,8 +251,7 @@ impl McpSession {
     /// rejects). `answer`: the host's answer when the loop re-runs a call it suspended.
     pub fn call(&self, name: String, args: JsValue, signal: JsValue, answer: JsValue) -> Promise {
         let client = self.with_signal(signal);
-        let args: Value =
-            JSON::stringify(&args).ok().and_then(|s| s.as_string()).and_then(|s| serde_json::from_str(&s).ok()).unwrap_or(Value::Null);
+        let args: Value = json_of(&args);
         let args = if args.is_object() { args } else { Value::Object(Default::default()) };
         let answered = answer.is_object();
         future_to_promise(async move {
@@ -287,7 +286,7 @@ impl HttpTool {
     pub fn new(definition: JsValue) -> JsResult<HttpTool> {
         let parts =
             mcp_options(&definition, "httpTool(definition)").map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
-        let data: Value = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default()).unwrap_or(Value::Null);
+        let data: Value = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
         Ok(HttpTool { def: HttpToolDef::from_json(&data).map_err(js_error)?, fetch: parts.get(1) })
     }
 
@@ -303,8 +302,7 @@ impl HttpTool {
 
     /// One call; resolves to a tool result (never rejects).
     pub fn call(&self, args: JsValue, signal: JsValue) -> Promise {
-        let args: Value =
-            JSON::stringify(&args).ok().and_then(|s| s.as_string()).and_then(|s| serde_json::from_str(&s).ok()).unwrap_or(Value::Null);
+        let args: Value = json_of(&args);
         let call = self.def.request(&args);
         let def = self.def.clone();
         let fetch = Rc::new(Fetch {
@@ -341,7 +339,7 @@ pub struct Builtins {
 }
 
 fn json_of(v: &JsValue) -> Value {
-    JSON::stringify(v).ok().and_then(|s| s.as_string()).and_then(|s| serde_json::from_str(&s).ok()).unwrap_or(Value::Null)
+    JSON::stringify(v).ok().and_then(|s| s.as_string()).and_then(|s| crate::mcp::parse(s.as_bytes())).unwrap_or(Value::Null)
 }
 
 #[wasm_bindgen]
@@ -353,7 +351,7 @@ impl Builtins {
         let names = builtin::select(Some(&json_of(&names))).map_err(js_error)?;
         let (fetch, max_bytes) = if options.is_object() {
             let parts = mcp_options(&options, "builtinTools(names, options)").map_err(|e| bad(e.as_string().unwrap_or_default()))?;
-            let data: Value = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default()).unwrap_or(Value::Null);
+            let data: Value = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
             let max = match data.get("maxBytes") {
                 None | Some(Value::Null) => builtin::DEFAULT_MAX_BYTES,
                 Some(m) => {
