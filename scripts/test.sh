@@ -50,6 +50,7 @@ wasm_run chromium-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack tes
 
 echo "== typings: tsc --noEmit"
 tsc -p tests/js/tsconfig.json
+tsc -p tests/mcp/tsconfig.json   # the MCP entry's typings
 
 echo "== node --test: the package in Node; MCP against the official MCP SDK server; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; Chromium (Playwright): MV3 extensions and the www page"
 node --test tests/js/ tests/mcp/ tests/workerd/ tests/extension/ tests/proxy/ tests/www.test.mjs
