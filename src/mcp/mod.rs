@@ -7,6 +7,7 @@
 //! `Authorization` header itself, so no state, error or result of this module can hold one.
 
 pub mod auth;
+pub mod legacy;
 pub mod options;
 pub mod result;
 pub mod rpc;

@@ -7,6 +7,7 @@
 //! DELETE. Calls may run concurrently: the session state is borrowed only between awaits.
 
 use super::auth::{self, Challenge};
+use super::legacy::{self, Gate, Legacy};
 use super::result::{self, McpTool};
 use super::{rpc, McpOptions, MAX_LIST_PAGES, PROTOCOL_VERSION, SUPPORTED};
 use crate::driver::ByteStream;
@@ -25,6 +26,9 @@ pub struct McpRequest {
     pub url: String,
     pub headers: Vec<(String, String)>,
     pub body: Option<String>,
+    /// A long-lived event stream (the legacy transport's GET): no per-request deadline, and not
+    /// tied to the call that happened to open it.
+    pub stream: bool,
 }
 
 pub struct McpResponse {
@@ -53,6 +57,8 @@ enum Reply {
     Needed(Challenge),
     /// 404 to a request that carried a session id: the server forgot the session.
     Gone,
+    /// 400, 404 or 405 to the first `initialize`: maybe a server of the legacy HTTP+SSE transport.
+    Legacy(String),
 }
 
 #[derive(Default)]
@@ -60,6 +66,7 @@ struct State {
     session_id: Option<String>,
     protocol: Option<String>,
     next_id: u64,
+    legacy: Option<Legacy>,
 }
 
 pub struct McpClient<T> {
@@ -67,17 +74,19 @@ pub struct McpClient<T> {
     pub transport: T,
     headers: Vec<(String, String)>,
     state: Rc<RefCell<State>>,
+    gate: Rc<Gate>,
 }
 
 impl<T: McpTransport> McpClient<T> {
     pub fn new(options: McpOptions, transport: T) -> Self {
         let headers = options.expanded_headers();
-        McpClient { options, transport, headers, state: Rc::default() }
+        McpClient { options, transport, headers, state: Rc::default(), gate: Rc::default() }
     }
 
     /// The same session over another transport (the edge gives each call its own abort signal).
     pub fn share<U: McpTransport>(&self, transport: U) -> McpClient<U> {
-        McpClient { options: self.options.clone(), transport, headers: self.headers.clone(), state: Rc::clone(&self.state) }
+        let (options, headers) = (self.options.clone(), self.headers.clone());
+        McpClient { options, transport, headers, state: Rc::clone(&self.state), gate: Rc::clone(&self.gate) }
     }
 
     pub fn is_connected(&self) -> bool {
@@ -106,11 +115,15 @@ impl<T: McpTransport> McpClient<T> {
             headers.push(("mcp-protocol-version".into(), v.clone()));
         }
         headers.extend(self.headers.iter().cloned());
-        McpRequest { method, url: self.options.url.clone(), headers, body }
+        let url = s.legacy.as_ref().map_or_else(|| self.options.url.clone(), |l| l.endpoint.clone());
+        McpRequest { method, url, headers, body, stream: false }
     }
 
     /// POSTs one message; `id` is the request's (none for a notification).
     async fn post(&self, body: String, id: Option<u64>, what: &str, initialize: bool) -> Result<Reply> {
+        let legacy = self.state.borrow().legacy.is_some();
+        // A legacy session's responses share one stream: one request at a time reads it.
+        let _turn = if legacy { Some(self.gate.acquire().await) } else { None };
         let req = self.request("POST", Some(body));
         let had_session = req.headers.iter().any(|(k, _)| k == "mcp-session-id");
         let mut res = self.transport.send(&req).await?;
@@ -124,7 +137,16 @@ impl<T: McpTransport> McpClient<T> {
             let text = read_all(res.body.as_mut()).await.unwrap_or_default();
             let status = res.status.to_string();
             let body = rpc::cap(String::from_utf8_lossy(&text).trim());
-            return Err(self.err(&json::join(&[what, ": HTTP ", &status, ": ", &body], "")));
+            let message = json::join(&[what, ": HTTP ", &status, ": ", &body], "");
+            if initialize && !legacy && matches!(res.status, 400 | 404 | 405) {
+                return Ok(Reply::Legacy(message));
+            }
+            return Err(self.err(&message));
+        }
+        if legacy {
+            drop(res); // a legacy POST is only accepted (202); the answer comes on the stream
+            let Some(id) = id else { return Ok(Reply::Value(Value::Null)) };
+            return self.legacy_response(id, what).await.map(Reply::Value);
         }
         if initialize {
             self.state.borrow_mut().session_id = res.session_id.clone().filter(|s| !s.is_empty());
@@ -149,6 +171,7 @@ impl<T: McpTransport> McpClient<T> {
         let mut s = self.state.borrow_mut();
         s.session_id = None;
         s.protocol = None;
+        s.legacy = None; // dropping the stream cancels it
     }
 
     fn next_id(&self) -> u64 {
@@ -168,10 +191,21 @@ impl<T: McpTransport> McpClient<T> {
             ("capabilities", Value::Object(Map::new())),
             ("clientInfo", client),
         ]);
-        let result = match self.post(rpc::request(id, "initialize", params), Some(id), "initialize", true).await? {
+        let body = rpc::request(id, "initialize", params);
+        let result = match self.post(body.clone(), Some(id), "initialize", true).await? {
             Reply::Value(v) => v,
             Reply::Needed(c) => return Ok(Auth::Needed(c)),
             Reply::Gone => return Err(self.err("initialize: HTTP 404")),
+            Reply::Legacy(refusal) => {
+                if let Auth::Needed(c) = self.legacy_open(&refusal).await? {
+                    return Ok(Auth::Needed(c));
+                }
+                match self.post(body, Some(id), "initialize", true).await? {
+                    Reply::Value(v) => v,
+                    Reply::Needed(c) => return Ok(Auth::Needed(c)),
+                    _ => return Err(self.err("initialize: the legacy server refused it")),
+                }
+            }
         };
         let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or("");
         if !SUPPORTED.contains(&version) {
@@ -198,10 +232,87 @@ impl<T: McpTransport> McpClient<T> {
                 Reply::Value(v) => return Ok(Auth::Ok(v)),
                 Reply::Needed(c) => return Ok(Auth::Needed(c)),
                 Reply::Gone if attempt == 0 => self.state.borrow_mut().protocol = None,
-                Reply::Gone => {}
+                Reply::Gone | Reply::Legacy(_) => {}
             }
         }
         Err(self.err(&json::join(&[method, ": the session was lost twice (HTTP 404)"], "")))
+    }
+
+    /// Opens the legacy transport's event stream (GET on the server URL) and waits for its
+    /// `endpoint` event. `refusal` is what the Streamable HTTP attempt got, for the error when
+    /// this fails too.
+    async fn legacy_open(&self, refusal: &str) -> Result<Auth<()>> {
+        let mut headers = vec![("accept".to_string(), "text/event-stream".to_string())];
+        headers.extend(self.headers.iter().cloned());
+        let req = McpRequest { method: "GET", url: self.options.url.clone(), headers, body: None, stream: true };
+        let mut res = self.transport.send(&req).await?;
+        if let Some(c) = challenge(&res) {
+            return Ok(Auth::Needed(c));
+        }
+        if !(200..300).contains(&res.status) || !res.content_type.starts_with("text/event-stream") {
+            let status = res.status.to_string();
+            return Err(self.err(&json::join(&[refusal, " (and no legacy HTTP+SSE stream: GET HTTP ", &status, ")"], "")));
+        }
+        let mut decoder = SseDecoder::new();
+        let mut queue = Vec::new();
+        let endpoint = loop {
+            let Some(chunk) = res.body.next_chunk().await? else {
+                return Err(self.err("the legacy SSE stream ended before its endpoint event"));
+            };
+            queue.extend(decoder.push(&chunk));
+            if let Some(at) = queue.iter().position(|e| e.event.as_deref() == Some("endpoint")) {
+                let ev = queue.remove(at);
+                queue.drain(..at);
+                break legacy::resolve(&self.options.url, &ev.data);
+            }
+        };
+        self.state.borrow_mut().legacy = Some(Legacy { endpoint, stream: Some(res.body), decoder, queue });
+        Ok(Auth::Ok(()))
+    }
+
+    /// Reads the legacy stream until the response to `id`; the caller holds the turn.
+    async fn legacy_response(&self, id: u64, what: &str) -> Result<Value> {
+        let named = json::join(&["MCP server ", &self.options.server, ": ", what], "");
+        loop {
+            let next = {
+                let mut s = self.state.borrow_mut();
+                let l = s.legacy.as_mut().ok_or_else(|| self.err("the legacy session is closed"))?;
+                if l.queue.is_empty() {
+                    None
+                } else {
+                    Some(l.queue.remove(0))
+                }
+            };
+            if let Some(ev) = next {
+                if ev.event.as_deref().map_or(true, |e| e == "message") {
+                    if let Some(r) = super::parse(ev.data.as_bytes()).and_then(|m| rpc::response_to(&m, id, &named)) {
+                        return r;
+                    }
+                }
+                continue;
+            }
+            let stream = self.state.borrow_mut().legacy.as_mut().and_then(|l| l.stream.take());
+            let Some(mut stream) = stream else { return Err(self.err("the legacy session is closed")) };
+            let chunk = stream.next_chunk().await;
+            let mut s = self.state.borrow_mut();
+            match (chunk, s.legacy.as_mut()) {
+                (Ok(Some(bytes)), Some(l)) => {
+                    let events = l.decoder.push(&bytes);
+                    l.queue.extend(events);
+                    l.stream = Some(stream);
+                }
+                (Err(e), _) => {
+                    s.legacy = None;
+                    s.protocol = None;
+                    return Err(e);
+                }
+                _ => {
+                    s.legacy = None;
+                    s.protocol = None;
+                    return Err(self.err(&json::join(&[what, ": the legacy SSE stream ended"], "")));
+                }
+            }
+        }
     }
 
     /// Every page of `tools/list`.
@@ -255,7 +366,13 @@ impl<T: McpTransport> McpClient<T> {
     /// credentials) to name the authorization server; an unreadable document only leaves it out.
     pub async fn auth_request(&self, c: &Challenge) -> crate::suspend::Request {
         let url = auth::metadata_url(&self.options.url, c);
-        let req = McpRequest { method: "GET", url: url.clone(), headers: vec![("accept".into(), "application/json".into())], body: None };
+        let req = McpRequest {
+            method: "GET",
+            url: url.clone(),
+            headers: vec![("accept".into(), "application/json".into())],
+            body: None,
+            stream: false,
+        };
         let mut doc = None;
         if let Ok(mut res) = self.transport.send(&req).await {
             if (200..300).contains(&res.status) {
@@ -271,7 +388,8 @@ impl<T: McpTransport> McpClient<T> {
     /// forgot it (404) or refuses the credentials (401, 403) leaves it to expire there: nothing
     /// the host could do about it.
     pub async fn close(&self) -> Result<()> {
-        let req = self.request("DELETE", None);
+        let mut req = self.request("DELETE", None);
+        req.url = self.options.url.clone();
         let had = self.state.borrow().session_id.is_some();
         self.reset();
         if !had {

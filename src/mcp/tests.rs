@@ -51,12 +51,14 @@ struct Scripted {
     replies: RefCell<Vec<R>>,
     /// (method, headers, body) of every request, in order.
     seen: RefCell<Vec<Seen>>,
+    urls: RefCell<Vec<String>>,
 }
 
 impl McpTransport for Scripted {
     fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>> {
         let body = req.body.as_deref().map_or(Value::Null, |b| serde_json::from_str(b).unwrap());
         self.seen.borrow_mut().push((req.method.to_string(), req.headers.clone(), body));
+        self.urls.borrow_mut().push(req.url.clone());
         let r = self.replies.borrow_mut().remove(0);
         Box::pin(async move {
             let body: Box<dyn ByteStream> = if r.4.len() == 1 {
@@ -315,4 +317,50 @@ fn an_unsupported_protocol_version_is_refused() {
     let c = client(vec![r]);
     let e = block_on(c.connect()).unwrap_err();
     assert_eq!(e.message, "MCP server my srv: unsupported protocol version \"1999-01-01\"");
+}
+
+#[test]
+fn a_server_that_refuses_the_post_is_spoken_to_over_the_legacy_sse_transport() {
+    let stream = vec![
+        ": hello\n\nevent: endpoint\ndata: /messages?sessionId=abc\n\n".to_string(),
+        "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":\"2024-11-05\"}}\n\n".to_string(),
+        "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[{\"name\":\"t\"}]}}\n\n".to_string(),
+        "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"legacy ok\"}]}}\n\n".to_string(),
+    ];
+    let c = client(vec![
+        R(405, "text/plain", None, None, vec!["Method Not Allowed".into()]),
+        R(200, "text/event-stream", None, None, stream),
+        accepted(),
+        accepted(),
+        accepted(),
+        accepted(),
+    ]);
+    let Auth::Ok(tools) = block_on(c.list_tools()).unwrap() else { panic!("auth") };
+    assert_eq!(tools[0].name, "t");
+    let r = block_on(c.call("t", json!({}), false, &ids()));
+    assert_eq!(r.output, "legacy ok");
+    let seen = c.transport.seen.borrow();
+    let summary: Vec<(String, Option<&str>)> =
+        seen.iter().map(|(m, h, b)| (m.clone(), b.get("method").and_then(Value::as_str).or(header(h, "accept")))).collect();
+    assert_eq!(
+        summary,
+        [
+            ("POST".to_string(), Some("initialize")),
+            ("GET".to_string(), Some("text/event-stream")),
+            ("POST".to_string(), Some("initialize")),
+            ("POST".to_string(), Some("notifications/initialized")),
+            ("POST".to_string(), Some("tools/list")),
+            ("POST".to_string(), Some("tools/call")),
+        ]
+    );
+    let urls = c.transport.urls.borrow();
+    assert_eq!(urls[..2], ["https://mcp.example/mcp", "https://mcp.example/mcp"]);
+    assert!(urls[2..].iter().all(|u| u == "https://mcp.example/messages?sessionId=abc"), "messages go to the endpoint");
+}
+
+#[test]
+fn no_legacy_stream_either_is_one_error_naming_both_attempts() {
+    let c = client(vec![R(404, "text/plain", None, None, vec!["nope".into()]), R(404, "text/html", None, None, vec!["".into()])]);
+    let e = block_on(c.connect()).unwrap_err();
+    assert_eq!(e.message, "MCP server my srv: initialize: HTTP 404: nope (and no legacy HTTP+SSE stream: GET HTTP 404)");
 }

@@ -18,13 +18,16 @@ export function mcpOptions(o, what) {
   return [text, o.fetch ?? undefined, o.token ?? undefined];
 }
 
-// The signal of one request: the tool call's signal and the per-request deadline, combined.
+// The signal of one request: the tool call's signal and the per-request deadline (none for 0),
+// combined.
 function requestSignal(user, ms) {
   const s = [];
   if (user !== null && typeof user === "object") s.push(user);
-  try {
-    s.push(AbortSignal.timeout(ms));
-  } catch {}
+  if (ms > 0) {
+    try {
+      s.push(AbortSignal.timeout(ms));
+    } catch {}
+  }
   if (s.length < 2) return s[0];
   try {
     return AbortSignal.any(s);

@@ -142,9 +142,13 @@ impl Transport {
                 json::write_str(&mut head, v);
             }
             head.push('}');
-            // The bearer token goes only to the server itself, never to a metadata document.
-            let auth = req.url == f.url;
-            let p = mcp_send(&f.fetch, &f.token, &f.who, auth, method, &req.url, &head, req.body.clone(), &f.signal, f.timeout_ms);
+            // The bearer token goes only to the server itself
+            // (and to a legacy server's message endpoint on its origin), never to a metadata document.
+            let same_origin = || crate::mcp::legacy::resolve(&req.url, "/") == crate::mcp::legacy::resolve(&f.url, "/");
+            let auth = !f.url.is_empty() && (req.url == f.url || (method == "POST" && same_origin()));
+            // A long-lived stream has no deadline and outlives the call that opened it.
+            let (signal, ms) = if req.stream { (JsValue::UNDEFINED, 0.0) } else { (f.signal.clone(), f.timeout_ms) };
+            let p = mcp_send(&f.fetch, &f.token, &f.who, auth, method, &req.url, &head, req.body.clone(), &signal, ms);
             let out: Array = JsFuture::from(p).await.map_err(|e| f.failed(&e))?.unchecked_into();
             let text = |i: u32| out.get(i).as_string();
             let reader = out.get(4);
@@ -315,7 +319,7 @@ impl HttpTool {
             signal,
         });
         future_to_promise(async move {
-            let req = McpRequest { method: "GET", url: call.url, headers: call.headers, body: call.body };
+            let req = McpRequest { method: "GET", url: call.url, headers: call.headers, body: call.body, stream: false };
             let run = async {
                 let mut res = Transport(Rc::clone(&fetch)).send_as(&req, &call.method).await?;
                 let mut text = Vec::new();
@@ -396,7 +400,7 @@ impl Builtins {
                             timeout_ms,
                             signal,
                         });
-                        let req = McpRequest { method: "GET", url, headers: Vec::new(), body: None };
+                        let req = McpRequest { method: "GET", url, headers: Vec::new(), body: None, stream: false };
                         let run = async {
                             let mut res = Transport(f).send(&req).await?;
                             let mut body = Vec::new();

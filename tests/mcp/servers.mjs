@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import express from "express";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import { mcpAuthMetadataRouter, getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/sdk/server/auth/router.js";
@@ -132,6 +133,38 @@ export async function startServer({ stateless = false, json = false, bearer = fa
     sessionCount: () => sessions.size,
     /** Drops every session, as a restarted server would. */
     forgetSessions: () => sessions.clear(),
+    close: () => new Promise((resolve) => { listener.closeAllConnections?.(); listener.close(() => resolve()); }),
+  };
+}
+
+/**
+ * A server of the legacy HTTP+SSE transport only (the SDK's SSEServerTransport): GET /mcp opens
+ * the event stream, POST /mcp is refused (405) as such a server does, messages go to /messages.
+ */
+export async function startLegacyServer() {
+  const log = { requests: [], calls: [] };
+  const transports = new Map();
+  const app = express();
+  app.use(express.json());
+  app.use((req, _res, next) => { log.requests.push({ http: req.method, path: req.path, rpc: req.body?.method }); next(); });
+  app.get("/mcp", async (_req, res) => {
+    const transport = new SSEServerTransport("/messages", res);
+    transports.set(transport.sessionId, transport);
+    res.on("close", () => transports.delete(transport.sessionId));
+    await mcpServer(log).connect(transport);
+  });
+  app.post("/mcp", (_req, res) => res.status(405).set("allow", "GET").send("Method Not Allowed"));
+  app.post("/messages", async (req, res) => {
+    const t = transports.get(String(req.query.sessionId));
+    if (!t) return res.status(404).send("no session");
+    await t.handlePostMessage(req, res, req.body);
+  });
+  const listener = await new Promise((resolve) => {
+    const l = app.listen(0, "127.0.0.1", () => resolve(l));
+  });
+  return {
+    url: `http://127.0.0.1:${listener.address().port}/mcp`, log,
+    streams: () => transports.size,
     close: () => new Promise((resolve) => { listener.closeAllConnections?.(); listener.close(() => resolve()); }),
   };
 }

@@ -127,3 +127,21 @@ test("bad options and unreachable servers are typed errors", async () => {
   const s = await server({});
   await assert.rejects(mcpTools({ server: "x", url: s.url.replace("/mcp", "/nope") }), (e) => e.code === "transport" && /initialize: HTTP 404/.test(e.message));
 });
+
+test("legacy HTTP+SSE: a server that refuses the POST is spoken to over its event stream", async () => {
+  const { startLegacyServer } = await import("./servers.mjs");
+  const s = await startLegacyServer();
+  servers.push(s);
+  const tools = await mcpTools({ server: "old", url: s.url });
+  assert.equal(tools.length, 6);
+  const echo = byName(tools, "old_echo");
+  // concurrent calls take turns on the one stream and each gets its own answer
+  const rs = await Promise.all(["a", "b", "c"].map((text) => echo.run({ text }, {})));
+  assert.deepEqual(rs.map((r) => r.output), ["echo: a", "echo: b", "echo: c"]);
+  assert.equal((await byName(tools, "old_fail").run({}, {})).output, "it broke\n\ntwice");
+  assert.deepEqual(s.log.requests.slice(0, 3).map((r) => [r.http, r.path]), [["POST", "/mcp"], ["GET", "/mcp"], ["POST", "/messages"]]);
+  assert.equal(s.streams(), 1, "one stream serves every call");
+  await tools.close();
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(s.streams(), 0, "close() ends the stream");
+});
