@@ -4,7 +4,7 @@
 // authorization, the same suspension data `authRequired()` makes, which the loop waits on or
 // halts with like any other.
 
-import { Builtins, HttpTool, McpSession, SkillSet } from "./toolnexus_mcp.js";
+import { A2aAgent, Builtins, HttpTool, McpSession, SkillSet } from "./toolnexus_mcp.js";
 
 /**
  * `await mcpTools({ server, url, headers?, env?, timeoutMs?, fetch?, token?, tools? })`: the
@@ -64,4 +64,16 @@ export function skillTool(skills, options) {
   const tool = { ...set.declaration(), run: (args) => set.run(args) };
   Object.defineProperty(tool, "prompt", { value: set.prompt() });
   return tool;
+}
+
+/**
+ * `await a2aTools({ card, headers?, env?, timeoutMs?, pollEvery?, fetch? })`: a remote A2A
+ * agent's skills (from its Agent Card) as tools named `<agent>_<skill>` with one `task` argument;
+ * a call sends the task (`SendMessage`) and polls `GetTask` every `pollEvery` ms (default 1000)
+ * until it ends or `timeoutMs` (default 300000) passes.
+ */
+export async function a2aTools(options) {
+  const agent = new A2aAgent(options);
+  const decls = await agent.connect();
+  return decls.map((decl, i) => ({ ...decl, run: (args, ctx) => agent.call(i, args, ctx?.signal) }));
 }

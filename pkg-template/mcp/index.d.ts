@@ -96,6 +96,20 @@ export declare function skillTool(
   options?: { filter?: { [name: string]: boolean }; sampleLimit?: number },
 ): Tool & { readonly prompt: string };
 
+/**
+ * A remote A2A agent's skills as tools (`<agent>_<skill>`, one `task` argument): a call sends the
+ * task with `SendMessage` and polls `GetTask` every `pollEvery` ms (default 1000) until the task
+ * ends or `timeoutMs` (default 300000) passes. `card` is the Agent Card's URL.
+ */
+export declare function a2aTools(options: {
+  card: string;
+  headers?: { [name: string]: string };
+  env?: { [name: string]: string };
+  timeoutMs?: number;
+  pollEvery?: number;
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+}): Promise<Tool[]>;
+
 /** Loads the MCP wasm module; idempotent. Required once in browsers and extensions. */
 export declare function init(input?: unknown): Promise<void>;
 export declare function initSync(module: { module: unknown }): unknown;

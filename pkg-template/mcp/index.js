@@ -2,7 +2,7 @@
 // `await init()` once before `mcpTools` (the MCP client is its own small wasm module).
 import initWasm, { initSync } from "./toolnexus_mcp.js";
 
-export { builtinTools, httpTool, mcpTools, skillTool } from "./api.js";
+export { a2aTools, builtinTools, httpTool, mcpTools, skillTool } from "./api.js";
 export { initSync };
 
 let ready;

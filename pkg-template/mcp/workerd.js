@@ -4,7 +4,7 @@ import { initSync } from "./toolnexus_mcp.js";
 
 initSync({ module: wasmModule });
 
-export { builtinTools, httpTool, mcpTools, skillTool } from "./api.js";
+export { a2aTools, builtinTools, httpTool, mcpTools, skillTool } from "./api.js";
 
 export function init() {
   return Promise.resolve();

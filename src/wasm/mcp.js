@@ -100,3 +100,26 @@ export function mcpCancel(b) {
     b.cancel().catch(() => {});
   } catch {}
 }
+
+// Resolves after `ms`, or as soon as `signal` aborts.
+export function mcpSleep(ms, signal) {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    try {
+      signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+    } catch {}
+  });
+}
+
+export function mcpAborted(signal) {
+  return Boolean(signal?.aborted);
+}
+
+// A message id for A2A.
+export function mcpUuid() {
+  try {
+    return crypto.randomUUID();
+  } catch {
+    return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  }
+}

@@ -42,6 +42,12 @@ extern "C" {
     fn mcp_read(b: &JsValue, signal: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = mcpCancel)]
     fn mcp_cancel(b: &JsValue);
+    #[wasm_bindgen(js_name = mcpSleep)]
+    fn mcp_sleep(ms: f64, signal: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = mcpAborted)]
+    fn mcp_aborted(signal: &JsValue) -> bool;
+    #[wasm_bindgen(js_name = mcpUuid)]
+    fn mcp_uuid() -> String;
 }
 
 type JsResult<T> = std::result::Result<T, JsValue>;
@@ -447,5 +453,79 @@ impl SkillSet {
     /// Loads one skill (a tool result).
     pub fn run(&self, args: JsValue) -> JsValue {
         to_js(&self.0.run(&json_of(&args)).to_value())
+    }
+}
+
+impl crate::sources::a2a::A2aHost for Transport {
+    fn now(&self) -> f64 {
+        js_sys::Date::now()
+    }
+    fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
+        let p = mcp_sleep(ms, &self.0.signal);
+        Box::pin(async move {
+            let _ = JsFuture::from(p).await;
+        })
+    }
+    fn aborted(&self) -> bool {
+        mcp_aborted(&self.0.signal)
+    }
+}
+
+/// `a2aTools(options)`'s runner: the card's skills, and one call of a skill.
+#[wasm_bindgen]
+pub struct A2aAgent {
+    opts: Rc<crate::sources::a2a::A2aOptions>,
+    fetch: JsValue,
+    skills: Rc<std::cell::RefCell<Vec<crate::sources::a2a::A2aSkill>>>,
+}
+
+#[wasm_bindgen]
+impl A2aAgent {
+    /// `{ card, headers?, env?, timeoutMs?, pollEvery?, fetch? }`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> JsResult<A2aAgent> {
+        let parts =
+            mcp_options(&options, "a2aTools(options)").map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
+        let data = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
+        let opts = crate::sources::a2a::A2aOptions::from_json(&data).map_err(js_error)?;
+        Ok(A2aAgent { opts: Rc::new(opts), fetch: parts.get(1), skills: Rc::default() })
+    }
+
+    fn transport(&self, signal: JsValue) -> Transport {
+        let label = json::join(&["A2A agent ", &self.opts.card], "");
+        Transport(Rc::new(Fetch {
+            fetch: self.fetch.clone(),
+            token: JsValue::UNDEFINED,
+            label,
+            url: String::new(),
+            who: String::new(),
+            timeout_ms: self.opts.timeout_ms,
+            signal,
+        }))
+    }
+
+    /// Reads the Agent Card; resolves to the skills' declarations, in card order.
+    pub fn connect(&self) -> Promise {
+        let (t, opts, skills) = (self.transport(JsValue::UNDEFINED), Rc::clone(&self.opts), Rc::clone(&self.skills));
+        future_to_promise(async move {
+            let card = crate::sources::a2a::fetch_card(&t, &opts).await.map_err(js_error)?;
+            let list = opts.skills(&card);
+            let decls: Vec<Value> = list.iter().map(|s| s.declaration()).collect();
+            *skills.borrow_mut() = list;
+            Ok(to_js(&Value::Array(decls)))
+        })
+    }
+
+    /// Calls skill `index` (of `connect`'s list); resolves to a tool result.
+    pub fn call(&self, index: usize, args: JsValue, signal: JsValue) -> Promise {
+        let (t, opts, args) = (self.transport(signal), Rc::clone(&self.opts), json_of(&args));
+        let skill = self.skills.borrow().get(index).cloned();
+        future_to_promise(async move {
+            let r = match skill {
+                Some(s) => crate::sources::a2a::call(&t, &opts, &s, &args, &mcp_uuid()).await,
+                None => crate::tool::ToolResult::error("A2A: unknown skill"),
+            };
+            Ok(to_js(&r.to_value()))
+        })
     }
 }

@@ -1,7 +1,7 @@
 // `tsc -p tests/mcp/tsconfig.json` against the built package: the MCP entry's typings cover its
 // exports, and wrong usage is a type error (the @ts-expect-error lines must stay errors).
 import { createToolkit, type Tool } from "toolnexus-wasm";
-import { init, mcpTools, httpTool, skillTool, builtinTools, type McpServerEntry } from "toolnexus-wasm/mcp";
+import { init, mcpTools, httpTool, skillTool, builtinTools, a2aTools, type McpServerEntry } from "toolnexus-wasm/mcp";
 
 export async function usage(): Promise<void> {
   await init();
@@ -14,7 +14,10 @@ export async function usage(): Promise<void> {
   const defn: string = h.definition.url;
   const sk = skillTool([{ name: "k", body: "b" }], { sampleLimit: -1 });
   const prompt: string = sk.prompt;
-  createToolkit({ tools: [first, h, sk, ...builtinTools(["webfetch"], { maxBytes: 1000 })] });
+  const agents: Tool[] = await a2aTools({ card: "https://agent.test/.well-known/agent-card.json", pollEvery: 500 });
+  createToolkit({ tools: [first, h, sk, ...agents, ...builtinTools(["webfetch"], { maxBytes: 1000 })] });
+  // @ts-expect-error card is required
+  await a2aTools({ pollEvery: 5 });
   // @ts-expect-error server is required
   await mcpTools({ url: "https://mcp.test/mcp" });
   // @ts-expect-error only the fetch-safe builtins exist
