@@ -64,13 +64,23 @@ function mcpServer(log) {
 /**
  * Starts a server: `{ url, log, close, forgetSessions, tokens }`. `log.requests` holds each
  * request's method, JSON-RPC method and MCP headers; `log.calls` the tool calls. Options:
- * `stateless`, `json` (JSON replies instead of SSE), `bearer` (require one of `tokens`).
+ * `stateless`, `json` (JSON replies instead of SSE), `bearer` (require one of `tokens`), `cors`
+ * (for a page on another origin).
  */
-export async function startServer({ stateless = false, json = false, bearer = false } = {}) {
+export async function startServer({ stateless = false, json = false, bearer = false, cors = false } = {}) {
   const log = { requests: [], calls: [], deleted: 0 };
   const sessions = new Map();
   const tokens = new Set();
   const app = express();
+  if (cors) {
+    // As a server a web page may call must: any origin, the MCP headers, the session id readable.
+    app.use((req, res, next) => {
+      res.set({ "access-control-allow-origin": "*", "access-control-allow-headers": "*", "access-control-allow-methods": "GET, POST, DELETE",
+        "access-control-expose-headers": "mcp-session-id, www-authenticate" });
+      if (req.method === "OPTIONS") return res.status(204).end();
+      next();
+    });
+  }
   app.use(express.json());
   const listener = await new Promise((resolve) => {
     const l = app.listen(0, "127.0.0.1", () => resolve(l));
