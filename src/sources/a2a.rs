@@ -301,7 +301,107 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::driver::WholeBody;
+    use crate::mcp::session::McpResponse;
     use serde_json::json;
+    use std::cell::{Cell, RefCell};
+
+    /// The headers and JSON body of one request.
+    type Sent = (Vec<(String, String)>, Value);
+
+    /// Answers each POST with the next scripted JSON-RPC result; time moves only when it sleeps.
+    struct Agent {
+        results: RefCell<Vec<Value>>,
+        sent: RefCell<Vec<Sent>>,
+        clock: Cell<f64>,
+    }
+
+    impl McpTransport for Agent {
+        fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>> {
+            let body: Value = serde_json::from_str(req.body.as_deref().unwrap_or("null")).unwrap();
+            let id = body["id"].clone();
+            self.sent.borrow_mut().push((req.headers.clone(), body));
+            let result = self.results.borrow_mut().remove(0);
+            let text = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
+            Box::pin(async move {
+                Ok(McpResponse {
+                    status: 200,
+                    content_type: "application/json".into(),
+                    session_id: None,
+                    www_authenticate: None,
+                    body: Box::new(WholeBody(Some(text.into_bytes()))),
+                })
+            })
+        }
+    }
+
+    impl A2aHost for Agent {
+        fn now(&self) -> f64 {
+            self.clock.get()
+        }
+        fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
+            self.clock.set(self.clock.get() + ms);
+            Box::pin(async {})
+        }
+        fn aborted(&self) -> bool {
+            false
+        }
+    }
+
+    fn agent(results: Vec<Value>) -> Agent {
+        Agent { results: RefCell::new(results), sent: RefCell::default(), clock: Cell::new(0.0) }
+    }
+
+    fn skill() -> A2aSkill {
+        A2aSkill {
+            agent: "a".into(),
+            id: "s".into(),
+            description: String::new(),
+            endpoint: "http://h/rpc".into(),
+            version: Some("1.0".into()),
+        }
+    }
+
+    #[test]
+    fn a_task_is_sent_then_polled_until_it_ends() {
+        let opts = A2aOptions::from_json(&json!({"card": "http://h/card", "pollEvery": 100, "timeoutMs": 1000})).unwrap();
+        let host = agent(vec![
+            json!({"task": {"id": "t1", "status": {"state": "TASK_STATE_SUBMITTED"}}}),
+            json!({"id": "t1", "status": {"state": "TASK_STATE_WORKING"}}),
+            json!({"id": "t1", "status": {"state": "TASK_STATE_COMPLETED"}, "artifacts": [{"parts": [{"text": "done it"}]}]}),
+        ]);
+        let r = futures_executor::block_on(call(&host, &opts, &skill(), &json!({"task": "do it"}), "m1"));
+        assert_eq!((r.output.as_str(), r.is_error), ("done it", false));
+        let meta = r.metadata.unwrap();
+        assert_eq!(
+            (meta["taskId"].as_str(), meta["state"].as_str(), meta["polls"].as_u64(), meta["ms"].as_f64()),
+            (Some("t1"), Some("completed"), Some(2), Some(200.0))
+        );
+        let sent = host.sent.borrow();
+        assert_eq!(sent[0].1["method"], "SendMessage");
+        assert_eq!(
+            sent[0].1["params"],
+            json!({"message": {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "do it"}]}, "configuration": {"returnImmediately": true, "blocking": false}})
+        );
+        assert!(sent[0].0.contains(&("A2A-Version".to_string(), "1.0".to_string())));
+        assert_eq!((sent[1].1["method"].as_str(), &sent[1].1["params"]), (Some("GetTask"), &json!({"id": "t1"})));
+    }
+
+    #[test]
+    fn failures_timeouts_and_direct_messages() {
+        let opts = A2aOptions::from_json(&json!({"card": "http://h/card", "pollEvery": 400, "timeoutMs": 1000})).unwrap();
+        let failed = agent(vec![
+            json!({"id": "t2", "status": {"state": "failed", "message": {"role": "agent", "parts": [{"kind": "text", "text": "no"}]}}}),
+        ]);
+        let r = futures_executor::block_on(call(&failed, &opts, &skill(), &json!({"task": "x"}), "m"));
+        assert_eq!((r.output.as_str(), r.is_error), ("A2A task t2 failed: no", true));
+        let stuck = agent(vec![json!({"task": {"id": "t3", "status": {"state": "TASK_STATE_WORKING"}}}); 4]);
+        let r = futures_executor::block_on(call(&stuck, &opts, &skill(), &json!({"task": "x"}), "m"));
+        assert_eq!((r.output.as_str(), r.is_error), ("A2A task t3 timed out after 1000ms (state=working)", true));
+        let direct = agent(vec![json!({"message": {"role": "ROLE_AGENT", "parts": [{"text": "hi"}]}})]);
+        let r = futures_executor::block_on(call(&direct, &opts, &skill(), &json!({"task": "x"}), "m"));
+        assert_eq!((r.output.as_str(), r.is_error), ("hi", false));
+    }
 
     #[test]
     fn cards_give_one_tool_per_skill_and_tasks_read_in_both_spellings() {
