@@ -74,19 +74,23 @@ pub struct McpClient<T> {
     pub transport: T,
     headers: Vec<(String, String)>,
     state: Rc<RefCell<State>>,
+    /// A legacy session's turn on its one stream.
     gate: Rc<Gate>,
+    /// One `initialize` at a time: concurrent first calls share the session it opens.
+    opening: Rc<Gate>,
 }
 
 impl<T: McpTransport> McpClient<T> {
     pub fn new(options: McpOptions, transport: T) -> Self {
         let headers = options.expanded_headers();
-        McpClient { options, transport, headers, state: Rc::default(), gate: Rc::default() }
+        McpClient { options, transport, headers, state: Rc::default(), gate: Rc::default(), opening: Rc::default() }
     }
 
     /// The same session over another transport (the edge gives each call its own abort signal).
     pub fn share<U: McpTransport>(&self, transport: U) -> McpClient<U> {
         let (options, headers) = (self.options.clone(), self.headers.clone());
-        McpClient { options, transport, headers, state: Rc::clone(&self.state), gate: Rc::clone(&self.gate) }
+        let (gate, opening) = (Rc::clone(&self.gate), Rc::clone(&self.opening));
+        McpClient { options, transport, headers, state: Rc::clone(&self.state), gate, opening }
     }
 
     pub fn is_connected(&self) -> bool {
@@ -223,8 +227,12 @@ impl<T: McpTransport> McpClient<T> {
     pub async fn rpc(&self, method: &str, params: Value) -> Result<Auth<Value>> {
         for attempt in 0..2 {
             if !self.is_connected() {
-                if let Auth::Needed(c) = self.connect().await? {
-                    return Ok(Auth::Needed(c));
+                let _turn = self.opening.acquire().await;
+                // Another call may have opened the session while this one waited.
+                if !self.is_connected() {
+                    if let Auth::Needed(c) = self.connect().await? {
+                        return Ok(Auth::Needed(c));
+                    }
                 }
             }
             let id = self.next_id();

@@ -364,3 +364,19 @@ fn no_legacy_stream_either_is_one_error_naming_both_attempts() {
     let e = block_on(c.connect()).unwrap_err();
     assert_eq!(e.message, "MCP server my srv: initialize: HTTP 404: nope (and no legacy HTTP+SSE stream: GET HTTP 404)");
 }
+
+#[test]
+fn concurrent_first_calls_share_one_session() {
+    let c = client(vec![
+        init(0, Some("only")),
+        accepted(),
+        ok(1, json!({"content": [{"type": "text", "text": "a"}]})),
+        ok(2, json!({"content": [{"type": "text", "text": "b"}]})),
+    ]);
+    let ids = ids();
+    let (a, b) = block_on(futures_util::future::join(c.call("t", json!({}), false, &ids), c.call("t", json!({}), false, &ids)));
+    assert_eq!((a.output.as_str(), b.output.as_str()), ("a", "b"));
+    let seen = c.transport.seen.borrow();
+    assert_eq!(seen.iter().filter(|(_, _, b)| b["method"] == "initialize").count(), 1);
+    assert!(seen[2..].iter().all(|(_, h, _)| header(h, "mcp-session-id") == Some("only")));
+}
