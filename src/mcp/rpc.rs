@@ -14,6 +14,19 @@ pub fn notification(method: &str) -> String {
     json::to_text(&json::obj(vec![("jsonrpc", "2.0".into()), ("method", method.into())]))
 }
 
+/// This client's answer to a request the server made: `ping` gets an empty result, any other
+/// method "method not found" (-32601).
+pub fn reply_to_server(id: &Value, method: &str) -> String {
+    let mut fields = vec![("jsonrpc", "2.0".into()), ("id", id.clone())];
+    if method == "ping" {
+        fields.push(("result", Value::Object(Default::default())));
+    } else {
+        let e = json::obj(vec![("code", (-32601).into()), ("message", json::join(&["Method not found: ", method], "").into())]);
+        fields.push(("error", e));
+    }
+    json::to_text(&json::obj(fields))
+}
+
 /// The response to request `id` if `msg` (one message or a batch) holds it: its `result`, or its
 /// `error` as an [`Error`]. `None` for anything else (notifications, server requests, other ids).
 pub fn response_to(msg: &Value, id: u64, what: &str) -> Option<Result<Value>> {

@@ -158,7 +158,7 @@ impl<T: McpTransport> McpClient<T> {
         let Some(id) = id else { return Ok(Reply::Value(Value::Null)) };
         let named = json::join(&["MCP server ", &self.options.server, ": ", what], "");
         let found = if res.content_type.starts_with("text/event-stream") {
-            read_sse(res.body.as_mut(), id, &named).await?
+            self.read_sse(res.body.as_mut(), id, &named).await?
         } else {
             let text = read_all(res.body.as_mut()).await?;
             let msg = super::parse(&text).ok_or_else(|| self.err(&json::join(&[what, ": the reply is not JSON"], "")))?;
@@ -323,6 +323,31 @@ impl<T: McpTransport> McpClient<T> {
         }
     }
 
+    /// Reads SSE events until the response to `id` arrives; the rest of the stream is dropped.
+    /// A request the server makes meanwhile is answered at once: `ping` with an empty result,
+    /// anything else (this client declares no capabilities) with "method not found", so the
+    /// server never waits on it.
+    async fn read_sse(&self, body: &mut dyn ByteStream, id: u64, what: &str) -> Result<Option<Result<Value>>> {
+        let mut decoder = SseDecoder::new();
+        while let Some(chunk) = body.next_chunk().await? {
+            for ev in decoder.push(&chunk) {
+                if ev.event.as_deref().is_some_and(|e| e != "message") {
+                    continue;
+                }
+                let Some(msg) = super::parse(ev.data.as_bytes()) else { continue };
+                if let Some(r) = rpc::response_to(&msg, id, what) {
+                    return Ok(Some(r));
+                }
+                if let (Some(method), Some(req_id)) = (msg.get("method").and_then(Value::as_str), msg.get("id")) {
+                    let reply = rpc::reply_to_server(req_id, method);
+                    // Best effort: a failed reply must not fail the call it arrived in.
+                    let _ = self.transport.send(&self.request("POST", Some(reply))).await;
+                }
+            }
+        }
+        Ok(None)
+    }
+
     /// Every page of `tools/list`.
     pub async fn list_tools(&self) -> Result<Auth<Vec<McpTool>>> {
         let mut tools = Vec::new();
@@ -427,22 +452,4 @@ async fn read_all(body: &mut dyn ByteStream) -> Result<Vec<u8>> {
         out.extend_from_slice(&chunk);
     }
     Ok(out)
-}
-
-/// Reads SSE events until the response to `id` arrives; the rest of the stream is dropped.
-async fn read_sse(body: &mut dyn ByteStream, id: u64, what: &str) -> Result<Option<Result<Value>>> {
-    let mut decoder = SseDecoder::new();
-    while let Some(chunk) = body.next_chunk().await? {
-        for ev in decoder.push(&chunk) {
-            if ev.event.as_deref().is_some_and(|e| e != "message") {
-                continue;
-            }
-            if let Some(msg) = super::parse(ev.data.as_bytes()) {
-                if let Some(r) = rpc::response_to(&msg, id, what) {
-                    return Ok(Some(r));
-                }
-            }
-        }
-    }
-    Ok(None)
 }

@@ -380,3 +380,17 @@ fn concurrent_first_calls_share_one_session() {
     assert_eq!(seen.iter().filter(|(_, _, b)| b["method"] == "initialize").count(), 1);
     assert!(seen[2..].iter().all(|(_, h, _)| header(h, "mcp-session-id") == Some("only")));
 }
+
+#[test]
+fn requests_from_the_server_on_a_reply_stream_are_answered_at_once() {
+    let stream = "data: {\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"ping\"}\n\n\
+                  data: {\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"elicitation/create\",\"params\":{}}\n\n\
+                  data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"ok\"}]}}\n\n";
+    let c =
+        client(vec![init(0, Some("s")), accepted(), R(200, "text/event-stream", None, None, vec![stream.into()]), accepted(), accepted()]);
+    assert_eq!(block_on(c.call("t", json!({}), false, &ids())).output, "ok");
+    let seen = c.transport.seen.borrow();
+    assert_eq!(seen[3].2, json!({"jsonrpc": "2.0", "id": "s1", "result": {}}));
+    assert_eq!(seen[4].2, json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32601, "message": "Method not found: elicitation/create"}}));
+    assert_eq!(header(&seen[4].1, "mcp-session-id"), Some("s"));
+}
