@@ -70,7 +70,10 @@ test("an MCP server added by URL in the extension; its tools survive a worker re
   }
   for (let i = 0; i < 50 && [...versions.values()].some((v) => v.runningStatus === "running"); i++) await new Promise((r) => setTimeout(r, 100));
   assert.ok(versions.size > 0 && ![...versions.values()].some((v) => v.runningStatus === "running"), "the worker stopped");
+  // A fresh panel connects at once and wakes a new worker (the old page's port reconnects later).
+  await panel.reload();
   await panel.click("#reset");
+  await panel.waitForFunction(() => !document.getElementById("chat").textContent.includes("#docs"), null, { timeout: 10_000 });
   assert.equal(await ask(panel, "#docs"), "The MCP server says: docs_echo → echo: from the extension");
   assert.equal(mcp.log.requests.filter((r) => r.rpc === "tools/list").length, 3, "not listed again");
   assert.equal(mcp.log.calls.length, 2);
