@@ -5,9 +5,10 @@
 // Stop aborts the run in progress (its `signal`); the panel reads the conversation from storage
 // itself, so it shows it again after being closed or after a worker restart.
 import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer, chromeStorageStore } from "./pkg/index.js";
-import { SCENARIOS, scriptedFetch } from "./scripted-logic.mjs";
+import { init as initMcp, mcpTools } from "./pkg/mcp/index.js";
+import { scriptedFetch, SCENARIOS } from "./scripted-logic.mjs";
 
-const ready = init(); // no top-level await in service workers
+const ready = Promise.all([init(), initMcp()]); // no top-level await in service workers
 const store = chromeStorageStore();
 const CONVERSATION = "panel";
 const USAGE = "panel:usage"; // prompt number → the usage line of its turn, for the panel to show again
@@ -17,7 +18,30 @@ chrome.runtime.onInstalled.addListener(() => chrome.sidePanel?.setPanelBehavior?
 // panel itself, by the behaviour set above, and has no `browser`).
 chrome.action.onClicked.addListener(() => globalThis.browser?.sidebarAction?.toggle());
 
-const toolkit = () => createToolkit({ tools: [
+/**
+ * Tools of the MCP servers added on the options page (`mcpServers`: `{ server, url }` entries in
+ * chrome.storage.local). Each server's listing is kept there too (`mcpSources`, plain data), so a
+ * new worker rebuilds the tools without connecting; the session opens at the first call. A
+ * server that cannot be reached is skipped (the panel is told).
+ */
+async function serverTools() {
+  const { mcpServers = [], mcpSources = {} } = await chrome.storage.local.get(["mcpServers", "mcpSources"]);
+  const all = [];
+  for (const { server, url } of mcpServers) {
+    try {
+      const kept = mcpSources[server];
+      const tools = await mcpTools(kept?.url === url ? kept : { server, url });
+      if (kept?.url !== url) await chrome.storage.local.set({ mcpSources: { ...mcpSources, [server]: tools.source } });
+      all.push(...tools);
+    } catch (e) {
+      send({ type: "error", code: e.code, message: `MCP server ${server}: ${e.message}` });
+    }
+  }
+  return all;
+}
+
+const toolkit = async () => createToolkit({ tools: [
+  ...(await serverTools()),
   relayTool("click", "Click the element matching a CSS selector in the user's tab", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
   relayTool("type", "Type text into the input matching a CSS selector", { type: "object", properties: { selector: { type: "string" }, text: { type: "string" } }, required: ["selector", "text"] }),
   // not "read": that name belongs to a builtin, and the collision guard refuses relay tools named after one
@@ -35,7 +59,9 @@ async function client() {
     return createClient({ baseUrl: provider.baseUrl, style: provider.style, model: provider.model, apiKey: provider.apiKey, headers, store });
   }
   // Paced like a model typing, so the panel's busy indicator and Stop have something to show.
-  return createClient({ baseUrl: "https://scripted.invalid/v1", style: "openai", model: "scripted", apiKey: "offline", fetch: scriptedFetch(SCENARIOS, { delayMs: 15 }), store });
+  // "#docs" asks the first tool of an MCP server named "docs" (added on the options page).
+  const scenarios = { ...SCENARIOS, docs: [{ calls: [["docs_echo", { text: "from the extension" }]] }, { text: "The MCP server says: {{results}}" }] };
+  return createClient({ baseUrl: "https://scripted.invalid/v1", style: "openai", model: "scripted", apiKey: "offline", fetch: scriptedFetch(scenarios, { delayMs: 15 }), store });
 }
 
 // The open panels' ports: Firefox has a sidebar per window, and the panel may be open in a tab too.
@@ -114,7 +140,7 @@ const prompts = (messages) => messages.filter((m) => m.role === "user" &&
 async function continueFrom(c, result, tabId, signal, total) {
   while (result.status === "pending") {
     const answer = await relay(result.pending, tabId, signal);
-    result = await forward(c.streamWithAnswer({ toolkit: toolkit(), id: CONVERSATION, answer, signal }), total);
+    result = await forward(c.streamWithAnswer({ toolkit: await toolkit(), id: CONVERSATION, answer, signal }), total);
   }
   const line = `${total.turns} model call${total.turns === 1 ? "" : "s"} · ${total.totalTokens} tokens (${total.promptTokens} in, ${total.completionTokens} out)`;
   // Kept under the number of the prompt it answered (a stopped prompt has none).
@@ -152,7 +178,7 @@ async function guarded(work) {
 
 function run(prompt, tabId) {
   return guarded(async (c, signal, total) => {
-    const first = await forward(c.stream(prompt, { toolkit: toolkit(), id: CONVERSATION, signal }), total);
+    const first = await forward(c.stream(prompt, { toolkit: await toolkit(), id: CONVERSATION, signal }), total);
     await continueFrom(c, first, tabId, signal, total);
   });
 }
