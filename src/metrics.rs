@@ -98,7 +98,8 @@ fn series_of<'s, T: Default>(series: &'s mut Vec<(Key, T)>, values: &[&str]) -> 
 }
 
 fn bump(series: &mut Vec<(Key, u64)>, values: &[&str], by: u64) {
-    *series_of(series, values) += by;
+    let n = series_of(series, values);
+    *n = n.saturating_add(by);
 }
 
 fn observe(series: &mut Vec<(Key, Hist)>, values: &[&str], seconds: f64) {

@@ -5,7 +5,7 @@
 use crate::driver::CallPolicy;
 use crate::error::{Error, Result};
 use crate::provider::ProviderConfig;
-use crate::retry::{DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS};
+use crate::retry::{DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS};
 use crate::run::{LoopConfig, DEFAULT_MAX_TURNS};
 use crate::style::Style;
 use serde_json::{Map, Value};
@@ -76,6 +76,13 @@ impl ClientOptions {
             number(o, "maxTurns", |n| n >= 1.0 && whole(n) && n <= f64::from(u32::MAX), "maxTurns must be a whole number of at least 1")?;
         let retries = number(o, "retries", |n| (0.0..=100.0).contains(&n) && whole(n), "retries must be a whole number from 0 to 100")?;
         let retry_base_ms = number(o, "retryBaseMs", |n| n >= 0.0, "retryBaseMs must be a number of milliseconds")?;
+        // Up to the largest delay a JS timer takes (2^31 - 1 ms); a longer one fires at once.
+        let max_retry_after_ms = number(
+            o,
+            "maxRetryAfterMs",
+            |n| (0.0..=2_147_483_647.0).contains(&n),
+            "maxRetryAfterMs must be a number of milliseconds from 0 to 2147483647",
+        )?;
         let timeout_ms = match o.get("timeoutMs") {
             None | Some(Value::Null) => None,
             Some(v) => Some(
@@ -87,15 +94,17 @@ impl ClientOptions {
             Some(Value::Object(m)) => Some(m.clone()),
             Some(_) => return Err(Error::bad_input("requestParams must be an object")),
         };
+        let provider = ProviderConfig {
+            base_url: req_string(o, "baseUrl")?,
+            style,
+            model: req_string(o, "model")?,
+            api_key: opt_string(o, "apiKey")?,
+            headers,
+        };
+        provider.check()?;
         Ok(ClientOptions {
             cfg: LoopConfig {
-                provider: ProviderConfig {
-                    base_url: req_string(o, "baseUrl")?,
-                    style,
-                    model: req_string(o, "model")?,
-                    api_key: opt_string(o, "apiKey")?,
-                    headers,
-                },
+                provider,
                 system_prompt: opt_string(o, "systemPrompt")?.unwrap_or_default(),
                 max_turns: max_turns.map_or(DEFAULT_MAX_TURNS, |n| n as u32),
             },
@@ -103,6 +112,7 @@ impl ClientOptions {
                 stream: false,
                 retries: retries.map_or(DEFAULT_RETRIES, |n| n as u32),
                 retry_base_ms: retry_base_ms.unwrap_or(DEFAULT_RETRY_BASE_MS),
+                max_retry_after_ms: max_retry_after_ms.unwrap_or(DEFAULT_MAX_RETRY_AFTER_MS),
                 request_params,
             },
             timeout_ms,
@@ -169,5 +179,36 @@ mod tests {
         assert_eq!(message(base("timeoutMs", json!(0))), "timeoutMs must be a positive number of milliseconds");
         assert_eq!(message(base("requestParams", json!([1]))), "requestParams must be an object");
         assert!(read(base("timeoutMs", Value::Null)).unwrap().timeout_ms.is_none());
+        for bad in [json!(-1), json!(2_147_483_648u64), json!("5"), json!(null)] {
+            assert_eq!(message(base("maxRetryAfterMs", bad)), "maxRetryAfterMs must be a number of milliseconds from 0 to 2147483647");
+        }
+    }
+
+    #[test]
+    fn max_retry_after_ms() {
+        let with = |v: Value| read(json!({"style": "openai", "baseUrl": "http://x", "model": "m", "maxRetryAfterMs": v})).unwrap();
+        assert_eq!(with(json!(0)).policy.max_retry_after_ms, 0.0);
+        assert_eq!(with(json!(2_147_483_647u64)).policy.max_retry_after_ms, 2_147_483_647.0);
+        let o = read(json!({"style": "openai", "baseUrl": "http://x", "model": "m"})).unwrap();
+        assert_eq!(o.policy.max_retry_after_ms, DEFAULT_MAX_RETRY_AFTER_MS);
+    }
+
+    #[test]
+    fn urls_are_checked_when_the_client_is_made() {
+        let make = |style: &str, base: &str, model: &str| read(json!({"style": style, "baseUrl": base, "model": model}));
+        assert!(make("gemini", "http://x", "gemini-2.0-flash").is_ok());
+        assert!(make("openai", "http://x/v1", "openai/gpt-4o").is_ok(), "a gateway's vendor/model stays in the body");
+        for model in ["../../admin/x", "a/b", "a?b", "a#b", "..", "a\\b", "x\u{0}"] {
+            let e = make("gemini", "http://x", model).err().unwrap();
+            assert_eq!(e.code(), "bad_input", "{model}");
+            assert!(e.message.starts_with("createClient options.model must be one URL path segment"), "{model}");
+        }
+        assert_eq!(
+            make("anthropic", "http://x", "m\n").err().unwrap().message,
+            "createClient options.model cannot hold control characters"
+        );
+        for base in ["http://x/v1?key=1", "http://x#f"] {
+            assert_eq!(make("openai", base, "m").err().unwrap().code(), "bad_input", "{base}");
+        }
     }
 }

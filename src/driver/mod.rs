@@ -19,7 +19,7 @@ use crate::events::{EventSink, StreamEvent};
 use crate::hooks::{Hook, Hooks};
 use crate::metrics::{Metric, Observer};
 use crate::provider::{HttpRequest, HttpResponse, ModelReply};
-use crate::retry::{ErrorInfo, DEFAULT_RETRY_BASE_MS};
+use crate::retry::{ErrorInfo, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY_BASE_MS};
 use crate::run::{Checkpoint, Run, RunResult, Status, Step};
 use crate::state::ConversationState;
 use crate::suspend::{Answer, IdGen, Request, ToolOutcome};
@@ -121,13 +121,22 @@ pub struct CallPolicy {
     /// Retries after a failed model call (`0` means none).
     pub retries: u32,
     pub retry_base_ms: f64,
+    /// The longest wait a provider may ask for (`maxRetryAfterMs`); asking for more fails the
+    /// attempt without a retry.
+    pub max_retry_after_ms: f64,
     /// Shallow-merged into every request body (`requestParams`).
     pub request_params: Option<Map<String, Value>>,
 }
 
 impl CallPolicy {
     /// One attempt, whole replies, the body as built.
-    pub const SINGLE: CallPolicy = CallPolicy { stream: false, retries: 0, retry_base_ms: DEFAULT_RETRY_BASE_MS, request_params: None };
+    pub const SINGLE: CallPolicy = CallPolicy {
+        stream: false,
+        retries: 0,
+        retry_base_ms: DEFAULT_RETRY_BASE_MS,
+        max_retry_after_ms: DEFAULT_MAX_RETRY_AFTER_MS,
+        request_params: None,
+    };
 }
 
 static SINGLE: CallPolicy = CallPolicy::SINGLE;
@@ -145,7 +154,8 @@ pub struct Env<'a> {
     pub abort: Option<&'a dyn Abort>,
     pub hooks: Option<&'a dyn Hooks>,
     pub ids: &'a IdGen,
-    /// Milliseconds from any fixed origin; only differences are used.
+    /// Unix milliseconds (`Date.now()`): differences time calls, and an HTTP-date `Retry-After`
+    /// is measured from it.
     pub clock: &'a dyn Fn() -> f64,
     /// Uniform in [0, 1), for backoff jitter.
     pub random: &'a dyn Fn() -> f64,

@@ -2,6 +2,7 @@
 //! ([`ModelRequest`]), what goes over the wire ([`HttpRequest`], [`HttpResponse`]) and what comes
 //! back ([`ModelReply`]). Every adapter speaks in these; none of them is provider-specific.
 
+use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, Message, Usage};
 use crate::style::Style;
 use crate::tool::ToolSpec;
@@ -18,6 +19,31 @@ pub struct ProviderConfig {
     pub headers: Vec<(String, String)>,
 }
 
+impl ProviderConfig {
+    /// Refuses a `baseUrl` or `model` that would send the request (and its key) somewhere the
+    /// configuration does not name: a `baseUrl` with a query or fragment (the path is appended
+    /// after it), a model with control characters, and, where the model is a URL path segment
+    /// (Gemini), one that could leave it (`/`, `\`, `?`, `#`, `..`). A model in the JSON body
+    /// (OpenAI, Anthropic) may hold `/`: gateways name models `vendor/model`.
+    pub fn check(&self) -> Result<()> {
+        if self.base_url.contains(['?', '#']) {
+            return Err(Error::bad_input(
+                "createClient options.baseUrl cannot have a query or fragment: the request path is appended to it",
+            ));
+        }
+        let in_url = self.style == Style::Gemini;
+        if self.model.chars().any(char::is_control) || (in_url && (self.model.contains(['/', '\\', '?', '#']) || self.model.contains("..")))
+        {
+            return Err(Error::bad_input(if in_url {
+                "createClient options.model must be one URL path segment: no '/', '\\', '?', '#', '..' or control characters"
+            } else {
+                "createClient options.model cannot hold control characters"
+            }));
+        }
+        Ok(())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct HttpRequest {
     pub url: String,
@@ -31,13 +57,32 @@ impl HttpRequest {
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or(Value::Null)
     }
+
+    /// The fetch init without its body, as JSON text: method, headers, and `redirect: "manual"`.
+    /// A redirect is never followed: following it would send the key headers to whatever origin
+    /// it names. `"error"` would say the same, but workerd refuses that mode for every request;
+    /// `"manual"` hands the 3xx (or a browser's opaque redirect) back, and the caller refuses it
+    /// ([`crate::provider::status_error`]).
+    pub fn head(&self) -> String {
+        let mut head = String::from(r#"{"method":"POST","redirect":"manual","headers":{"#);
+        for (i, (k, v)) in self.headers.iter().enumerate() {
+            head.push_str(if i > 0 { "," } else { "" });
+            crate::json::write_str(&mut head, k);
+            head.push(':');
+            crate::json::write_str(&mut head, v);
+        }
+        head.push_str("}}");
+        head
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct HttpResponse {
     pub status: u16,
     pub body: String,
-    /// The `Retry-After` header, when the provider sent one.
+    /// How long the provider asked to wait: its `Retry-After` header or, from a host that reads
+    /// both, `retry-after-ms` and `Retry-After` joined by a newline (a header value never holds
+    /// one). Read by [`crate::retry::retry_after_ms`].
     pub retry_after: Option<String>,
 }
 

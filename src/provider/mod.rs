@@ -40,13 +40,34 @@ pub fn build_request(cfg: &ProviderConfig, req: &ModelRequest) -> HttpRequest {
     HttpRequest { url, headers, body }
 }
 
+/// A non-2xx answer as `provider_http`. A 3xx is a redirect the host did not follow (requests
+/// go out with `redirect: "manual"`, see [`HttpRequest::head`]): refused, its body dropped.
+pub fn status_error(status: u16, body: &str, secret: Option<&str>) -> Error {
+    if (300..400).contains(&status) {
+        return redirect_refused(Some(status));
+    }
+    Error::provider_http(status, body, secret)
+}
+
+/// The provider answered with a redirect (`status`: `None` when a browser hides it behind an
+/// opaque redirect). Not retryable: the same request gets the same redirect.
+pub fn redirect_refused(status: Option<u16>) -> Error {
+    let mut message = String::from("LLM ");
+    if let Some(s) = status {
+        crate::json::write_u64(&mut message, u64::from(s));
+        message.push_str(": ");
+    }
+    message.push_str("redirect refused: the API key is only sent to the configured baseUrl (use the URL the provider redirects to)");
+    Error { code: Code::ProviderHttp, message, status }
+}
+
 /// Turns a provider response into a reply. Non-2xx is `provider_http` (body capped, key
 /// removed); a body that is not the expected JSON is `provider_parse`; a 200 carrying an error
 /// object is `provider_error`.
 pub fn parse_response(cfg: &ProviderConfig, resp: &HttpResponse) -> Result<ModelReply> {
     let secret = cfg.api_key.as_deref();
     if !(200..300).contains(&resp.status) {
-        return Err(Error::provider_http(resp.status, &resp.body, secret));
+        return Err(status_error(resp.status, &resp.body, secret));
     }
     let v: Value = serde_json::from_str(&resp.body)
         .map_err(|e| Error::parse(format!("provider reply is not valid JSON ({e}): {}", redact(&resp.body, secret))))?;

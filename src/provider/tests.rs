@@ -310,3 +310,72 @@ fn anthropic_and_gemini_renders_keep_their_fields_and_order() {
         )
     );
 }
+
+fn request_for(style: Style, base: &str, model: &str, stream: bool) -> HttpRequest {
+    let cfg = ProviderConfig { base_url: base.into(), model: model.into(), api_key: Some("key-123".into()), ..cfg(style) };
+    let req = ModelRequest { system: "", messages: &[], tools: &[], stream, tool_choice: ToolChoice::Auto, max_tokens: None };
+    build_request(&cfg, &req)
+}
+
+#[test]
+fn the_model_enters_a_url_only_for_gemini_and_then_as_one_encoded_segment() {
+    // OpenAI and Anthropic: the URL is the base's, whatever the model; the model is in the body.
+    for (style, base, url) in [
+        (Style::OpenAi, "https://h/v1/", "https://h/v1/chat/completions"),
+        (Style::Anthropic, "https://h", "https://h/v1/messages"),
+        (Style::Anthropic, "https://h/v1", "https://h/v1/messages"),
+    ] {
+        let r = request_for(style, base, "vendor/../x?y#z", false);
+        assert_eq!(r.url, url, "{style:?}");
+        assert_eq!(r.json()["model"], "vendor/../x?y#z", "{style:?}");
+    }
+    // Gemini: one path segment, every byte but the unreserved ones percent-encoded.
+    let url = |base: &str, model: &str, stream: bool| request_for(Style::Gemini, base, model, stream).url;
+    assert_eq!(url("https://h", "gemini-2.0-flash", false), "https://h/v1beta/models/gemini-2.0-flash:generateContent");
+    assert_eq!(url("https://h/v1/", "m", true), "https://h/v1/models/m:streamGenerateContent?alt=sse");
+    assert_eq!(url("https://h", "a b%c:d~é", false), "https://h/v1beta/models/a%20b%25c%3Ad~%C3%A9:generateContent");
+    // Even unchecked, nothing a model holds can end the segment.
+    let leaky = url("https://h", "../x/y?k#f\\z", false);
+    assert_eq!(leaky, "https://h/v1beta/models/..%2Fx%2Fy%3Fk%23f%5Cz:generateContent");
+    // …and `check` refuses what would still mean something (`..`, control characters) before any request.
+    for (style, model, ok) in [
+        (Style::Gemini, "gemini-1.5-pro", true),
+        (Style::Gemini, "..", false),
+        (Style::Gemini, "a..b", false),
+        (Style::Gemini, "models/x", false),
+        (Style::Gemini, "x\u{7f}", false),
+        (Style::OpenAi, "openai/gpt-4o", true),
+        (Style::OpenAi, "x\ty", false),
+        (Style::Anthropic, "claude-3-5-haiku", true),
+        (Style::Anthropic, "a\u{0}", false),
+    ] {
+        let c = ProviderConfig { model: model.into(), ..cfg(style) };
+        assert_eq!(c.check().is_ok(), ok, "{style:?} {model:?}");
+        assert!(c.check().err().map_or(true, |e| e.code() == "bad_input"));
+    }
+    for base in ["https://h/v1?x=1", "https://h#frag"] {
+        let c = ProviderConfig { base_url: base.into(), ..cfg(Style::OpenAi) };
+        assert_eq!(c.check().unwrap_err().code(), "bad_input", "{base}");
+    }
+}
+
+#[test]
+fn requests_never_follow_a_redirect_and_a_redirect_is_refused() {
+    for style in [Style::OpenAi, Style::Anthropic, Style::Gemini] {
+        let head: serde_json::Value = serde_json::from_str(&request_for(style, "https://h", "m", false).head()).unwrap();
+        assert_eq!(head["redirect"], "manual", "{style:?}");
+        assert_eq!(head["method"], "POST");
+        assert!(head["headers"].as_object().unwrap().values().any(|v| v.as_str().unwrap().contains("key-123")), "{style:?}");
+    }
+    for status in [301, 302, 303, 307, 308] {
+        let e = status_error(status, "moved to https://elsewhere key-123", Some("key-123"));
+        assert_eq!((e.code(), e.status), ("provider_http", Some(status)));
+        assert!(e.message.contains("redirect refused") && !e.message.contains("elsewhere"), "{}", e.message);
+        let resp = HttpResponse { status, body: "{}".into(), retry_after: None };
+        assert_eq!(parse_response(&cfg(Style::OpenAi), &resp).unwrap_err().status, Some(status));
+    }
+    let opaque = redirect_refused(None);
+    assert_eq!((opaque.code(), opaque.status), ("provider_http", None));
+    assert!(opaque.message.starts_with("LLM redirect refused"));
+    assert_eq!(status_error(404, "nope", None).message, "LLM 404: nope");
+}

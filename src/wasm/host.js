@@ -2,9 +2,10 @@
 // promise, a `then`, two closures and a microtask, and every property read is a crossing.
 // Errors are not interpreted here: a throw or rejection reaches the edge, which maps it.
 
-// One model call: fetch, status, `Retry-After` (only on a refusal), then the body: the text, or
-// with `stream` the body's reader when it has one. Resolves to [status, retryAfter, text|reader];
-// status 0: fetch gave no Response.
+// One model call: fetch, status, `retry-after-ms` and `Retry-After` joined by a newline (only on
+// a refusal), then the body: the text, or with `stream` the body's reader when it has one.
+// Resolves to [status, retryAfter, text|reader]; status 0: fetch gave no Response (or a
+// browser's opaque redirect, whose type comes second).
 export async function callModel(f, url, head, body, signal, stream) {
   const init = JSON.parse(head);
   init.body = body;
@@ -13,11 +14,11 @@ export async function callModel(f, url, head, body, signal, stream) {
   const r = await (f ? f.call(globalThis, url, init) : fetch(url, init));
   // Number(): a mock's status may be a numeric string, as the typed binding used to accept.
   const s = r !== null && typeof r === "object" ? Number(r.status) : 0;
-  if (!(s >= 100 && s <= 599)) return [0];
+  if (!(s >= 100 && s <= 599)) return [0, r?.type]; // "opaqueredirect": a refused redirect
   let ra;
   if (s >= 400) {
     try {
-      ra = r.headers.get("retry-after");
+      ra = [r.headers.get("retry-after-ms"), r.headers.get("retry-after")].join("\n");
     } catch {}
   }
   if (stream) {

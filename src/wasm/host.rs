@@ -62,22 +62,18 @@ impl Fetch {
         if abort_state(&self.signal) != 0 {
             return Err(aborted_error());
         }
-        // Method and headers cross as one JSON text (one `JSON.parse`, not a call per header).
-        let mut head = String::from(r#"{"method":"POST","headers":{"#);
-        for (i, (k, v)) in req.headers.iter().enumerate() {
-            head.push_str(if i > 0 { "," } else { "" });
-            crate::json::write_str(&mut head, k);
-            head.push(':');
-            crate::json::write_str(&mut head, v);
-        }
-        head.push_str("}}");
+        // Method, headers and the redirect mode cross as one JSON text (one `JSON.parse`).
         let f = self.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
-        let out = JsFuture::from(call_model(&f, &req.url, &head, &req.body, &self.signal, stream))
+        let out = JsFuture::from(call_model(&f, &req.url, &req.head(), &req.body, &self.signal, stream))
             .await
             .map_err(|e| scrubbed(&e, "fetch failed", self.secret.as_deref()))?;
         let out: Array = out.unchecked_into();
         let status = out.get(0).as_f64().unwrap_or(0.0) as u16;
         if status == 0 {
+            // A browser's answer to `redirect: "manual"` (see `HttpRequest::head`).
+            if out.get(1).as_string().as_deref() == Some("opaqueredirect") {
+                return Err(crate::provider::redirect_refused(None));
+            }
             return Err(Error::new(Code::Transport, "fetch resolved to something that is not a Response"));
         }
         Ok((status, out.get(1).as_string(), out.get(2)))
