@@ -201,12 +201,9 @@ mod tests {
         for model in ["../../admin/x", "a/b", "a?b", "a#b", "..", "a\\b", "x\u{0}"] {
             let e = make("gemini", "http://x", model).err().unwrap();
             assert_eq!(e.code(), "bad_input", "{model}");
-            assert!(e.message.starts_with("createClient options.model must be one URL path segment"), "{model}");
+            assert!(e.message.starts_with("createClient options.model cannot hold"), "{model}");
         }
-        assert_eq!(
-            make("anthropic", "http://x", "m\n").err().unwrap().message,
-            "createClient options.model cannot hold control characters"
-        );
+        assert_eq!(make("anthropic", "http://x", "m\n").err().unwrap().code(), "bad_input");
         for base in ["http://x/v1?key=1", "http://x#f"] {
             assert_eq!(make("openai", base, "m").err().unwrap().code(), "bad_input", "{base}");
         }

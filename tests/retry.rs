@@ -72,8 +72,8 @@ fn retry_after_in_seconds_dates_and_milliseconds_is_honoured_and_other_forms_bac
         vec![
             reply(429, "slow", Some("2")),
             reply(429, "slow", Some(" 0 ")),
-            reply(503, "x", Some("Thu, 01 Jan 1970 00:00:05 GMT")),
-            reply(429, "x", Some("250\n9")),
+            reply(503, "x", Some("\nThu, 01 Jan 1970 00:00:05 GMT\n5000")),
+            reply(429, "x", Some("250\n9\nNaN")),
             reply(503, "x", Some("in a while")),
             ok(),
         ],
@@ -83,7 +83,11 @@ fn retry_after_in_seconds_dates_and_milliseconds_is_honoured_and_other_forms_bac
     assert_eq!(attempts, 6);
     assert_eq!(waits[..2], [2000.0, 0.0], "delay-seconds, 0 included");
     // The test clock counts milliseconds from the epoch, a tick per read.
-    assert!(waits[2] > 4900.0 && waits[2] < 5000.0, "an HTTP date, measured from the clock: {}", waits[2]);
+    assert!(
+        waits[2] > 4900.0 && waits[2] < 5000.0,
+        "an HTTP date (its instant as the host parsed it), measured from the clock: {}",
+        waits[2]
+    );
     assert_eq!(waits[3..], [250.0, 100.0 * 16.0 + 50.0], "retry-after-ms before Retry-After; unreadable: backoff");
 }
 
@@ -94,7 +98,7 @@ fn a_retry_after_beyond_the_cap_fails_at_once_unless_on_error_insists() {
     assert_eq!((e.code(), e.status, attempts), ("provider_http", Some(429), 1), "the provider's error as it is");
     assert!(e.message.contains("quota") && waits.is_empty());
     // A date a year away, and a number too large for any timer: the same.
-    for far in ["Fri, 01 Jan 2100 00:00:00 GMT", "99999999999999999999", "\n86400"] {
+    for far in ["\nFri, 01 Jan 2100 00:00:00 GMT\n4102444800000", "99999999999999999999", "\n86400\nNaN"] {
         let (r, attempts, _) = go(3, vec![reply(503, "x", Some(far)), ok()], None);
         assert_eq!((r.unwrap_err().status, attempts), (Some(503), 1), "{far:?}");
     }

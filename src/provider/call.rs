@@ -26,19 +26,19 @@ impl ProviderConfig {
     /// (Gemini), one that could leave it (`/`, `\`, `?`, `#`, `..`). A model in the JSON body
     /// (OpenAI, Anthropic) may hold `/`: gateways name models `vendor/model`.
     pub fn check(&self) -> Result<()> {
-        if self.base_url.contains(['?', '#']) {
-            return Err(Error::bad_input(
-                "createClient options.baseUrl cannot have a query or fragment: the request path is appended to it",
-            ));
+        if self.base_url.bytes().any(|b| b == b'?' || b == b'#') {
+            return Err(Error::bad_input("createClient options.baseUrl cannot have a query or fragment"));
         }
+        // Bytes, not chars or `str` patterns: a `&str` pattern links core's Two-Way searcher.
         let in_url = self.style == Style::Gemini;
-        if self.model.chars().any(char::is_control) || (in_url && (self.model.contains(['/', '\\', '?', '#']) || self.model.contains("..")))
-        {
-            return Err(Error::bad_input(if in_url {
-                "createClient options.model must be one URL path segment: no '/', '\\', '?', '#', '..' or control characters"
-            } else {
-                "createClient options.model cannot hold control characters"
-            }));
+        let mut prev = 0;
+        for b in self.model.bytes() {
+            if b < 0x20 || b == 0x7f || (in_url && (matches!(b, b'/' | b'\\' | b'?' | b'#') || (b == b'.' && prev == b'.'))) {
+                return Err(Error::bad_input(
+                    "createClient options.model cannot hold control characters, nor for Gemini '/', '\\', '?', '#' or '..'",
+                ));
+            }
+            prev = b;
         }
         Ok(())
     }
@@ -80,9 +80,9 @@ impl HttpRequest {
 pub struct HttpResponse {
     pub status: u16,
     pub body: String,
-    /// How long the provider asked to wait: its `Retry-After` header or, from a host that reads
-    /// both, `retry-after-ms` and `Retry-After` joined by a newline (a header value never holds
-    /// one). Read by [`crate::retry::retry_after_ms`].
+    /// How long the provider asked to wait: its `Retry-After` header or, from the wasm host,
+    /// `retry-after-ms`, `Retry-After` and the instant of its date form joined by newlines. Read
+    /// by [`crate::retry::retry_after_ms`].
     pub retry_after: Option<String>,
 }
 

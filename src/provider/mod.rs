@@ -57,7 +57,7 @@ pub fn redirect_refused(status: Option<u16>) -> Error {
         crate::json::write_u64(&mut message, u64::from(s));
         message.push_str(": ");
     }
-    message.push_str("redirect refused: the API key is only sent to the configured baseUrl (use the URL the provider redirects to)");
+    message.push_str("redirect refused: the key is only sent to baseUrl");
     Error { code: Code::ProviderHttp, message, status }
 }
 

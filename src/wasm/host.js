@@ -2,10 +2,11 @@
 // promise, a `then`, two closures and a microtask, and every property read is a crossing.
 // Errors are not interpreted here: a throw or rejection reaches the edge, which maps it.
 
-// One model call: fetch, status, `retry-after-ms` and `Retry-After` joined by a newline (only on
-// a refusal), then the body: the text, or with `stream` the body's reader when it has one.
-// Resolves to [status, retryAfter, text|reader]; status 0: fetch gave no Response (or a
-// browser's opaque redirect, whose type comes second).
+// One model call: fetch, status, then (only on a refusal) `retry-after-ms`, `Retry-After` and
+// the instant of its date form (`Date.parse`) joined by newlines, then the body: the text, or
+// with `stream` the body's reader when it has one. Resolves to [status, retryAfter,
+// text|reader]; status 0: fetch gave no Response (or a browser's opaque redirect, whose type
+// comes second).
 export async function callModel(f, url, head, body, signal, stream) {
   const init = JSON.parse(head);
   init.body = body;
@@ -18,7 +19,8 @@ export async function callModel(f, url, head, body, signal, stream) {
   let ra;
   if (s >= 400) {
     try {
-      ra = [r.headers.get("retry-after-ms"), r.headers.get("retry-after")].join("\n");
+      const h = r.headers.get("retry-after");
+      ra = [r.headers.get("retry-after-ms"), h, Date.parse(h)].join("\n");
     } catch {}
   }
   if (stream) {
