@@ -36,9 +36,7 @@ pub fn retry_after_ms(hint: Option<&str>, now_ms: f64) -> Option<f64> {
     if n == 0 {
         return decimal(lines[0]).map(|s| s * 1000.0);
     }
-    decimal(lines[0])
-        .or_else(|| decimal(lines[1]).map(|s| s * 1000.0))
-        .or_else(|| decimal(lines[2]).map(|t| (t - now_ms).max(0.0)))
+    decimal(lines[0]).or_else(|| decimal(lines[1]).map(|s| s * 1000.0)).or_else(|| decimal(lines[2]).map(|t| (t - now_ms).max(0.0)))
 }
 
 /// A non-negative JSON number (`12`, `1.5`, `1e3`), surrounding whitespace allowed. Read by

@@ -20,23 +20,19 @@ pub struct ProviderConfig {
 }
 
 impl ProviderConfig {
-    /// Refuses a `baseUrl` or `model` that would send the request (and its key) somewhere the
-    /// configuration does not name: a `baseUrl` with a query or fragment (the path is appended
-    /// after it), a model with control characters, and, where the model is a URL path segment
-    /// (Gemini), one that could leave it (`/`, `\`, `?`, `#`, `..`). A model in the JSON body
-    /// (OpenAI, Anthropic) may hold `/`: gateways name models `vendor/model`.
-    pub fn check(&self) -> Result<()> {
-        if self.base_url.bytes().any(|b| b == b'?' || b == b'#') {
-            return Err(Error::bad_input("createClient options.baseUrl cannot have a query or fragment"));
+    /// Refuses a model that could leave its URL path segment, where the model is one (Gemini:
+    /// `/`, `\\`, `?`, `#`, `..`, control characters), before any request: the request builder
+    /// percent-encodes it too, but a server may decode `%2F`. A model in the JSON body (OpenAI,
+    /// Anthropic) is left alone: gateways name models `vendor/model`.
+    pub fn check_model(style: Style, model: &str) -> Result<()> {
+        if style != Style::Gemini {
+            return Ok(());
         }
-        // Bytes, not chars or `str` patterns: a `&str` pattern links core's Two-Way searcher.
-        let in_url = self.style == Style::Gemini;
+        // Bytes, not `str` patterns: a `&str` pattern links core's Two-Way searcher.
         let mut prev = 0;
-        for b in self.model.bytes() {
-            if b < 0x20 || b == 0x7f || (in_url && (matches!(b, b'/' | b'\\' | b'?' | b'#') || (b == b'.' && prev == b'.'))) {
-                return Err(Error::bad_input(
-                    "createClient options.model cannot hold control characters, nor for Gemini '/', '\\', '?', '#' or '..'",
-                ));
+        for b in model.bytes() {
+            if b < 0x20 || matches!(b, b'/' | b'\\' | b'?' | b'#' | 0x7f) || (b == b'.' && prev == b'.') {
+                return Err(Error::bad_input("createClient options.model must be one URL path segment"));
             }
             prev = b;
         }
