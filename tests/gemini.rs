@@ -164,3 +164,27 @@ fn a_conversation_moves_through_all_three_styles() {
     assert_eq!(last["messages"].as_array().unwrap().len(), 9);
     assert_eq!(c.status, Status::Done);
 }
+
+/// A Gemini user content whose only text is empty is a user turn, kept on read (found by the
+/// `dialect` fuzz target: it was dropped, so render → read lost a message).
+#[test]
+fn an_empty_gemini_user_text_is_kept() {
+    use toolnexus_wasm::dialect::{read, render};
+    use toolnexus_wasm::message::Message;
+    let h = vec![
+        json!({"role": "user", "parts": [{"text": ""}]}),
+        json!({"role": "model", "parts": [{"text": "ok"}]}),
+        json!({"role": "user", "parts": []}),
+    ];
+    let m = read(&h).unwrap();
+    assert_eq!(m.len(), 3, "{m:?}");
+    assert!(matches!(&m[0], Message::User(t) if t.is_empty()));
+    assert!(matches!(&m[2], Message::User(t) if t.is_empty()));
+    assert_eq!(read(&render(&m, Style::Gemini)).unwrap(), m, "render → read keeps it");
+    // A content of only function responses is results, not also an empty user turn.
+    let h = vec![
+        json!({"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "t", "args": {}}}]}),
+        json!({"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "t", "response": {"output": "x"}}}]}),
+    ];
+    assert_eq!(read(&h).unwrap().len(), 2);
+}

@@ -70,6 +70,7 @@ async fn call(provider: &ProviderConfig, subject: &dyn CallSubject, stream: bool
                 for delta in assembler.push(&chunk)? {
                     subject.delta(delta);
                 }
+                assembler.failed()?;
             }
             (assembler.finish()?, None)
         }

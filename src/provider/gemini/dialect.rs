@@ -66,7 +66,7 @@ pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Mess
         out.push(Message::Assistant(turn));
         return;
     }
-    let mut text = String::new();
+    let (mut text, mut has_text) = (String::new(), parts.is_empty());
     let mut results: Vec<ToolOutput> = Vec::new();
     for p in parts {
         if let Some(r) = p.get("functionResponse") {
@@ -82,12 +82,14 @@ pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Mess
             results.push(ToolOutput { call_id, name, output, is_error });
         } else if let Some(t) = p.get("text").and_then(Value::as_str) {
             text.push_str(t);
+            has_text = true;
         }
     }
     if !results.is_empty() {
         out.push(Message::Tool(results));
     }
-    if !text.is_empty() || parts.is_empty() {
+    // A text part, even an empty one, is a user turn: dropping it would change the transcript.
+    if has_text {
         out.push(Message::User(text));
     }
 }
