@@ -85,24 +85,26 @@ fn recorded_streams_split_at_every_byte_give_the_same_reply() {
         let bytes = body.as_bytes();
         let whole = {
             let mut a = StreamAssembler::new(&cfg);
-            a.push(bytes).unwrap();
+            a.push(bytes, &mut Vec::new()).unwrap();
             a.finish().unwrap()
         };
         for cut in 0..=bytes.len() {
             let mut a = StreamAssembler::new(&cfg);
-            let mut text: String = a.push(&bytes[..cut]).unwrap().concat();
-            text += &a.push(&bytes[cut..]).unwrap().concat();
+            let mut deltas = Vec::new();
+            a.push(&bytes[..cut], &mut deltas).unwrap();
+            a.push(&bytes[cut..], &mut deltas).unwrap();
+            let text = deltas.concat();
             assert_eq!(text, whole.turn.text, "{name} split at {cut}");
             assert_eq!(a.finish().unwrap(), whole, "{name} split at {cut}");
         }
         // cut before the last event's end: truncated
         let last = body.rfind("data:").unwrap();
         let mut a = StreamAssembler::new(&cfg);
-        a.push(&bytes[..last + 10]).unwrap();
+        a.push(&bytes[..last + 10], &mut Vec::new()).unwrap();
         assert_eq!(a.finish().unwrap_err().code(), "provider_parse", "{name}");
     }
     let mut a = StreamAssembler::new(&cfg);
-    a.push(fixture_text("gemini/stream_tool_calls.sse").as_bytes()).unwrap();
+    a.push(fixture_text("gemini/stream_tool_calls.sse").as_bytes(), &mut Vec::new()).unwrap();
     let r = a.finish().unwrap();
     assert_eq!(r.turn.calls.len(), 2);
     assert_eq!(r.turn.calls[1].arguments, "{\"city\":\"Tokyo\"}");

@@ -46,13 +46,13 @@ pub fn reply_gemini(data: &[u8]) {
 /// The concatenated deltas and the final reply (or the first error as code and message).
 fn assemble(style: Style, parts: &[&[u8]]) -> (String, Result<ModelReply, (String, String)>) {
     let mut asm = StreamAssembler::new(&adapter::provider(style));
-    let mut text = String::new();
+    let mut deltas = Vec::new();
     for p in parts {
-        match asm.push(p) {
-            Ok(d) => text.extend(d),
-            Err(e) => return (text, Err((e.code().to_string(), e.message))),
+        if let Err(e) = asm.push(p, &mut deltas) {
+            return (deltas.concat(), Err((e.code().to_string(), e.message)));
         }
     }
+    let text = deltas.concat();
     (
         text,
         asm.finish().map_err(|e| (e.code().to_string(), e.message)),

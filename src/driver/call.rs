@@ -67,10 +67,12 @@ async fn call(provider: &ProviderConfig, subject: &dyn CallSubject, stream: bool
             subject.opened();
             let mut assembler = StreamAssembler::new(provider);
             while let Some(chunk) = resp.body.next_chunk().await? {
-                for delta in assembler.push(&chunk)? {
+                let mut deltas = Vec::new();
+                let pushed = assembler.push(&chunk, &mut deltas);
+                for delta in deltas {
                     subject.delta(delta);
                 }
-                assembler.failed()?;
+                pushed?;
             }
             (assembler.finish()?, None)
         }

@@ -41,24 +41,10 @@ pub fn build_request(cfg: &ProviderConfig, req: &ModelRequest) -> HttpRequest {
 }
 
 /// A non-2xx answer as `provider_http`. A 3xx is a redirect the host did not follow (requests
-/// go out with `redirect: "manual"`, see [`HttpRequest::head`]): refused, its body dropped.
+/// go out with `redirect: "manual"`, see [`HttpRequest::head`]): refused, and not retried (the
+/// same request gets the same redirect).
 pub fn status_error(status: u16, body: &str, secret: Option<&str>) -> Error {
-    if (300..400).contains(&status) {
-        return redirect_refused(Some(status));
-    }
-    Error::provider_http(status, body, secret)
-}
-
-/// The provider answered with a redirect (`status`: `None` when a browser hides it behind an
-/// opaque redirect). Not retryable: the same request gets the same redirect.
-pub fn redirect_refused(status: Option<u16>) -> Error {
-    let mut message = String::from("LLM ");
-    if let Some(s) = status {
-        crate::json::write_u64(&mut message, u64::from(s));
-        message.push_str(": ");
-    }
-    message.push_str("redirect refused: the key is only sent to baseUrl");
-    Error { code: Code::ProviderHttp, message, status }
+    Error::provider_http(status, if (300..400).contains(&status) { "redirect refused" } else { body }, secret)
 }
 
 /// Turns a provider response into a reply. Non-2xx is `provider_http` (body capped, key

@@ -5,8 +5,7 @@
 // One model call: fetch, status, then (only on a refusal) `retry-after-ms`, `Retry-After` and
 // the instant of its date form (`Date.parse`) joined by newlines, then the body: the text, or
 // with `stream` the body's reader when it has one. Resolves to [status, retryAfter,
-// text|reader]; status 0: fetch gave no Response (or a browser's opaque redirect, whose type
-// comes second).
+// text|reader]; status 0: fetch gave no Response.
 export async function callModel(f, url, head, body, signal, stream) {
   const init = JSON.parse(head);
   init.body = body;
@@ -15,7 +14,12 @@ export async function callModel(f, url, head, body, signal, stream) {
   const r = await (f ? f.call(globalThis, url, init) : fetch(url, init));
   // Number(): a mock's status may be a numeric string, as the typed binding used to accept.
   const s = r !== null && typeof r === "object" ? Number(r.status) : 0;
-  if (!(s >= 100 && s <= 599)) return [0, r?.type]; // "opaqueredirect": a refused redirect
+  if (!(s >= 100 && s <= 599)) {
+    // A browser hides a redirect under `redirect: "manual"` (status 0); by the fetch standard
+    // that is a network error, and so it is here. The key was not sent on.
+    if (r?.type === "opaqueredirect") throw TypeError("redirect refused");
+    return [0];
+  }
   let ra;
   if (s >= 400) {
     try {

@@ -70,10 +70,6 @@ impl Fetch {
         let out: Array = out.unchecked_into();
         let status = out.get(0).as_f64().unwrap_or(0.0) as u16;
         if status == 0 {
-            // A browser's answer to `redirect: "manual"` (see `HttpRequest::head`).
-            if out.get(1).as_string().as_deref() == Some("opaqueredirect") {
-                return Err(crate::provider::redirect_refused(None));
-            }
             return Err(Error::new(Code::Transport, "fetch resolved to something that is not a Response"));
         }
         Ok((status, out.get(1).as_string(), out.get(2)))
