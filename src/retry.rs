@@ -15,35 +15,13 @@ pub fn retryable_status(status: u16) -> bool {
 /// fails the attempt at once with the provider's error.
 pub const DEFAULT_MAX_RETRY_AFTER_MS: f64 = 60_000.0;
 
-/// The wait a provider asked for, in milliseconds, from the host's hint: `retry-after-ms`,
-/// `Retry-After` and the instant its HTTP-date form names (Unix ms, the host's `Date.parse`,
-/// which reads all three HTTP-date forms) joined by newlines (a header value never holds one);
-/// a hint without a newline is a bare `Retry-After`. Taken in that order: milliseconds, then
-/// delay-seconds (a fraction allowed), then the date measured from `now_ms` (a date in the past
-/// is 0). `None`: no hint this reads; the caller backs off.
-pub fn retry_after_ms(hint: Option<&str>, now_ms: f64) -> Option<f64> {
-    // Cut at the newlines by byte (an ASCII byte is a char boundary): `str::split` links core's
-    // char searcher for this one use.
-    let hint = hint?;
-    let (mut lines, mut n, mut start) = ([""; 3], 0, 0);
-    for (i, b) in hint.bytes().enumerate() {
-        if b == b'\n' && n < 2 {
-            lines[n] = hint.get(start..i).unwrap_or_default();
-            (n, start) = (n + 1, i + 1);
-        }
-    }
-    lines[n] = hint.get(start..).unwrap_or_default();
-    if n == 0 {
-        return decimal(lines[0]).map(|s| s * 1000.0);
-    }
-    decimal(lines[0]).or_else(|| decimal(lines[1]).map(|s| s * 1000.0)).or_else(|| decimal(lines[2]).map(|t| (t - now_ms).max(0.0)))
-}
-
-/// A non-negative JSON number (`12`, `1.5`, `1e3`), surrounding whitespace allowed. Read by
-/// serde_json's `Value` parser, which the crate links anyway (`str::parse::<f64>` would link
-/// core's float parser for this one use).
-fn decimal(s: &str) -> Option<f64> {
-    serde_json::from_str::<serde_json::Value>(s).ok()?.as_f64().filter(|v| *v >= 0.0)
+/// The wait a provider asked for, in milliseconds, as the host read it (`retry-after-ms`, else
+/// `Retry-After` as delay-seconds or an HTTP date: `callModel` in host.js, where `Date.parse`
+/// reads every HTTP-date form for free). Any non-negative JSON number, surrounding whitespace
+/// allowed, read by serde_json's `Value` parser, which the crate links anyway. `None`: no hint
+/// this reads; the caller backs off.
+pub fn retry_after_ms(hint: Option<&str>) -> Option<f64> {
+    serde_json::from_str::<serde_json::Value>(hint?).ok()?.as_f64().filter(|v| *v >= 0.0)
 }
 
 /// Exponential backoff with jitter: `base · 2^attempt + [0, 100) ms`. `random` is in [0, 1).
@@ -67,26 +45,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn retry_after_reads_milliseconds_seconds_and_dates() {
-        let at = |h: &str| retry_after_ms(Some(h), 1000.0);
-        assert_eq!(at("3"), Some(3000.0));
+    fn retry_after_is_the_hosts_milliseconds() {
+        let at = |h: &str| retry_after_ms(Some(h));
+        assert_eq!(at("3000"), Some(3000.0));
         assert_eq!(at(" 0 "), Some(0.0));
-        assert_eq!(at("1.5"), Some(1500.0));
-        assert_eq!(at("2147483648"), Some(2_147_483_648_000.0), "large values are read; the caller caps them");
-        assert_eq!(at("1e3"), Some(1_000_000.0));
+        assert_eq!(at("12.5"), Some(12.5));
+        assert_eq!(at("1e3"), Some(1000.0));
+        assert_eq!(at("2147483648000"), Some(2_147_483_648_000.0), "large values are read; the caller caps them");
         for bad in ["-1", "", "3s", ".5", "soon", "NaN", "\"3\"", "Wed, 21 Oct 2026 07:28:00 GMT"] {
-            assert_eq!(at(bad), None, "{bad}: a bare Retry-After is read as seconds only");
+            assert_eq!(at(bad), None, "{bad}");
         }
-        assert_eq!(retry_after_ms(None, 0.0), None);
-        // The host's three lines: retry-after-ms, Retry-After, Date.parse(Retry-After).
-        assert_eq!(at("250\n3\nNaN"), Some(250.0), "milliseconds first");
-        assert_eq!(at("12.5\n\nNaN"), Some(12.5));
-        assert_eq!(at("\n3\n978307200000"), Some(3000.0), "then seconds");
-        assert_eq!(at("x\n3\nNaN"), Some(3000.0));
-        assert_eq!(at("\nSun, 06 Nov 1994 08:49:37 GMT\n6000"), Some(5000.0), "then the date, from now");
-        assert_eq!(at("\nSun, 06 Nov 1994 08:49:37 GMT\n0"), Some(0.0), "a date in the past: at once");
-        assert_eq!(at("\n\nNaN"), None);
-        assert_eq!(at("\nsoon\nNaN"), None);
+        assert_eq!(retry_after_ms(None), None);
     }
 
     #[test]

@@ -160,7 +160,7 @@ async fn with_retries(provider: &ProviderConfig, req: HttpRequest, env: &Env<'_>
         // reset hours away): the attempt fails now with the provider's error, unless `onError`
         // insists, and then the wait is the cap.
         let cap = env.policy.max_retry_after_ms;
-        let asked = retry_after_ms(retry_after.as_deref(), (env.clock)());
+        let asked = retry_after_ms(retry_after.as_deref());
         let retryable = match error.code {
             Code::ProviderHttp => error.status.is_some_and(retryable_status) && !asked.is_some_and(|ms| ms > cap),
             Code::Transport => true,

@@ -154,8 +154,7 @@ pub struct Env<'a> {
     pub abort: Option<&'a dyn Abort>,
     pub hooks: Option<&'a dyn Hooks>,
     pub ids: &'a IdGen,
-    /// Unix milliseconds (`Date.now()`): differences time calls, and an HTTP-date `Retry-After`
-    /// is measured from it.
+    /// Milliseconds from any fixed origin; only differences are used.
     pub clock: &'a dyn Fn() -> f64,
     /// Uniform in [0, 1), for backoff jitter.
     pub random: &'a dyn Fn() -> f64,

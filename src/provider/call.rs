@@ -76,9 +76,9 @@ impl HttpRequest {
 pub struct HttpResponse {
     pub status: u16,
     pub body: String,
-    /// How long the provider asked to wait: its `Retry-After` header or, from the wasm host,
-    /// `retry-after-ms`, `Retry-After` and the instant of its date form joined by newlines. Read
-    /// by [`crate::retry::retry_after_ms`].
+    /// How long the provider asked to wait before a retry, in milliseconds (as text): the host
+    /// reads `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date. Read by
+    /// [`crate::retry::retry_after_ms`].
     pub retry_after: Option<String>,
 }
 

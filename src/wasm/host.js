@@ -2,10 +2,11 @@
 // promise, a `then`, two closures and a microtask, and every property read is a crossing.
 // Errors are not interpreted here: a throw or rejection reaches the edge, which maps it.
 
-// One model call: fetch, status, then (only on a refusal) `retry-after-ms`, `Retry-After` and
-// the instant of its date form (`Date.parse`) joined by newlines, then the body: the text, or
-// with `stream` the body's reader when it has one. Resolves to [status, retryAfter,
-// text|reader]; status 0: fetch gave no Response.
+// One model call: fetch, status, then (only on a refusal) the wait the provider asked for, in
+// ms as text (`retry-after-ms`, else `Retry-After` in seconds or as an HTTP date, which
+// `Date.parse` reads in all its forms), then the body: the text, or with `stream` the body's
+// reader when it has one. Resolves to [status, retryAfter, text|reader]; status 0: fetch gave
+// no Response.
 export async function callModel(f, url, head, body, signal, stream) {
   const init = JSON.parse(head);
   init.body = body;
@@ -23,8 +24,8 @@ export async function callModel(f, url, head, body, signal, stream) {
   let ra;
   if (s >= 400) {
     try {
-      const h = r.headers.get("retry-after");
-      ra = [r.headers.get("retry-after-ms"), h, Date.parse(h)].join("\n");
+      const a = r.headers.get("retry-after");
+      ra = r.headers.get("retry-after-ms") ?? (a && String(/^\s*\d+(\.\d+)?\s*$/.test(a) ? a * 1000 : Math.max(0, Date.parse(a) - Date.now())));
     } catch {}
   }
   if (stream) {
