@@ -77,12 +77,8 @@ impl ClientOptions {
         let retries = number(o, "retries", |n| (0.0..=100.0).contains(&n) && whole(n), "retries must be a whole number from 0 to 100")?;
         let retry_base_ms = number(o, "retryBaseMs", |n| n >= 0.0, "retryBaseMs must be a number of milliseconds")?;
         // Up to the largest delay a JS timer takes (2^31 - 1 ms); a longer one fires at once.
-        let max_retry_after_ms = number(
-            o,
-            "maxRetryAfterMs",
-            |n| (0.0..=2_147_483_647.0).contains(&n),
-            "maxRetryAfterMs must be a number of milliseconds up to 2147483647",
-        )?;
+        let max_retry_after_ms =
+            number(o, "maxRetryAfterMs", |n| (0.0..=2_147_483_647.0).contains(&n), "maxRetryAfterMs must be 0 to 2147483647 ms")?;
         let timeout_ms = match o.get("timeoutMs") {
             None | Some(Value::Null) => None,
             Some(v) => Some(
@@ -174,7 +170,7 @@ mod tests {
         assert_eq!(message(base("requestParams", json!([1]))), "requestParams must be an object");
         assert!(read(base("timeoutMs", Value::Null)).unwrap().timeout_ms.is_none());
         for bad in [json!(-1), json!(2_147_483_648u64), json!("5"), json!(null)] {
-            assert_eq!(message(base("maxRetryAfterMs", bad)), "maxRetryAfterMs must be a number of milliseconds up to 2147483647");
+            assert_eq!(message(base("maxRetryAfterMs", bad)), "maxRetryAfterMs must be 0 to 2147483647 ms");
         }
     }
 

@@ -23,19 +23,12 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
                 return Err(Error::bad_state(format!("history[{i}] has unknown role \"{role}\"")));
             }
             gemini::read(i, role, parts, &mut out);
-            if let Some(Message::Assistant(t)) = out.last() {
-                check_ids(t, i)?;
-            }
             continue;
         }
         let content = obj.get("content").unwrap_or(&Value::Null);
         match role {
             "system" | "developer" => out.push(Message::System(flatten(content))),
-            "assistant" => {
-                let turn = read_assistant(obj, i)?;
-                check_ids(&turn, i)?;
-                out.push(Message::Assistant(turn));
-            }
+            "assistant" => out.push(Message::Assistant(read_assistant(obj, i)?)),
             "tool" | "function" => openai::read_tool_message(obj, &mut out),
             "user" => match content.as_array() {
                 Some(blocks) => anthropic::read_user_blocks(blocks, &mut out),
@@ -45,6 +38,7 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
         }
     }
     name_results(&mut out);
+    check_ids(&out)?;
     Ok(out)
 }
 
@@ -64,14 +58,17 @@ fn read_assistant(obj: &Map<String, Value>, i: usize) -> Result<AssistantTurn> {
 }
 
 /// Every call of a turn needs its own id: results are paired with calls by id, so a call
-/// without one, or two calls sharing one, would leave a result to the wrong call (or none) and a
-/// resume could not tell them apart. Refused rather than repaired: no renumbering could know
-/// which result a forged history meant for which call. (Gemini calls without an id have one
-/// made up by the reader already.)
-fn check_ids(turn: &AssistantTurn, i: usize) -> Result<()> {
-    for (k, c) in turn.calls.iter().enumerate() {
-        if c.id.is_empty() || turn.calls[..k].iter().any(|d| d.id == c.id) {
-            return Err(Error::bad_state(format!("history[{i}] has a tool call without an id of its own")));
+/// without one, or two calls of a turn sharing one, would leave a result to the wrong call (or
+/// none) and a resume could not tell them apart. Refused rather than repaired: no renumbering
+/// could know which result a forged history meant for which call. (Gemini calls without an id
+/// have one made up by the reader already.)
+fn check_ids(out: &[Message]) -> Result<()> {
+    for m in out {
+        let Message::Assistant(t) = m else { continue };
+        for (k, c) in t.calls.iter().enumerate() {
+            if c.id.is_empty() || t.calls[..k].iter().any(|d| d.id == c.id) {
+                return Err(Error::bad_state("history has a tool call without an id of its own"));
+            }
         }
     }
     Ok(())
