@@ -82,7 +82,8 @@ export interface ClientOptions {
   /** e.g. "https://api.openai.com/v1", "https://api.anthropic.com" or "https://generativelanguage.googleapis.com". */
   baseUrl: string;
   style: Style;
-  /** Sent verbatim. */
+  /** Sent as is in the body (OpenAI, Anthropic). Gemini puts it in the URL as one percent-encoded
+   * path segment: a model with `/`, `\\`, `?`, `#`, `..` or control characters is refused (`bad_input`). */
   model: string;
   /** Never stored in results, states or error messages. */
   apiKey?: string;
@@ -97,6 +98,10 @@ export interface ClientOptions {
   store?: ConversationStore;
   /** Called synchronously with each metric event; a throwing sink is ignored. */
   onMetric?: (event: MetricEvent) => void;
+  /** The longest wait a provider may ask for (`retry-after-ms`, `Retry-After`) before a retry, in
+   * ms (default 60000, at most 2147483647). A longer one fails the attempt at once with the
+   * provider's error, unless `onError` answers "retry" (the wait is then this cap). */
+  maxRetryAfterMs?: number;
   /** A fetch to use instead of the global one. */
   fetch?: (url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }) => Promise<Response | { status: number; text(): Promise<string> }>;
 }

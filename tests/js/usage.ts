@@ -61,7 +61,7 @@ export function metrics(): void {
 
 export async function memory(kv: KVNamespaceLike): Promise<string> {
   const store: ConversationStore = Math.random() > 0.5 ? memoryStore() : Math.random() > 0.5 ? chromeStorageStore({ area: "session" }) : kvStore(kv, { expirationTtl: 3600 });
-  const client = createClient({ baseUrl: "u", style: "openai", model: "m", store });
+  const client = createClient({ baseUrl: "u", style: "openai", model: "m", store, maxRetryAfterMs: 5000 });
   const kit = createToolkit({ tools: [relayTool("click", "Click")] });
   const r: RunResult = await client.ask("hi", { toolkit: kit, id: "c1", onText: (d: string) => console.log(d) });
   if (r.pending) await client.askWithAnswer({ toolkit: kit, id: "c1", answer: { id: r.pending.id, ok: false } });
