@@ -66,7 +66,7 @@ fn check_ids(out: &[Message]) -> Result<()> {
     for m in out {
         let Message::Assistant(t) = m else { continue };
         for (k, c) in t.calls.iter().enumerate() {
-            if c.id.is_empty() || t.calls[..k].iter().any(|d| d.id == c.id) {
+            if c.id.is_empty() || t.calls.iter().take(k).any(|d| d.id == c.id) {
                 return Err(Error::bad_state("history has a tool call without an id of its own"));
             }
         }

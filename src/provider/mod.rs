@@ -44,7 +44,7 @@ pub fn build_request(cfg: &ProviderConfig, req: &ModelRequest) -> HttpRequest {
 /// go out with `redirect: "manual"`, see [`HttpRequest::head`]): refused, and not retried (the
 /// same request gets the same redirect).
 pub fn status_error(status: u16, body: &str, secret: Option<&str>) -> Error {
-    Error::provider_http(status, if (300..400).contains(&status) { "redirect refused" } else { body }, secret)
+    Error::provider_http(status, if status / 100 == 3 { "redirect refused" } else { body }, secret)
 }
 
 /// Turns a provider response into a reply. Non-2xx is `provider_http` (body capped, key

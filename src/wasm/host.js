@@ -25,7 +25,7 @@ export async function callModel(f, url, head, body, signal, stream) {
   if (s >= 400) {
     try {
       const a = r.headers.get("retry-after");
-      ra = r.headers.get("retry-after-ms") ?? (a && String(/^\s*\d+(\.\d+)?\s*$/.test(a) ? a * 1000 : Math.max(0, Date.parse(a) - Date.now())));
+      ra = r.headers.get("retry-after-ms") ?? (a && String(isNaN(a) ? Math.max(0, Date.parse(a) - Date.now()) : a * 1000));
     } catch {}
   }
   if (stream) {
