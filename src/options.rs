@@ -78,7 +78,7 @@ impl ClientOptions {
         let retry_base_ms = number(o, "retryBaseMs", |n| n >= 0.0, "retryBaseMs must be a number of milliseconds")?;
         // Up to the largest delay a JS timer takes (2^31 - 1 ms); a longer one fires at once.
         let max_retry_after_ms =
-            number(o, "maxRetryAfterMs", |n| n >= 0.0 && n <= 2_147_483_647.0, "maxRetryAfterMs must be 0 to 2147483647 ms")?;
+            number(o, "maxRetryAfterMs", |n| n.clamp(0.0, 2_147_483_647.0) == n, "maxRetryAfterMs must be 0 to 2147483647 ms")?;
         let timeout_ms = match o.get("timeoutMs") {
             None | Some(Value::Null) => None,
             Some(v) => Some(
