@@ -21,7 +21,7 @@ pub struct ProviderConfig {
 
 impl ProviderConfig {
     /// Refuses a model that could leave its URL path segment, where the model is one (Gemini:
-    /// `/`, `\\`, `?`, `#`, `..`, control characters), before any request: the request builder
+    /// `/`, `\`, `?`, `#`, `..`, control characters), before any request: the request builder
     /// percent-encodes it too, but a server may decode `%2F`. A model in the JSON body (OpenAI,
     /// Anthropic) is left alone: gateways name models `vendor/model`.
     pub fn check_model(style: Style, model: &str) -> Result<()> {

@@ -72,8 +72,8 @@ fn choice(out: &mut String, choice: &Value) {
 }
 
 /// `model` percent-encoded as one URL path segment: every byte but the unreserved ones
-/// (`A-Z a-z 0-9 - . _ ~`). `ProviderConfig::check` has already refused what could leave the
-/// segment even encoded (`..`); this keeps any other byte from meaning anything to the URL.
+/// (`A-Z a-z 0-9 - . _ ~`). `ProviderConfig::check_model` has already refused what could leave
+/// the segment even encoded (`..`); this keeps any other byte from meaning anything to the URL.
 fn push_segment(url: &mut String, model: &str) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for b in model.bytes() {
