@@ -177,7 +177,8 @@ async fn with_retries(provider: &ProviderConfig, req: HttpRequest, env: &Env<'_>
         }
         let wait = asked.map_or_else(|| backoff_ms(base_ms, attempt, (env.random)()), |ms| ms.min(cap));
         if let Some(s) = env.sleep {
-            s.sleep(wait).await;
+            // Host timers take at most 2^31 - 1 ms and fire at once beyond it (or on NaN).
+            s.sleep(if wait > 0.0 { wait.min(crate::options::MAX_TIMER_MS) } else { 0.0 }).await;
         }
         attempt = attempt.saturating_add(1);
     }

@@ -53,23 +53,6 @@ impl HttpRequest {
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or(Value::Null)
     }
-
-    /// The fetch init without its body, as JSON text: method, headers, and `redirect: "manual"`.
-    /// A redirect is never followed: following it would send the key headers to whatever origin
-    /// it names. `"error"` would say the same, but workerd refuses that mode for every request;
-    /// `"manual"` hands the 3xx (or a browser's opaque redirect) back, and the caller refuses it
-    /// ([`crate::provider::status_error`]).
-    pub fn head(&self) -> String {
-        let mut head = String::from(r#"{"method":"POST","redirect":"manual","headers":{"#);
-        for (i, (k, v)) in self.headers.iter().enumerate() {
-            head.push_str(if i > 0 { "," } else { "" });
-            crate::json::write_str(&mut head, k);
-            head.push(':');
-            crate::json::write_str(&mut head, v);
-        }
-        head.push_str("}}");
-        head
-    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

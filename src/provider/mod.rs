@@ -41,7 +41,7 @@ pub fn build_request(cfg: &ProviderConfig, req: &ModelRequest) -> HttpRequest {
 }
 
 /// A non-2xx answer as `provider_http`. A 3xx is a redirect the host did not follow (requests
-/// go out with `redirect: "manual"`, see [`HttpRequest::head`]): refused, and not retried (the
+/// go out with `redirect: "manual"`, see [`crate::driver::request_head`]): refused, and not retried (the
 /// same request gets the same redirect).
 pub fn status_error(status: u16, body: &str, secret: Option<&str>) -> Error {
     Error::provider_http(status, if status / 100 == 3 { "redirect refused" } else { body }, secret)

@@ -358,7 +358,8 @@ fn the_model_enters_a_url_only_for_gemini_and_then_as_one_encoded_segment() {
 #[test]
 fn requests_never_follow_a_redirect_and_a_redirect_is_refused() {
     for style in [Style::OpenAi, Style::Anthropic, Style::Gemini] {
-        let head: serde_json::Value = serde_json::from_str(&request_for(style, "https://h", "m", false).head()).unwrap();
+        let head: serde_json::Value =
+            serde_json::from_str(&crate::driver::request_head(&request_for(style, "https://h", "m", false))).unwrap();
         assert_eq!(head["redirect"], "manual", "{style:?}");
         assert_eq!(head["method"], "POST");
         assert!(head["headers"].as_object().unwrap().values().any(|v| v.as_str().unwrap().contains("key-123")), "{style:?}");

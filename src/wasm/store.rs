@@ -19,6 +19,8 @@ use wasm_bindgen::JsCast;
 /// Any JS store, seen from Rust.
 pub struct JsStore {
     pub store: JsValue,
+    /// The run's signal (`undefined` for none): an abort settles a store call that never would.
+    pub signal: JsValue,
 }
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
@@ -36,7 +38,11 @@ impl JsStore {
                 Some(s) => Some(serde_json::to_string(s).map_err(|_| Error::internal("cannot encode the conversation state"))?),
                 None => None,
             };
-            let out = wasm_bindgen_futures::JsFuture::from(call_store(&self.store, method, id, state))
+            let mut p = call_store(&self.store, method, id, state);
+            if !self.signal.is_undefined() {
+                p = super::host::guard(&p, &self.signal);
+            }
+            let out = wasm_bindgen_futures::JsFuture::from(p)
                 .await
                 .map_err(|e| super::convert::from_thrown(&e, Code::Store, &format!("store.{method} failed")))?;
             let out: js_sys::Array = out.unchecked_into();
