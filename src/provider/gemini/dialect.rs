@@ -28,13 +28,15 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
                 ("model", parts)
             }
             Message::Tool(outs) => {
-                let parts = outs.iter().map(|o| {
+                // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
+                let mut parts = Vec::with_capacity(outs.len());
+                for o in outs {
                     // Gemini wants an object: the output under `output`, or under `error` when it failed.
                     let response = obj(&mut [(if o.is_error { "error" } else { "output" }, Value::from(o.output.as_str()))]);
                     let (id, name) = (Value::from(o.call_id.as_str()), Value::from(o.name.as_str()));
-                    obj(&mut [("functionResponse", obj(&mut [("id", id), ("name", name), ("response", response)]))])
-                });
-                ("user", parts.collect())
+                    parts.push(obj(&mut [("functionResponse", obj(&mut [("id", id), ("name", name), ("response", response)]))]));
+                }
+                ("user", parts)
             }
         };
         out.push(obj(&mut [("role", Value::from(role)), ("parts", Value::Array(parts))]));
