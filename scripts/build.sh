@@ -11,12 +11,21 @@ pkg=${PKG:-pkg}
 out=target/wasm-pack/web${FEATURES:+-$FEATURES}
 wasm-pack --quiet build --release --target web --weak-refs --out-dir "$out" --out-name toolnexus_wasm --mode no-install --no-pack ${FEATURES:+-- --features "$FEATURES"}
 rm -rf "$pkg" && mkdir -p "$pkg"
-cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.wasm "$out"/toolnexus_wasm_bg.wasm.d.ts "$pkg"/
-cp pkg-template/* "$pkg"/
+cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.wasm "$pkg"/
+cp pkg-template/* LICENSE "$pkg"/
 # The edge's JS helpers (src/wasm/host.js), imported by the glue as a wasm-bindgen snippet.
 cp -r "$out"/snippets "$pkg"/
+# The glue's adapters imported under short names instead of wasm-bindgen's hashed ones.
+node scripts/import-names.mjs "$pkg"
+# api.js re-exports the error class from the edge's snippet, which the wasm constructs: one
+# class for both. The snippet's directory name holds a hash, known only now.
+err=$(cd "$pkg" && ls snippets/*/src/wasm/host.js)
+[ "$(echo "$err" | wc -l)" = 1 ] || { echo "!! expected one host.js snippet, found: $err"; exit 1; }
+sed -i "s#from \"./host.js\"#from \"./$err\"#" "$pkg"/api.js
+grep -q "from \"./$err\"" "$pkg"/api.js || { echo "!! api.js: the host.js import was not rewritten"; exit 1; }
 # Minify the shipped JS in place (transform only, imports and exports kept): the glue is a
-# third of the gzip budget unminified. wasm-bindgen's glue names the snippet module once per
+# third of the gzip budget unminified. (Cutting its lines for readable stack traces cost ~260 B
+# gzip, a source map's comment ~60 B: over the budget for now.) wasm-bindgen's glue names the snippet module once per
 # imported function in its imports object (same key, same value), which esbuild would warn about.
 for f in "$pkg"/*.js "$pkg"/snippets/*/*/*/*.js; do
   esbuild "$f" --minify --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite

@@ -131,10 +131,14 @@ export function listOf(v) {
 // `createClient`'s options as JSON text for the core to read (src/options.rs): functions drop
 // out as in any JSON.stringify, and so does the store, an object of the host's, not data.
 // A value that is not JSON data (a cycle, a BigInt) gives "", which the core refuses.
+// `createClient`'s options as JSON text for the core to read (src/options.rs): a function
+// option is `true` there (so the core sees every key it must check against its table), and the
+// store, an object of the host's, not data, is left out. A value that is not JSON data (a cycle,
+// a BigInt) gives "", which the core refuses.
 export function optionsJson(o) {
   try {
     return JSON.stringify(o, function (k, v) {
-      return this === o && k === "store" ? undefined : v;
+      return this !== o ? v : k === "store" ? undefined : typeof v === "function" || v;
     });
   } catch {
     return "";
@@ -196,15 +200,6 @@ export class EventStream {
   }
 }
 
-// An error in the package's shape: a `ToolnexusError` with a stable `code`, and `status` for
-// an HTTP error.
-export function toolnexusError(message, code, status) {
-  const e = new Error(message);
-  e.name = "ToolnexusError";
-  e.code = code;
-  if (status !== undefined) e.status = status;
-  return e;
-}
 
 // What a call's options hold besides JSON data, read once (one crossing), each checked:
 // [toolkit, signal, onText (wrapped by `quietly`), id (non-empty), keepHistory, history].
@@ -348,4 +343,23 @@ export async function callStore(s, m, id, state) {
   const f = s?.[m];
   if (typeof f !== "function") return [];
   return [await (state === undefined ? f.call(s, id) : f.call(s, id, JSON.parse(state)))];
+}
+
+// The class of every error the package throws. The edge constructs it (convert.rs `js_error`)
+// and pkg-template/api.js re-exports it, so `instanceof ToolnexusError` holds for all of them.
+export class ToolnexusError extends Error {
+  constructor(message, code, options) {
+    super(message, options);
+    this.name = "ToolnexusError";
+    this.code = code;
+    if (options?.status) this.status = options.status;
+  }
+  // Also true for an error of another copy of the package (a second bundle, another realm).
+  static is(e) {
+    return e?.name === "ToolnexusError" && typeof e.code === "string";
+  }
+}
+
+export function toolnexusError(message, code, status) {
+  return new ToolnexusError(message, code, status && { status });
 }
