@@ -117,7 +117,7 @@ export async function everything(kv: KVNamespaceLike): Promise<void> {
     baseUrl: "u", style: "gemini", model: "m", apiKey: "k", headers: { a: "b" }, systemPrompt: "s", maxTurns: 3,
     waitFor: async (s: Suspension) => ({ id: s.id, ok: true }), store: memoryStore(),
     onMetric: (e: MetricEvent) => void e, fetch: async (url, init) => fetch(url, init),
-    retries: 2, retryBaseMs: 10,
+    retries: 2, retryBaseMs: 10, maxRetryAfterMs: 30_000,
     onError: (info: ErrorInfo) => (info.retryable && info.attempt < 1 && info.status !== 400 ? "retry" : "fail"),
     timeoutMs: 1000,
     maxResponseBytes: 1 << 20,
