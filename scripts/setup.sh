@@ -48,6 +48,10 @@ fi
 if ! cmp -s tests/bundlers/package-lock.json tests/bundlers/node_modules/.installed-lock.json; then
   (cd tests/bundlers && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.installed-lock.json)
 fi
+# The servers the MCP tests talk to (tests/mcp): the official MCP TypeScript SDK, pinned there.
+if ! cmp -s tests/mcp/package-lock.json tests/mcp/node_modules/.installed-lock.json; then
+  (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.installed-lock.json)
+fi
 echo "toolchain ready: $(wasm-pack --version), $(wasm-bindgen --version), node $(node --version)"
 if [ "${1:-}" = "--browser" ]; then
   echo "browsers: $(chromium --version 2>/dev/null), $(firefox-esr --version), $(geckodriver --version | head -1)"
