@@ -23,6 +23,7 @@ pub mod json_hooks;
 pub mod message;
 pub mod metrics;
 pub mod options;
+pub mod part;
 pub mod provider;
 pub mod retry;
 pub mod run;

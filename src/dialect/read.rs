@@ -22,16 +22,16 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
             if !matches!(role, "user" | "model" | "function") {
                 return Err(Error::bad_state(format!("history[{i}] has unknown role \"{role}\"")));
             }
-            gemini::read(i, role, parts, &mut out);
+            gemini::read(i, role, parts, &mut out).map_err(|e| refused(i, e))?;
             continue;
         }
         let content = obj.get("content").unwrap_or(&Value::Null);
         match role {
             "system" | "developer" => out.push(Message::System(flatten(content))),
             "assistant" => out.push(Message::Assistant(read_assistant(obj, i)?)),
-            "tool" | "function" => openai::read_tool_message(obj, &mut out),
+            "tool" | "function" => openai::read_tool_message(obj, &mut out).map_err(|e| refused(i, e))?,
             "user" => match content.as_array() {
-                Some(blocks) => anthropic::read_user_blocks(blocks, &mut out),
+                Some(blocks) => anthropic::read_user_blocks(blocks, &mut out).map_err(|e| refused(i, e))?,
                 None => out.push(Message::User(flatten(content))),
             },
             other => return Err(Error::bad_state(format!("history[{i}] has unknown role \"{other}\""))),
@@ -39,6 +39,12 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
     }
     name_results(&mut out);
     Ok(out)
+}
+
+/// A part no provider could carry (audio, a document, an image of an unknown type) is refused
+/// by name, never dropped.
+fn refused(i: usize, e: String) -> Error {
+    Error::bad_input(crate::json::join(&["history[", &i.to_string(), "]: ", &e], ""))
 }
 
 /// Content blocks are Anthropic's, any other content is text; `tool_calls` are OpenAI's.

@@ -95,7 +95,7 @@ impl Inner {
     /// store, when `use_store`), `state`, or `history` + `pending`; the core reads the resume
     /// options and `conversation::resume` chooses and checks. One future for both keeps one copy
     /// of it in the wasm.
-    async fn prepare(&self, prompt: Option<String>, opts: &JsValue, stream: bool, mode: Mode) -> Result<Prepared> {
+    async fn prepare(&self, prompt: Option<JsValue>, opts: &JsValue, stream: bool, mode: Mode) -> Result<Prepared> {
         let use_store = mode != Mode::Run;
         let resume = match prompt {
             Some(_) => None,
@@ -113,7 +113,8 @@ impl Inner {
                         revision: 0,
                     },
                 };
-                let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, opened.history, &prompt)?;
+                let prompt = crate::message::Message::prompt(&from_js(&prompt, "prompt")?)?;
+                let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, opened.history, prompt)?;
                 (run, step, id, opened.revision)
             }
             (None, resume) => {
@@ -217,7 +218,7 @@ enum Mode {
 /// them all: each distinct future would otherwise be compiled into the wasm again. A loop
 /// operation has a prompt, or none to resume with the host's answer.
 enum Op {
-    Loop(Mode, Option<String>, JsValue),
+    Loop(Mode, Option<JsValue>, JsValue),
     Discard(String, JsValue),
     Translate(JsValue),
 }
@@ -258,7 +259,11 @@ impl Client {
     /// Runs the loop on a prompt: a `RunResult`, `"done"`, `"incomplete"` or `"pending"` (a tool
     /// suspended and no `waitFor` was given). Never touches the store.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn run(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue) -> Promise {
+    pub fn run(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | Part[]")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue,
+    ) -> Promise {
         promise(&self.inner, Op::Loop(Mode::Run, Some(prompt), opts))
     }
 
@@ -271,7 +276,11 @@ impl Client {
     /// `run` keeping the conversation `id` in the store (loaded, then saved after every turn and
     /// before any `waitFor`); `onText(delta)` streams the text.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn ask(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue) -> Promise {
+    pub fn ask(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | Part[]")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue,
+    ) -> Promise {
         promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt), opts))
     }
 
@@ -283,7 +292,11 @@ impl Client {
 
     /// Streams a run as `StreamEvent`s ending with `done`; with `id` the store is used, as by `ask`.
     #[wasm_bindgen(unchecked_return_type = "EventStream")]
-    pub fn stream(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue) -> EventStream {
+    pub fn stream(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | Part[]")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue,
+    ) -> EventStream {
         event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt), opts))
     }
 

@@ -3,8 +3,10 @@
 //! `tool_calls` reader here is the only one: replies and histories both use it.
 
 use crate::json::write_str;
-use crate::message::{push_result, Message, ToolCall};
-use crate::provider::common::{flatten, str_field};
+use crate::message::{push_result, Message, ToolCall, ToolOutput};
+use crate::part::{str_at, Image, Part};
+use crate::provider::common::{split_content, str_field};
+use crate::style::Style;
 use serde_json::{Map, Value};
 
 /// The transcript as OpenAI messages (a run's `messages`, what `beforeLLM` sees), built as
@@ -16,6 +18,7 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
         match m {
             Message::System(t) => out.push(entry("system", "content", t)),
             Message::User(t) => out.push(entry("user", "content", t)),
+            Message::UserParts(p) => out.push(parsed(user_parts(&[p]))),
             Message::Assistant(turn) => {
                 let Value::Object(mut o) = entry("assistant", "content", &turn.text) else { continue };
                 if !turn.calls.is_empty() {
@@ -39,10 +42,44 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
                     o.insert("content".into(), Value::String(r.output.clone()));
                     out.push(Value::Object(o));
                 }
+                if let Some(images) = result_parts(outs) {
+                    out.push(parsed(images));
+                }
             }
         }
     }
     out
+}
+
+/// `tool` messages carry text only: the parts of a turn's results follow them as one `user`
+/// message, in result order (read back, such a message of images only rejoins the last result).
+fn result_parts(outs: &[ToolOutput]) -> Option<String> {
+    let lists: Vec<&Vec<Part>> = outs.iter().map(|o| &o.parts).filter(|p| !p.is_empty()).collect();
+    (!lists.is_empty()).then(|| user_parts(&lists))
+}
+
+/// `{"role":"user","content":[<text and image_url parts>]}` of these lists of parts, in order,
+/// as JSON text.
+fn user_parts(lists: &[&Vec<Part>]) -> String {
+    let mut out = String::from("{\"role\":\"user\",\"content\":[");
+    for (i, p) in lists.iter().copied().flatten().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        p.write(&mut out, Some(Style::OpenAi));
+    }
+    out.push_str("]}");
+    out
+}
+
+fn parsed(text: String) -> Value {
+    serde_json::from_str(&text).unwrap_or(Value::Null)
+}
+
+/// An `image_url` part: `{ image_url: { url } }` (or the URL as a string); `detail` is not kept.
+pub(crate) fn read_image(v: &Value) -> Result<Image, String> {
+    let u = v.get("image_url").unwrap_or(&Value::Null);
+    Image::new(None, str_at(u, "url").or(u.as_str()), None)
 }
 
 /// `{ role, <key>: text }`.
@@ -57,21 +94,27 @@ fn entry(role: &str, key: &str, text: &str) -> Value {
 /// in its order, as serde_json would write them (see `json::write_str`).
 pub(crate) fn write_messages(out: &mut String, messages: &[Message]) {
     let mut first = true;
-    let mut open = |out: &mut String, role: &str| {
-        out.push_str(if std::mem::take(&mut first) { "[{\"role\":\"" } else { ",{\"role\":\"" });
+    let mut sep = |out: &mut String| out.push(if std::mem::take(&mut first) { '[' } else { ',' });
+    let open = |out: &mut String, sep: &mut dyn FnMut(&mut String), role: &str| {
+        sep(out);
+        out.push_str("{\"role\":\"");
         out.push_str(role);
         out.push('"');
     };
     for m in messages {
         match m {
             Message::System(t) | Message::User(t) => {
-                open(out, if matches!(m, Message::System(_)) { "system" } else { "user" });
+                open(out, &mut sep, if matches!(m, Message::System(_)) { "system" } else { "user" });
                 out.push_str(",\"content\":");
                 write_str(out, t);
                 out.push('}');
             }
+            Message::UserParts(p) => {
+                sep(out);
+                out.push_str(&user_parts(&[p]));
+            }
             Message::Assistant(turn) => {
-                open(out, "assistant");
+                open(out, &mut sep, "assistant");
                 out.push_str(",\"content\":");
                 write_str(out, &turn.text);
                 if !turn.calls.is_empty() {
@@ -91,12 +134,16 @@ pub(crate) fn write_messages(out: &mut String, messages: &[Message]) {
             }
             Message::Tool(outs) => {
                 for o in outs {
-                    open(out, "tool");
+                    open(out, &mut sep, "tool");
                     out.push_str(",\"tool_call_id\":");
                     write_str(out, &o.call_id);
                     out.push_str(",\"content\":");
                     write_str(out, &o.output);
                     out.push('}');
+                }
+                if let Some(images) = result_parts(outs) {
+                    sep(out);
+                    out.push_str(&images);
                 }
             }
         }
@@ -131,7 +178,9 @@ pub(crate) fn read_tool_calls(list: &[Value], name_required: bool, calls: &mut V
 
 /// A `tool` (or legacy `function`) message: one result, paired with its call by
 /// `tool_call_id`. OpenAI has no error flag on results.
-pub(crate) fn read_tool_message(obj: &Map<String, Value>, out: &mut Vec<Message>) {
+pub(crate) fn read_tool_message(obj: &Map<String, Value>, out: &mut Vec<Message>) -> Result<(), String> {
     let id = obj.get("tool_call_id").and_then(Value::as_str).unwrap_or_default();
-    push_result(out, id.to_string(), flatten(obj.get("content").unwrap_or(&Value::Null)), false);
+    let (text, parts) = split_content(obj.get("content").unwrap_or(&Value::Null))?;
+    push_result(out, id.to_string(), text, false, parts);
+    Ok(())
 }
