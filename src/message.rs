@@ -7,7 +7,7 @@
 //! Go reference does) and non-image media (refused when read, never dropped).
 
 use crate::error::Error;
-use crate::part::{has_image, read_parts, Part};
+use crate::part::{has_image, read_parts, text_of, Part};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -61,7 +61,7 @@ impl Message {
         if has_image(&parts) {
             return Message::UserParts(parts);
         }
-        Message::User(parts.iter().map(Part::text).collect())
+        Message::User(text_of(&parts))
     }
 
     /// A prompt as `run` / `ask` / `stream` take it: a string, or an array of text and image parts.

@@ -195,7 +195,11 @@ pub fn read_parts(v: &Value, what: &str) -> Result<Vec<Part>, String> {
     for p in a {
         match Part::read(p) {
             Ok(p) => out.push(p),
-            Err(e) => return Err(join(&[what, "[", &out.len().to_string(), "]: ", &e], "")),
+            Err(e) => {
+                let mut at = join(&[what, "["], "");
+                crate::json::write_u64(&mut at, out.len() as u64);
+                return Err(join(&[&at, "]: ", &e], ""));
+            }
         }
     }
     Ok(out)
@@ -208,6 +212,15 @@ pub fn parts_value(parts: &[Part], style: Option<Style>) -> Value {
         out.push(p.value(style));
     }
     Value::Array(out)
+}
+
+/// The text parts joined.
+pub fn text_of(parts: &[Part]) -> String {
+    let mut out = String::new();
+    for p in parts {
+        out.push_str(p.text());
+    }
+    out
 }
 
 pub fn has_image(parts: &[Part]) -> bool {

@@ -113,8 +113,7 @@ impl Inner {
                         revision: 0,
                     },
                 };
-                let prompt = crate::message::Message::prompt(&from_js(&prompt, "prompt")?)?;
-                let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, opened.history, prompt)?;
+                let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, opened.history, prompt_of(&prompt)?)?;
                 (run, step, id, opened.revision)
             }
             (None, resume) => {
@@ -203,6 +202,13 @@ impl Inner {
         let result = crate::translate::translate(&self.cfg.provider, &self.cfg.system_prompt, request, &env, chunks).await?;
         to_js(&result)
     }
+}
+
+/// A prompt as the core reads it (a string or an array of parts). Out of line: inlined, it
+/// would be copied into the one future that serves every operation.
+#[inline(never)]
+fn prompt_of(v: &JsValue) -> Result<crate::message::Message> {
+    crate::message::Message::prompt(&from_js(v, "prompt")?)
 }
 
 /// The loop operations: `run*` never touch the store; `ask*` and `stream*` do (`stream*` only

@@ -18,7 +18,7 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
         match m {
             Message::System(t) => out.push(entry("system", "content", t)),
             Message::User(t) => out.push(entry("user", "content", t)),
-            Message::UserParts(p) => out.push(parsed(user_parts(&[p]))),
+            Message::UserParts(p) => out.push(parsed(user_message(p))),
             Message::Assistant(turn) => {
                 let Value::Object(mut o) = entry("assistant", "content", &turn.text) else { continue };
                 if !turn.calls.is_empty() {
@@ -54,22 +54,27 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
 /// `tool` messages carry text only: the parts of a turn's results follow them as one `user`
 /// message, in result order (read back, such a message of images only rejoins the last result).
 fn result_parts(outs: &[ToolOutput]) -> Option<String> {
-    let lists: Vec<&Vec<Part>> = outs.iter().map(|o| &o.parts).filter(|p| !p.is_empty()).collect();
-    (!lists.is_empty()).then(|| user_parts(&lists))
+    let mut out = String::new();
+    for o in outs {
+        user_parts(&mut out, &o.parts);
+    }
+    (!out.is_empty()).then(|| out + "]}")
 }
 
-/// `{"role":"user","content":[<text and image_url parts>]}` of these lists of parts, in order,
-/// as JSON text.
-fn user_parts(lists: &[&Vec<Part>]) -> String {
-    let mut out = String::from("{\"role\":\"user\",\"content\":[");
-    for (i, p) in lists.iter().copied().flatten().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        p.write(&mut out, Some(Style::OpenAi));
+/// Appends these parts to `out`, the text of `{"role":"user","content":[` … (opened on the
+/// first part; the caller closes it with `]}`).
+fn user_parts(out: &mut String, parts: &[Part]) {
+    for p in parts {
+        out.push_str(if out.is_empty() { "{\"role\":\"user\",\"content\":[" } else { "," });
+        p.write(out, Some(Style::OpenAi));
     }
-    out.push_str("]}");
-    out
+}
+
+/// A user message of parts, as JSON text.
+fn user_message(parts: &[Part]) -> String {
+    let mut out = String::new();
+    user_parts(&mut out, parts);
+    out + "]}"
 }
 
 fn parsed(text: String) -> Value {
@@ -111,7 +116,7 @@ pub(crate) fn write_messages(out: &mut String, messages: &[Message]) {
             }
             Message::UserParts(p) => {
                 sep(out);
-                out.push_str(&user_parts(&[p]));
+                out.push_str(&user_message(p));
             }
             Message::Assistant(turn) => {
                 open(out, &mut sep, "assistant");
