@@ -92,7 +92,7 @@ async function show(events) {
 }
 
 async function send(prompt) {
-  add("user", prompt);
+  add("user", typeof prompt === "string" ? prompt : prompt.map((p) => p.text ?? `[image ${p.mediaType ?? ""}]`).join(" "));
   document.body.dataset.status = "running";
   try {
     if ($("mode").value === "wait") {
@@ -144,7 +144,27 @@ $("todo-add").onclick = () => {
   $("todo-list").append(li);
   $("todo-input").value = "";
 };
-$("ask").onsubmit = (ev) => { ev.preventDefault(); const p = value("prompt"); if (p) { $("prompt").value = ""; send(p); } };
+/** The attached image as a prompt part (base64 data), or nothing. */
+async function attached() {
+  const file = $("image").files[0];
+  if (!file) return [];
+  $("image").value = "";
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return [{ type: "image", data: btoa(bin), mediaType: file.type }];
+}
+$("image").onchange = () => $("ask").classList.toggle("with-image", $("image").files.length > 0);
+$("ask").onsubmit = async (ev) => {
+  ev.preventDefault();
+  const p = value("prompt");
+  const image = await attached();
+  $("ask").classList.remove("with-image");
+  if (!p && !image.length) return;
+  $("prompt").value = "";
+  // A prompt with an image is an array of parts; the core reads either shape.
+  send(image.length ? [...(p ? [{ type: "text", text: p }] : []), ...image] : p);
+};
 document.querySelector(".suggest").onclick = () => send("Add “Buy milk” to my list");
 
 await init();
