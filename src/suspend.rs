@@ -64,6 +64,19 @@ pub struct RelayResult {
 }
 
 impl Answer {
+    /// The `Value` its `Serialize` derive gives (the edge hands this to JS: a serde
+    /// serializer per struct costs more wasm than these few fields).
+    pub fn into_value(self) -> Value {
+        let mut fields = vec![("id", self.id.into()), ("ok", self.ok.into())];
+        if let Some(d) = self.data {
+            fields.push(("data", Value::Object(d)));
+        }
+        if let Some(r) = self.reason {
+            fields.push(("reason", r.into()));
+        }
+        json::obj(fields)
+    }
+
     /// What a host's `waitFor` resolved to (`null` already read as no answer).
     pub fn from_wait_for(v: &Value) -> crate::error::Result<Answer> {
         Answer::from_json(v, "the answer from waitFor").map_err(|e| {
@@ -465,6 +478,9 @@ mod tests {
         }
         let c = RelayCall { id: "c".into(), name: "n".into(), input: serde_json::json!({"a": [1]}), arguments: "{}".into() };
         assert_eq!(json::to_text(&c.clone().into_value()), serde_json::to_string(&c).unwrap());
+        for a in [relay_answer("p", vec![]), Answer { id: "i".into(), ok: false, data: None, reason: Some("declined".into()) }] {
+            assert_eq!(a.clone().into_value(), serde_json::to_value(&a).unwrap());
+        }
         let r = RelayResult { id: "i".into(), output: "o".into(), is_error: true, parts: vec![] };
         assert_eq!(json::to_text(&r.clone().into_value()), serde_json::to_string(&r).unwrap());
     }

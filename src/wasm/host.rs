@@ -155,7 +155,7 @@ impl JsTools {
             return Ok(ToolResult::error(format!("Unknown tool: {name}")));
         };
         let args = serde_json::to_string(args).map_err(|_| Error::internal("cannot encode tool arguments"))?;
-        let answer = answer.map(|a| serde_json::to_string(a).unwrap_or_default());
+        let answer = answer.map(|a| crate::json::to_text(&a.clone().into_value()));
         // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
         let out: Array = match JsFuture::from(call_tool(f, &args, &self.signal, answer)).await {
             Ok(v) => v.unchecked_into(),
@@ -199,7 +199,7 @@ async fn call_host(f: Option<&Function>, arg: Result<JsValue>, what: &str) -> Re
 impl Waiter for RunHost<'_> {
     fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
         Box::pin(async move {
-            let returned = call_host(self.wait_for, to_js(&req), "waitFor").await?;
+            let returned = call_host(self.wait_for, to_js(&req.to_value()), "waitFor").await?;
             // No answer at all: the core declines the call.
             if returned.is_undefined() || returned.is_null() {
                 return Ok(None);

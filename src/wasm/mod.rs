@@ -41,13 +41,13 @@ fn request_of(v: &JsValue, what: &str) -> Result<Request, Error> {
 #[wasm_bindgen(unchecked_return_type = "ToolResult")]
 pub fn pending(#[wasm_bindgen(unchecked_param_type = "Partial<Request>")] request: JsValue) -> JsResult<JsValue> {
     let req = request_of(&request, "pending(request)").map_err(js_error)?;
-    to_js(&suspend::pending_result(req, &ids())).map_err(js_error)
+    to_js(&suspend::pending_result(req, &ids()).to_value()).map_err(js_error)
 }
 
 /// `pending({ kind: "authorization", prompt, url })`.
 #[wasm_bindgen(js_name = authRequired, unchecked_return_type = "ToolResult")]
 pub fn auth_required(url: String, prompt: Option<String>) -> JsResult<JsValue> {
-    to_js(&suspend::pending_result(suspend::auth_required(&url, prompt.as_deref()), &ids())).map_err(js_error)
+    to_js(&suspend::pending_result(suspend::auth_required(&url, prompt.as_deref()), &ids()).to_value()).map_err(js_error)
 }
 
 /// Whether a request is a relay tool call (`kind === "tool_call"`).
@@ -61,12 +61,12 @@ pub fn is_relay_request(#[wasm_bindgen(unchecked_param_type = "Request | undefin
 pub fn relay_calls_of(#[wasm_bindgen(unchecked_param_type = "Request")] request: JsValue) -> JsResult<JsValue> {
     let req = request_of(&request, "request").map_err(js_error)?;
     let calls = if req.is_relay() { req.relay_calls() } else { Vec::new() };
-    to_js(&calls).map_err(js_error)
+    to_js(&serde_json::Value::Array(calls.into_iter().map(suspend::RelayCall::into_value).collect())).map_err(js_error)
 }
 
 /// Builds the answer to a relay request: `{ id: requestId, ok: true, data: { results } }`.
 #[wasm_bindgen(js_name = relayAnswer, unchecked_return_type = "Answer")]
 pub fn relay_answer(request_id: String, #[wasm_bindgen(unchecked_param_type = "RelayResult[]")] results: JsValue) -> JsResult<JsValue> {
-    let run = || to_js(&suspend::relay_answer(&request_id, suspend::relay_results_from_json(&from_js(&results, "results")?)?));
+    let run = || to_js(&suspend::relay_answer(&request_id, suspend::relay_results_from_json(&from_js(&results, "results")?)?).into_value());
     run().map_err(js_error)
 }
