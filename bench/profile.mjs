@@ -79,7 +79,9 @@ function __tnCount(kind, name) {
 }
 function __wbg_get_imports(...a) {
     const mods = __wbg_get_imports_plain(...a);
-    for (const m of Object.values(mods)) {
+    for (const [name, m0] of Object.entries(mods)) {
+        // A snippet's module namespace is read-only: count through a plain copy of it.
+        const m = (mods[name] = { ...m0 });
         for (const [k, f] of Object.entries(m)) {
             if (typeof f === "function") m[k] = function (...args) { __tnCount("imports", k); return f.apply(this, args); };
         }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: formatting and clippy (native and wasm32), native cargo tests, wasm-bindgen tests
-# in Node and headless Chromium (page and service worker), the TypeScript typings check, and node --test against the built package in
-# Node, in workerd, and the www page in headless Chromium.
+# in Node, headless Chromium (page and service worker) and headless Firefox ESR (page, dedicated
+# and service worker), the TypeScript typings check, and node --test against the built package in
+# Node, in workerd, the extension example in Chromium and Firefox, and the www page in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh --browser
@@ -45,9 +46,12 @@ wasm_run() { # $1 = label; the rest: env assignments and flags for wasm-pack tes
 wasm_run node wasm-pack test --node --mode no-install
 wasm_run chromium WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome --mode no-install
 wasm_run chromium-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack test --headless --chrome --mode no-install
+wasm_run firefox WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --firefox --mode no-install
+wasm_run firefox-worker WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --firefox --mode no-install
+wasm_run firefox-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack test --headless --firefox --mode no-install
 
 echo "== typings: tsc --noEmit"
 tsc -p tests/js/tsconfig.json
 
-echo "== node --test: the package in Node; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; Chromium (Playwright): MV3 extensions and the www page"
-node --test tests/js/ tests/workerd/ tests/extension/ tests/proxy/ tests/www.test.mjs
+echo "== node --test: the package in Node; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; Chromium (Playwright): MV3 extensions and the www page; Firefox ESR (geckodriver): the MV3 extension example"
+node --test tests/js/ tests/workerd/ tests/extension/ tests/proxy/ tests/www.test.mjs tests/firefox/

@@ -38,6 +38,8 @@ pub enum Code {
     Conflict,
     /// An invariant of this crate broke. Reported instead of panicking.
     Internal,
+    /// A model reply's body is longer than `maxResponseBytes`; it is not retried.
+    ResponseTooLarge,
 }
 
 impl Code {
@@ -57,6 +59,7 @@ impl Code {
             Code::ConversationHalted => "conversation_halted",
             Code::Conflict => "conflict",
             Code::Internal => "internal",
+            Code::ResponseTooLarge => "response_too_large",
         }
     }
 }

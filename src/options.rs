@@ -15,7 +15,17 @@ pub struct ClientOptions {
     pub cfg: LoopConfig,
     pub policy: CallPolicy,
     pub timeout_ms: Option<f64>,
+    /// The most bytes a model reply's body may have, whole or streamed.
+    pub max_response_bytes: f64,
 }
+
+/// The longest delay a host timer honours (`setTimeout` takes a signed 32-bit count of
+/// milliseconds and fires at once beyond it): the bound of `timeoutMs`, `retryBaseMs` and every
+/// computed retry delay.
+pub const MAX_TIMER_MS: f64 = 2_147_483_647.0;
+
+/// 8 MiB: far above any chat reply, and a small part of a 128 MB Worker isolate.
+pub const DEFAULT_MAX_RESPONSE_BYTES: f64 = 8_388_608.0;
 
 const WHAT: &str = "createClient options";
 
@@ -75,13 +85,16 @@ impl ClientOptions {
         let max_turns =
             number(o, "maxTurns", |n| n >= 1.0 && whole(n) && n <= f64::from(u32::MAX), "maxTurns must be a whole number of at least 1")?;
         let retries = number(o, "retries", |n| (0.0..=100.0).contains(&n) && whole(n), "retries must be a whole number from 0 to 100")?;
-        let retry_base_ms = number(o, "retryBaseMs", |n| n >= 0.0, "retryBaseMs must be a number of milliseconds")?;
-        let timeout_ms = match o.get("timeoutMs") {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(
-                v.as_f64().filter(|n| *n > 0.0).ok_or_else(|| Error::bad_input("timeoutMs must be a positive number of milliseconds"))?,
-            ),
-        };
+        let timer = |n: f64| n > 0.0 && n <= MAX_TIMER_MS;
+        let retry_base_ms = number(o, "retryBaseMs", timer, "retryBaseMs must be a number of milliseconds from 1 to 2147483647")?;
+        // JSON.stringify writes Infinity and NaN as null: null is refused with them.
+        let timeout_ms = number(o, "timeoutMs", timer, "timeoutMs must be a number of milliseconds from 1 to 2147483647")?;
+        let max_response_bytes = number(
+            o,
+            "maxResponseBytes",
+            |n| n >= 1.0 && whole(n) && n <= 9_007_199_254_740_991.0,
+            "maxResponseBytes must be a whole number of at least 1",
+        )?;
         let request_params = match o.get("requestParams") {
             None | Some(Value::Null) => None,
             Some(Value::Object(m)) => Some(m.clone()),
@@ -106,6 +119,7 @@ impl ClientOptions {
                 request_params,
             },
             timeout_ms,
+            max_response_bytes: max_response_bytes.unwrap_or(DEFAULT_MAX_RESPONSE_BYTES),
         })
     }
 }
@@ -138,6 +152,7 @@ mod tests {
         assert_eq!(o.policy.retries, DEFAULT_RETRIES);
         assert_eq!(o.policy.retry_base_ms, DEFAULT_RETRY_BASE_MS);
         assert!(o.timeout_ms.is_none() && o.policy.request_params.is_none() && o.cfg.provider.api_key.is_none());
+        assert_eq!(o.max_response_bytes, DEFAULT_MAX_RESPONSE_BYTES);
         let o = read(json!({"style": "openai", "baseUrl": "http://x", "model": "m", "apiKey": "k", "headers": {"a": "b"},
             "maxTurns": 3, "retries": 0, "retryBaseMs": 5, "timeoutMs": 100, "requestParams": {"t": 1}, "systemPrompt": "s"}))
         .unwrap();
@@ -165,9 +180,19 @@ mod tests {
             assert_eq!(message(base("maxTurns", bad)), "maxTurns must be a whole number of at least 1");
         }
         assert_eq!(message(base("retries", json!(101))), "retries must be a whole number from 0 to 100");
-        assert_eq!(message(base("retryBaseMs", json!(-1))), "retryBaseMs must be a number of milliseconds");
-        assert_eq!(message(base("timeoutMs", json!(0))), "timeoutMs must be a positive number of milliseconds");
+        // Timer-safe bounds: 0 < n <= 2^31 - 1; JSON.stringify writes Infinity and NaN as null.
+        for key in ["retryBaseMs", "timeoutMs"] {
+            for bad in [json!(0), json!(-1), json!(2_147_483_648.0), Value::Null, json!("1"), json!(true)] {
+                assert_eq!(message(base(key, bad)), format!("{key} must be a number of milliseconds from 1 to 2147483647"));
+            }
+            for good in [0.5, 1.0, MAX_TIMER_MS] {
+                assert!(read(base(key, json!(good))).is_ok(), "{key}: {good}");
+            }
+        }
+        for bad in [json!(0), json!(-5), json!(1.5), json!("8"), json!(null), json!(1e300)] {
+            assert_eq!(message(base("maxResponseBytes", bad)), "maxResponseBytes must be a whole number of at least 1");
+        }
+        assert_eq!(read(base("maxResponseBytes", json!(1024))).unwrap().max_response_bytes, 1024.0);
         assert_eq!(message(base("requestParams", json!([1]))), "requestParams must be an object");
-        assert!(read(base("timeoutMs", Value::Null)).unwrap().timeout_ms.is_none());
     }
 }

@@ -10,6 +10,9 @@ const store = chromeStorageStore();
 const CONVERSATION = "panel";
 
 chrome.runtime.onInstalled.addListener(() => chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true }).catch(() => {}));
+// Firefox has a sidebar instead of a side panel: the toolbar button toggles it (Chrome opens its
+// panel itself, by the behaviour set above, and has no `browser`).
+chrome.action.onClicked.addListener(() => globalThis.browser?.sidebarAction?.toggle());
 
 const toolkit = () => createToolkit({ tools: [
   relayTool("click", "Click the element matching a CSS selector in the user's tab", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
@@ -34,17 +37,25 @@ async function client() {
   return createClient({ baseUrl: "https://scripted.invalid/v1", style: "openai", model: "scripted", apiKey: "offline", fetch: scriptedFetch(), store });
 }
 
-let panel = null; // the side panel's port
+// The open panels' ports: Firefox has a sidebar per window, and the panel may be open in a tab too.
+// They show the one conversation, so each of them sees every message.
+const panels = new Set();
 const approvals = new Map(); // request id → resolve
 
 function send(msg) {
-  try { panel?.postMessage(msg); } catch { panel = null; }
+  for (const port of panels) {
+    try { port.postMessage(msg); } catch { panels.delete(port); }
+  }
 }
 
 const waiting = new Map(); // request id → the calls shown for approval (this worker's parked relays)
+// Relay requests this worker has taken up, parked or being answered: the stored run still shows
+// one as pending until its answer is saved, and a panel saying hello then must not resume it again.
+const taken = new Set();
 
 /** Runs each call of a relay request in the tab, after the person approved it in the panel. */
 async function relay(request, tabId) {
+  taken.add(request.id);
   waiting.set(request.id, relayCallsOf(request));
   send({ type: "approve", request, calls: relayCallsOf(request) });
   const approved = await new Promise((resolve) => approvals.set(request.id, resolve));
@@ -102,6 +113,10 @@ async function resumeIfHalted(tabId) {
     send({ type: "approve", request: state.pending, calls: waiting.get(state.pending.id) }); // already parked here
     return;
   }
+  if (taken.has(state.pending.id)) return; // approved, its answer on the way
+  // Taken before the next await: every open panel says hello to a new worker (Firefox: a sidebar
+  // per window), and one halted run must be resumed once.
+  taken.add(state.pending.id);
   send({ type: "resuming", request: state.pending });
   try {
     await continueFrom(await client(), state.pending, tabId);
@@ -112,8 +127,8 @@ async function resumeIfHalted(tabId) {
 
 chrome.runtime.onConnect.addListener((port) => {
   if (port.name !== "panel") return;
-  panel = port;
-  port.onDisconnect.addListener(() => { if (panel === port) panel = null; });
+  panels.add(port);
+  port.onDisconnect.addListener(() => panels.delete(port));
   port.onMessage.addListener((msg) => {
     if (msg.type === "prompt") run(msg.prompt, msg.tabId);
     if (msg.type === "decision") approvals.get(msg.requestId)?.(msg.approved);

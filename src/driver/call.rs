@@ -168,7 +168,8 @@ async fn with_retries(provider: &ProviderConfig, req: HttpRequest, env: &Env<'_>
         }
         let wait = retry_after_ms(retry_after.as_deref()).unwrap_or_else(|| backoff_ms(base_ms, attempt, (env.random)()));
         if let Some(s) = env.sleep {
-            s.sleep(wait).await;
+            // Host timers take at most 2^31 - 1 ms and fire at once beyond it (or on NaN).
+            s.sleep(if wait > 0.0 { wait.min(crate::options::MAX_TIMER_MS) } else { 0.0 }).await;
         }
         attempt = attempt.saturating_add(1);
     }

@@ -63,6 +63,33 @@ pub trait Transport {
     }
 }
 
+/// The error of an aborted run: by its deadline (`timeoutMs`), or by its signal.
+pub fn aborted(by_deadline: bool, timeout_ms: Option<f64>) -> Error {
+    match timeout_ms.filter(|_| by_deadline) {
+        Some(ms) => Error::new(crate::error::Code::Aborted, format!("run timeout after {}ms", crate::metrics::js_number(ms))),
+        None => Error::new(crate::error::Code::Aborted, "the run was aborted"),
+    }
+}
+
+/// A reply body longer than `maxResponseBytes` (the host's reader counts it).
+pub fn too_large() -> Error {
+    Error::new(crate::error::Code::ResponseTooLarge, "the reply is longer than maxResponseBytes")
+}
+
+/// Method and headers of a request as one JSON text, for a host that takes them whole (one
+/// `JSON.parse` in JS, not a call per header).
+pub fn request_head(req: &HttpRequest) -> String {
+    let mut head = String::from(r#"{"method":"POST","headers":{"#);
+    for (i, (k, v)) in req.headers.iter().enumerate() {
+        head.push_str(if i > 0 { "," } else { "" });
+        crate::json::write_str(&mut head, k);
+        head.push(':');
+        crate::json::write_str(&mut head, v);
+    }
+    head.push_str("}}");
+    head
+}
+
 /// Runs host tools. A host tool that throws is a failed *result*, not an error: executors turn
 /// it into `{ output: message, isError: true }`. `Err` is reserved for failures of the run itself.
 /// A suspension (the host tool returned `pending(...)`) is [`ToolOutcome::Suspend`]: the host
@@ -217,6 +244,9 @@ pub async fn abortable<T>(abort: Option<&dyn Abort>, work: impl Future<Output = 
         return Err(e);
     }
     match select(Box::pin(work), a.wait()).await {
+        // Work that failed as the run was aborted (a fetch or a tool rejected by the abort)
+        // reports the abort itself: its message says which (the deadline or the signal).
+        Either::Left((Err(e), _)) => Err(a.aborted().unwrap_or(e)),
         Either::Left((r, _)) => r,
         Either::Right((e, _)) => Err(e),
     }

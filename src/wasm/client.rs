@@ -8,12 +8,12 @@
 
 use super::convert::{from_js, get, js_error, opt_function, opt_string, to_js, JsResult};
 use super::hooks::JsHooks;
-use super::host::{host_options, options_json, resume_json, run_signal, Fetch, JsTools, RunHost};
+use super::host::{abort_error, end_run, host_options, options_json, resume_json, run_signal, Fetch, JsTools, RunHost};
 use super::store::JsStore;
 use super::stream::{EventStream, Sink};
 use super::toolkit::decode as decode_toolkit;
 use crate::conversation::{self, ResumeArgs, Saver};
-use crate::driver::{drive, CallPolicy, Env, ErrorPolicy, Persist, Waiter};
+use crate::driver::{drive, Abort, CallPolicy, Env, ErrorPolicy, Persist, Waiter};
 use crate::error::{Error, Result};
 use crate::events::EventSink;
 use crate::json_hooks::JsonHooks;
@@ -34,6 +34,7 @@ struct Inner {
     on_metric: Option<Function>,
     on_error: Option<Function>,
     timeout_ms: Option<f64>,
+    max_response_bytes: f64,
     hooks: JsonHooks<JsHooks>,
     store: JsStore,
     registry: std::cell::RefCell<crate::metrics::Registry>,
@@ -48,7 +49,7 @@ pub struct Client {
 /// reads only the host's functions and the store.
 fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
     // No text: `undefined` or a function, which the core refuses as not an options object.
-    let ClientOptions { cfg, policy, timeout_ms } = ClientOptions::from_json_text(options_json(opts).as_deref())?;
+    let ClientOptions { cfg, policy, timeout_ms, max_response_bytes } = ClientOptions::from_json_text(options_json(opts).as_deref())?;
     let host = host_options(opts).map_err(|e| Error::bad_input(e.as_string().unwrap_or_default()))?;
     let f = |i: u32| host.get(i).dyn_into::<Function>().ok();
     let store = host.get(9);
@@ -61,7 +62,8 @@ fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
         on_error: f(3),
         hooks: JsonHooks(JsHooks([f(4), f(5), f(6), f(7), f(8)])),
         timeout_ms,
-        store: JsStore { store: if store.is_undefined() { default_store } else { store } },
+        max_response_bytes,
+        store: JsStore { store: if store.is_undefined() { default_store } else { store }, signal: JsValue::UNDEFINED },
         registry: Default::default(),
     })
 }
@@ -84,7 +86,6 @@ struct Prepared {
     /// Model replies are streamed (text deltas become events).
     stream: bool,
     fns: Vec<(String, Function)>,
-    signal: JsValue,
     id: Option<String>,
     /// The stored revision the run started from; its saves continue from there.
     revision: u64,
@@ -95,7 +96,7 @@ impl Inner {
     /// store, when `use_store`), `state`, or `history` + `pending`; the core reads the resume
     /// options and `conversation::resume` chooses and checks. One future for both keeps one copy
     /// of it in the wasm.
-    async fn prepare(&self, prompt: Option<JsValue>, opts: &JsValue, stream: bool, mode: Mode) -> Result<Prepared> {
+    async fn prepare(&self, prompt: Option<JsValue>, opts: &JsValue, stream: bool, mode: Mode, store: &JsStore) -> Result<Prepared> {
         let use_store = mode != Mode::Run;
         let resume = match prompt {
             Some(_) => None,
@@ -106,7 +107,7 @@ impl Inner {
             (Some(prompt), _) => {
                 let id = if use_store { opt_string(opts, "id", "options")?.filter(|s| !s.is_empty()) } else { None };
                 let opened = match &id {
-                    Some(id) => conversation::open(&self.store, id).await?,
+                    Some(id) => conversation::open(store, id).await?,
                     // A history in either dialect, read by the core from its JSON data.
                     None => conversation::Opened {
                         history: conversation::history_from_json(&from_js(&get(opts, "history"), "history")?)?,
@@ -123,34 +124,36 @@ impl Inner {
                 let state = || Ok(state.take().unwrap_or_default());
                 let history = || conversation::history_from_json(&o.history);
                 let args = ResumeArgs { pending: o.pending, state: given.then_some(&state as _), history: &history };
-                let store = use_store.then_some(&self.store as &dyn conversation::ConversationStore);
+                let store = use_store.then_some(store as &dyn conversation::ConversationStore);
                 let r = conversation::resume(store, o.id.as_deref(), args).await?;
                 let (run, step) =
                     Run::resume(self.cfg.clone(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer: o.answer })?;
                 (run, step, o.id, r.revision)
             }
         };
-        Ok(Prepared { run, step, stream, fns: toolkit.fns, signal: get(opts, "signal"), id, revision })
+        Ok(Prepared { run, step, stream, fns: toolkit.fns, id, revision })
     }
 
-    /// The run's host side and transport, over the run's signal.
-    fn seams(&self, signal: &JsValue) -> (RunHost<'_>, Fetch) {
+    /// The run's host side and transport, over the run's signal (`runSignal` in host.js).
+    fn seams<'a>(&'a self, signal: &'a JsValue) -> (RunHost<'a>, Fetch<'a>) {
         let host = RunHost {
             wait_for: self.wait_for.as_ref(),
             on_error: self.on_error.as_ref(),
             on_metric: self.on_metric.as_ref(),
             registry: &self.registry,
-            signal: run_signal(signal, self.timeout_ms),
+            signal,
             timeout_ms: self.timeout_ms,
         };
-        let transport = Fetch { fetch: self.fetch.clone(), signal: host.signal.clone(), secret: self.cfg.provider.api_key.clone() };
+        let transport =
+            Fetch { fetch: self.fetch.as_ref(), signal, secret: self.cfg.provider.api_key.as_deref(), max: self.max_response_bytes };
         (host, transport)
     }
 
-    async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>) -> Result<RunResult> {
-        let (host, transport) = self.seams(&p.signal);
-        let tools = JsTools { fns: p.fns, signal: host.signal.clone() };
-        let saver = p.id.map(|id| Saver::new(&self.store, id, p.revision));
+    async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>, signal: &JsValue, store: &JsStore) -> Result<RunResult> {
+        let (host, transport) = self.seams(signal);
+        // Tools see the caller's own signal when there is no deadline (`public`, host.js).
+        let tools = JsTools { fns: p.fns, signal: get(signal, "public"), run: signal };
+        let saver = p.id.map(|id| Saver::new(store, id, p.revision));
         let ids = super::ids();
         let clock = js_sys::Date::now;
         let policy = CallPolicy { stream: p.stream, ..self.policy.clone() };
@@ -178,18 +181,18 @@ impl Inner {
             observer: Some(host as &dyn Observer),
             sleep: Some(host),
             on_error: host.on_error.is_some().then_some(host as &dyn ErrorPolicy),
-            abort: Some(host),
+            abort: (!host.signal.is_undefined()).then_some(host as &dyn Abort),
             hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
             random: &js_sys::Math::random,
             ..Env::new(transport, tools, ids, clock)
         }
     }
 
-    async fn translate(&self, req: JsValue, sink: Option<&Sink>) -> Result<JsValue> {
+    async fn translate(&self, req: JsValue, sink: Option<&Sink>, signal: &JsValue) -> Result<JsValue> {
         let toolkit = decode_toolkit(&get(&req, "toolkit"))?;
         let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
-        let (host, transport) = self.seams(&get(&req, "signal"));
-        let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED };
+        let (host, transport) = self.seams(signal);
+        let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED, run: signal };
         let ids = super::ids();
         let clock = js_sys::Date::now;
         let env = self.env(&host, &transport, &tools, &ids, &clock);
@@ -229,24 +232,51 @@ enum Op {
     Translate(JsValue),
 }
 
+/// The run's signal (`runSignal`), ended (`endRun`, host.js) when the operation's future completes
+/// or is dropped, so that a settled run holds nothing.
+struct RunSignal(JsValue);
+
+impl Drop for RunSignal {
+    fn drop(&mut self) {
+        end_run(&self.0);
+    }
+}
+
 /// Each inner future is awaited at one place only: every await site of a future is a copy of
 /// its polling in the wasm.
 async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue> {
+    // No signal and no deadline: nothing can abort the run, and nothing is made for it.
+    let user = match &op {
+        Op::Loop(_, _, o) | Op::Translate(o) => get(o, "signal"),
+        Op::Discard(..) => JsValue::UNDEFINED,
+    };
+    let run = RunSignal(if user.is_undefined() && inner.timeout_ms.is_none() { user } else { run_signal(&user, inner.timeout_ms) });
+    let signal = &run.0;
     let (mode, prompt, opts) = match op {
         Op::Loop(mode, prompt, opts) => (mode, prompt, opts),
         Op::Discard(id, opts) => {
             let keep = get(&opts, "keepHistory").as_bool() == Some(true);
             return conversation::discard(&inner.store, &id, keep).await.map(|_| JsValue::UNDEFINED);
         }
-        Op::Translate(req) => return inner.translate(req, sink.as_ref()).await,
+        Op::Translate(req) => return inner.translate(req, sink.as_ref(), signal).await,
     };
     let sink = match mode {
         // `ask`: with `onText` the model replies are streamed and each text delta is handed over.
         Mode::Ask if prompt.is_some() => opt_function(&opts, "onText", "ask options")?.map(Sink::text_callback),
         _ => sink,
     };
-    let p = inner.prepare(prompt, &opts, sink.is_some(), mode).await?;
-    let text = inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink)).await?.to_json();
+    // The deadline and the signal cover the store too: its calls are settled by the abort.
+    let run_store;
+    let store = match signal.is_undefined() {
+        true => &inner.store,
+        false => {
+            run_store = JsStore { store: inner.store.store.clone(), signal: signal.clone() };
+            &run_store
+        }
+    };
+    let p =
+        inner.prepare(prompt, &opts, sink.is_some(), mode, store).await.map_err(|e| abort_error(signal, inner.timeout_ms).unwrap_or(e))?;
+    let text = inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink), signal, store).await?.to_json();
     js_sys::JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
 }
 

@@ -4,30 +4,44 @@
 
 // One model call: fetch, status, `Retry-After` (only on a refusal), then the body: the text, or
 // with `stream` the body's reader when it has one. Resolves to [status, retryAfter, text|reader];
-// status 0: fetch gave no Response.
-export async function callModel(f, url, head, body, signal, stream) {
+// status 0: fetch gave no Response; 1: the body is longer than `max` bytes (a declared length
+// is refused before reading; a body is read through its reader, cancelled past the cap, so a
+// huge reply never reaches the wasm memory).
+export async function callModel(f, url, head, body, signal, stream, max) {
   const init = JSON.parse(head);
   init.body = body;
-  if (signal) init.signal = signal;
+  if (signal?.public) init.signal = signal.public;
   // `this` is the global object: browsers throw "Illegal invocation" for any other receiver.
-  const r = await (f ? f.call(globalThis, url, init) : fetch(url, init));
+  const r = await guard(f ? f.call(globalThis, url, init) : fetch(url, init), signal);
   // Number(): a mock's status may be a numeric string, as the typed binding used to accept.
   const s = r !== null && typeof r === "object" ? Number(r.status) : 0;
   if (!(s >= 100 && s <= 599)) return [0];
-  let ra;
-  if (s >= 400) {
-    try {
-      ra = r.headers.get("retry-after");
-    } catch {}
+  let ra, b;
+  try {
+    if (s >= 400) ra = r.headers.get("retry-after");
+    if (r.headers.get("content-length") > max) return cancel(r.body), [1];
+  } catch {}
+  // A body that gives no reader (none, a mock's, a locked one) is read whole: `text()` then
+  // reports what is wrong with it, if anything.
+  try {
+    b = r.body.getReader();
+  } catch {
+    const t = await guard(r.text(), signal);
+    return t?.length > max ? [1] : [s, ra, t];
   }
-  if (stream) {
-    // A body that gives no reader (none, a mock's, a locked one) is read whole: `text()` then
-    // reports what is wrong with it, if anything.
-    try {
-      if (r.body !== null && typeof r.body === "object") return [s, ra, r.body.getReader()];
-    } catch {}
-  }
-  return [s, ra, await r.text()];
+  if (stream) return [s, ra, b];
+  const parts = [];
+  let x;
+  while ((x = await readChunk(b, max, signal))) parts.push(x);
+  // Past the cap, or a reader that gave no bytes (`0`: not a string, refused by the edge).
+  if (x !== undefined) return x === false ? [1] : [s, ra, 0];
+  return [s, ra, parts.length < 2 ? new TextDecoder().decode(parts[0]) : await new Blob(parts).text()];
+}
+
+function cancel(x) {
+  try {
+    x.cancel().catch(() => {});
+  } catch {}
 }
 
 // One tool call: the arguments cross as JSON text. Resolves to [0, string] for a string result,
@@ -137,29 +151,57 @@ export function resumeJson(o) {
   }
 }
 
-// The run's signal for fetch, the body reader, tools and the abort race: the caller's `signal`
-// (any object with `aborted` and `addEventListener`) and the `timeoutMs` deadline, combined.
-// Hosts without `AbortSignal.timeout`/`any` get what they have.
-export function runSignal(user, ms) {
-  const s = [];
-  if (user !== null && typeof user === "object") s.push(user);
-  if (ms !== undefined) {
-    try {
-      s.push(AbortSignal.timeout(ms));
-    } catch {}
-  }
-  if (s.length < 2) return s[0];
-  try {
-    return AbortSignal.any(s);
-  } catch {}
+// The run's abort: one internal controller per run, made only when the caller gave a `signal`
+// (any object with `aborted` and `addEventListener`) or a `timeoutMs` deadline; without either
+// there is nothing to listen to and no race at all. Fetch, the body reader, tools and the backoff
+// sleep race the internal signal; fetch and tools see it as `public` (the caller's own signal
+// when there is no deadline). `endRun` removes the listener from the caller's signal, clears
+// the deadline's timer and settles what the run still waits on: wasm-bindgen frees the callbacks
+// of an awaited promise only when it settles, so nothing is kept per settled run.
+const RUN = Symbol();
+const READ = Symbol();
+export function runSignal(u, ms) {
   const c = new AbortController();
-  for (const x of s) {
-    if (x.aborted) return c.abort(x.reason), c.signal;
-    try {
-      x.addEventListener("abort", () => c.abort(x.reason), { once: true });
-    } catch {}
-  }
-  return c.signal;
+  const s = c.signal;
+  if (u === null || typeof u !== "object") u = undefined;
+  s.public = ms === undefined ? u : s;
+  // Aborting ends the run: what it awaits settles (`guard`, `onAbort`, `sleep`).
+  const stop = (reason) => (c.abort(reason), endRun(s));
+  const on = () => stop(u.reason);
+  let t;
+  s[RUN] = [
+    () => {
+      clearTimeout(t);
+      try {
+        u.removeEventListener("abort", on);
+      } catch {}
+    },
+  ];
+  if (ms !== undefined) t = setTimeout(() => stop(named("TimeoutError")), ms);
+  try {
+    if (u.aborted) on();
+    else u.addEventListener("abort", on, { once: true });
+  } catch {}
+  return s;
+}
+
+export function endRun(s) {
+  for (const f of s?.[RUN]?.splice(0) ?? []) f();
+}
+
+const named = (name) => Object.assign(new Error(name), { name });
+
+// `p`, rejected with an AbortError when the run aborts (or ends): a host promise that never
+// settles (a fetch or tool that ignores the signal, a parked `waitFor`, a store) must not keep
+// the run's callbacks alive. Without a signal nothing can end a run early: `p` as is.
+export function guard(p, s) {
+  return s?.[RUN]
+    ? new Promise((resolve, reject) => {
+        const stop = () => reject(named("AbortError"));
+        s.aborted ? stop() : s[RUN].push(stop);
+        Promise.resolve(p).then(resolve, reject);
+      })
+    : p;
 }
 
 // 0: not aborted; 1: aborted; 2: aborted by a deadline (the reason is a TimeoutError).
@@ -169,32 +211,29 @@ export function abortState(s) {
   return r !== null && typeof r === "object" && r.name === "TimeoutError" ? 2 : 1;
 }
 
-// Resolves once `s` aborts (never, for a signal that cannot be listened to).
+// Resolves once the run aborts, or when it ends (then nothing awaits it).
 export function onAbort(s) {
+  return (s.fired ??= new Promise((resolve) => s[RUN].push(resolve)));
+}
+
+// A backoff sleep, cut short (its timer cleared) when the run's signal aborts: an aborted run
+// must not keep the process alive until the timer fires. A host without `setTimeout` does not
+// wait (the rejection ends the sleep). `ms` is within the timer range (the core clamps it).
+export function sleep(ms, s) {
   return new Promise((resolve) => {
-    try {
-      s.addEventListener("abort", resolve, { once: true });
-    } catch {}
+    const t = s?.aborted ? resolve() : setTimeout(resolve, ms);
+    s?.[RUN]?.push(() => (clearTimeout(t), resolve()));
   });
 }
 
-// Backoff sleeps; a host without `setTimeout` does not wait.
-export function sleep(ms) {
-  return new Promise((resolve) => {
-    try {
-      setTimeout(resolve, Math.max(ms, 0));
-    } catch {
-      resolve();
-    }
-  });
-}
-
-// The next chunk of a body reader: its bytes, `undefined` at the end, `null` when `read()` gave
-// no `{ done, value }`. A throw rejects.
-export async function readChunk(r) {
-  const x = await r.read();
-  if (x === null || typeof x !== "object") return null;
-  return x.done ? undefined : x.value;
+// The next chunk of a body reader (a Uint8Array), `undefined` at the end, `null` when `read()`
+// gave no `{ done, value }` with bytes, `false` (the reader cancelled) once the body read so far
+// is longer than `max` bytes. A throw rejects.
+export async function readChunk(r, max, s) {
+  const x = await guard(r.read(), s);
+  if (x?.done) return undefined;
+  const v = x?.value;
+  return v instanceof Uint8Array ? ((r[READ] = (r[READ] ?? 0) + v.byteLength) > max ? (cancel(r), false) : v) : null;
 }
 
 // The host's objects among `createClient`'s options, checked in the order the edge reported

@@ -4,7 +4,10 @@
 //! values, so a wrong shape is a typed error, never a throw through Rust frames.
 
 use super::convert::{from_js, from_thrown, settle, to_js};
-use crate::driver::{Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport, Waiter, WholeBody};
+use crate::driver::{
+    aborted, request_head, too_large, Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport, Waiter,
+    WholeBody,
+};
 use crate::error::{redact, Code, Error, Result};
 use crate::metrics::{Metric, Observer};
 use crate::provider::{HttpRequest, HttpResponse};
@@ -20,7 +23,7 @@ use wasm_bindgen_futures::JsFuture;
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
     #[wasm_bindgen(js_name = callModel)]
-    fn call_model(f: &JsValue, url: &str, head: &str, body: &str, signal: &JsValue, stream: bool) -> Promise;
+    fn call_model(f: &JsValue, url: &str, head: &str, body: &str, signal: &JsValue, stream: bool, max: f64) -> Promise;
     #[wasm_bindgen(js_name = callTool)]
     fn call_tool(f: &Function, args: &str, signal: &JsValue, answer: Option<String>) -> Promise;
     /// `createClient`'s options as JSON text, without the store; `""` for a value that is not
@@ -34,51 +37,45 @@ extern "C" {
     pub fn host_options(opts: &JsValue) -> std::result::Result<Array, JsValue>;
     #[wasm_bindgen(js_name = runSignal)]
     pub fn run_signal(user: &JsValue, ms: Option<f64>) -> JsValue;
+    #[wasm_bindgen(js_name = endRun)]
+    pub fn end_run(signal: &JsValue);
+    pub fn guard(p: &Promise, signal: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = abortState)]
     fn abort_state(signal: &JsValue) -> u8;
     #[wasm_bindgen(js_name = onAbort)]
     fn on_abort(signal: &JsValue) -> Promise;
-    fn sleep(ms: f64) -> Promise;
+    fn sleep(ms: f64, signal: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = readChunk)]
-    fn read_chunk(reader: &JsValue) -> Promise;
+    fn read_chunk(reader: &JsValue, max: f64, signal: &JsValue) -> Promise;
 }
 
-fn aborted_error() -> Error {
-    Error::new(Code::Aborted, "the run was aborted")
-}
-
-pub struct Fetch {
-    pub fetch: Option<Function>,
+pub struct Fetch<'a> {
+    pub fetch: Option<&'a Function>,
     /// The run's signal (`undefined` for none).
-    pub signal: JsValue,
+    pub signal: &'a JsValue,
     /// Only used to scrub transport error text.
-    pub secret: Option<String>,
+    pub secret: Option<&'a str>,
+    /// `maxResponseBytes`: a longer body is refused while it is read.
+    pub max: f64,
 }
 
-impl Fetch {
+impl Fetch<'_> {
     /// One model call through `callModel` (host.js): status, `Retry-After` and the body text (or
     /// reader, with `stream`) in one await.
     async fn call(&self, req: &HttpRequest, stream: bool) -> Result<(u16, Option<String>, JsValue)> {
-        if abort_state(&self.signal) != 0 {
-            return Err(aborted_error());
+        if !self.signal.is_undefined() && abort_state(self.signal) != 0 {
+            return Err(aborted(false, None));
         }
-        // Method and headers cross as one JSON text (one `JSON.parse`, not a call per header).
-        let mut head = String::from(r#"{"method":"POST","headers":{"#);
-        for (i, (k, v)) in req.headers.iter().enumerate() {
-            head.push_str(if i > 0 { "," } else { "" });
-            crate::json::write_str(&mut head, k);
-            head.push(':');
-            crate::json::write_str(&mut head, v);
-        }
-        head.push_str("}}");
-        let f = self.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
-        let out = JsFuture::from(call_model(&f, &req.url, &head, &req.body, &self.signal, stream))
+        let f = self.fetch.map_or(JsValue::UNDEFINED, |f| f.into());
+        let out = JsFuture::from(call_model(&f, &req.url, &request_head(req), &req.body, self.signal, stream, self.max))
             .await
-            .map_err(|e| scrubbed(&e, "fetch failed", self.secret.as_deref()))?;
+            .map_err(|e| scrubbed(&e, "fetch failed", self.secret))?;
         let out: Array = out.unchecked_into();
         let status = out.get(0).as_f64().unwrap_or(0.0) as u16;
-        if status == 0 {
-            return Err(Error::new(Code::Transport, "fetch resolved to something that is not a Response"));
+        match status {
+            0 => return Err(Error::new(Code::Transport, "fetch resolved to something that is not a Response")),
+            1 => return Err(too_large()),
+            _ => {}
         }
         Ok((status, out.get(1).as_string(), out.get(2)))
     }
@@ -93,7 +90,7 @@ impl Fetch {
     async fn open_inner(&self, req: &HttpRequest) -> Result<StreamResponse> {
         let (status, retry_after, body) = self.call(req, true).await?;
         let body: Box<dyn ByteStream> = if body.is_object() {
-            Box::new(Reader { reader: body, secret: self.secret.clone() })
+            Box::new(Reader { reader: body, secret: self.secret.map(str::to_string), max: self.max, signal: self.signal.clone() })
         } else {
             Box::new(WholeBody(Some(text_of(body)?.into_bytes())))
         };
@@ -112,7 +109,7 @@ fn text_of(body: JsValue) -> Result<String> {
     body.as_string().ok_or_else(|| Error::new(Code::Transport, "Response.text() did not give a string"))
 }
 
-impl Transport for Fetch {
+impl Transport for Fetch<'_> {
     fn send<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<HttpResponse>> {
         Box::pin(self.send_inner(req))
     }
@@ -125,31 +122,37 @@ impl Transport for Fetch {
 struct Reader {
     reader: JsValue,
     secret: Option<String>,
+    /// `maxResponseBytes`, counted in host.js.
+    max: f64,
+    signal: JsValue,
 }
 
 impl ByteStream for Reader {
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
         Box::pin(async move {
-            let r = JsFuture::from(read_chunk(&self.reader))
+            let r = JsFuture::from(read_chunk(&self.reader, self.max, &self.signal))
                 .await
                 .map_err(|e| scrubbed(&e, "reading the response body failed", self.secret.as_deref()))?;
             match r {
                 r if r.is_undefined() => Ok(None),
                 r if r.is_null() => Err(Error::new(Code::Transport, "the body reader gave no { done, value }")),
-                r => Ok(Some(Uint8Array::new(&r).to_vec())),
+                r if r.is_falsy() => Err(too_large()),
+                r => Ok(Some(r.unchecked_into::<Uint8Array>().to_vec())),
             }
         })
     }
 }
 
 /// Host tool functions by name. Declaration-only (relay) tools have none.
-pub struct JsTools {
+pub struct JsTools<'a> {
     pub fns: Vec<(String, Function)>,
-    /// The run's signal, handed to tools as `ctx.signal` (`undefined` for none).
+    /// Handed to tools as `ctx.signal` (`undefined` for none).
     pub signal: JsValue,
+    /// The run's signal, which settles a tool call left running by an abort.
+    pub run: &'a JsValue,
 }
 
-impl JsTools {
+impl JsTools<'_> {
     async fn call(&self, name: &str, args: &Map<String, Value>, answer: Option<&Answer>) -> Result<ToolResult> {
         let Some((_, f)) = self.fns.iter().find(|(n, _)| n == name) else {
             return Ok(ToolResult::error(format!("Unknown tool: {name}")));
@@ -157,7 +160,7 @@ impl JsTools {
         let args = serde_json::to_string(args).map_err(|_| Error::internal("cannot encode tool arguments"))?;
         let answer = answer.map(|a| crate::json::to_text(&a.clone().into_value()));
         // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
-        let out: Array = match JsFuture::from(call_tool(f, &args, &self.signal, answer)).await {
+        let out: Array = match JsFuture::from(guard(&call_tool(f, &args, &self.signal, answer), self.run)).await {
             Ok(v) => v.unchecked_into(),
             Err(e) => return Ok(ToolResult::error(super::convert::thrown_message(&e))),
         };
@@ -165,7 +168,7 @@ impl JsTools {
     }
 }
 
-impl ToolExecutor for JsTools {
+impl ToolExecutor for JsTools<'_> {
     fn execute<'a>(
         &'a self,
         name: &'a str,
@@ -186,20 +189,22 @@ pub struct RunHost<'a> {
     pub on_error: Option<&'a Function>,
     pub on_metric: Option<&'a Function>,
     pub registry: &'a std::cell::RefCell<crate::metrics::Registry>,
-    pub signal: JsValue,
+    pub signal: &'a JsValue,
     pub timeout_ms: Option<f64>,
 }
 
-/// Calls a host callback with JSON data and awaits it; a throw or rejection is `Code::HostCallback`.
-async fn call_host(f: Option<&Function>, arg: Result<JsValue>, what: &str) -> Result<JsValue> {
+/// Calls a host callback with JSON data and awaits it (settled when the run aborts: see
+/// `guard` in host.js); a throw or rejection is `Code::HostCallback`.
+async fn call_host(f: Option<&Function>, arg: Result<JsValue>, what: &str, signal: &JsValue) -> Result<JsValue> {
     let f = f.ok_or_else(|| Error::internal("no host callback"))?;
-    settle(f.call1(&JsValue::UNDEFINED, &arg?)).await.map_err(|e| from_thrown(&e, Code::HostCallback, &format!("{what} failed")))
+    let v = f.call1(&JsValue::UNDEFINED, &arg?).map(|v| if v.is_object() { guard(v.unchecked_ref(), signal).into() } else { v });
+    settle(v).await.map_err(|e| from_thrown(&e, Code::HostCallback, &format!("{what} failed")))
 }
 
 impl Waiter for RunHost<'_> {
     fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
         Box::pin(async move {
-            let returned = call_host(self.wait_for, to_js(&req.to_value()), "waitFor").await?;
+            let returned = call_host(self.wait_for, to_js(&req.to_value()), "waitFor", self.signal).await?;
             // No answer at all: the core declines the call.
             if returned.is_undefined() || returned.is_null() {
                 return Ok(None);
@@ -213,15 +218,18 @@ impl Waiter for RunHost<'_> {
 impl Observer for RunHost<'_> {
     fn metric(&self, m: &Metric) {
         self.registry.borrow_mut().record(m);
-        if let (Some(f), Ok(v)) = (self.on_metric, to_js(m)) {
-            let _ = f.call1(&JsValue::UNDEFINED, &v);
+        // Encoded only for a sink: most clients have none, and a run makes five metrics.
+        if let Some(f) = self.on_metric {
+            if let Ok(v) = to_js(m) {
+                let _ = f.call1(&JsValue::UNDEFINED, &v);
+            }
         }
     }
 }
 
 impl Sleep for RunHost<'_> {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
-        let p = sleep(ms);
+        let p = sleep(ms, self.signal);
         Box::pin(async move {
             let _ = JsFuture::from(p).await;
         })
@@ -233,19 +241,21 @@ impl ErrorPolicy for RunHost<'_> {
     fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>> {
         let info = to_js(info);
         Box::pin(async move {
-            let v = call_host(self.on_error, info, "onError").await?;
+            let v = call_host(self.on_error, info, "onError", self.signal).await?;
             Ok(if v.as_string().as_deref() == Some("retry") { Tier::Retry } else { Tier::Fail })
         })
     }
 }
 
+/// The error of an aborted run (`signal` from `runSignal`), `None` while it runs.
+pub fn abort_error(signal: &JsValue, timeout_ms: Option<f64>) -> Option<Error> {
+    let state = if signal.is_undefined() { 0 } else { abort_state(signal) };
+    (state != 0).then(|| aborted(state == 2, timeout_ms))
+}
+
 impl Abort for RunHost<'_> {
     fn aborted(&self) -> Option<Error> {
-        match (abort_state(&self.signal), self.timeout_ms) {
-            (0, _) => None,
-            (2, Some(ms)) => Some(Error::new(Code::Aborted, format!("run timeout after {}ms", crate::metrics::js_number(ms)))),
-            _ => Some(aborted_error()),
-        }
+        abort_error(self.signal, self.timeout_ms)
     }
 
     fn wait(&self) -> LocalBoxFuture<'_, Error> {
@@ -253,10 +263,10 @@ impl Abort for RunHost<'_> {
             // Nothing can abort this run: no JS promise to make.
             return Box::pin(futures_util::future::pending());
         }
-        let fired = on_abort(&self.signal);
+        let fired = on_abort(self.signal);
         Box::pin(async move {
             let _ = JsFuture::from(fired).await;
-            self.aborted().unwrap_or_else(aborted_error)
+            self.aborted().unwrap_or_else(|| aborted(false, None))
         })
     }
 }

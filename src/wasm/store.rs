@@ -19,6 +19,8 @@ use wasm_bindgen::JsCast;
 /// Any JS store, seen from Rust.
 pub struct JsStore {
     pub store: JsValue,
+    /// The run's signal (`undefined` for none): an abort settles a store call that never would.
+    pub signal: JsValue,
 }
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
@@ -33,7 +35,11 @@ impl JsStore {
     fn call<'a>(&'a self, method: &'static str, id: &'a str, state: Option<&'a ConversationState>) -> LocalBoxFuture<'a, Result<JsValue>> {
         Box::pin(async move {
             let state = state.map(ConversationState::to_json);
-            let out = wasm_bindgen_futures::JsFuture::from(call_store(&self.store, method, id, state))
+            let mut p = call_store(&self.store, method, id, state);
+            if !self.signal.is_undefined() {
+                p = super::host::guard(&p, &self.signal);
+            }
+            let out = wasm_bindgen_futures::JsFuture::from(p)
                 .await
                 .map_err(|e| super::convert::from_thrown(&e, Code::Store, &format!("store.{method} failed")))?;
             let out: js_sys::Array = out.unchecked_into();

@@ -123,6 +123,14 @@ export interface ClientOptions {
   onMetric?: (event: MetricEvent) => void;
   /** A fetch to use instead of the global one. */
   fetch?: (url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }) => Promise<Response | { status: number; text(): Promise<string> }>;
+  /** Deadline of a whole run, store calls included, in ms: 0 < n <= 2**31 - 1. */
+  timeoutMs?: number;
+  /** Retries after a failed model call (default 2). */
+  retries?: number;
+  /** Backoff base in ms (default 500): 0 < n <= 2**31 - 1. */
+  retryBaseMs?: number;
+  /** Longest model reply body, whole or streamed (default 8 MiB); longer is `response_too_large`. */
+  maxResponseBytes?: number;
 }
 
 /** A message in the client's style dialect (OpenAI chat messages or Anthropic messages). */
@@ -255,7 +263,7 @@ export type MetricEvent =
 export type ErrorCode =
   | "bad_input" | "provider_http" | "provider_parse" | "provider_error" | "transport"
   | "answer_mismatch" | "bad_state" | "relay_collision" | "host_callback" | "aborted" | "store"
-  | "conversation_halted" | "conflict" | "internal";
+  | "conversation_halted" | "conflict" | "internal" | "response_too_large";
 
 /** Every error thrown by this package is an Error with name "ToolnexusError" and a stable code. */
 export interface ToolnexusError extends Error {

@@ -40,3 +40,24 @@ test("1,000 interleaved turns across two writers: no lost or duplicated message"
   assert.equal(state.revision, 1000, "one save per successful turn");
   assert.ok(conflicts > 0, `the writers really raced (${conflicts} conflicts retried)`);
 });
+
+// Flat memory: mixed runs (tools, halts and resumes, streams broken early, aborts, fetches that
+// ignore the abort, parked waits aborted, deadlines, a long-lived signal shared by every run;
+// bench/soak-runs.mjs) must not grow what the wasm holds. A leak of one JS value per run shows
+// as 1,200 more live externrefs between the two samples; the bench (bench/soak.mjs) runs 20,000.
+test("mixed runs keep live externrefs, wasm memory and the JS heap flat", async () => {
+  const pkg = await import("toolnexus-wasm");
+  const { makeRuns, sample } = await import("../../bench/soak-runs.mjs");
+  const wasm = pkg.initSync();
+  const run = makeRuns(pkg);
+  const keep = setInterval(() => {}, 1000); // builds with unref'd deadline timers would exit early
+  let i = 0;
+  for (; i < 600; i++) await run(i);
+  const a = await sample(wasm);
+  for (; i < 1800; i++) await run(i);
+  const b = await sample(wasm);
+  clearInterval(keep);
+  assert.ok(b.externrefs - a.externrefs <= 16, `live externrefs ${a.externrefs} → ${b.externrefs} over 1,200 runs`);
+  assert.ok(b.wasmBytes - a.wasmBytes <= 65536, `wasm memory ${a.wasmBytes} → ${b.wasmBytes}`);
+  assert.ok(b.heapUsed - a.heapUsed < 300 * 1200, `JS heap ${a.heapUsed} → ${b.heapUsed} over 1,200 runs`);
+});
