@@ -9,46 +9,16 @@ use crate::provider::common::{split_content, str_field};
 use crate::style::Style;
 use serde_json::{Map, Value};
 
-/// The transcript as OpenAI messages (a run's `messages`, what `beforeLLM` sees), built as
-/// values directly: no serde view is compiled for it, and the request body writes the same
-/// fields in the same order (`write_messages`).
+/// The transcript as OpenAI messages (a run's `messages`, what `beforeLLM` sees, a saved
+/// state): the request's text (`write_messages`) read back as values. One writer for both keeps
+/// them equal by construction and costs less wasm than a value builder beside it.
 pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
-    let mut out = Vec::with_capacity(messages.len());
-    for m in messages {
-        match m {
-            Message::System(t) => out.push(entry("system", "content", t)),
-            Message::User(t) => out.push(entry("user", "content", t)),
-            Message::UserParts(p) => out.push(parsed(user_message(p))),
-            Message::Assistant(turn) => {
-                let Value::Object(mut o) = entry("assistant", "content", &turn.text) else { continue };
-                if !turn.calls.is_empty() {
-                    let calls = turn.calls.iter().map(|c| {
-                        let mut f = Map::new();
-                        f.insert("name".into(), Value::String(c.name.clone()));
-                        f.insert("arguments".into(), Value::String(c.arguments.clone()));
-                        let mut call = Map::new();
-                        call.insert("id".into(), Value::String(c.id.clone()));
-                        call.insert("type".into(), Value::from("function"));
-                        call.insert("function".into(), Value::Object(f));
-                        Value::Object(call)
-                    });
-                    o.insert("tool_calls".into(), Value::Array(calls.collect()));
-                }
-                out.push(Value::Object(o));
-            }
-            Message::Tool(outs) => {
-                for r in outs {
-                    let Value::Object(mut o) = entry("tool", "tool_call_id", &r.call_id) else { continue };
-                    o.insert("content".into(), Value::String(r.output.clone()));
-                    out.push(Value::Object(o));
-                }
-                if let Some(images) = result_parts(outs) {
-                    out.push(parsed(images));
-                }
-            }
-        }
+    let mut text = String::new();
+    write_messages(&mut text, messages);
+    match serde_json::from_str(&text) {
+        Ok(Value::Array(a)) => a,
+        _ => Vec::new(),
     }
-    out
 }
 
 /// `tool` messages carry text only: the parts of a turn's results follow them as one `user`
@@ -77,22 +47,10 @@ fn user_message(parts: &[Part]) -> String {
     out + "]}"
 }
 
-fn parsed(text: String) -> Value {
-    serde_json::from_str(&text).unwrap_or(Value::Null)
-}
-
 /// An `image_url` part: `{ image_url: { url } }` (or the URL as a string); `detail` is not kept.
 pub(crate) fn read_image(v: &Value) -> Result<Image, String> {
     let u = v.get("image_url").unwrap_or(&Value::Null);
     Image::new(None, str_at(u, "url").or(u.as_str()), None)
-}
-
-/// `{ role, <key>: text }`.
-fn entry(role: &str, key: &str, text: &str) -> Value {
-    let mut o = Map::new();
-    o.insert("role".into(), Value::from(role));
-    o.insert(key.into(), Value::from(text));
-    Value::Object(o)
 }
 
 /// The transcript as the request's `messages` array, written by hand: the fields of `render`,
