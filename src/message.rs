@@ -64,11 +64,12 @@ impl Message {
         Message::User(text_of(&parts))
     }
 
-    /// A prompt as `run` / `ask` / `stream` take it: a string, or an array of text and image parts.
+    /// A prompt as `run` / `ask` / `stream` take it: a string, or a non-empty array of text and
+    /// image parts.
     pub fn prompt(v: &Value) -> crate::error::Result<Message> {
         match v {
             Value::String(s) => Ok(Message::User(s.clone())),
-            Value::Array(_) => read_parts(v, "prompt").map(Message::user).map_err(Error::bad_input),
+            Value::Array(a) if !a.is_empty() => read_parts(v, "prompt").map(Message::user).map_err(Error::bad_input),
             _ => Err(Error::bad_input("prompt must be a string or an array of parts")),
         }
     }

@@ -164,6 +164,7 @@ fn parts_no_provider_can_carry_are_bad_input_never_dropped() {
         json!([{"type": "image", "data": "AAAA"}]),
         json!([{"type": "image", "url": URL, "mediaType": "application/pdf"}]),
         json!(3),
+        json!([]),
     ] {
         assert_eq!(Message::prompt(&bad).unwrap_err().code(), "bad_input", "{bad}");
     }

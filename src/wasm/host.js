@@ -46,7 +46,7 @@ function cancel(x) {
 
 // One tool call: the arguments cross as JSON text. Resolves to [0, string] for a string result,
 // [1, JSON text] for any other value, [2, message] for a throw or rejection, [3] for a value
-// that is not JSON data.
+// that is not JSON data. Never rejects.
 export async function callTool(f, args, signal, answer) {
   const ctx = {};
   if (signal) ctx.signal = signal;
@@ -55,13 +55,7 @@ export async function callTool(f, args, signal, answer) {
   try {
     v = await f(JSON.parse(args), ctx);
   } catch (e) {
-    let m = e instanceof Error ? String(e.message) : typeof e === "string" ? e : undefined;
-    if (m === undefined) {
-      try {
-        m = JSON.stringify(e);
-      } catch {}
-    }
-    return [2, m ?? "unknown error"];
+    return [2, messageOf(e)];
   }
   if (typeof v === "string") return [0, v];
   if (v === undefined) return [1, "null"];
@@ -70,6 +64,58 @@ export async function callTool(f, args, signal, answer) {
     if (t !== undefined) return [1, t];
   } catch {}
   return [3];
+}
+
+// The message of whatever a host value threw: an Error's message, a string, else the value as
+// JSON. Read so that nothing about the value (a revoked Proxy, a getter that throws, a message
+// that is not a string, a Symbol) can throw again: the edge would carry that throw through
+// Rust frames.
+export function messageOf(e) {
+  try {
+    if (e instanceof Error && typeof e.message === "string") return e.message;
+  } catch {}
+  if (typeof e === "string") return e;
+  try {
+    return JSON.stringify(e) ?? String(e);
+  } catch {}
+  return "unknown error";
+}
+
+// Awaits what a host callback returned inside a promise of our own: a value's own `then`, a
+// throwing `then` getter or a Promise's `constructor` getter then rejects it, never throws.
+export async function awaited(v) {
+  return v;
+}
+
+// A host callback whose outcome does not matter (`onMetric`, `onText`), wrapped so that neither
+// its throw nor a rejection of the promise it returns reaches the host as uncaught.
+function quietly(f) {
+  return (
+    f &&
+    ((a) => {
+      try {
+        const p = f(a);
+        if (p instanceof Promise) Promise.prototype.then.call(p, undefined, () => {});
+      } catch {}
+    })
+  );
+}
+
+// Toolkits made by `createToolkit`, mapped to their decoded tools' id in the wasm. Only the
+// object itself finds them: a plain `{ id }` or a copied handle cannot pose as a toolkit.
+// `kitId(o, id)` binds `o` to `id`; `kitId(o)` is o's id, or 0.
+const kits = new WeakMap();
+export function kitId(o, id) {
+  if (id && o !== null && typeof o === "object") kits.set(o, id);
+  return kits.get(o) ?? 0;
+}
+
+// A real array copy of `v` when it is an array (of a toolkit's tools), else undefined; an array
+// that throws on reading (a Proxy, an index getter) is refused too.
+export function listOf(v) {
+  try {
+    if (Array.isArray(v)) return Array.from(v);
+  } catch {}
 }
 
 // `createClient`'s options as JSON text for the core to read (src/options.rs): functions drop
@@ -105,7 +151,7 @@ export class EventStream {
   // `{ value, done: false }` per item, then `{ done: true }`; a failed run rejects once.
   next() {
     return new Promise((resolve, reject) => {
-      if (this.#wait) return reject(new Error("EventStream.next() called again before the previous call settled"));
+      if (this.#wait) return reject(toolnexusError("EventStream.next() called again before the previous call settled", "bad_input"));
       this.#wait = [resolve, reject];
       this.#deliver();
     });
@@ -138,6 +184,30 @@ export class EventStream {
     } else return;
     this.#wait = undefined;
   }
+}
+
+// An error in the package's shape: a `ToolnexusError` with a stable `code`, and `status` for
+// an HTTP error.
+export function toolnexusError(message, code, status) {
+  const e = new Error(message);
+  e.name = "ToolnexusError";
+  e.code = code;
+  if (status !== undefined) e.status = status;
+  return e;
+}
+
+// What a call's options hold besides JSON data, read once (one crossing), each checked:
+// [toolkit, signal, onText (wrapped by `quietly`), id (non-empty), keepHistory, history].
+// Throws the message of a refusal, or what a getter threw.
+export function runOptions(o) {
+  if (o == null) return [];
+  if (typeof o !== "object") throw "options must be an object";
+  const { toolkit, signal: s, id, history } = o;
+  if (s != null && !(typeof s.aborted === "boolean" && typeof s.addEventListener === "function")) {
+    throw "options.signal must be an AbortSignal";
+  }
+  if (id != null && typeof id !== "string") throw "options.id must be a string";
+  return [toolkit, s ?? undefined, quietly(fn(o, "onText", "options")), id || undefined, o.keepHistory === true, history];
 }
 
 // The data fields of a resume call's options as JSON text, for the core's reader
@@ -238,7 +308,8 @@ export async function readChunk(r, max, s) {
 
 // The host's objects among `createClient`'s options, checked in the order the edge reported
 // them before: [waitFor, fetch, onMetric, onError, beforeLLM, afterLLM, beforeTool, afterTool,
-// bodyTransform, store] (`undefined` when absent). Throws the message of a refusal as a string.
+// bodyTransform, store] (`undefined` when absent; `onMetric` wrapped by `quietly`). Throws the
+// message of a refusal as a string, or what a getter threw.
 export function hostOptions(o) {
   o = o !== null && typeof o === "object" ? o : {};
   const s = o.store;
@@ -250,6 +321,7 @@ export function hostOptions(o) {
   if (h != null && typeof h !== "object") throw "hooks must be an object of functions";
   for (const k of ["beforeLLM", "afterLLM", "beforeTool", "afterTool"]) fns.push(fn(h ?? {}, k, "hooks"));
   fns.push(fn(o, "bodyTransform", "createClient options"), s ?? undefined);
+  fns[2] = quietly(fns[2]);
   return fns;
 }
 
