@@ -8,7 +8,12 @@
 // only makes its read-check-write atomic. It runs at save time, after the entry has initialised
 // the module.
 
-import { Client, checkRevision, createClient as createWith, toolkitId, dropToolkit } from "./toolnexus_wasm.js";
+import { Client, checkRevision, createClient as createWith, defineTool as declareTool, toolkitId, dropToolkit } from "./toolnexus_wasm.js";
+// The error class lives in a snippet of the wasm edge, which constructs it; scripts/build.sh
+// points this import at that snippet (its path holds a hash wasm-bindgen chooses).
+import { ToolnexusError } from "./host.js";
+
+export { ToolnexusError };
 
 /** `createClient(options)`: conversations are kept in a fresh `memoryStore()` unless `store` is given. */
 export function createClient(options) {
@@ -29,6 +34,56 @@ for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(Client.prot
   Object.defineProperty(Client.prototype, k, d);
 }
 
+/** `jsonSchema<T>(schema)`: the schema itself, typed so that a tool's `run` gets `T` arguments. */
+export function jsonSchema(schema) {
+  return schema;
+}
+
+/** `defineTool(def)`: `inputSchema` is a JSON Schema or a Standard Schema (zod, valibot, arktype). */
+export function defineTool(def) {
+  return declareTool(schemaTool(def));
+}
+
+// A tool whose `inputSchema` is a Standard Schema (an object with `~standard`): the model is
+// offered its JSON Schema, and `run` gets the schema's validated output. Arguments that do not
+// validate never reach `run`: the call ends as an error result listing the issues, which the
+// model reads and can correct, as the AI SDK does. A JSON Schema tool is passed as it is (not
+// validated: see docs/decisions.md).
+function schemaTool(tool) {
+  let std;
+  try {
+    std = tool?.inputSchema?.["~standard"];
+  } catch {} // a hostile tool object: the wasm's reader refuses it with bad_input
+  if (std === null || typeof std !== "object") return tool;
+  const name = tool.name;
+  const run = tool.run;
+  return {
+    ...tool,
+    inputSchema: tool.jsonSchema ?? toJsonSchema(std, name),
+    jsonSchema: undefined,
+    run: typeof run !== "function" ? run : async (args, ctx) => {
+      const r = await std.validate(args);
+      if (r.issues) throw new Error(`invalid arguments: ${r.issues.map(issue).join("; ")}`);
+      return run(r.value, ctx);
+    },
+  };
+}
+
+function issue(i) {
+  return [...(i.path ?? []).map((p) => p.key ?? p), i.message].join(": ");
+}
+
+// The Standard JSON Schema converter (`~standard.jsonSchema`: zod 4, arktype, valibot through
+// @valibot/to-json-schema's toStandardJsonSchema); draft-07 is what every provider reads.
+function toJsonSchema(std, name) {
+  const conv = std.jsonSchema?.input;
+  if (typeof conv !== "function") {
+    throw new ToolnexusError(`tool ${name}: the schema has no ~standard.jsonSchema: pass jsonSchema: {...} beside it (valibot: toStandardJsonSchema)`, "bad_input");
+  }
+  // As plain data: zod's result also carries a `~standard` of its own.
+  return JSON.parse(JSON.stringify(conv.call(std.jsonSchema, { target: "draft-07" })));
+}
+
 // The tools a client offers the model. The wasm keeps each toolkit's decoded tools, bound to the
 // Toolkit object itself (`toolkitId`), so only this object finds them: a plain object cannot
 // pose as a toolkit. The entry goes with `free()` or once the toolkit is collected.
@@ -44,6 +99,7 @@ export class Toolkit {
       const list = Array.isArray(opts) ? opts : opts?.tools;
       copy = Array.isArray(list) ? list.slice() : list;
     } catch {} // a revoked Proxy, a throwing getter: refused below as no tools
+    if (Array.isArray(copy)) copy = copy.map(schemaTool);
     this.#id = toolkitId(copy, this);
     this.#tools = copy;
     kits?.register(this, this.#id, this);
@@ -53,7 +109,7 @@ export class Toolkit {
   }
   // The relay collision guard and the duplicate-name check apply; a refused tool changes nothing.
   add(tool) {
-    const next = [...this.#tools, tool];
+    const next = [...this.#tools, schemaTool(tool)];
     toolkitId(next, this);
     this.#tools = next;
   }
@@ -177,10 +233,7 @@ export function kvStore(namespace, options) {
 }
 
 function toolnexusError(code, message) {
-  const e = new Error(message);
-  e.name = "ToolnexusError";
-  e.code = code;
-  return e;
+  return new ToolnexusError(message, code);
 }
 
 /**

@@ -5,7 +5,7 @@
 use crate::driver::CallPolicy;
 use crate::error::{Error, Result};
 use crate::provider::ProviderConfig;
-use crate::retry::{DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS};
+use crate::retry::{DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS};
 use crate::run::{LoopConfig, DEFAULT_MAX_TURNS};
 use crate::style::Style;
 use serde_json::{Map, Value};
@@ -28,6 +28,66 @@ pub const MAX_TIMER_MS: f64 = 2_147_483_647.0;
 pub const DEFAULT_MAX_RESPONSE_BYTES: f64 = 8_388_608.0;
 
 const WHAT: &str = "createClient options";
+
+/// Every `createClient` option, in one place: the reader below refuses any other key, and the
+/// package's typings are checked against this list (tests/js/surface.test.mjs reads it from this
+/// file), so an option cannot be read without being typed, or typed without being read. The
+/// edge reads the host's functions and the store (src/wasm/host.js `hostOptions`); this module
+/// reads the data. A new option is one line here, its reading, and its typing.
+pub const OPTIONS: &[&str] = &[
+    "baseUrl",
+    "style",
+    "model",
+    "apiKey",
+    "headers",
+    "systemPrompt",
+    "maxTurns",
+    "retries",
+    "retryBaseMs",
+    "maxRetryAfterMs",
+    "timeoutMs",
+    "maxResponseBytes",
+    "requestParams",
+    // read by the edge
+    "waitFor",
+    "store",
+    "onMetric",
+    "fetch",
+    "onError",
+    "hooks",
+    "bodyTransform",
+];
+
+/// Other libraries' spellings (the AI SDK's, OpenAI's clients') and what to write here instead:
+/// a migrating user's `tools` or `temperature` would otherwise vanish without a word.
+const HINTS: &[(&str, &str)] = &[
+    ("tools", "run(prompt, { toolkit })"),
+    ("signal", "run(prompt, { signal })"),
+    ("messages", "run(prompt, { history })"),
+    ("maxRetries", "retries"),
+    ("system", "systemPrompt"),
+    ("maxSteps", "maxTurns"),
+    ("timeout", "timeoutMs"),
+    ("provider", "style"),
+];
+
+/// The AI SDK's call settings: provider body fields, which go through `requestParams`.
+const BODY_FIELDS: &[&str] = &["temperature", "maxTokens", "max_tokens", "topP", "seed", "stopSequences"];
+
+/// The refusal of an option this package does not read, with what was probably meant: a
+/// known spelling from elsewhere, or an option that differs only in case (`baseURL`).
+fn unknown(key: &str) -> Error {
+    let hint = HINTS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, h)| *h)
+        .or_else(|| BODY_FIELDS.contains(&key).then_some("requestParams: { ... } (the provider's request body)"))
+        .or_else(|| OPTIONS.iter().find(|k| k.eq_ignore_ascii_case(key)).copied());
+    Error::bad_input(match hint {
+        Some(h) => format!("{WHAT}: unknown option \"{key}\"; did you mean {h}?"),
+        None => format!("{WHAT}: unknown option \"{key}\" (see ClientOptions)"),
+    })
+}
 
 fn opt_string(o: &Map<String, Value>, key: &str) -> Result<Option<String>> {
     match o.get(key) {
@@ -70,6 +130,9 @@ impl ClientOptions {
         let Value::Object(o) = v else {
             return Err(Error::bad_input("createClient needs an options object"));
         };
+        if let Some(k) = o.keys().find(|k| !OPTIONS.contains(&k.as_str())) {
+            return Err(unknown(k));
+        }
         let style = Style::parse(&req_string(o, "style")?)?;
         let mut headers = Vec::new();
         match o.get("headers") {
@@ -87,6 +150,13 @@ impl ClientOptions {
         let retries = number(o, "retries", |n| (0.0..=100.0).contains(&n) && whole(n), "retries must be a whole number from 0 to 100")?;
         let timer = |n: f64| n > 0.0 && n <= MAX_TIMER_MS;
         let retry_base_ms = number(o, "retryBaseMs", timer, "retryBaseMs must be a number of milliseconds from 1 to 2147483647")?;
+        // The longest wait a provider may ask for; 0 refuses any.
+        let max_retry_after_ms = number(
+            o,
+            "maxRetryAfterMs",
+            |n| n.clamp(0.0, MAX_TIMER_MS) == n,
+            "maxRetryAfterMs must be a number of milliseconds from 0 to 2147483647",
+        )?;
         // JSON.stringify writes Infinity and NaN as null: null is refused with them.
         let timeout_ms = number(o, "timeoutMs", timer, "timeoutMs must be a number of milliseconds from 1 to 2147483647")?;
         let max_response_bytes = number(
@@ -100,15 +170,11 @@ impl ClientOptions {
             Some(Value::Object(m)) => Some(m.clone()),
             Some(_) => return Err(Error::bad_input("requestParams must be an object")),
         };
+        let (base_url, model) = (req_string(o, "baseUrl")?, req_string(o, "model")?);
+        ProviderConfig::check_model(style, &model)?;
         Ok(ClientOptions {
             cfg: LoopConfig {
-                provider: ProviderConfig {
-                    base_url: req_string(o, "baseUrl")?,
-                    style,
-                    model: req_string(o, "model")?,
-                    api_key: opt_string(o, "apiKey")?,
-                    headers,
-                },
+                provider: ProviderConfig { base_url, style, model, api_key: opt_string(o, "apiKey")?, headers },
                 system_prompt: opt_string(o, "systemPrompt")?.unwrap_or_default(),
                 max_turns: max_turns.map_or(DEFAULT_MAX_TURNS, |n| n as u32),
             },
@@ -116,6 +182,7 @@ impl ClientOptions {
                 stream: false,
                 retries: retries.map_or(DEFAULT_RETRIES, |n| n as u32),
                 retry_base_ms: retry_base_ms.unwrap_or(DEFAULT_RETRY_BASE_MS),
+                max_retry_after_ms: max_retry_after_ms.unwrap_or(DEFAULT_MAX_RETRY_AFTER_MS),
                 request_params,
             },
             timeout_ms,
@@ -194,5 +261,62 @@ mod tests {
         }
         assert_eq!(read(base("maxResponseBytes", json!(1024))).unwrap().max_response_bytes, 1024.0);
         assert_eq!(message(base("requestParams", json!([1]))), "requestParams must be an object");
+        for bad in [json!(-1), json!(2_147_483_648u64), json!("5"), json!(null)] {
+            assert_eq!(message(base("maxRetryAfterMs", bad)), "maxRetryAfterMs must be a number of milliseconds from 0 to 2147483647");
+        }
+    }
+
+    #[test]
+    fn max_retry_after_ms() {
+        let with = |v: Value| read(json!({"style": "openai", "baseUrl": "http://x", "model": "m", "maxRetryAfterMs": v})).unwrap();
+        assert_eq!(with(json!(0)).policy.max_retry_after_ms, 0.0);
+        assert_eq!(with(json!(2_147_483_647u64)).policy.max_retry_after_ms, 2_147_483_647.0);
+        let o = read(json!({"style": "openai", "baseUrl": "http://x", "model": "m"})).unwrap();
+        assert_eq!(o.policy.max_retry_after_ms, DEFAULT_MAX_RETRY_AFTER_MS);
+    }
+
+    #[test]
+    fn urls_are_checked_when_the_client_is_made() {
+        let make = |style: &str, base: &str, model: &str| read(json!({"style": style, "baseUrl": base, "model": model}));
+        assert!(make("gemini", "http://x", "gemini-2.0-flash").is_ok());
+        assert!(make("openai", "http://x/v1", "openai/gpt-4o").is_ok(), "a gateway's vendor/model stays in the body");
+        for model in ["../../admin/x", "a/b", "a?b", "a#b", "..", "a\\b", "x\u{0}"] {
+            let e = make("gemini", "http://x", model).err().unwrap();
+            assert_eq!(e.code(), "bad_input", "{model}");
+            assert_eq!(e.message, "createClient options.model must be one URL path segment", "{model}");
+        }
+        assert!(make("anthropic", "http://x", "m/..?#").is_ok(), "a body field: no URL rule");
+    }
+
+    #[test]
+    fn unknown_options_are_refused_with_a_hint() {
+        let with = |k: &str| {
+            let mut o = json!({"style": "openai", "baseUrl": "http://x", "model": "m"});
+            o[k] = json!(1);
+            let e = read(o).err().unwrap();
+            assert_eq!(e.code(), "bad_input");
+            e.message
+        };
+        assert_eq!(with("baseURL"), "createClient options: unknown option \"baseURL\"; did you mean baseUrl?");
+        assert_eq!(with("maxRetries"), "createClient options: unknown option \"maxRetries\"; did you mean retries?");
+        assert!(with("tools").ends_with("did you mean run(prompt, { toolkit })?"));
+        assert!(with("temperature").ends_with("did you mean requestParams: { ... } (the provider's request body)?"));
+        assert!(with("max_tokens").contains("requestParams"));
+        // An option in another case.
+        assert!(with("systemprompt").ends_with("did you mean systemPrompt?"));
+        assert!(with("APIKEY").ends_with("did you mean apiKey?"));
+        // Nothing near: the refusal names the typings' list.
+        let m = with("colour");
+        assert_eq!(m, "createClient options: unknown option \"colour\" (see ClientOptions)");
+        // (The edge hands functions over as `true`: see optionsJson in src/wasm/host.js.)
+        let mut all = json!({"style": "openai", "baseUrl": "http://x", "model": "m", "apiKey": "k", "headers": {},
+            "systemPrompt": "s", "maxTurns": 2, "retries": 1, "retryBaseMs": 1, "maxRetryAfterMs": 5, "timeoutMs": 9, "maxResponseBytes": 9, "requestParams": {}, "hooks": {}});
+        for k in OPTIONS {
+            if all.get(k).is_none() {
+                all[*k] = json!(true);
+            }
+        }
+        assert_eq!(all.as_object().unwrap().len(), OPTIONS.len());
+        assert!(read(all).is_ok());
     }
 }

@@ -15,7 +15,7 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
         let (role, content) = match m {
             Message::System(_) => continue,
             Message::User(t) => ("user", Value::from(t.as_str())),
-            Message::UserParts(p) => ("user", blocks(None, p)),
+            Message::UserParts(p) => ("user", content_blocks(None, p)),
             Message::Assistant(turn) => {
                 let mut blocks = Vec::with_capacity(turn.calls.len() + 1);
                 if !turn.text.is_empty() {
@@ -33,21 +33,23 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
                 ("assistant", Value::Array(blocks))
             }
             Message::Tool(outs) => {
-                let blocks = outs.iter().map(|o| {
+                // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
+                let mut blocks = Vec::with_capacity(outs.len());
+                for o in outs {
                     let id = Value::from(o.call_id.as_str());
                     // Images go inside the result; a text block may not be empty.
                     let content = match o.parts.is_empty() {
                         true => Value::from(o.output.as_str()),
-                        false => blocks(Some(&o.output).filter(|t| !t.is_empty()), &o.parts),
+                        false => content_blocks(Some(&o.output).filter(|t| !t.is_empty()), &o.parts),
                     };
-                    obj(&mut [
+                    blocks.push(obj(&mut [
                         ("type", Value::from("tool_result")),
                         ("tool_use_id", id),
                         ("content", content),
                         ("is_error", Value::Bool(o.is_error)),
-                    ])
-                });
-                ("user", Value::Array(blocks.collect()))
+                    ]));
+                }
+                ("user", Value::Array(blocks))
             }
         };
         out.push(obj(&mut [("role", Value::from(role)), ("content", content)]));
@@ -56,7 +58,7 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
 }
 
 /// Content blocks: `text` (when given) then the parts.
-fn blocks(text: Option<&String>, parts: &[Part]) -> Value {
+fn content_blocks(text: Option<&String>, parts: &[Part]) -> Value {
     let mut out = Vec::with_capacity(parts.len() + 1);
     if let Some(t) = text {
         out.push(obj(&mut [("type", Value::from("text")), ("text", Value::from(t.as_str()))]));

@@ -37,6 +37,7 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
                 ("model", parts)
             }
             Message::Tool(outs) => {
+                // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
                 let mut parts = Vec::with_capacity(outs.len());
                 for o in outs {
                     // Gemini wants an object: the output under `output`, or under `error` when it failed.
@@ -95,7 +96,7 @@ pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Mess
         out.push(Message::Assistant(turn));
         return Ok(());
     }
-    let mut user = Vec::new();
+    let (mut user, mut has_text) = (Vec::new(), parts.is_empty());
     let mut results: Vec<ToolOutput> = Vec::new();
     for p in parts {
         if let Some(r) = p.get("functionResponse") {
@@ -113,14 +114,18 @@ pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Mess
             // An image after a response is that result's; text and earlier images are the user's.
             match (Part::read(p)?, results.last_mut()) {
                 (image @ Part::Image(_), Some(r)) => r.parts.push(image),
-                (other, _) => user.push(other),
+                (other, _) => {
+                    has_text |= matches!(other, Part::Text(_));
+                    user.push(other)
+                }
             }
         }
     }
     if !results.is_empty() {
         out.push(Message::Tool(results));
     }
-    push_user(out, user, parts.is_empty());
+    // A text part, even an empty one, is a user turn: dropping it would change the transcript.
+    push_user(out, user, has_text);
     Ok(())
 }
 
