@@ -98,7 +98,7 @@ impl Inner {
     /// of it in the wasm.
     async fn prepare(
         &self,
-        prompt: Option<String>,
+        prompt: Option<crate::message::Message>,
         opts: &JsValue,
         a: &Args,
         stream: bool,
@@ -121,7 +121,7 @@ impl Inner {
                         conversation::Opened { history: conversation::history_from_json(&from_js(&a.history, "history")?)?, revision: 0 }
                     }
                 };
-                let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, opened.history, &prompt)?;
+                let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, opened.history, prompt)?;
                 (run, step, id, opened.revision)
             }
             (None, resume) => {
@@ -214,6 +214,18 @@ impl Inner {
     }
 }
 
+/// A prompt as the core reads it (a string or an array of parts). Out of line: inlined, it
+/// would be copied into the one future that serves every operation.
+#[inline(never)]
+fn prompt_of(v: &JsValue) -> Result<crate::message::Message> {
+    // JSON makes a Date (or a boxed String) a string: only a string itself is one.
+    let data = match from_js(v, "prompt")? {
+        serde_json::Value::String(_) if !v.is_string() => serde_json::Value::Null,
+        data => data,
+    };
+    crate::message::Message::prompt(&data)
+}
+
 /// The loop operations: `run*` never touch the store; `ask*` and `stream*` do (`stream*` only
 /// given an `id`).
 #[derive(Clone, Copy, PartialEq)]
@@ -291,7 +303,7 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
     let signal = &run.0;
     let text = |t: &JsValue| string_arg(t, false, "the prompt (or id) must be a string").map(Option::unwrap_or_default);
     let (mode, prompt, opts) = match op {
-        Op::Loop(mode, prompt, opts) => (mode, prompt.as_ref().map(text).transpose()?, opts),
+        Op::Loop(mode, prompt, opts) => (mode, prompt.as_ref().map(prompt_of).transpose()?, opts),
         Op::Discard(id, _) => return conversation::discard(&inner.store, &text(&id)?, a.keep_history).await.map(|_| JsValue::UNDEFINED),
         Op::Translate(req) => return inner.translate(req, &a, sink.as_ref(), signal).await,
     };
@@ -333,8 +345,12 @@ impl Client {
     /// Runs the loop on a prompt: a `RunResult`, `"done"`, `"incomplete"` or `"pending"` (a tool
     /// suspended and no `waitFor` was given). Never touches the store.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn run(&self, prompt: Text, #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue) -> Promise {
-        promise(&self.inner, Op::Loop(Mode::Run, Some(prompt.into()), opts))
+    pub fn run(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | Part[]")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue,
+    ) -> Promise {
+        promise(&self.inner, Op::Loop(Mode::Run, Some(prompt), opts))
     }
 
     /// Resumes a halted run with the host's answer (`history` + `pending`, or the `state`).
@@ -346,8 +362,12 @@ impl Client {
     /// `run` keeping the conversation `id` in the store (loaded, then saved after every turn and
     /// before any `waitFor`); `onText(delta)` streams the text.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn ask(&self, prompt: Text, #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue) -> Promise {
-        promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt.into()), opts))
+    pub fn ask(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | Part[]")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue,
+    ) -> Promise {
+        promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt), opts))
     }
 
     /// Resumes the halted conversation `id` with the host's answer (`pending` from the store).
@@ -358,8 +378,12 @@ impl Client {
 
     /// Streams a run as `StreamEvent`s ending with `done`; with `id` the store is used, as by `ask`.
     #[wasm_bindgen(unchecked_return_type = "EventStream")]
-    pub fn stream(&self, prompt: Text, #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue) -> EventStream {
-        event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt.into()), opts))
+    pub fn stream(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | Part[]")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue,
+    ) -> EventStream {
+        event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt), opts))
     }
 
     /// Streams a resume: `{ answer }` with `id` (from the store), `state`, or `history` + `pending`.
