@@ -8,36 +8,109 @@
 // only makes its read-check-write atomic. It runs at save time, after the entry has initialised
 // the module.
 
-import { checkRevision, createClient as createWith, toolkitId, dropToolkit } from "./toolnexus_wasm.js";
+import { Client, checkRevision, createClient as createWith, defineTool as declareTool, toolkitId, dropToolkit } from "./toolnexus_wasm.js";
+// The error class lives in a snippet of the wasm edge, which constructs it; scripts/build.sh
+// points this import at that snippet (its path holds a hash wasm-bindgen chooses).
+import { ToolnexusError } from "./host.js";
+
+export { ToolnexusError };
 
 /** `createClient(options)`: conversations are kept in a fresh `memoryStore()` unless `store` is given. */
 export function createClient(options) {
   return createWith(options, memoryStore());
 }
 
-// The tools a client offers the model. The wasm keeps each toolkit's decoded tools under an id
-// (`toolkitId`), which a run finds through `__toolnexusToolkit`; the entry goes with `free()` or
-// once the toolkit is collected.
+// A method of a freed client (or of an object that only has Client's prototype) would meet a
+// null pointer in the glue, whose error has no code: it throws `bad_input` instead. A second
+// `free()` does nothing.
+for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(Client.prototype))) {
+  const f = d.value ?? d.get;
+  if (k != "constructor") {
+    d[d.value ? "value" : "get"] = function () {
+      if (this?.__wbg_ptr) return f.apply(this, arguments);
+      if (k != "free") throw toolnexusError("bad_input", `Client.${k}: the client was freed`);
+    };
+  }
+  Object.defineProperty(Client.prototype, k, d);
+}
+
+/** `jsonSchema<T>(schema)`: the schema itself, typed so that a tool's `run` gets `T` arguments. */
+export function jsonSchema(schema) {
+  return schema;
+}
+
+/** `defineTool(def)`: `inputSchema` is a JSON Schema or a Standard Schema (zod, valibot, arktype). */
+export function defineTool(def) {
+  return declareTool(schemaTool(def));
+}
+
+// A tool whose `inputSchema` is a Standard Schema (an object with `~standard`): the model is
+// offered its JSON Schema, and `run` gets the schema's validated output. Arguments that do not
+// validate never reach `run`: the call ends as an error result listing the issues, which the
+// model reads and can correct, as the AI SDK does. A JSON Schema tool is passed as it is (not
+// validated: see docs/decisions.md).
+function schemaTool(tool) {
+  let std;
+  try {
+    std = tool?.inputSchema?.["~standard"];
+  } catch {} // a hostile tool object: the wasm's reader refuses it with bad_input
+  if (std === null || typeof std !== "object") return tool;
+  const name = tool.name;
+  const run = tool.run;
+  return {
+    ...tool,
+    inputSchema: tool.jsonSchema ?? toJsonSchema(std, name),
+    jsonSchema: undefined,
+    run: typeof run !== "function" ? run : async (args, ctx) => {
+      const r = await std.validate(args);
+      if (r.issues) throw new Error(`invalid arguments: ${r.issues.map(issue).join("; ")}`);
+      return run(r.value, ctx);
+    },
+  };
+}
+
+function issue(i) {
+  return [...(i.path ?? []).map((p) => p.key ?? p), i.message].join(": ");
+}
+
+// The Standard JSON Schema converter (`~standard.jsonSchema`: zod 4, arktype, valibot through
+// @valibot/to-json-schema's toStandardJsonSchema); draft-07 is what every provider reads.
+function toJsonSchema(std, name) {
+  const conv = std.jsonSchema?.input;
+  if (typeof conv !== "function") {
+    throw new ToolnexusError(`tool ${name}: the schema has no ~standard.jsonSchema: pass jsonSchema: {...} beside it (valibot: toStandardJsonSchema)`, "bad_input");
+  }
+  // As plain data: zod's result also carries a `~standard` of its own.
+  return JSON.parse(JSON.stringify(conv.call(std.jsonSchema, { target: "draft-07" })));
+}
+
+// The tools a client offers the model. The wasm keeps each toolkit's decoded tools, bound to the
+// Toolkit object itself (`toolkitId`), so only this object finds them: a plain object cannot
+// pose as a toolkit. The entry goes with `free()` or once the toolkit is collected.
 const kits = typeof FinalizationRegistry === "function" ? new FinalizationRegistry(dropToolkit) : undefined;
 
 export class Toolkit {
   #tools;
   #id;
-  constructor(tools, id) {
-    this.#tools = tools;
-    this.#id = id;
-    kits?.register(this, id, this);
+  /** `new Toolkit({ tools })` or `new Toolkit(tools)`: the same as `createToolkit`. */
+  constructor(opts) {
+    let copy;
+    try {
+      const list = Array.isArray(opts) ? opts : opts?.tools;
+      copy = Array.isArray(list) ? list.slice() : list;
+    } catch {} // a revoked Proxy, a throwing getter: refused below as no tools
+    if (Array.isArray(copy)) copy = copy.map(schemaTool);
+    this.#id = toolkitId(copy, this);
+    this.#tools = copy;
+    kits?.register(this, this.#id, this);
   }
   get tools() {
     return this.#tools.slice();
   }
-  get __toolnexusToolkit() {
-    return this.#id;
-  }
   // The relay collision guard and the duplicate-name check apply; a refused tool changes nothing.
   add(tool) {
-    const next = [...this.#tools, tool];
-    toolkitId(next, this.#id);
+    const next = [...this.#tools, schemaTool(tool)];
+    toolkitId(next, this);
     this.#tools = next;
   }
   free() {
@@ -51,9 +124,13 @@ export class Toolkit {
 
 /** `createToolkit({ tools })` (an array of tools is accepted too); the array is copied. */
 export function createToolkit(opts) {
-  const list = Array.isArray(opts) ? opts : opts?.tools;
-  const copy = Array.isArray(list) ? list.slice() : list;
-  return new Toolkit(copy, toolkitId(copy, 0));
+  return new Toolkit(opts);
+}
+
+// A conversation id, checked before it is used as a key.
+function idOf(id) {
+  if (typeof id !== "string") throw toolnexusError("bad_input", "a conversation id must be a string");
+  return id;
 }
 
 /**
@@ -64,20 +141,21 @@ export function memoryStore() {
   const docs = new Map();
   return {
     async get(id) {
-      const text = docs.get(id);
+      const text = docs.get(idOf(id));
       return text === undefined ? undefined : JSON.parse(text);
     },
     async save(id, state) {
+      idOf(id);
       let text;
       try {
         text = JSON.stringify(state);
       } catch {}
-      if (typeof text !== "string") throw storeError("bad_input", "a conversation state must be JSON data");
+      if (typeof text !== "string") throw toolnexusError("bad_input", "a conversation state must be JSON data");
       checkRevision(docs.has(id) ? JSON.parse(docs.get(id)) : undefined, state);
       docs.set(id, text);
     },
     async delete(id) {
-      docs.delete(id);
+      docs.delete(idOf(id));
     },
   };
 }
@@ -90,20 +168,26 @@ export function memoryStore() {
  * contexts), so the service worker and a page cannot both resume one halted run: the second
  * save gets `conflict`.
  */
-export function chromeStorageStore({ area = "local", prefix = "toolnexus:" } = {}) {
-  if (area !== "local" && area !== "session") throw storeError("bad_input", 'chromeStorageStore: area must be "local" or "session"');
+export function chromeStorageStore(options) {
+  let area, prefix;
+  try {
+    ({ area = "local", prefix = "toolnexus:" } = options ?? {});
+  } catch {} // a revoked Proxy, a throwing getter: refused below
+  if (typeof prefix !== "string" || (area !== "local" && area !== "session")) {
+    throw toolnexusError("bad_input", 'chromeStorageStore: area must be "local" or "session", prefix a string');
+  }
   const storage = () => {
     const s = globalThis.chrome?.storage?.[area];
-    if (!s) throw storeError("store", `chrome.storage.${area} is not available here (an MV3 extension context with the "storage" permission is needed)`);
+    if (!s) throw toolnexusError("store", `chrome.storage.${area} is not available here (an MV3 extension context with the "storage" permission is needed)`);
     return s;
   };
   return {
     async get(id) {
-      const key = prefix + id;
+      const key = prefix + idOf(id);
       return (await storage().get(key))[key];
     },
     async save(id, state) {
-      const key = prefix + id;
+      const key = prefix + idOf(id);
       const write = async () => {
         checkRevision((await storage().get(key))[key], state);
         await storage().set({ [key]: state });
@@ -112,7 +196,7 @@ export function chromeStorageStore({ area = "local", prefix = "toolnexus:" } = {
       await (locks ? locks.request(`toolnexus:${key}`, write) : write());
     },
     async delete(id) {
-      await storage().remove(prefix + id);
+      await storage().remove(prefix + idOf(id));
     },
   };
 }
@@ -124,32 +208,32 @@ export function chromeStorageStore({ area = "local", prefix = "toolnexus:" } = {
  * instant. Right for one conversation driven by one client at a time; for concurrent writers use
  * a Durable Object. `expirationTtl` (seconds, at least 60) is renewed on every save.
  */
-export function kvStore(namespace, { prefix = "toolnexus:", expirationTtl } = {}) {
-  for (const m of ["get", "put", "delete"]) {
-    if (typeof namespace?.[m] !== "function") throw storeError("bad_input", `kvStore needs a KV namespace binding (it has no ${m}())`);
-  }
+export function kvStore(namespace, options) {
+  let prefix, expirationTtl, ok;
+  try {
+    ({ prefix = "toolnexus:", expirationTtl } = options ?? {});
+    ok = typeof prefix === "string" && ["get", "put", "delete"].every((m) => typeof namespace[m] === "function");
+  } catch {} // a revoked Proxy, a throwing getter: refused below
+  if (!ok) throw toolnexusError("bad_input", "kvStore needs a KV namespace binding (get, put, delete) and a string prefix");
   if (expirationTtl !== undefined && !(typeof expirationTtl === "number" && expirationTtl >= 60)) {
-    throw storeError("bad_input", "kvStore: expirationTtl must be a number of seconds, at least 60");
+    throw toolnexusError("bad_input", "kvStore: expirationTtl must be a number of seconds, at least 60");
   }
   return {
     async get(id) {
-      return (await namespace.get(prefix + id, "json")) ?? undefined;
+      return (await namespace.get(prefix + idOf(id), "json")) ?? undefined;
     },
     async save(id, state) {
-      checkRevision(await namespace.get(prefix + id, "json"), state);
-      await namespace.put(prefix + id, JSON.stringify(state), expirationTtl ? { expirationTtl } : undefined);
+      checkRevision(await namespace.get(prefix + idOf(id), "json"), state);
+      await namespace.put(prefix + idOf(id), JSON.stringify(state), expirationTtl ? { expirationTtl } : undefined);
     },
     async delete(id) {
-      await namespace.delete(prefix + id);
+      await namespace.delete(prefix + idOf(id));
     },
   };
 }
 
-function storeError(code, message) {
-  const e = new Error(message);
-  e.name = "ToolnexusError";
-  e.code = code;
-  return e;
+function toolnexusError(code, message) {
+  return new ToolnexusError(message, code);
 }
 
 /**
@@ -159,18 +243,22 @@ function storeError(code, message) {
  * runs one request at a time: two writers can never both win, from any isolate or location.
  */
 export function durableObjectStore(namespace) {
-  if (typeof namespace?.idFromName !== "function") throw storeError("bad_input", "durableObjectStore needs a Durable Object namespace binding");
+  let ok;
+  try {
+    ok = typeof namespace?.idFromName === "function";
+  } catch {}
+  if (!ok) throw toolnexusError("bad_input", "durableObjectStore needs a Durable Object namespace binding");
   const call = async (id, op, state) => {
     const stub = namespace.get(namespace.idFromName(id));
     const res = await stub.fetch("https://conversation/", { method: "POST", body: JSON.stringify({ op, state }) });
     const body = await res.json();
-    if (body.error) throw storeError(body.error.code, body.error.message);
+    if (body.error) throw toolnexusError(body.error.code, body.error.message);
     return body.state ?? undefined;
   };
   return {
-    get: (id) => call(id, "get"),
-    save: async (id, state) => { await call(id, "save", state); },
-    delete: async (id) => { await call(id, "delete"); },
+    get: async (id) => call(idOf(id), "get"),
+    save: async (id, state) => { await call(idOf(id), "save", state); },
+    delete: async (id) => { await call(idOf(id), "delete"); },
   };
 }
 

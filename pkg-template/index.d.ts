@@ -1,9 +1,95 @@
-export * from "./toolnexus_wasm.js";
-export { initSync } from "./toolnexus_wasm.js";
-import type { Client, ClientOptions, ConversationStore, KVNamespaceLike } from "./toolnexus_wasm.js";
+// The public typings of every entry (browser, node, workerd, and the `full` alias). The data
+// shapes are in ./toolnexus_wasm.js's typings (written once in src/wasm/types.d.ts); the
+// functions and the client are declared here, so that wasm-bindgen's own declarations (the
+// glue's init functions, its internal exports) are not part of the package's surface.
+// tests/js/surface.test.mjs checks these names against what each entry exports at run time.
+import type {
+  Answer, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
+  ErrorCode, EventStream, JsonSchema, KVNamespaceLike, RelayCall, RelayResult, ResumeOptions, RunOptions, RunResult,
+  StandardSchema, StreamOptions, StreamWithAnswerOptions, Style, Suspension, Tool, ToolArgs, ToolContext, ToolResult,
+  ToolReturn, TranslateRequest, TranslateResult, TypedJsonSchema, Toolkit,
+} from "./toolnexus_wasm.js";
+
+export type {
+  Answer, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
+  ErrorCode, ErrorInfo, EventStream, Hooks, JsonSchema, JsonValue, KVNamespaceLike, Message, MetricEvent, RelayCall,
+  RelayResult, Request, ResumeOptions, RunOptions, RunResult, StandardResult, StandardSchema, StreamEvent, StreamOptions,
+  StreamWithAnswerOptions, Style, Suspension, Tool, ToolArgs, ToolCallRecord, ToolContext, ToolDeclaration,
+  ToolDefinition, ToolResult, ToolReturn, TranslateRequest, TranslateResult, TypedJsonSchema, Usage,
+} from "./toolnexus_wasm.js";
+export { Toolkit } from "./toolnexus_wasm.js";
+
+/** A client: the agent loop over one provider, model and store. Several runs may be in flight at once. */
+export interface Client {
+  /** Runs the loop on a prompt; never touches the store. */
+  run(prompt: string, options?: RunOptions): Promise<RunResult>;
+  /** Resumes a halted run with the host's answer (`state`, or `history` + `pending`). */
+  runWithAnswer(options: ResumeOptions): Promise<RunResult>;
+  /** `run` keeping the conversation `id` in the store; `onText` streams the text. */
+  ask(prompt: string, options?: AskOptions): Promise<RunResult>;
+  /** Resumes the halted conversation `id` (its suspension is read from the store). */
+  askWithAnswer(options: AskWithAnswerOptions): Promise<RunResult>;
+  /** The run as events ending with `done`; with `id` the store is used, as by `ask`. */
+  stream(prompt: string, options?: StreamOptions): EventStream;
+  streamWithAnswer(options: StreamWithAnswerOptions): EventStream;
+  /** One provider call for an OpenAI chat request, whatever this client's style. Nothing runs. */
+  translate(request: TranslateRequest): Promise<TranslateResult>;
+  /** `translate` streamed as OpenAI `chat.completion.chunk`s, then a usage chunk. */
+  translateStream(request: TranslateRequest): AsyncIterable<ChatCompletionChunk>;
+  /** Drops the conversation `id`; `keepHistory` keeps it, its waiting calls closed as declined. */
+  discard(id: string, options?: { keepHistory?: boolean }): Promise<void>;
+  /** The store this client keeps conversations in. */
+  conversationStore(): ConversationStore;
+  /** Prometheus text of this client's LLM requests, tokens, durations, tool calls and errors. */
+  metrics(): string;
+  readonly style: Style;
+  readonly model: string;
+  /** Releases the client's wasm memory now (it is released anyway once the client is collected). */
+  free(): void;
+}
 
 /** Creates a client; conversations are kept in a fresh memoryStore() unless `store` is given. */
 export declare function createClient(options: ClientOptions): Client;
+
+/**
+ * Declares a host tool. `inputSchema` is a JSON Schema (`run` gets `{ [key]: unknown }`, or `T`
+ * through `jsonSchema<T>()`) or a Standard Schema such as zod 4, valibot or arktype (`run` gets
+ * its validated output; invalid arguments become an error result the model can correct).
+ */
+export declare function defineTool<S extends JsonSchema | StandardSchema = JsonSchema>(def: {
+  name: string;
+  description: string;
+  inputSchema?: S;
+  /** The JSON Schema offered to the model, for a Standard Schema without `~standard.jsonSchema`. */
+  jsonSchema?: JsonSchema;
+  source?: string;
+  run: (args: ToolArgs<S>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
+}): Tool<ToolArgs<S>>;
+
+/** A JSON Schema typed with the arguments it describes, for `defineTool`: `jsonSchema<{ city: string }>({ ... })`. */
+export declare function jsonSchema<T>(schema: JsonSchema): TypedJsonSchema<T>;
+
+/**
+ * Declares a relay tool: nothing runs in-process; each call surfaces to the host as a Suspension
+ * of kind "tool_call" (to waitFor, or as a durable status "pending" halt).
+ */
+export declare function relayTool(name: string, description?: string, schema?: JsonSchema): Tool;
+
+/** The tools a client offers the model (an array of tools is accepted too). */
+export declare function createToolkit(options: { tools: Tool[] } | Tool[]): Toolkit;
+
+/** Return it from a tool's `run` to suspend the call; a missing `id` is generated. */
+export declare function pending(request: Partial<Suspension> & { kind: string; prompt: string }): ToolResult;
+/** `pending({ kind: "authorization", prompt, url })`. */
+export declare function authRequired(url: string, prompt?: string): ToolResult;
+/** Whether a suspension is a relay tool call (`kind === "tool_call"`). */
+export declare function isRelayRequest(request: Suspension | undefined | null): boolean;
+/** The relay calls a suspension carries, in call order; `[]` for other suspensions. */
+export declare function relayCallsOf(request: Suspension): RelayCall[];
+/** The answer to a relay suspension: `{ id: requestId, ok: true, data: { results } }`. */
+export declare function relayAnswer(requestId: string, results: RelayResult[]): Answer;
+/** The revision rule a custom checking store applies (throws `conflict`). */
+export declare function checkRevision(stored: ConversationState | undefined | null, state: ConversationState): void;
 
 /** The default store: conversations in this JS realm's memory (copied on get and save). */
 export declare function memoryStore(): ConversationStore;
@@ -23,11 +109,27 @@ export declare class ConversationObject {
 /** A store over a Workers KV namespace binding; `expirationTtl` in seconds (at least 60). */
 export declare function kvStore(namespace: KVNamespaceLike, options?: { prefix?: string; expirationTtl?: number }): ConversationStore;
 
-/** `Request.kind` of a relay tool call. */
+/** `Suspension.kind` of a relay tool call. */
 export declare const RELAY_KIND: "tool_call";
+
+/** Every error this package throws, with a stable `code`. */
+export declare class ToolnexusError extends Error {
+  constructor(message: string, code: ErrorCode, options?: { status?: number; cause?: unknown });
+  readonly name: "ToolnexusError";
+  readonly code: ErrorCode;
+  /** The HTTP status, for `provider_http`. */
+  readonly status?: number;
+  readonly cause?: unknown;
+  /** True for a ToolnexusError, also one from another copy of the package (another bundle or realm). */
+  static is(error: unknown): error is ToolnexusError;
+}
 
 /**
  * Loads the wasm module; idempotent. Required once in browsers and extensions before any other
- * call; a resolved no-op in Node and Workers, where the module loads on import.
+ * call (until then every function throws `bad_state`); a resolved no-op in Node and Workers,
+ * where the module loads on import. `input` defaults to the .wasm beside the package's JS.
  */
 export declare function init(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
+
+/** Loads the wasm module synchronously from its bytes or a compiled module (browser entry). */
+export declare function initSync(module: BufferSource | WebAssembly.Module): void;

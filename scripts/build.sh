@@ -12,13 +12,45 @@ out=target/wasm-pack/web${FEATURES:+-$FEATURES}
 wasm-pack --quiet build --release --target web --weak-refs --out-dir "$out" --out-name toolnexus_wasm --mode no-install --no-pack ${FEATURES:+-- --features "$FEATURES"}
 rm -rf "$pkg" && mkdir -p "$pkg"
 cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.wasm "$out"/toolnexus_wasm_bg.wasm.d.ts "$pkg"/
-cp pkg-template/* "$pkg"/
+cp -r pkg-template/. "$pkg"/
+cp LICENSE "$pkg"/
 # The edge's JS helpers (src/wasm/host.js), imported by the glue as a wasm-bindgen snippet.
 cp -r "$out"/snippets "$pkg"/
+# The glue's adapters imported under short names instead of wasm-bindgen's hashed ones.
+node scripts/import-names.mjs "$pkg"
+# api.js re-exports the error class from the edge's snippet, which the wasm constructs: one
+# class for both. The snippet's directory name holds a hash, known only now.
+err=$(cd "$pkg" && ls snippets/*/src/wasm/host.js)
+[ "$(echo "$err" | wc -l)" = 1 ] || { echo "!! expected one host.js snippet, found: $err"; exit 1; }
+sed -i "s#from \"./host.js\"#from \"./$err\"#" "$pkg"/api.js
+grep -q "from \"./$err\"" "$pkg"/api.js || { echo "!! api.js: the host.js import was not rewritten"; exit 1; }
 # Minify the shipped JS in place (transform only, imports and exports kept): the glue is a
-# third of the gzip budget unminified. wasm-bindgen's glue names the snippet module once per
-# imported function in its imports object (same key, same value), which esbuild would warn about.
+# third of the gzip budget unminified. Lines are cut at 160 characters (~260 B gzip), so an
+# uncaught error prints a readable line of code in Node, not the whole glue on one line.
+# wasm-bindgen's glue names the snippet module once per imported function in its imports object
+# (same key, same value), which esbuild would warn about.
 for f in "$pkg"/*.js "$pkg"/snippets/*/*/*/*.js; do
-  esbuild "$f" --minify --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
+  esbuild "$f" --minify --line-limit=160 --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
 done
+# The MCP entry (toolnexus-wasm/mcp): the same crate with the `mcp` feature is a second, small
+# wasm holding only the MCP client; it goes in $pkg/mcp/ beside its entry files, outside the
+# default entry's budget. MCP=0 skips it.
+if [ "${MCP:-1}" != 0 ]; then
+  mcp_out=target/wasm-pack/web-mcp
+  wasm-pack --quiet build --release --target web --weak-refs --out-dir "$mcp_out" --out-name toolnexus_mcp --mode no-install --no-pack -- --features mcp
+  cp "$mcp_out"/toolnexus_mcp.js "$mcp_out"/toolnexus_mcp.d.ts "$mcp_out"/toolnexus_mcp_bg.wasm "$mcp_out"/toolnexus_mcp_bg.wasm.d.ts "$pkg"/mcp/
+  cp -r "$mcp_out"/snippets "$pkg"/mcp/
+  for f in "$pkg"/mcp/*.js "$pkg"/mcp/snippets/*/*/*/*.js; do
+    esbuild "$f" --minify --line-limit=160 --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
+  done
+  node -e '
+    const fs = require("node:fs"), zlib = require("node:zlib"), p = process.argv[1] + "/mcp/";
+    const gz = (f) => zlib.gzipSync(fs.readFileSync(p + f), { level: 9 }).length;
+    const snips = fs.readdirSync(p + "snippets", { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => "snippets/" + f);
+    const js = ["toolnexus_mcp.js", "index.js", "api.js", ...snips].reduce((n, f) => n + gz(f), 0);
+    console.log(`size ${p}: wasm ${gz("toolnexus_mcp_bg.wasm")} B gzip; JS ${js} B gzip; total ${gz("toolnexus_mcp_bg.wasm") + js} B gzip (the MCP entry, loaded beside the default one)`);
+  ' "$pkg"
+else
+  rm -rf "$pkg"/mcp
+fi
 ./scripts/size.sh "$pkg"

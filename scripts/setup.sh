@@ -3,7 +3,8 @@
 # Debian registries only (no GitHub downloads). `--browser` adds Chromium + ChromeDriver and
 # Firefox ESR + geckodriver (built from crates, pinned).
 #   wasm32 target · wasm-pack 0.15.1 · wasm-bindgen CLI = the version in Cargo.lock ·
-#   tools/js (binaryen wasm-opt, TypeScript, Miniflare) · [chromium, chromium-driver, firefox-esr, geckodriver]
+#   tools/js (binaryen wasm-opt, TypeScript, Miniflare) · tests/bundlers (bundlers, schema
+#   libraries, publint, arethetypeswrong) · [chromium, chromium-driver, firefox-esr, geckodriver]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -41,6 +42,15 @@ fi
 # Reinstall only when the lockfile differs from the one the last install used.
 if ! cmp -s tools/js/package-lock.json tools/js/node_modules/.installed-lock.json; then
   (cd tools/js && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.installed-lock.json)
+fi
+# The package tests' pinned tools (tests/bundlers: esbuild's peers Vite 8 and 6, webpack 5,
+# wrangler, zod, valibot, arktype, publint, arethetypeswrong), the same way.
+if ! cmp -s tests/bundlers/package-lock.json tests/bundlers/node_modules/.installed-lock.json; then
+  (cd tests/bundlers && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.installed-lock.json)
+fi
+# The servers the MCP tests talk to (tests/mcp): the official MCP TypeScript SDK, pinned there.
+if ! cmp -s tests/mcp/package-lock.json tests/mcp/node_modules/.installed-lock.json; then
+  (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.installed-lock.json)
 fi
 echo "toolchain ready: $(wasm-pack --version), $(wasm-bindgen --version), node $(node --version)"
 if [ "${1:-}" = "--browser" ]; then

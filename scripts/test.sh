@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test: formatting and clippy (native and wasm32), native cargo tests, wasm-bindgen tests
 # in Node, headless Chromium (page and service worker) and headless Firefox ESR (page, dedicated
-# and service worker), the TypeScript typings check, and node --test against the built package in
-# Node, in workerd, the extension example in Chromium and Firefox, and the www page in Chromium.
+# and service worker), the TypeScript typings check, publint and arethetypeswrong, the package
+# from its tarball under each bundler, and node --test against the built package in Node, in
+# workerd, the extension example in Chromium and Firefox, and the www page in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh --browser
@@ -13,6 +14,7 @@ echo "== lint: cargo fmt --check; clippy -D warnings, native and wasm32"
 cargo fmt --check
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --target wasm32-unknown-unknown --all-targets -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown --lib --features mcp -- -D warnings   # the MCP entry's edge
 
 echo "== native: cargo test"
 cargo test --quiet 2>&1 | tee target/native-tests.log
@@ -25,6 +27,7 @@ echo "== build the npm package"
 ./scripts/build.sh
 # tests/js import the package by name, resolved through its package.json "exports".
 mkdir -p tests/js/node_modules && ln -sfn ../../../pkg tests/js/node_modules/toolnexus-wasm
+ln -sfn ../../../pkg tests/mcp/node_modules/toolnexus-wasm   # beside the MCP SDK setup.sh installed there
 
 # The scripted model for the wasm tests; its address is baked into tests/wasm.rs at compile time.
 PORT=18411
@@ -50,8 +53,18 @@ wasm_run firefox WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --firefox 
 wasm_run firefox-worker WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --firefox --mode no-install
 wasm_run firefox-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack test --headless --firefox --mode no-install
 
-echo "== typings: tsc --noEmit"
+echo "== typings: tsc --noEmit, strict, with and without skipLibCheck"
 tsc -p tests/js/tsconfig.json
+tsc -p tests/js/tsconfig.skiplib.json
+tsc -p tests/mcp/tsconfig.json   # the MCP entry's typings
 
-echo "== node --test: the package in Node; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; Chromium (Playwright): MV3 extensions and the www page; Firefox ESR (geckodriver): the MV3 extension example"
-node --test tests/js/ tests/workerd/ tests/extension/ tests/proxy/ tests/www.test.mjs tests/firefox/
+echo "== package lint: publint and arethetypeswrong on the packed package (every entry and the wasm subpath)"
+(cd tests/bundlers && node_modules/.bin/publint --strict ../../pkg)
+tgz=$(cd pkg && npm pack --silent --pack-destination ../target | tail -1)
+(cd tests/bundlers && node_modules/.bin/attw "../../target/$tgz" --profile esm-only --entrypoints . ./full ./mcp ./toolnexus_wasm_bg.wasm ./package.json)
+
+echo "== the package from its tarball under esbuild, Vite (8, 6 and its dev server), webpack 5 (in Chromium) and wrangler (in workerd); zod, valibot and arktype tools"
+node --test tests/bundlers/
+
+echo "== node --test: the package in Node; MCP and the other tool sources against the official SDKs' servers; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; Chromium (Playwright): MV3 extensions and the www page; Firefox ESR (geckodriver): the MV3 extension example"
+node --test tests/js/ tests/mcp/ tests/workerd/ tests/extension/ tests/proxy/ tests/www.test.mjs tests/firefox/

@@ -29,6 +29,65 @@ pub const DEFAULT_MAX_RESPONSE_BYTES: f64 = 8_388_608.0;
 
 const WHAT: &str = "createClient options";
 
+/// Every `createClient` option, in one place: the reader below refuses any other key, and the
+/// package's typings are checked against this list (tests/js/surface.test.mjs reads it from this
+/// file), so an option cannot be read without being typed, or typed without being read. The
+/// edge reads the host's functions and the store (src/wasm/host.js `hostOptions`); this module
+/// reads the data. A new option is one line here, its reading, and its typing.
+pub const OPTIONS: &[&str] = &[
+    "baseUrl",
+    "style",
+    "model",
+    "apiKey",
+    "headers",
+    "systemPrompt",
+    "maxTurns",
+    "retries",
+    "retryBaseMs",
+    "timeoutMs",
+    "maxResponseBytes",
+    "requestParams",
+    // read by the edge
+    "waitFor",
+    "store",
+    "onMetric",
+    "fetch",
+    "onError",
+    "hooks",
+    "bodyTransform",
+];
+
+/// Other libraries' spellings (the AI SDK's, OpenAI's clients') and what to write here instead:
+/// a migrating user's `tools` or `temperature` would otherwise vanish without a word.
+const HINTS: &[(&str, &str)] = &[
+    ("tools", "run(prompt, { toolkit })"),
+    ("signal", "run(prompt, { signal })"),
+    ("messages", "run(prompt, { history })"),
+    ("maxRetries", "retries"),
+    ("system", "systemPrompt"),
+    ("maxSteps", "maxTurns"),
+    ("timeout", "timeoutMs"),
+    ("provider", "style"),
+];
+
+/// The AI SDK's call settings: provider body fields, which go through `requestParams`.
+const BODY_FIELDS: &[&str] = &["temperature", "maxTokens", "max_tokens", "topP", "seed", "stopSequences"];
+
+/// The refusal of an option this package does not read, with what was probably meant: a
+/// known spelling from elsewhere, or an option that differs only in case (`baseURL`).
+fn unknown(key: &str) -> Error {
+    let hint = HINTS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, h)| *h)
+        .or_else(|| BODY_FIELDS.contains(&key).then_some("requestParams: { ... } (the provider's request body)"))
+        .or_else(|| OPTIONS.iter().find(|k| k.eq_ignore_ascii_case(key)).copied());
+    Error::bad_input(match hint {
+        Some(h) => format!("{WHAT}: unknown option \"{key}\"; did you mean {h}?"),
+        None => format!("{WHAT}: unknown option \"{key}\" (see ClientOptions)"),
+    })
+}
+
 fn opt_string(o: &Map<String, Value>, key: &str) -> Result<Option<String>> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
@@ -70,6 +129,9 @@ impl ClientOptions {
         let Value::Object(o) = v else {
             return Err(Error::bad_input("createClient needs an options object"));
         };
+        if let Some(k) = o.keys().find(|k| !OPTIONS.contains(&k.as_str())) {
+            return Err(unknown(k));
+        }
         let style = Style::parse(&req_string(o, "style")?)?;
         let mut headers = Vec::new();
         match o.get("headers") {
@@ -194,5 +256,37 @@ mod tests {
         }
         assert_eq!(read(base("maxResponseBytes", json!(1024))).unwrap().max_response_bytes, 1024.0);
         assert_eq!(message(base("requestParams", json!([1]))), "requestParams must be an object");
+    }
+
+    #[test]
+    fn unknown_options_are_refused_with_a_hint() {
+        let with = |k: &str| {
+            let mut o = json!({"style": "openai", "baseUrl": "http://x", "model": "m"});
+            o[k] = json!(1);
+            let e = read(o).err().unwrap();
+            assert_eq!(e.code(), "bad_input");
+            e.message
+        };
+        assert_eq!(with("baseURL"), "createClient options: unknown option \"baseURL\"; did you mean baseUrl?");
+        assert_eq!(with("maxRetries"), "createClient options: unknown option \"maxRetries\"; did you mean retries?");
+        assert!(with("tools").ends_with("did you mean run(prompt, { toolkit })?"));
+        assert!(with("temperature").ends_with("did you mean requestParams: { ... } (the provider's request body)?"));
+        assert!(with("max_tokens").contains("requestParams"));
+        // An option in another case.
+        assert!(with("systemprompt").ends_with("did you mean systemPrompt?"));
+        assert!(with("APIKEY").ends_with("did you mean apiKey?"));
+        // Nothing near: the refusal names the typings' list.
+        let m = with("colour");
+        assert_eq!(m, "createClient options: unknown option \"colour\" (see ClientOptions)");
+        // (The edge hands functions over as `true`: see optionsJson in src/wasm/host.js.)
+        let mut all = json!({"style": "openai", "baseUrl": "http://x", "model": "m", "apiKey": "k", "headers": {},
+            "systemPrompt": "s", "maxTurns": 2, "retries": 1, "retryBaseMs": 1, "timeoutMs": 9, "maxResponseBytes": 9, "requestParams": {}, "hooks": {}});
+        for k in OPTIONS {
+            if all.get(k).is_none() {
+                all[*k] = json!(true);
+            }
+        }
+        assert_eq!(all.as_object().unwrap().len(), OPTIONS.len());
+        assert!(read(all).is_ok());
     }
 }

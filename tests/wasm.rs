@@ -38,12 +38,13 @@ fn toolkit() -> JsValue {
     let price = Closure::<dyn Fn(JsValue) -> JsValue>::new(|_args: JsValue| JsValue::from_str("$12.50"));
     let f: Function = price.into_js_value().unchecked_into();
     let lookup = define_tool(obj(&[("name", "lookup_price".into()), ("description", "price".into()), ("run", f.into())])).unwrap();
-    let click = relay_tool("click".into(), Some("click in the tab".into()), JsValue::UNDEFINED).unwrap();
+    let click = relay_tool("click".into(), "click in the tab".into(), JsValue::UNDEFINED).unwrap();
     // What `createToolkit` (pkg-template/api.js, outside what this runner loads) hands a run:
-    // the tools and the id of their decoded copy in the wasm.
+    // an object holding the tools, bound to their decoded copy in the wasm.
     let tools: JsValue = Array::of2(&lookup, &click).into();
-    let id = toolkit_id(tools.clone(), 0).unwrap();
-    obj(&[("tools", tools), ("__toolnexusToolkit", id.into())])
+    let kit = obj(&[("tools", tools.clone())]);
+    toolkit_id(tools, kit.clone()).unwrap();
+    kit
 }
 
 async fn await_promise(p: Promise) -> Result<JsValue, JsValue> {
@@ -73,7 +74,7 @@ async fn three_relay_calls_resolve_through_concurrent_waitfor_promises() {
         let id = get(&call, "id");
         let output = format!("clicked {}", get(&call, "input.selector").as_string().unwrap());
         let results = Array::of1(&obj(&[("id", id), ("output", output.into())]));
-        let answer = relay_answer(get(&req, "id").as_string().unwrap(), results.into()).unwrap();
+        let answer = relay_answer(get(&req, "id").into(), results.into()).unwrap();
         Promise::new(&mut |resolve, _| {
             let global = js_sys::global();
             let set_timeout: Function = Reflect::get(&global, &"setTimeout".into()).unwrap().unchecked_into();
@@ -98,7 +99,8 @@ async fn a_durable_halt_survives_json_and_resumes_in_a_new_client() {
     let state = JSON::parse(&String::from(text)).unwrap();
     let pending_id = get(&state, "pending.id").as_string().unwrap();
     let call_id = get(&Array::from(&get(&state, "pending.data.calls")).get(0), "id");
-    let answer = relay_answer(pending_id, Array::of1(&obj(&[("id", call_id), ("output", "bought".into())])).into()).unwrap();
+    let answer =
+        relay_answer(pending_id.as_str().into(), Array::of1(&obj(&[("id", call_id), ("output", "bought".into())])).into()).unwrap();
     let fresh = client("anthropic", &[]);
     let r = await_promise(fresh.run_with_answer(obj(&[("toolkit", toolkit()), ("state", state), ("answer", answer)]))).await.unwrap();
     assert_eq!(get(&r, "status"), "done");
@@ -138,7 +140,8 @@ async fn failures_reject_with_errors_that_carry_a_code() {
     // Bad options are synchronous throws with a code.
     let e = create_client(obj(&[("style", "gemini-ish".into())]), JsValue::UNDEFINED).err().unwrap();
     assert_eq!(get(&e, "code"), "bad_input");
-    let e = toolkit_id(Array::of1(&relay_tool("bash".into(), None, JsValue::UNDEFINED).unwrap()).into(), 0).err().unwrap();
+    let bash = relay_tool("bash".into(), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    let e = toolkit_id(Array::of1(&bash).into(), Object::new().into()).err().unwrap();
     assert_eq!(get(&e, "code"), "relay_collision");
 }
 
@@ -203,11 +206,8 @@ async fn ask_halts_into_the_store_and_ask_with_answer_resumes_then_discard_drops
         let fresh = client(style, &[("store", store.clone())]);
         let stored = await_promise(store_get(&store, "w1")).await.unwrap();
         let call_id = get(&Array::from(&get(&stored, "pending.data.calls")).get(0), "id");
-        let answer = relay_answer(
-            get(&stored, "pending.id").as_string().unwrap(),
-            Array::of1(&obj(&[("id", call_id), ("output", "ok".into())])).into(),
-        )
-        .unwrap();
+        let answer =
+            relay_answer(get(&stored, "pending.id").into(), Array::of1(&obj(&[("id", call_id), ("output", "ok".into())])).into()).unwrap();
         let done =
             await_promise(fresh.ask_with_answer(obj(&[("toolkit", toolkit()), ("id", "w1".into()), ("answer", answer)]))).await.unwrap();
         assert_eq!(get(&done, "status"), "done", "{style}");
@@ -288,7 +288,7 @@ async fn retries_hooks_and_metrics_work_in_this_host() {
         for c in calls.iter() {
             results.push(&obj(&[("id", get(&c, "id")), ("output", "clicked".into())]));
         }
-        relay_answer(get(&req, "id").as_string().unwrap(), results.into()).unwrap()
+        relay_answer(get(&req, "id").into(), results.into()).unwrap()
     });
     let hooks = obj(&[("afterLLM", after_llm.into_js_value()), ("beforeTool", before_tool.into_js_value())]);
     let c = client(

@@ -2,13 +2,31 @@
 // provider), streamed text, relay calls as cards you allow or decline, and a durable halt whose
 // saved JSON you can read, edit and resume from.
 import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer } from "../pkg/index.js";
-import { scriptedFetch } from "../demo/scripted-logic.mjs";
+import { init as initMcp, mcpTools } from "../pkg/mcp/index.js";
+import { scriptedFetch, SCENARIOS } from "../demo/scripted-logic.mjs";
 
 const $ = (id) => document.getElementById(id);
 const chat = $("chat");
 const value = (id) => $(id).value.trim();
 
+// Tools of the MCP servers connected on this page (`toolnexus-wasm/mcp`, loaded on first use).
+const servers = new Map(); // name → tools
+$("mcpAdd").onclick = async () => {
+  const server = value("mcpName") || "docs";
+  $("mcpStatus").textContent = "connecting…";
+  try {
+    await initMcp();
+    await servers.get(server)?.close();
+    const tools = await mcpTools({ server, url: value("mcpUrl") });
+    servers.set(server, tools);
+    $("mcpStatus").textContent = `${tools.length} tools: ${tools.map((t) => t.name).join(", ")}`;
+  } catch (e) {
+    $("mcpStatus").textContent = `${e.code ?? "error"}: ${e.message}`;
+  }
+};
+
 const toolkit = () => createToolkit({ tools: [
+  ...[...servers.values()].flat(),
   relayTool("type", "Type text into the sandbox input matching a CSS selector", { type: "object", properties: { selector: { type: "string" }, text: { type: "string" } }, required: ["selector", "text"] }),
   relayTool("click", "Click the sandbox element matching a CSS selector", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
   relayTool("read_text", "Read the text of the sandbox element matching a CSS selector", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
@@ -20,7 +38,9 @@ function client(extra = {}) {
   $("badge").textContent = real ? `${style} · ${value("model") || "?"}` : `scripted ${style} model · offline`;
   if (real) return createClient({ baseUrl: value("baseUrl"), style, model: value("model"), apiKey: real, ...extra });
   const baseUrl = style === "openai" ? "https://scripted.invalid/v1" : "https://scripted.invalid";
-  return createClient({ baseUrl, style, model: `scripted-${style}`, apiKey: "offline", fetch: scriptedFetch(), ...extra });
+  // "#docs" asks the echo tool of an MCP server named "docs".
+  const scenarios = { ...SCENARIOS, docs: [{ calls: [["docs_echo", { text: "from the page" }]] }, { text: "The MCP server says: {{results}}" }] };
+  return createClient({ baseUrl, style, model: `scripted-${style}`, apiKey: "offline", fetch: scriptedFetch(scenarios), ...extra });
 }
 
 function add(cls, text) {

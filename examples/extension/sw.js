@@ -3,9 +3,10 @@
 // panel. Conversations live in chrome.storage.local and are saved before every wait, so when
 // Chrome stops this worker mid-run, the next worker picks the run up from storage.
 import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer, chromeStorageStore } from "./pkg/index.js";
-import { scriptedFetch } from "./scripted-logic.mjs";
+import { init as initMcp, mcpTools } from "./pkg/mcp/index.js";
+import { scriptedFetch, SCENARIOS } from "./scripted-logic.mjs";
 
-const ready = init(); // no top-level await in service workers
+const ready = Promise.all([init(), initMcp()]); // no top-level await in service workers
 const store = chromeStorageStore();
 const CONVERSATION = "panel";
 
@@ -14,7 +15,30 @@ chrome.runtime.onInstalled.addListener(() => chrome.sidePanel?.setPanelBehavior?
 // panel itself, by the behaviour set above, and has no `browser`).
 chrome.action.onClicked.addListener(() => globalThis.browser?.sidebarAction?.toggle());
 
-const toolkit = () => createToolkit({ tools: [
+/**
+ * Tools of the MCP servers added on the options page (`mcpServers`: `{ server, url }` entries in
+ * chrome.storage.local). Each server's listing is kept there too (`mcpSources`, plain data), so a
+ * new worker rebuilds the tools without connecting; the session opens at the first call. A
+ * server that cannot be reached is skipped (the panel is told).
+ */
+async function serverTools() {
+  const { mcpServers = [], mcpSources = {} } = await chrome.storage.local.get(["mcpServers", "mcpSources"]);
+  const all = [];
+  for (const { server, url } of mcpServers) {
+    try {
+      const kept = mcpSources[server];
+      const tools = await mcpTools(kept?.url === url ? kept : { server, url });
+      if (kept?.url !== url) await chrome.storage.local.set({ mcpSources: { ...mcpSources, [server]: tools.source } });
+      all.push(...tools);
+    } catch (e) {
+      send({ type: "error", code: e.code, message: `MCP server ${server}: ${e.message}` });
+    }
+  }
+  return all;
+}
+
+const toolkit = async () => createToolkit({ tools: [
+  ...(await serverTools()),
   relayTool("click", "Click the element matching a CSS selector in the user's tab", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
   relayTool("type", "Type text into the input matching a CSS selector", { type: "object", properties: { selector: { type: "string" }, text: { type: "string" } }, required: ["selector", "text"] }),
   // not "read": that name belongs to a builtin, and the collision guard refuses relay tools named after one
@@ -26,7 +50,9 @@ const toolkit = () => createToolkit({ tools: [
 async function client() {
   const { provider } = await chrome.storage.local.get("provider"); // set by options.html; never in run state
   if (provider?.apiKey) return createClient({ baseUrl: provider.baseUrl, style: provider.style, model: provider.model, apiKey: provider.apiKey, store });
-  return createClient({ baseUrl: "https://scripted.invalid/v1", style: "openai", model: "scripted", apiKey: "offline", fetch: scriptedFetch(), store });
+  // "#docs" asks the first tool of an MCP server named "docs" (added on the options page).
+  const scenarios = { ...SCENARIOS, docs: [{ calls: [["docs_echo", { text: "from the extension" }]] }, { text: "The MCP server says: {{results}}" }] };
+  return createClient({ baseUrl: "https://scripted.invalid/v1", style: "openai", model: "scripted", apiKey: "offline", fetch: scriptedFetch(scenarios), store });
 }
 
 // The open panels' ports: Firefox has a sidebar per window, and the panel may be open in a tab too.
@@ -82,7 +108,7 @@ async function forward(events) {
 async function continueFrom(c, halted, tabId) {
   while (halted) {
     const answer = await relay(halted, tabId);
-    halted = await forward(c.streamWithAnswer({ toolkit: toolkit(), id: CONVERSATION, answer }));
+    halted = await forward(c.streamWithAnswer({ toolkit: await toolkit(), id: CONVERSATION, answer }));
   }
 }
 
@@ -90,7 +116,7 @@ async function run(prompt, tabId) {
   await ready;
   try {
     const c = await client();
-    await continueFrom(c, await forward(c.stream(prompt, { toolkit: toolkit(), id: CONVERSATION })), tabId);
+    await continueFrom(c, await forward(c.stream(prompt, { toolkit: await toolkit(), id: CONVERSATION })), tabId);
   } catch (e) {
     send({ type: "error", code: e.code, message: e.message });
   }

@@ -6,7 +6,7 @@
 //! `streamWithAnswer` given an `id`, load from it and save to it (after every completed turn and
 //! before any `waitFor`, contract Part 1 rule 8).
 
-use super::convert::{from_js, get, js_error, opt_function, opt_string, to_js, JsResult};
+use super::convert::{from_js, get, js_error, string_arg, thrown_message, to_js, JsResult, Text};
 use super::hooks::JsHooks;
 use super::host::{abort_error, end_run, host_options, options_json, resume_json, run_signal, Fetch, JsTools, RunHost};
 use super::store::JsStore;
@@ -50,7 +50,7 @@ pub struct Client {
 fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
     // No text: `undefined` or a function, which the core refuses as not an options object.
     let ClientOptions { cfg, policy, timeout_ms, max_response_bytes } = ClientOptions::from_json_text(options_json(opts).as_deref())?;
-    let host = host_options(opts).map_err(|e| Error::bad_input(e.as_string().unwrap_or_default()))?;
+    let host = host_options(opts).map_err(|e| Error::bad_input(thrown_message(&e)))?;
     let f = |i: u32| host.get(i).dyn_into::<Function>().ok();
     let store = host.get(9);
     Ok(Inner {
@@ -96,23 +96,30 @@ impl Inner {
     /// store, when `use_store`), `state`, or `history` + `pending`; the core reads the resume
     /// options and `conversation::resume` chooses and checks. One future for both keeps one copy
     /// of it in the wasm.
-    async fn prepare(&self, prompt: Option<String>, opts: &JsValue, stream: bool, mode: Mode, store: &JsStore) -> Result<Prepared> {
+    async fn prepare(
+        &self,
+        prompt: Option<String>,
+        opts: &JsValue,
+        a: &Args,
+        stream: bool,
+        mode: Mode,
+        store: &JsStore,
+    ) -> Result<Prepared> {
         let use_store = mode != Mode::Run;
         let resume = match prompt {
             Some(_) => None,
             None => Some(conversation::ResumeOptions::from_json_text(&resume_json(opts), use_store, mode == Mode::Ask)?),
         };
-        let toolkit = decode_toolkit(&get(opts, "toolkit"))?;
+        let toolkit = decode_toolkit(&a.toolkit)?;
         let (run, step, id, revision) = match (prompt, resume) {
             (Some(prompt), _) => {
-                let id = if use_store { opt_string(opts, "id", "options")?.filter(|s| !s.is_empty()) } else { None };
+                let id = if use_store { a.id.clone() } else { None };
                 let opened = match &id {
                     Some(id) => conversation::open(store, id).await?,
                     // A history in either dialect, read by the core from its JSON data.
-                    None => conversation::Opened {
-                        history: conversation::history_from_json(&from_js(&get(opts, "history"), "history")?)?,
-                        revision: 0,
-                    },
+                    None => {
+                        conversation::Opened { history: conversation::history_from_json(&from_js(&a.history, "history")?)?, revision: 0 }
+                    }
                 };
                 let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, opened.history, &prompt)?;
                 (run, step, id, opened.revision)
@@ -188,8 +195,8 @@ impl Inner {
         }
     }
 
-    async fn translate(&self, req: JsValue, sink: Option<&Sink>, signal: &JsValue) -> Result<JsValue> {
-        let toolkit = decode_toolkit(&get(&req, "toolkit"))?;
+    async fn translate(&self, req: JsValue, a: &Args, sink: Option<&Sink>, signal: &JsValue) -> Result<JsValue> {
+        let toolkit = decode_toolkit(&a.toolkit)?;
         let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
         let (host, transport) = self.seams(signal);
         let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED, run: signal };
@@ -220,9 +227,42 @@ enum Mode {
 /// them all: each distinct future would otherwise be compiled into the wasm again. A loop
 /// operation has a prompt, or none to resume with the host's answer.
 enum Op {
-    Loop(Mode, Option<String>, JsValue),
-    Discard(String, JsValue),
+    Loop(Mode, Option<JsValue>, JsValue),
+    Discard(JsValue, JsValue),
     Translate(JsValue),
+}
+
+/// What an operation's options hold besides JSON data, read and checked in one crossing
+/// (`runOptions` in host.js): any JS value may arrive, and a getter that throws is refused too.
+struct Args {
+    toolkit: JsValue,
+    /// Absent, or an object with `aborted` and `addEventListener`.
+    signal: JsValue,
+    /// `onText`, wrapped so that neither its throw nor its rejection reaches the host.
+    on_text: JsValue,
+    /// A non-empty conversation id.
+    id: Option<String>,
+    keep_history: bool,
+    history: JsValue,
+}
+
+#[wasm_bindgen(module = "/src/wasm/host.js")]
+extern "C" {
+    /// `[toolkit, signal, onText, id, keepHistory, history]`; throws a refusal's message.
+    #[wasm_bindgen(js_name = runOptions, catch)]
+    fn run_options(opts: &JsValue) -> std::result::Result<js_sys::Array, JsValue>;
+}
+
+fn read_args(opts: &JsValue) -> Result<Args> {
+    let a = run_options(opts).map_err(|e| Error::bad_input(thrown_message(&e)))?;
+    Ok(Args {
+        toolkit: a.get(0),
+        signal: a.get(1),
+        on_text: a.get(2),
+        id: a.get(3).as_string(),
+        keep_history: a.get(4).is_truthy(),
+        history: a.get(5),
+    })
 }
 
 /// The run's signal (`runSignal`), ended (`endRun`, host.js) when the operation's future completes
@@ -238,24 +278,22 @@ impl Drop for RunSignal {
 /// Each inner future is awaited at one place only: every await site of a future is a copy of
 /// its polling in the wasm.
 async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue> {
+    let (Op::Loop(_, _, opts) | Op::Discard(_, opts) | Op::Translate(opts)) = &op;
+    let a = read_args(opts)?;
     // No signal and no deadline: nothing can abort the run, and nothing is made for it.
-    let user = match &op {
-        Op::Loop(_, _, o) | Op::Translate(o) => get(o, "signal"),
-        Op::Discard(..) => JsValue::UNDEFINED,
-    };
+    let user = if matches!(op, Op::Discard(..)) { JsValue::UNDEFINED } else { a.signal.clone() };
     let run = RunSignal(if user.is_undefined() && inner.timeout_ms.is_none() { user } else { run_signal(&user, inner.timeout_ms) });
     let signal = &run.0;
+    let text = |t: &JsValue| string_arg(t, false, "the prompt (or id) must be a string").map(Option::unwrap_or_default);
     let (mode, prompt, opts) = match op {
-        Op::Loop(mode, prompt, opts) => (mode, prompt, opts),
-        Op::Discard(id, opts) => {
-            let keep = get(&opts, "keepHistory").as_bool() == Some(true);
-            return conversation::discard(&inner.store, &id, keep).await.map(|_| JsValue::UNDEFINED);
-        }
-        Op::Translate(req) => return inner.translate(req, sink.as_ref(), signal).await,
+        Op::Loop(mode, prompt, opts) => (mode, prompt.as_ref().map(text).transpose()?, opts),
+        Op::Discard(id, _) => return conversation::discard(&inner.store, &text(&id)?, a.keep_history).await.map(|_| JsValue::UNDEFINED),
+        Op::Translate(req) => return inner.translate(req, &a, sink.as_ref(), signal).await,
     };
     let sink = match mode {
-        // `ask`: with `onText` the model replies are streamed and each text delta is handed over.
-        Mode::Ask if prompt.is_some() => opt_function(&opts, "onText", "ask options")?.map(Sink::text_callback),
+        // `ask`: with `onText` the model replies are streamed and each text delta is handed over;
+        // neither its throw nor its rejection may reach the host as uncaught.
+        Mode::Ask if prompt.is_some() && a.on_text.is_function() => Some(Sink::text_callback(a.on_text.clone().unchecked_into())),
         _ => sink,
     };
     // The deadline and the signal cover the store too: its calls are settled by the abort.
@@ -267,8 +305,10 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
             &run_store
         }
     };
-    let p =
-        inner.prepare(prompt, &opts, sink.is_some(), mode, store).await.map_err(|e| abort_error(signal, inner.timeout_ms).unwrap_or(e))?;
+    let p = inner
+        .prepare(prompt, &opts, &a, sink.is_some(), mode, store)
+        .await
+        .map_err(|e| abort_error(signal, inner.timeout_ms).unwrap_or(e))?;
     let text = inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink), signal, store).await?.to_json();
     js_sys::JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
 }
@@ -288,8 +328,8 @@ impl Client {
     /// Runs the loop on a prompt: a `RunResult`, `"done"`, `"incomplete"` or `"pending"` (a tool
     /// suspended and no `waitFor` was given). Never touches the store.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn run(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue) -> Promise {
-        promise(&self.inner, Op::Loop(Mode::Run, Some(prompt), opts))
+    pub fn run(&self, prompt: Text, #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue) -> Promise {
+        promise(&self.inner, Op::Loop(Mode::Run, Some(prompt.into()), opts))
     }
 
     /// Resumes a halted run with the host's answer (`history` + `pending`, or the `state`).
@@ -301,8 +341,8 @@ impl Client {
     /// `run` keeping the conversation `id` in the store (loaded, then saved after every turn and
     /// before any `waitFor`); `onText(delta)` streams the text.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn ask(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue) -> Promise {
-        promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt), opts))
+    pub fn ask(&self, prompt: Text, #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue) -> Promise {
+        promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt.into()), opts))
     }
 
     /// Resumes the halted conversation `id` with the host's answer (`pending` from the store).
@@ -313,8 +353,8 @@ impl Client {
 
     /// Streams a run as `StreamEvent`s ending with `done`; with `id` the store is used, as by `ask`.
     #[wasm_bindgen(unchecked_return_type = "EventStream")]
-    pub fn stream(&self, prompt: String, #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue) -> EventStream {
-        event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt), opts))
+    pub fn stream(&self, prompt: Text, #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue) -> EventStream {
+        event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt.into()), opts))
     }
 
     /// Streams a resume: `{ answer }` with `id` (from the store), `state`, or `history` + `pending`.
@@ -340,10 +380,10 @@ impl Client {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn discard(
         &self,
-        id: String,
+        id: Text,
         #[wasm_bindgen(unchecked_param_type = "{ keepHistory?: boolean } | undefined")] opts: JsValue,
     ) -> Promise {
-        promise(&self.inner, Op::Discard(id, opts))
+        promise(&self.inner, Op::Discard(id.into(), opts))
     }
 
     /// The store this client keeps conversations in (the exact object given, or the default).

@@ -2,16 +2,48 @@
 //! bodies with `?`, so a bad JS value is a typed error, never a throw past Rust frames.
 
 use crate::error::{Code, Error, Result};
-use js_sys::{Function, Reflect, JSON};
+use js_sys::{Function, Promise, Reflect, JSON};
 use serde::Serialize;
 use serde_json::Value;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/src/wasm/host.js")]
+extern "C" {
+    /// The message of whatever a JS callback threw (an Error's message, or the value as text),
+    /// read in host.js so that no value can throw while it is read.
+    #[wasm_bindgen(js_name = messageOf)]
+    pub fn thrown_message(thrown: &JsValue) -> String;
+    fn awaited(v: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = toolnexusError)]
+    fn toolnexus_error(message: &str, code: &str, status: Option<u16>) -> JsValue;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A parameter the typings call `string` that may hold any JS value at run time: it is read
+    /// with `string_arg`, never by the glue's string copy (which reads out of bounds given a
+    /// number).
+    #[wasm_bindgen(typescript_type = "string")]
+    pub type Text;
+}
+
+/// For Rust callers (the wasm-bindgen tests): a string as a `Text`.
+impl From<&str> for Text {
+    fn from(s: &str) -> Text {
+        JsValue::from_str(s).unchecked_into()
+    }
+}
 
 /// Rust data to a JS value through JSON text: `JSON.parse` of one string is much cheaper than
 /// building the object graph field by field across the boundary, and gives plain objects (never
 /// ES `Map`s), so results survive `JSON.stringify`.
 pub fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue> {
-    let text = serde_json::to_string(v).map_err(|e| Error::internal(format!("cannot encode a value for JS: {e}")))?;
+    parsed(serde_json::to_string(v).ok())
+}
+
+/// The part of `to_js` that does not depend on the type, compiled once rather than per type.
+fn parsed(text: Option<String>) -> Result<JsValue> {
+    let text = text.ok_or_else(|| Error::internal("cannot encode a value for JS"))?;
     JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
 }
 
@@ -30,6 +62,8 @@ pub fn from_js(v: &JsValue, what: &str) -> Result<Value> {
     serde_json::from_str(&text).map_err(|e| Error::bad_input(format!("{what} is not JSON data: {e}")))
 }
 
+/// `obj[key]`; `undefined` for a value that has no properties, and for a getter that throws (or
+/// a revoked Proxy): the reader then refuses the missing value with a typed error.
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
     // Functions have properties too (`AbortSignal.timeout`), but `typeof` says "function".
     if !obj.is_object() && !obj.is_function() {
@@ -38,12 +72,13 @@ pub fn get(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-pub fn opt_string(obj: &JsValue, key: &str, what: &str) -> Result<Option<String>> {
-    let v = get(obj, key);
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
+/// A string parameter (a prompt, an id, a name); with `optional`, `undefined` and `null` are
+/// none. Any other value is `bad_input` with the message `refusal`.
+pub fn string_arg(v: &JsValue, optional: bool, refusal: &'static str) -> Result<Option<String>> {
+    match v.as_string() {
+        None if !(optional && (v.is_undefined() || v.is_null())) => Err(Error::bad_input(refusal)),
+        s => Ok(s),
     }
-    v.as_string().map(Some).ok_or_else(|| Error::bad_input(format!("{what}.{key} must be a string")))
 }
 
 pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Function>> {
@@ -54,36 +89,21 @@ pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Funct
     v.dyn_into::<Function>().map(Some).map_err(|_| Error::bad_input(format!("{what}.{key} must be a function")))
 }
 
-/// A JS `Error` whose `code` property is the stable error code (and `status` for HTTP errors).
+/// A JS `Error` named `ToolnexusError` whose `code` property is the stable error code (and
+/// `status` for HTTP errors), made in host.js in one crossing.
 pub fn js_error(e: Error) -> JsValue {
-    let err = js_sys::Error::new(&e.message);
-    err.set_name("ToolnexusError");
-    let _ = Reflect::set(&err, &"code".into(), &e.code().into());
-    if let Some(s) = e.status {
-        let _ = Reflect::set(&err, &"status".into(), &JsValue::from(s));
-    }
-    err.into()
-}
-
-/// The message of whatever a JS callback threw (an Error's message, or the value as text).
-pub fn thrown_message(v: &JsValue) -> String {
-    if let Some(e) = v.dyn_ref::<js_sys::Error>() {
-        return String::from(e.message());
-    }
-    if let Some(s) = v.as_string() {
-        return s;
-    }
-    js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "unknown error".into())
+    toolnexus_error(&e.message, e.code(), e.status)
 }
 
 /// An error thrown back into Rust from JS: keep a `ToolnexusError`'s code, otherwise wrap it.
 pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
-    let name = get(v, "name").as_string().unwrap_or_default();
+    let text = |k| get(v, k).as_string();
+    let name = text("name").unwrap_or_default();
     if name == "AbortError" || name == "TimeoutError" {
         return Error::new(Code::Aborted, format!("{context}: aborted"));
     }
     // A store's refusal keeps its meaning: the caller must see `conflict`, not a store failure.
-    if get(v, "code").as_string().as_deref() == Some("conflict") {
+    if text("code").as_deref() == Some("conflict") {
         return Error::conflict(thrown_message(v));
     }
     Error::new(code, format!("{context}: {}", thrown_message(v)))
@@ -91,11 +111,12 @@ pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
 pub type JsResult<T> = std::result::Result<T, JsValue>;
 
 /// Awaits whatever a JS call returned (a value or a Promise); a throw or a rejection is `Err`.
+/// A thenable is awaited through a promise of our own (`awaited`), never through its own `then`.
 pub async fn settle(call: std::result::Result<JsValue, JsValue>) -> std::result::Result<JsValue, JsValue> {
     match call {
         // Only an object can be a thenable: a plain value needs no promise hop.
         Ok(v) if !v.is_object() && !v.is_function() => Ok(v),
-        Ok(v) => wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&v)).await,
+        Ok(v) => wasm_bindgen_futures::JsFuture::from(awaited(&v)).await,
         Err(e) => Err(e),
     }
 }

@@ -30,8 +30,8 @@ impl HookHost for JsHooks {
         Box::pin(async move {
             let Some(f) = &self.0[hook as usize] else { return Ok(Value::Null) };
             let v = settle(f.call1(&JsValue::UNDEFINED, &to_js(&arg)?)).await.map_err(|e| {
-                let code = if get(&e, "name").as_string().as_deref() == Some("AbortError") { Code::Aborted } else { Code::HostCallback };
-                Error::new(code, thrown_message(&e))
+                let aborted = get(&e, "name").as_string().as_deref() == Some("AbortError");
+                Error::new(if aborted { Code::Aborted } else { Code::HostCallback }, thrown_message(&e))
             })?;
             // The hooks but `bodyTransform` only act on an object; anything else is ignored.
             if hook != Hook::BodyTransform && !v.is_object() {

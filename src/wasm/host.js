@@ -46,7 +46,7 @@ function cancel(x) {
 
 // One tool call: the arguments cross as JSON text. Resolves to [0, string] for a string result,
 // [1, JSON text] for any other value, [2, message] for a throw or rejection, [3] for a value
-// that is not JSON data.
+// that is not JSON data. Never rejects.
 export async function callTool(f, args, signal, answer) {
   const ctx = {};
   if (signal) ctx.signal = signal;
@@ -55,13 +55,7 @@ export async function callTool(f, args, signal, answer) {
   try {
     v = await f(JSON.parse(args), ctx);
   } catch (e) {
-    let m = e instanceof Error ? String(e.message) : typeof e === "string" ? e : undefined;
-    if (m === undefined) {
-      try {
-        m = JSON.stringify(e);
-      } catch {}
-    }
-    return [2, m ?? "unknown error"];
+    return [2, messageOf(e)];
   }
   if (typeof v === "string") return [0, v];
   if (v === undefined) return [1, "null"];
@@ -72,13 +66,69 @@ export async function callTool(f, args, signal, answer) {
   return [3];
 }
 
+// The message of whatever a host value threw: an Error's message, a string, else the value as
+// JSON. Read so that nothing about the value (a revoked Proxy, a getter that throws, a message
+// that is not a string, a Symbol) can throw again: the edge would carry that throw through
+// Rust frames.
+export function messageOf(e) {
+  try {
+    if (e instanceof Error && typeof e.message === "string") return e.message;
+  } catch {}
+  if (typeof e === "string") return e;
+  try {
+    return JSON.stringify(e) ?? String(e);
+  } catch {}
+  return "unknown error";
+}
+
+// Awaits what a host callback returned inside a promise of our own: a value's own `then`, a
+// throwing `then` getter or a Promise's `constructor` getter then rejects it, never throws.
+export async function awaited(v) {
+  return v;
+}
+
+// A host callback whose outcome does not matter (`onMetric`, `onText`), wrapped so that neither
+// its throw nor a rejection of the promise it returns reaches the host as uncaught.
+function quietly(f) {
+  return (
+    f &&
+    ((a) => {
+      try {
+        const p = f(a);
+        if (p instanceof Promise) Promise.prototype.then.call(p, undefined, () => {});
+      } catch {}
+    })
+  );
+}
+
+// Toolkits made by `createToolkit`, mapped to their decoded tools' id in the wasm. Only the
+// object itself finds them: a plain `{ id }` or a copied handle cannot pose as a toolkit.
+// `kitId(o, id)` binds `o` to `id`; `kitId(o)` is o's id, or 0.
+const kits = new WeakMap();
+export function kitId(o, id) {
+  if (id && o !== null && typeof o === "object") kits.set(o, id);
+  return kits.get(o) ?? 0;
+}
+
+// A real array copy of `v` when it is an array (of a toolkit's tools), else undefined; an array
+// that throws on reading (a Proxy, an index getter) is refused too.
+export function listOf(v) {
+  try {
+    if (Array.isArray(v)) return Array.from(v);
+  } catch {}
+}
+
 // `createClient`'s options as JSON text for the core to read (src/options.rs): functions drop
 // out as in any JSON.stringify, and so does the store, an object of the host's, not data.
 // A value that is not JSON data (a cycle, a BigInt) gives "", which the core refuses.
+// `createClient`'s options as JSON text for the core to read (src/options.rs): a function
+// option is `true` there (so the core sees every key it must check against its table), and the
+// store, an object of the host's, not data, is left out. A value that is not JSON data (a cycle,
+// a BigInt) gives "", which the core refuses.
 export function optionsJson(o) {
   try {
     return JSON.stringify(o, function (k, v) {
-      return this === o && k === "store" ? undefined : v;
+      return this !== o ? v : k === "store" ? undefined : typeof v === "function" || v;
     });
   } catch {
     return "";
@@ -105,7 +155,7 @@ export class EventStream {
   // `{ value, done: false }` per item, then `{ done: true }`; a failed run rejects once.
   next() {
     return new Promise((resolve, reject) => {
-      if (this.#wait) return reject(new Error("EventStream.next() called again before the previous call settled"));
+      if (this.#wait) return reject(toolnexusError("EventStream.next() called again before the previous call settled", "bad_input"));
       this.#wait = [resolve, reject];
       this.#deliver();
     });
@@ -138,6 +188,21 @@ export class EventStream {
     } else return;
     this.#wait = undefined;
   }
+}
+
+
+// What a call's options hold besides JSON data, read once (one crossing), each checked:
+// [toolkit, signal, onText (wrapped by `quietly`), id (non-empty), keepHistory, history].
+// Throws the message of a refusal, or what a getter threw.
+export function runOptions(o) {
+  if (o == null) return [];
+  if (typeof o !== "object") throw "options must be an object";
+  const { toolkit, signal: s, id, history } = o;
+  if (s != null && !(typeof s.aborted === "boolean" && typeof s.addEventListener === "function")) {
+    throw "options.signal must be an AbortSignal";
+  }
+  if (id != null && typeof id !== "string") throw "options.id must be a string";
+  return [toolkit, s ?? undefined, quietly(fn(o, "onText", "options")), id || undefined, o.keepHistory === true, history];
 }
 
 // The data fields of a resume call's options as JSON text, for the core's reader
@@ -238,7 +303,8 @@ export async function readChunk(r, max, s) {
 
 // The host's objects among `createClient`'s options, checked in the order the edge reported
 // them before: [waitFor, fetch, onMetric, onError, beforeLLM, afterLLM, beforeTool, afterTool,
-// bodyTransform, store] (`undefined` when absent). Throws the message of a refusal as a string.
+// bodyTransform, store] (`undefined` when absent; `onMetric` wrapped by `quietly`). Throws the
+// message of a refusal as a string, or what a getter threw.
 export function hostOptions(o) {
   o = o !== null && typeof o === "object" ? o : {};
   const s = o.store;
@@ -250,6 +316,7 @@ export function hostOptions(o) {
   if (h != null && typeof h !== "object") throw "hooks must be an object of functions";
   for (const k of ["beforeLLM", "afterLLM", "beforeTool", "afterTool"]) fns.push(fn(h ?? {}, k, "hooks"));
   fns.push(fn(o, "bodyTransform", "createClient options"), s ?? undefined);
+  fns[2] = quietly(fns[2]);
   return fns;
 }
 
@@ -266,4 +333,23 @@ export async function callStore(s, m, id, state) {
   const f = s?.[m];
   if (typeof f !== "function") return [];
   return [await (state === undefined ? f.call(s, id) : f.call(s, id, JSON.parse(state)))];
+}
+
+// The class of every error the package throws. The edge constructs it (convert.rs `js_error`)
+// and pkg-template/api.js re-exports it, so `instanceof ToolnexusError` holds for all of them.
+export class ToolnexusError extends Error {
+  constructor(message, code, options) {
+    super(message, options);
+    this.name = "ToolnexusError";
+    this.code = code;
+    if (options?.status) this.status = options.status;
+  }
+  // Also true for an error of another copy of the package (a second bundle, another realm).
+  static is(e) {
+    return e?.name === "ToolnexusError" && typeof e.code === "string";
+  }
+}
+
+export function toolnexusError(message, code, status) {
+  return new ToolnexusError(message, code, status && { status });
 }

@@ -16,7 +16,7 @@ pub use toolkit::{define_tool, drop_toolkit, relay_tool, toolkit_id};
 
 use crate::error::Error;
 use crate::suspend::{self, IdGen, Request};
-use convert::{from_js, js_error, to_js, JsResult};
+use convert::{from_js, js_error, string_arg, to_js, JsResult, Text};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -46,8 +46,14 @@ pub fn pending(#[wasm_bindgen(unchecked_param_type = "Partial<Request>")] reques
 
 /// `pending({ kind: "authorization", prompt, url })`.
 #[wasm_bindgen(js_name = authRequired, unchecked_return_type = "ToolResult")]
-pub fn auth_required(url: String, prompt: Option<String>) -> JsResult<JsValue> {
-    to_js(&suspend::pending_result(suspend::auth_required(&url, prompt.as_deref()), &ids())).map_err(js_error)
+pub fn auth_required(url: Text, prompt: Option<Text>) -> JsResult<JsValue> {
+    let run = || {
+        let prompt = string_arg(&prompt.map_or(JsValue::UNDEFINED, Into::into), true, "authRequired: prompt must be a string")?;
+        let url = string_arg(&url, false, "authRequired: url must be a string")?.unwrap_or_default();
+        let req = suspend::auth_required(&url, prompt.as_deref());
+        to_js(&suspend::pending_result(req, &ids()))
+    };
+    run().map_err(js_error)
 }
 
 /// Whether a request is a relay tool call (`kind === "tool_call"`).
@@ -66,7 +72,10 @@ pub fn relay_calls_of(#[wasm_bindgen(unchecked_param_type = "Request")] request:
 
 /// Builds the answer to a relay request: `{ id: requestId, ok: true, data: { results } }`.
 #[wasm_bindgen(js_name = relayAnswer, unchecked_return_type = "Answer")]
-pub fn relay_answer(request_id: String, #[wasm_bindgen(unchecked_param_type = "RelayResult[]")] results: JsValue) -> JsResult<JsValue> {
-    let run = || to_js(&suspend::relay_answer(&request_id, suspend::relay_results_from_json(&from_js(&results, "results")?)?));
+pub fn relay_answer(request_id: Text, #[wasm_bindgen(unchecked_param_type = "RelayResult[]")] results: JsValue) -> JsResult<JsValue> {
+    let run = || {
+        let id = string_arg(&request_id, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
+        to_js(&suspend::relay_answer(&id, suspend::relay_results_from_json(&from_js(&results, "results")?)?))
+    };
     run().map_err(js_error)
 }

@@ -1,9 +1,10 @@
 //! `defineTool`, `relayTool`, and the decoded tools of the `Toolkit` class (a JS class in
-//! pkg-template/api.js, which holds the tool objects and an id into the registry here). A toolkit is read by
-//! duck typing (`toolkit.tools`), so a plain `{ tools: [...] }` object works too; the
-//! collision guard runs on construction, on `add`, and again when a run reads the toolkit.
+//! pkg-template/api.js that holds the tool objects; the object is bound to its entry in the
+//! registry here). Any other toolkit is read by duck typing (`toolkit.tools`), so a plain
+//! `{ tools: [...] }` object works too; the collision guard runs on construction, on `add`, and
+//! again when a run reads such a toolkit.
 
-use super::convert::{from_js, get, js_error, opt_function, JsResult};
+use super::convert::{from_js, get, js_error, opt_function, string_arg, JsResult};
 use crate::declare;
 use crate::error::{Error, Result};
 use crate::tool::{ToolSpec, Toolkit as CoreToolkit};
@@ -30,7 +31,7 @@ fn decode_tool(v: &JsValue, i: usize) -> Result<(ToolSpec, Option<Function>)> {
 
 thread_local! {
     /// Decoded `Toolkit` instances by id, so a run does not re-read and re-validate every tool
-    /// object. An entry lives as long as its `Toolkit` (removed in `Drop`).
+    /// object. An entry lives as long as its `Toolkit` (removed by `dropToolkit`).
     static REGISTRY: RefCell<Vec<(u32, Decoded)>> = const { RefCell::new(Vec::new()) };
     static NEXT_ID: Cell<u32> = const { Cell::new(1) };
 }
@@ -38,34 +39,40 @@ thread_local! {
 /// A short list, not a map: hosts hold a handful of toolkits, and a map's hashing code would
 /// cost more wasm bytes than the lookups ever save.
 fn registry_set(id: u32, decoded: Decoded) {
-    drop_toolkit(id);
+    forget(id);
     REGISTRY.with(|r| r.borrow_mut().push((id, decoded)));
 }
 
-const ID_KEY: &str = "__toolnexusToolkit";
+#[wasm_bindgen(module = "/src/wasm/host.js")]
+extern "C" {
+    /// The id a `Toolkit` object is bound to (0: none); with `id`, binds it first.
+    #[wasm_bindgen(js_name = kitId)]
+    fn kit_id(toolkit: &JsValue, id: u32) -> u32;
+    /// A real array copy of an array; `undefined` for anything else or an array that throws.
+    #[wasm_bindgen(js_name = listOf)]
+    fn list_of(v: &JsValue) -> Option<Array>;
+}
 
-/// Reads a toolkit: a `Toolkit` from its registry entry, or any object with a `tools` array
-/// (decoded and checked each time, since a plain array can change between runs).
+/// Reads a toolkit: a `Toolkit` from its registry entry (found by the object itself, so a handle
+/// cannot be forged), or any `{ tools: [...] }` object or array of tools (decoded and checked each
+/// time, since a plain array can change between runs).
 pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
     if toolkit.is_undefined() || toolkit.is_null() {
         return Ok(Decoded { kit: CoreToolkit::default(), fns: Vec::new() });
     }
-    if let Some(id) = get(toolkit, ID_KEY).as_f64() {
-        if let Some(d) = REGISTRY.with(|r| r.borrow().iter().find(|(k, _)| *k == id as u32).map(|(_, d)| d.clone())) {
-            return Ok(d);
-        }
+    let id = kit_id(toolkit, 0);
+    if let Some(d) = REGISTRY.with(|r| r.borrow().iter().find(|(k, _)| id != 0 && *k == id).map(|(_, d)| d.clone())) {
+        return Ok(d);
     }
-    let tools = get(toolkit, "tools");
-    let list = if Array::is_array(&tools) {
-        tools.unchecked_into()
-    } else if Array::is_array(toolkit) {
-        toolkit.clone().unchecked_into()
-    } else {
-        return Err(Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }"));
+    let list = match list_of(toolkit) {
+        Some(list) => list,
+        None => list_of(&get(toolkit, "tools"))
+            .ok_or_else(|| Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }"))?,
     };
     decode_list(&list)
 }
 
+/// `list` is a real array (from `list_of`): reading it cannot throw.
 fn decode_list(list: &Array) -> Result<Decoded> {
     let mut specs = Vec::with_capacity(list.length() as usize);
     let mut fns = Vec::new();
@@ -103,34 +110,40 @@ pub fn define_tool(#[wasm_bindgen(unchecked_param_type = "ToolDefinition")] def:
 /// `Request` of kind `"tool_call"` (to `waitFor`, or as a durable `status: "pending"` halt).
 // skip_typescript: an optional trailing JsValue cannot be expressed; types.d.ts declares it.
 #[wasm_bindgen(js_name = relayTool, skip_typescript)]
-pub fn relay_tool(name: String, description: Option<String>, schema: JsValue) -> JsResult<JsValue> {
-    let run = || tool_object(&declare::relay(name, description, from_js(&schema, "schema")?)?, None);
+pub fn relay_tool(name: JsValue, description: JsValue, schema: JsValue) -> JsResult<JsValue> {
+    let run = || {
+        let name = string_arg(&name, false, "relayTool: name must be a string")?.unwrap_or_default();
+        let description = string_arg(&description, true, "relayTool: description must be a string")?;
+        tool_object(&declare::relay(name, description, from_js(&schema, "schema")?)?, None)
+    };
     run().map_err(js_error)
 }
 
-/// Decodes a `Toolkit`'s tool objects (`createToolkit`, `Toolkit.add` in api.js) and keeps
-/// them under `id` (a new id when 0) for runs to find; returns the id. A refusal keeps nothing.
+/// Decodes a `Toolkit`'s tool objects (its constructor and `add` in api.js) and keeps them for
+/// runs of that toolkit object to find; returns their id. A refusal keeps nothing.
 #[wasm_bindgen(js_name = toolkitId, skip_typescript)]
-pub fn toolkit_id(list: JsValue, id: u32) -> JsResult<u32> {
-    if !Array::is_array(&list) {
-        return Err(js_error(Error::bad_input("createToolkit needs { tools: [...] } or an array of tools")));
-    }
-    let decoded = decode_list(list.unchecked_ref()).map_err(js_error)?;
-    let id = if id != 0 {
-        id
-    } else {
-        NEXT_ID.with(|n| {
+pub fn toolkit_id(list: JsValue, toolkit: JsValue) -> JsResult<u32> {
+    let list = list_of(&list).filter(|_| toolkit.is_object());
+    let list = list.ok_or_else(|| js_error(Error::bad_input("createToolkit needs { tools: [...] } or an array of tools")))?;
+    let decoded = decode_list(&list).map_err(js_error)?;
+    let id = match kit_id(&toolkit, 0) {
+        0 => NEXT_ID.with(|n| {
             let id = n.get();
             n.set(id.wrapping_add(1).max(1));
             id
-        })
+        }),
+        id => id,
     };
     registry_set(id, decoded);
-    Ok(id)
+    Ok(kit_id(&toolkit, id))
 }
 
 /// Forgets a `Toolkit`'s decoded tools (its `free()`, or the finalizer once it is collected).
 #[wasm_bindgen(js_name = dropToolkit, skip_typescript)]
-pub fn drop_toolkit(id: u32) {
+pub fn drop_toolkit(id: JsValue) {
+    forget(id.as_f64().unwrap_or_default() as u32);
+}
+
+fn forget(id: u32) {
     REGISTRY.with(|r| r.borrow_mut().retain(|(k, _)| *k != id));
 }

@@ -6,7 +6,7 @@ export type JsonSchema = { [key: string]: unknown };
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** A suspension: something the host must answer before the tool call can finish. */
-export interface Request {
+export interface Suspension {
   id: string;
   /** Open vocabulary: "authorization", "approval", "input", "question", "tool_call" (relay)… */
   kind: string;
@@ -16,16 +16,19 @@ export interface Request {
   expiresAt?: string;
 }
 
-/** The host's answer to a Request. The loop branches only on `ok`. */
+/** @deprecated Renamed `Suspension` (this name shadowed fetch's `Request`). */
+export type Request = Suspension;
+
+/** The host's answer to a Suspension. The loop branches only on `ok`. */
 export interface Answer {
-  /** Must echo the Request's id when resuming with runWithAnswer. */
+  /** Must echo the Suspension's id when resuming with runWithAnswer. */
   id: string;
   ok: boolean;
   data?: { [key: string]: unknown };
   reason?: "declined" | "cancelled" | "expired" | string;
 }
 
-/** One relay call in `Request.data.calls`. */
+/** One relay call in `Suspension.data.calls`. */
 export interface RelayCall {
   /** The provider's tool-call id. */
   id: string;
@@ -45,7 +48,7 @@ export interface RelayResult {
 export interface ToolResult {
   output: string;
   isError: boolean;
-  metadata?: { [key: string]: unknown; pending?: Request };
+  metadata?: { [key: string]: unknown; pending?: Suspension };
 }
 
 /** The second argument of a tool's run function. */
@@ -59,21 +62,82 @@ export interface ToolContext {
 /** What a tool's run may return: a string, a ToolResult (e.g. from pending()), or any JSON value. */
 export type ToolReturn = string | ToolResult | JsonValue | undefined;
 
-export interface ToolDefinition {
+/** A Standard Schema (https://standardschema.dev): zod 4, valibot, arktype, ... */
+export interface StandardSchema<Input = unknown, Output = Input> {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    /** Standard JSON Schema: how the tool's schema is offered to the model. */
+    readonly jsonSchema?: { readonly input: (options: { readonly target: string }) => Record<string, unknown> };
+  };
+}
+
+export type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+
+/** A JSON Schema carrying the type of the arguments it describes: see `jsonSchema<T>()`. */
+export type TypedJsonSchema<T> = JsonSchema & { readonly "~toolnexusArgs"?: T };
+
+/** A tool's arguments as its schema describes them: a Standard Schema's output, `jsonSchema<T>()`'s `T`, else an object of unknowns. */
+export type ToolArgs<S> = S extends { readonly "~standard": { readonly types?: infer T } }
+  ? NonNullable<T> extends { readonly output: infer O } ? O : unknown
+  : S extends { readonly "~toolnexusArgs"?: infer A } ? unknown extends A ? { [key: string]: unknown } : A
+  : { [key: string]: unknown };
+
+/** What `defineTool` takes; `Args` is inferred from `inputSchema`. */
+export interface ToolDefinition<Args = { [key: string]: unknown }, Schema = JsonSchema | StandardSchema> {
   name: string;
   description: string;
-  inputSchema?: JsonSchema;
+  /** A JSON Schema (not validated: the model's arguments reach `run` as they are), or a Standard Schema (validated before `run`; invalid arguments become an error result the model can correct). */
+  inputSchema?: Schema;
+  /** The JSON Schema offered to the model, for a Standard Schema without `~standard.jsonSchema`. */
+  jsonSchema?: JsonSchema;
   source?: string;
-  run: (args: { [key: string]: any }, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
+  run: (args: Args, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
 }
 
 /** A tool from defineTool() (source "native") or relayTool() (source "relay", no run). */
-export interface Tool {
+export interface Tool<Args = any> {
   name: string;
   description: string;
   inputSchema: JsonSchema;
   source: string;
-  run?: ToolDefinition["run"];
+  run?: (args: Args, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
+}
+
+/** What `onError(info)` is given for a failed provider attempt; return "retry" to retry (within `retries`). */
+export interface ErrorInfo {
+  error: string;
+  /** The HTTP status, when the provider answered. */
+  status?: number;
+  /** 0-based. */
+  attempt: number;
+  retryable: boolean;
+}
+
+/** A tool as hooks see it. */
+export interface ToolDeclaration {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+/** Async functions around each model call and tool call; a throw stops the run with `host_callback`. */
+export interface Hooks {
+  /** May replace the messages (the style's dialect) and tools for the rest of the run. */
+  beforeLLM?: (info: { messages: Message[]; tools: ToolDeclaration[]; model: string; turn: number }) =>
+    void | { messages?: Message[]; tools?: ToolDeclaration[] } | Promise<void | { messages?: Message[]; tools?: ToolDeclaration[] }>;
+  /** Sees the provider's raw reply (`{ streamed: true, usage }` when streamed). */
+  afterLLM?: (info: { response: unknown; model: string; turn: number }) => void | Promise<void>;
+  /** May answer the call itself (`{ result }`, a `pending(...)` result suspends) or change its arguments. */
+  beforeTool?: (info: { name: string; args: { [key: string]: unknown }; id: string; turn: number }) =>
+    void | { result?: ToolReturn; args?: { [key: string]: unknown } } | Promise<void | { result?: ToolReturn; args?: { [key: string]: unknown } }>;
+  /** May replace the result; never sees a suspension. */
+  afterTool?: (info: { name: string; args: { [key: string]: unknown }; result: ToolResult; id: string; turn: number }) =>
+    void | { result?: ToolReturn } | Promise<void | { result?: ToolReturn }>;
 }
 
 export type Style = "openai" | "anthropic" | "gemini";
@@ -92,21 +156,28 @@ export interface ClientOptions {
   /** Model round trips per run (default 10). */
   maxTurns?: number;
   /** Resolve suspensions in-process. Without it, a suspension halts the run with status "pending". */
-  waitFor?: (request: Request) => Answer | undefined | Promise<Answer | undefined>;
+  waitFor?: (request: Suspension) => Answer | undefined | Promise<Answer | undefined>;
   /** Where ask/askWithAnswer (and stream with an id) keep conversations. Default: memoryStore(). */
   store?: ConversationStore;
   /** Called synchronously with each metric event; a throwing sink is ignored. */
   onMetric?: (event: MetricEvent) => void;
   /** A fetch to use instead of the global one. */
   fetch?: (url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }) => Promise<Response | { status: number; text(): Promise<string> }>;
-  /** Deadline of a whole run, store calls included, in ms: 0 < n <= 2**31 - 1. */
-  timeoutMs?: number;
-  /** Retries after a failed model call (default 2). */
+  /** Retries of a failed provider call (429, 500, 502, 503, 504, 529, network errors); default 2, 0 = none. */
   retries?: number;
-  /** Backoff base in ms (default 500): 0 < n <= 2**31 - 1. */
+  /** Backoff base in ms (default 500; 0 < n <= 2**31 - 1): `retryBaseMs * 2^attempt` plus up to 100 ms of jitter (a `Retry-After` in seconds wins). */
   retryBaseMs?: number;
+  /** Decides each failed attempt: "retry" retries (never beyond `retries`), anything else fails. */
+  onError?: (info: ErrorInfo) => "retry" | "fail" | void | Promise<"retry" | "fail" | void>;
+  /** A deadline for the whole run, store calls included, in ms (0 < n <= 2**31 - 1); it aborts with code `aborted` ("run timeout after <ms>ms"). */
+  timeoutMs?: number;
   /** Longest model reply body, whole or streamed (default 8 MiB); longer is `response_too_large`. */
   maxResponseBytes?: number;
+  hooks?: Hooks;
+  /** Shallow-merged into every request body (`messages`, `tools` and `stream` stay the loop's): `temperature`, `max_tokens`, ... */
+  requestParams?: { [key: string]: unknown };
+  /** Called with each request body (after `requestParams`); may return a new one. */
+  bodyTransform?: (body: { [key: string]: unknown }) => { [key: string]: unknown } | void | Promise<{ [key: string]: unknown } | void>;
 }
 
 /** A message in the client's style dialect (OpenAI chat messages or Anthropic messages). */
@@ -133,7 +204,7 @@ export interface AskWithAnswerOptions {
   id: string;
   answer: Answer;
   /** Read from the store when omitted; must match it when given. */
-  pending?: Request;
+  pending?: Suspension;
   signal?: AbortSignal;
 }
 
@@ -146,7 +217,7 @@ export interface StreamOptions {
 }
 
 export type StreamWithAnswerOptions =
-  | { toolkit?: Toolkit | { tools: Tool[] }; id: string; answer: Answer; pending?: Request; signal?: AbortSignal }
+  | { toolkit?: Toolkit | { tools: Tool[] }; id: string; answer: Answer; pending?: Suspension; signal?: AbortSignal }
   | ResumeOptions;
 
 /** Events of client.stream / client.streamWithAnswer, in contract order. */
@@ -154,7 +225,7 @@ export type StreamEvent =
   | { type: "text"; delta: string }
   | { type: "tool_call"; id: string; name: string; args: { [key: string]: unknown } }
   | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
-  | { type: "pending"; request: Request }
+  | { type: "pending"; request: Suspension }
   | { type: "usage"; usage: Usage }
   | { type: "done"; result: RunResult };
 
@@ -171,7 +242,7 @@ export interface ConversationState {
   style: Style;
   messages: Message[];
   /** Present while the conversation is halted on a request. */
-  pending?: Request;
+  pending?: Suspension;
   /** The calls of the halted turn still waiting for a result. */
   outstanding?: { id: string; name: string }[];
   /** Raised by one on every save; a checking store refuses anything but stored + 1 (`conflict`). */
@@ -193,7 +264,7 @@ export interface KVNamespaceLike {
 }
 
 export type ResumeOptions =
-  | { toolkit?: Toolkit | { tools: Tool[] }; history: Message[]; pending: Request; answer: Answer; signal?: AbortSignal }
+  | { toolkit?: Toolkit | { tools: Tool[] }; history: Message[]; pending: Suspension; answer: Answer; signal?: AbortSignal }
   | { toolkit?: Toolkit | { tools: Tool[] }; state: RunResult; answer: Answer; signal?: AbortSignal };
 
 export interface Usage {
@@ -227,7 +298,7 @@ export interface RunResult {
   /** Present iff status is "incomplete". */
   limit?: "maxTurns";
   /** Present iff status is "pending". */
-  pending?: Request;
+  pending?: Suspension;
 }
 
 /** One per provider call, one per tool execution, one per run. */
@@ -240,14 +311,6 @@ export type ErrorCode =
   | "bad_input" | "provider_http" | "provider_parse" | "provider_error" | "transport"
   | "answer_mismatch" | "bad_state" | "relay_collision" | "host_callback" | "aborted" | "store"
   | "conversation_halted" | "conflict" | "internal" | "response_too_large";
-
-/** Every error thrown by this package is an Error with name "ToolnexusError" and a stable code. */
-export interface ToolnexusError extends Error {
-  name: "ToolnexusError";
-  code: ErrorCode;
-  /** HTTP status for provider_http. */
-  status?: number;
-}
 
 /**
  * Declares a relay tool: nothing runs in-process; each call surfaces to the host as a Request of

@@ -6,7 +6,7 @@ import {
 } from "toolnexus-wasm";
 import type {
   Answer, Client, ClientOptions, RelayCall, RelayResult, Request, RunResult, Tool, ToolResult,
-  Toolkit, ToolnexusError, ErrorCode, Usage, ToolCallRecord, MetricEvent, StreamEvent, ConversationStore,
+  Toolkit, ErrorCode, Usage, ToolCallRecord, MetricEvent, StreamEvent, ConversationStore,
   ConversationState, EventStream, KVNamespaceLike,
 } from "toolnexus-wasm";
 
@@ -43,7 +43,7 @@ export async function example(apiKey: string): Promise<string> {
   try {
     await client.run("x", {});
   } catch (e) {
-    const err = e as ToolnexusError;
+    const err = e as import("toolnexus-wasm").ToolnexusError;
     const code: ErrorCode = err.code;
     return code;
   }
@@ -96,4 +96,108 @@ export async function proxy(): Promise<string> {
     text += ch.choices[0]?.delta.content ?? "";
   }
   return text;
+}
+
+// Every option of createClient (the list is src/options.rs OPTIONS; surface.test.mjs checks
+// that ClientOptions has exactly those keys), every export, event and error code.
+import {
+  ToolnexusError, jsonSchema, initSync, durableObjectStore, ConversationObject, Toolkit as ToolkitClass,
+} from "toolnexus-wasm";
+import type {
+  Suspension, ErrorInfo, Hooks, StandardSchema, JsonValue, Message, ToolContext, ToolDefinition, ToolReturn, Style,
+  ResumeOptions, RunOptions, AskOptions, AskWithAnswerOptions, StreamOptions, StreamWithAnswerOptions, TranslateRequest,
+  ToolDeclaration, TypedJsonSchema, ToolArgs, JsonSchema,
+} from "toolnexus-wasm";
+import wasmModule from "toolnexus-wasm/toolnexus_wasm_bg.wasm";
+
+export async function everything(kv: KVNamespaceLike): Promise<void> {
+  await init(wasmModule);
+  if (Math.random() > 2) initSync(new Uint8Array(0));
+  const every: Required<ClientOptions> = {
+    baseUrl: "u", style: "gemini", model: "m", apiKey: "k", headers: { a: "b" }, systemPrompt: "s", maxTurns: 3,
+    waitFor: async (s: Suspension) => ({ id: s.id, ok: true }), store: memoryStore(),
+    onMetric: (e: MetricEvent) => void e, fetch: async (url, init) => fetch(url, init),
+    retries: 2, retryBaseMs: 10,
+    onError: (info: ErrorInfo) => (info.retryable && info.attempt < 1 && info.status !== 400 ? "retry" : "fail"),
+    timeoutMs: 1000,
+    maxResponseBytes: 1 << 20,
+    hooks: {
+      beforeLLM: ({ messages, tools, model, turn }) => ({ messages: messages.slice(turn), tools: tools.filter((t: ToolDeclaration) => t.name !== model) }),
+      afterLLM: async ({ response }) => void response,
+      beforeTool: ({ name, args }) => (name === "x" ? { result: "skipped" } : { args: { ...args } }),
+      afterTool: ({ result }) => ({ result: result.isError ? "failed" : result.output }),
+    } satisfies Hooks,
+    requestParams: { temperature: 0, max_tokens: 100 },
+    bodyTransform: (body) => ({ ...body, user: "u1" }),
+  };
+  const c: Client = createClient(every);
+  const style: Style = c.style;
+  const model: string = c.model;
+  // One argument is enough for run, ask, stream and discard.
+  const r = await c.run("hi");
+  await c.ask("hi");
+  for await (const e of c.stream("hi")) {
+    switch (e.type) {
+      case "text": e.delta satisfies string; break;
+      case "tool_call": e.args satisfies { [key: string]: unknown }; break;
+      case "tool_result": e.isError satisfies boolean; break;
+      case "pending": e.request satisfies Suspension; break;
+      case "usage": e.usage.totalTokens satisfies number; break;
+      case "done": e.result satisfies RunResult; break;
+      default: e satisfies never;
+    }
+  }
+  await c.discard("x");
+  const m: string = c.metrics();
+  c.free();
+  const dos = durableObjectStore({ idFromName: (n) => n, get: () => ({ fetch: async () => new Response("{}") }) });
+  const obj = new ConversationObject({ storage: { get: async () => undefined, put: async () => {}, delete: async () => true } });
+  await obj.fetch(new Request("https://x/", { method: "POST" }));
+  void [style, model, r, m, dos, kv];
+  // Errors: a real class with a guard; every code.
+  const codes: ErrorCode[] = ["bad_input", "provider_http", "provider_parse", "provider_error", "transport", "answer_mismatch",
+    "bad_state", "relay_collision", "host_callback", "aborted", "store", "conversation_halted", "conflict", "internal"];
+  try {
+    await c.run("x", { signal: AbortSignal.timeout(1) });
+  } catch (e) {
+    if (e instanceof ToolnexusError) { const code: ErrorCode = e.code; const s: number | undefined = e.status; void [code, s, e.cause]; }
+    if (ToolnexusError.is(e) && codes.includes(e.code)) throw new ToolnexusError("again", e.code, { status: e.status, cause: e });
+  }
+  // @ts-expect-error not an error code
+  new ToolnexusError("m", "nope");
+  // @ts-expect-error unknown options are refused (and at run time: bad_input, "did you mean")
+  createClient({ baseUrl: "u", style: "openai", model: "m", baseURL: "u" });
+  // @ts-expect-error the AI SDK's `tools` is not a client option
+  createClient({ baseUrl: "u", style: "openai", model: "m", tools: [] });
+}
+
+// Tool arguments are typed from the schema.
+interface StdOf<T> extends StandardSchema<T, T> {}
+export function typedTools(zodLike: StdOf<{ city: string; days?: number }>): Tool[] {
+  const weather = defineTool({
+    name: "weather", description: "Weather", inputSchema: zodLike,
+    run: async ({ city, days }) => `${city.toUpperCase()} ${(days ?? 1).toFixed(0)}`,
+  });
+  const add = defineTool({
+    name: "add", description: "Adds",
+    inputSchema: jsonSchema<{ a: number; b: number }>({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } } }),
+    run: ({ a, b }) => a + b,
+  });
+  const loose = defineTool({ name: "loose", description: "untyped", inputSchema: { type: "object" }, run: (args) => JSON.stringify(args) });
+  // @ts-expect-error city is a string, not a number
+  defineTool({ name: "w", description: "w", inputSchema: zodLike, run: ({ city }: { city: number }) => String(city) });
+  // @ts-expect-error args of an untyped JSON Schema are unknown, not any
+  defineTool({ name: "l", description: "l", inputSchema: { type: "object" }, run: (args) => args.q.toUpperCase() });
+  const schema: TypedJsonSchema<{ q: string }> = jsonSchema<{ q: string }>({});
+  const args: ToolArgs<typeof schema> = { q: "x" };
+  const def: ToolDefinition<{ q: string }> = { name: "d", description: "d", inputSchema: schema as JsonSchema, run: ({ q }, ctx: ToolContext) => q + String(ctx.answer?.ok) };
+  const ret: ToolReturn = { a: 1 } satisfies JsonValue;
+  const msgs: Message[] = [{ role: "user", content: "hi" }];
+  const opts: [RunOptions, AskOptions, StreamOptions, TranslateRequest] = [{ history: msgs }, { id: "a" }, { id: "a" }, { messages: msgs }];
+  const resume: [ResumeOptions, AskWithAnswerOptions, StreamWithAnswerOptions] = [
+    { history: msgs, pending: { id: "p", kind: "input", prompt: "?" }, answer: { id: "p", ok: true } },
+    { id: "a", answer: { id: "p", ok: true } }, { id: "a", answer: { id: "p", ok: true } }];
+  const kit: ToolkitClass = createToolkit([weather, add, loose]);
+  void [args, def, ret, opts, resume, kit];
+  return kit.tools;
 }

@@ -1,0 +1,116 @@
+import type { Request, Tool } from "../index.js";
+
+/** An MCP server entry as data: what `mcpTools` takes, and (with `tools`) what it gives back as `source`. */
+export interface McpServerEntry {
+  /** Names the server; its tools are called `<server>_<tool>` (sanitised). */
+  server: string;
+  /** The Streamable HTTP endpoint. */
+  url: string;
+  /** Sent on every request; `${NAME}` in a value is filled from `env`. */
+  headers?: { [name: string]: string };
+  /** Per request; default 30000. */
+  timeoutMs?: number;
+  /** A listing kept from an earlier `source`: the tools are rebuilt from it without connecting. */
+  tools?: { name: string; description?: string; inputSchema?: { [key: string]: unknown } }[];
+}
+
+export interface McpOptions extends McpServerEntry {
+  /** Values for `${NAME}` in `headers` (never part of `source`). */
+  env?: { [name: string]: string };
+  /** Replaces the global fetch. */
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /**
+   * The bearer token for the server, asked for before each request (none: `undefined`). After a
+   * call suspended with an `authorization` request and the host answered it, this is how the
+   * host hands over the token it obtained; tokens never enter results, states or errors.
+   */
+  token?: (who: { server: string; url: string }) => string | undefined | Promise<string | undefined>;
+}
+
+/** The tools of one MCP server, usable in `createToolkit`, with the entry as data and `close()`. */
+export interface McpTools extends Array<Tool> {
+  readonly source: McpServerEntry & { tools: NonNullable<McpServerEntry["tools"]> };
+  close(): Promise<void>;
+}
+
+/**
+ * Connects (initialize), lists every page of tools and returns them. A server that demands
+ * authorization while listing rejects with `code: "transport"`, `status: 401` and
+ * `authRequired: Request`; during a call it suspends the call instead (`kind: "authorization"`,
+ * `data: { server, serverUrl, resourceMetadata, authorizationServer?, resource?, scope? }`).
+ */
+export declare function mcpTools(options: McpOptions): Promise<McpTools>;
+
+/** An HTTP endpoint as a tool, as data (`definition` gives it back without `env`). */
+export interface HttpToolDefinition {
+  name: string;
+  url: string;
+  description?: string;
+  /** Default GET; GET sends every argument left after `{placeholder}`s as the query string. */
+  method?: string;
+  /** `${NAME}` in a value is filled from `env`. */
+  headers?: { [name: string]: string };
+  env?: { [name: string]: string };
+  /** Arguments sent as the query string whatever the method. */
+  query?: string[];
+  /** How the other arguments are sent: JSON (default), a form, or the `body` argument as is. */
+  body?: "json" | "form" | "raw";
+  inputSchema?: { [key: string]: unknown };
+  /** Default 30000 (`timeout`, the reference's name, is read too). */
+  timeoutMs?: number;
+  resultMode?: "text" | "json" | "status+text";
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+}
+
+/** `httpTool(definition)`: a tool for `createToolkit`; a non-2xx reply is the error result `HTTP <status>: <body>`. */
+export declare function httpTool(definition: HttpToolDefinition): Tool & { readonly definition: Omit<HttpToolDefinition, "env" | "fetch"> };
+
+/**
+ * The builtins that work over fetch, opt-in: `webfetch` (body read capped at `maxBytes`, default
+ * 512 KiB), `question` (suspends with `kind: "question"`; the answer's `data` is the result) and
+ * `todowrite`. `names` defaults to all three; any other builtin name is refused (`bad_input`).
+ */
+export declare function builtinTools(
+  names?: ("webfetch" | "question" | "todowrite")[],
+  options?: { fetch?: (input: string, init?: RequestInit) => Promise<Response>; maxBytes?: number },
+): Tool[];
+
+/** A skill as data; `content` is read as `body` too. */
+export interface SkillDefinition {
+  name: string;
+  description?: string;
+  body: string;
+  /** Names listed when the skill is loaded (a sample of at most `sampleLimit`, default 10). */
+  resources?: string[];
+  /** Default `skill://<name>/`. */
+  base?: string;
+}
+
+/**
+ * One `skill` tool over skills given as data; `prompt` is the catalog for the system prompt.
+ * `filter`: any `true` keeps only those names, otherwise `false` drops them. `sampleLimit`: 0
+ * means 10, -1 lists no resources.
+ */
+export declare function skillTool(
+  skills: SkillDefinition[],
+  options?: { filter?: { [name: string]: boolean }; sampleLimit?: number },
+): Tool & { readonly prompt: string };
+
+/**
+ * A remote A2A agent's skills as tools (`<agent>_<skill>`, one `task` argument): a call sends the
+ * task with `SendMessage` and polls `GetTask` every `pollEvery` ms (default 1000) until the task
+ * ends or `timeoutMs` (default 300000) passes. `card` is the Agent Card's URL.
+ */
+export declare function a2aTools(options: {
+  card: string;
+  headers?: { [name: string]: string };
+  env?: { [name: string]: string };
+  timeoutMs?: number;
+  pollEvery?: number;
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+}): Promise<Tool[]>;
+
+/** Loads the MCP wasm module; idempotent. Required once in browsers and extensions. */
+export declare function init(input?: unknown): Promise<void>;
+export declare function initSync(module: { module: unknown }): unknown;
+export type { Request };

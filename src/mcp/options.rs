@@ -1,0 +1,110 @@
+//! What a host writes for `mcpTools(...)`, read from JSON data (the edge keeps the functions:
+//! `fetch`, `token`). The same shape, with `tools` filled in, is the server entry as data
+//! ([`McpOptions::source`]): saved in extension settings or a run's side storage, it rebuilds the
+//! tools after a restart without listing them again.
+
+use super::result::McpTool;
+use super::DEFAULT_TIMEOUT_MS;
+use crate::error::{Error, Result};
+use crate::json;
+use serde_json::{Map, Value};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct McpOptions {
+    pub server: String,
+    pub url: String,
+    /// As written: values may hold `${NAME}` placeholders, filled from `env` when sending.
+    pub headers: Vec<(String, String)>,
+    pub env: Map<String, Value>,
+    pub timeout_ms: f64,
+    /// A listing the host kept: the tools are rebuilt from it and nothing is sent until a call.
+    pub tools: Option<Vec<McpTool>>,
+}
+
+impl McpOptions {
+    pub fn from_json(v: &Value) -> Result<McpOptions> {
+        let what = "mcpTools(options)";
+        let bad = Error::bad_input;
+        let o = json::object(v, what).map_err(bad)?;
+        let server = json::opt_str(o, "server", what).map_err(bad)?.filter(|s| !s.is_empty());
+        let server = server.ok_or_else(|| bad(json::join(&[what, ".server is required (a non-empty string)"], "")))?;
+        let url = json::opt_str(o, "url", what).map_err(bad)?.unwrap_or_default();
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(bad(json::join(&[what, ".url must be an http(s) URL"], "")));
+        }
+        let headers = match o.get("headers") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Object(h)) => {
+                let mut out = Vec::new();
+                for (k, v) in h {
+                    let v = v.as_str().ok_or_else(|| bad(json::join(&[what, ".headers.", k, " must be a string"], "")))?;
+                    out.push((k.clone(), v.to_string()));
+                }
+                out
+            }
+            Some(_) => return Err(bad(json::join(&[what, ".headers must be an object of strings"], ""))),
+        };
+        let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
+        let timeout_ms = match o.get("timeoutMs") {
+            None | Some(Value::Null) => DEFAULT_TIMEOUT_MS,
+            Some(t) => {
+                t.as_f64().filter(|t| *t > 0.0).ok_or_else(|| bad(json::join(&[what, ".timeoutMs must be a positive number"], "")))?
+            }
+        };
+        let tools = match o.get("tools") {
+            None | Some(Value::Null) => None,
+            Some(Value::Array(list)) => {
+                let mut out = Vec::new();
+                for (i, t) in list.iter().enumerate() {
+                    out.push(McpTool::from_listing(t).ok_or_else(|| {
+                        bad(json::join(&[what, ".tools[", &i.to_string(), "] must be { name, description?, inputSchema? }"], ""))
+                    })?);
+                }
+                Some(out)
+            }
+            Some(_) => return Err(bad(json::join(&[what, ".tools must be an array"], ""))),
+        };
+        Ok(McpOptions { server, url, headers, env, timeout_ms, tools })
+    }
+
+    /// The headers to send, placeholders filled (an unknown name is empty, as an unset variable).
+    pub fn expanded_headers(&self) -> Vec<(String, String)> {
+        self.headers.iter().map(|(k, v)| (k.clone(), expand_env(v, &self.env))).collect()
+    }
+
+    /// The server entry as data, with the listing `tools`. `env` is left out: it is where a host
+    /// keeps secrets, and it passes it again when it rebuilds.
+    pub fn source(&self, tools: &[McpTool]) -> Value {
+        let mut fields = vec![("server", self.server.as_str().into()), ("url", self.url.as_str().into())];
+        if !self.headers.is_empty() {
+            let h: Map<String, Value> = self.headers.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
+            fields.push(("headers", Value::Object(h)));
+        }
+        if self.timeout_ms != DEFAULT_TIMEOUT_MS {
+            fields.push(("timeoutMs", self.timeout_ms.into()));
+        }
+        fields.push(("tools", Value::Array(tools.iter().map(McpTool::to_value).collect())));
+        json::obj(fields)
+    }
+}
+
+/// `${NAME}` replaced by `env[NAME]` (a string; anything else or nothing is empty).
+pub fn expand_env(s: &str, env: &Map<String, Value>) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(start) = super::find(rest, "${") {
+        let after = rest.get(start + 2..).unwrap_or("");
+        let Some(len) = after.find('}') else { break };
+        let name = after.get(..len).unwrap_or("");
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            out.push_str(rest.get(..start + 2).unwrap_or(""));
+            rest = after;
+            continue;
+        }
+        out.push_str(rest.get(..start).unwrap_or(""));
+        out.push_str(env.get(name).and_then(Value::as_str).unwrap_or(""));
+        rest = after.get(len + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}

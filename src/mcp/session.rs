@@ -1,0 +1,455 @@
+//! One MCP session over Streamable HTTP, driven through the [`McpTransport`] seam: every request
+//! is a POST of one JSON-RPC message; the reply is a JSON body or an SSE stream holding the
+//! response (possibly after the server's notifications). `initialize` may hand out an
+//! `Mcp-Session-Id`, sent back on every later request with the negotiated
+//! `MCP-Protocol-Version`; a 404 on a request that carried it means the server dropped the
+//! session, so the client initialises again and retries once. `close` ends the session with
+//! DELETE. Calls may run concurrently: the session state is borrowed only between awaits.
+
+use super::auth::{self, Challenge};
+use super::legacy::{self, Gate, Legacy};
+use super::result::{self, McpTool};
+use super::{rpc, McpOptions, MAX_LIST_PAGES, PROTOCOL_VERSION, SUPPORTED};
+use crate::driver::ByteStream;
+use crate::error::{Code, Error, Result};
+use crate::json;
+use crate::sse::SseDecoder;
+use crate::suspend::{pending_result, IdGen};
+use crate::tool::ToolResult;
+use futures_util::future::LocalBoxFuture;
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+pub struct McpRequest {
+    pub method: &'static str,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+    /// A long-lived event stream (the legacy transport's GET): no per-request deadline, and not
+    /// tied to the call that happened to open it.
+    pub stream: bool,
+}
+
+pub struct McpResponse {
+    pub status: u16,
+    pub content_type: String,
+    pub session_id: Option<String>,
+    pub www_authenticate: Option<String>,
+    pub body: Box<dyn ByteStream>,
+}
+
+/// The host's HTTP. Dropping a response's body before its end cancels it.
+pub trait McpTransport {
+    fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>>;
+}
+
+/// What an exchange came to when it did not fail: a value, or the server's demand for
+/// authorization.
+#[derive(Debug, PartialEq)]
+pub enum Auth<T> {
+    Ok(T),
+    Needed(Challenge),
+}
+
+enum Reply {
+    Value(Value),
+    Needed(Challenge),
+    /// 404 to a request that carried a session id: the server forgot the session.
+    Gone,
+    /// 400, 404 or 405 to the first `initialize`: maybe a server of the legacy HTTP+SSE transport.
+    Legacy(String),
+}
+
+#[derive(Default)]
+struct State {
+    session_id: Option<String>,
+    protocol: Option<String>,
+    next_id: u64,
+    legacy: Option<Legacy>,
+}
+
+pub struct McpClient<T> {
+    pub options: McpOptions,
+    pub transport: T,
+    headers: Vec<(String, String)>,
+    state: Rc<RefCell<State>>,
+    /// A legacy session's turn on its one stream.
+    gate: Rc<Gate>,
+    /// One `initialize` at a time: concurrent first calls share the session it opens.
+    opening: Rc<Gate>,
+}
+
+impl<T: McpTransport> McpClient<T> {
+    pub fn new(options: McpOptions, transport: T) -> Self {
+        let headers = options.expanded_headers();
+        McpClient { options, transport, headers, state: Rc::default(), gate: Rc::default(), opening: Rc::default() }
+    }
+
+    /// The same session over another transport (the edge gives each call its own abort signal).
+    pub fn share<U: McpTransport>(&self, transport: U) -> McpClient<U> {
+        let (options, headers) = (self.options.clone(), self.headers.clone());
+        let (gate, opening) = (Rc::clone(&self.gate), Rc::clone(&self.opening));
+        McpClient { options, transport, headers, state: Rc::clone(&self.state), gate, opening }
+    }
+
+    pub fn is_connected(&self) -> bool {
+        self.state.borrow().protocol.is_some()
+    }
+
+    pub fn session_id(&self) -> Option<String> {
+        self.state.borrow().session_id.clone()
+    }
+
+    fn err(&self, what: &str) -> Error {
+        Error::new(Code::Transport, json::join(&["MCP server ", &self.options.server, ": ", what], ""))
+    }
+
+    fn request(&self, method: &'static str, body: Option<String>) -> McpRequest {
+        let s = self.state.borrow();
+        let mut headers = Vec::with_capacity(self.headers.len() + 4);
+        if body.is_some() {
+            headers.push(("content-type".into(), "application/json".into()));
+            headers.push(("accept".into(), "application/json, text/event-stream".into()));
+        }
+        if let Some(id) = &s.session_id {
+            headers.push(("mcp-session-id".into(), id.clone()));
+        }
+        if let Some(v) = &s.protocol {
+            headers.push(("mcp-protocol-version".into(), v.clone()));
+        }
+        headers.extend(self.headers.iter().cloned());
+        let url = s.legacy.as_ref().map_or_else(|| self.options.url.clone(), |l| l.endpoint.clone());
+        McpRequest { method, url, headers, body, stream: false }
+    }
+
+    /// POSTs one message; `id` is the request's (none for a notification).
+    async fn post(&self, body: String, id: Option<u64>, what: &str, initialize: bool) -> Result<Reply> {
+        let legacy = self.state.borrow().legacy.is_some();
+        // A legacy session's responses share one stream: one request at a time reads it.
+        let _turn = if legacy { Some(self.gate.acquire().await) } else { None };
+        let req = self.request("POST", Some(body));
+        let had_session = req.headers.iter().any(|(k, _)| k == "mcp-session-id");
+        let mut res = self.transport.send(&req).await?;
+        if let Some(c) = challenge(&res) {
+            return Ok(Reply::Needed(c));
+        }
+        if res.status == 404 && had_session {
+            return Ok(Reply::Gone);
+        }
+        if !(200..300).contains(&res.status) {
+            let text = read_all(res.body.as_mut()).await.unwrap_or_default();
+            let status = res.status.to_string();
+            let body = rpc::cap(String::from_utf8_lossy(&text).trim());
+            let message = json::join(&[what, ": HTTP ", &status, ": ", &body], "");
+            if initialize && !legacy && matches!(res.status, 400 | 404 | 405) {
+                return Ok(Reply::Legacy(message));
+            }
+            return Err(self.err(&message));
+        }
+        if legacy {
+            drop(res); // a legacy POST is only accepted (202); the answer comes on the stream
+            let Some(id) = id else { return Ok(Reply::Value(Value::Null)) };
+            return self.legacy_response(id, what).await.map(Reply::Value);
+        }
+        if initialize {
+            self.state.borrow_mut().session_id = res.session_id.clone().filter(|s| !s.is_empty());
+        }
+        let Some(id) = id else { return Ok(Reply::Value(Value::Null)) };
+        let named = json::join(&["MCP server ", &self.options.server, ": ", what], "");
+        let found = if res.content_type.starts_with("text/event-stream") {
+            self.read_sse(res.body.as_mut(), id, &named).await?
+        } else {
+            let text = read_all(res.body.as_mut()).await?;
+            let msg = super::parse(&text).ok_or_else(|| self.err(&json::join(&[what, ": the reply is not JSON"], "")))?;
+            rpc::response_to(&msg, id, &named)
+        };
+        match found {
+            Some(r) => r.map(Reply::Value),
+            None => Err(self.err(&json::join(&["no response to ", what], ""))),
+        }
+    }
+
+    /// Forgets the session (ids keep counting, so a late reply can never match a new request).
+    fn reset(&self) {
+        let mut s = self.state.borrow_mut();
+        s.session_id = None;
+        s.protocol = None;
+        s.legacy = None; // dropping the stream cancels it
+    }
+
+    fn next_id(&self) -> u64 {
+        let mut s = self.state.borrow_mut();
+        let id = s.next_id;
+        s.next_id += 1;
+        id
+    }
+
+    /// `initialize`, then `notifications/initialized`.
+    pub async fn connect(&self) -> Result<Auth<()>> {
+        self.reset();
+        let id = self.next_id();
+        let client = json::obj(vec![("name", "toolnexus-wasm".into()), ("version", env!("CARGO_PKG_VERSION").into())]);
+        let params = json::obj(vec![
+            ("protocolVersion", PROTOCOL_VERSION.into()),
+            ("capabilities", Value::Object(Map::new())),
+            ("clientInfo", client),
+        ]);
+        let body = rpc::request(id, "initialize", params);
+        let result = match self.post(body.clone(), Some(id), "initialize", true).await? {
+            Reply::Value(v) => v,
+            Reply::Needed(c) => return Ok(Auth::Needed(c)),
+            Reply::Gone => return Err(self.err("initialize: HTTP 404")),
+            Reply::Legacy(refusal) => {
+                if let Auth::Needed(c) = self.legacy_open(&refusal).await? {
+                    return Ok(Auth::Needed(c));
+                }
+                match self.post(body, Some(id), "initialize", true).await? {
+                    Reply::Value(v) => v,
+                    Reply::Needed(c) => return Ok(Auth::Needed(c)),
+                    _ => return Err(self.err("initialize: the legacy server refused it")),
+                }
+            }
+        };
+        let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or("");
+        if !SUPPORTED.contains(&version) {
+            return Err(self.err(&json::join(&["unsupported protocol version \"", version, "\""], "")));
+        }
+        self.state.borrow_mut().protocol = Some(version.to_string());
+        match self.post(rpc::notification("notifications/initialized"), None, "notifications/initialized", false).await? {
+            Reply::Needed(c) => Ok(Auth::Needed(c)),
+            _ => Ok(Auth::Ok(())),
+        }
+    }
+
+    /// One request on the session, connecting first when needed and once more when the server
+    /// dropped the session.
+    pub async fn rpc(&self, method: &str, params: Value) -> Result<Auth<Value>> {
+        for attempt in 0..2 {
+            if !self.is_connected() {
+                let _turn = self.opening.acquire().await;
+                // Another call may have opened the session while this one waited.
+                if !self.is_connected() {
+                    if let Auth::Needed(c) = self.connect().await? {
+                        return Ok(Auth::Needed(c));
+                    }
+                }
+            }
+            let id = self.next_id();
+            match self.post(rpc::request(id, method, params.clone()), Some(id), method, false).await? {
+                Reply::Value(v) => return Ok(Auth::Ok(v)),
+                Reply::Needed(c) => return Ok(Auth::Needed(c)),
+                Reply::Gone if attempt == 0 => self.state.borrow_mut().protocol = None,
+                Reply::Gone | Reply::Legacy(_) => {}
+            }
+        }
+        Err(self.err(&json::join(&[method, ": the session was lost twice (HTTP 404)"], "")))
+    }
+
+    /// Opens the legacy transport's event stream (GET on the server URL) and waits for its
+    /// `endpoint` event. `refusal` is what the Streamable HTTP attempt got, for the error when
+    /// this fails too.
+    async fn legacy_open(&self, refusal: &str) -> Result<Auth<()>> {
+        let mut headers = vec![("accept".to_string(), "text/event-stream".to_string())];
+        headers.extend(self.headers.iter().cloned());
+        let req = McpRequest { method: "GET", url: self.options.url.clone(), headers, body: None, stream: true };
+        let mut res = self.transport.send(&req).await?;
+        if let Some(c) = challenge(&res) {
+            return Ok(Auth::Needed(c));
+        }
+        if !(200..300).contains(&res.status) || !res.content_type.starts_with("text/event-stream") {
+            let status = res.status.to_string();
+            return Err(self.err(&json::join(&[refusal, " (and no legacy HTTP+SSE stream: GET HTTP ", &status, ")"], "")));
+        }
+        let mut decoder = SseDecoder::new();
+        let mut queue = Vec::new();
+        let endpoint = loop {
+            let Some(chunk) = res.body.next_chunk().await? else {
+                return Err(self.err("the legacy SSE stream ended before its endpoint event"));
+            };
+            queue.extend(decoder.push(&chunk));
+            if let Some(at) = queue.iter().position(|e| e.event.as_deref() == Some("endpoint")) {
+                let ev = queue.remove(at);
+                queue.drain(..at);
+                break legacy::resolve(&self.options.url, &ev.data);
+            }
+        };
+        self.state.borrow_mut().legacy = Some(Legacy { endpoint, stream: Some(res.body), decoder, queue });
+        Ok(Auth::Ok(()))
+    }
+
+    /// Reads the legacy stream until the response to `id`; the caller holds the turn.
+    async fn legacy_response(&self, id: u64, what: &str) -> Result<Value> {
+        let named = json::join(&["MCP server ", &self.options.server, ": ", what], "");
+        loop {
+            let next = {
+                let mut s = self.state.borrow_mut();
+                let l = s.legacy.as_mut().ok_or_else(|| self.err("the legacy session is closed"))?;
+                if l.queue.is_empty() {
+                    None
+                } else {
+                    Some(l.queue.remove(0))
+                }
+            };
+            if let Some(ev) = next {
+                if ev.event.as_deref().map_or(true, |e| e == "message") {
+                    if let Some(r) = super::parse(ev.data.as_bytes()).and_then(|m| rpc::response_to(&m, id, &named)) {
+                        return r;
+                    }
+                }
+                continue;
+            }
+            let stream = self.state.borrow_mut().legacy.as_mut().and_then(|l| l.stream.take());
+            let Some(mut stream) = stream else { return Err(self.err("the legacy session is closed")) };
+            let chunk = stream.next_chunk().await;
+            let mut s = self.state.borrow_mut();
+            match (chunk, s.legacy.as_mut()) {
+                (Ok(Some(bytes)), Some(l)) => {
+                    let events = l.decoder.push(&bytes);
+                    l.queue.extend(events);
+                    l.stream = Some(stream);
+                }
+                (Err(e), _) => {
+                    s.legacy = None;
+                    s.protocol = None;
+                    return Err(e);
+                }
+                _ => {
+                    s.legacy = None;
+                    s.protocol = None;
+                    return Err(self.err(&json::join(&[what, ": the legacy SSE stream ended"], "")));
+                }
+            }
+        }
+    }
+
+    /// Reads SSE events until the response to `id` arrives; the rest of the stream is dropped.
+    /// A request the server makes meanwhile is answered at once: `ping` with an empty result,
+    /// anything else (this client declares no capabilities) with "method not found", so the
+    /// server never waits on it.
+    async fn read_sse(&self, body: &mut dyn ByteStream, id: u64, what: &str) -> Result<Option<Result<Value>>> {
+        let mut decoder = SseDecoder::new();
+        while let Some(chunk) = body.next_chunk().await? {
+            for ev in decoder.push(&chunk) {
+                if ev.event.as_deref().is_some_and(|e| e != "message") {
+                    continue;
+                }
+                let Some(msg) = super::parse(ev.data.as_bytes()) else { continue };
+                if let Some(r) = rpc::response_to(&msg, id, what) {
+                    return Ok(Some(r));
+                }
+                if let (Some(method), Some(req_id)) = (msg.get("method").and_then(Value::as_str), msg.get("id")) {
+                    let reply = rpc::reply_to_server(req_id, method);
+                    // Best effort: a failed reply must not fail the call it arrived in.
+                    let _ = self.transport.send(&self.request("POST", Some(reply))).await;
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Every page of `tools/list`.
+    pub async fn list_tools(&self) -> Result<Auth<Vec<McpTool>>> {
+        let mut tools = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_LIST_PAGES {
+            let params = match &cursor {
+                Some(c) => json::obj(vec![("cursor", c.as_str().into())]),
+                None => Value::Object(Map::new()),
+            };
+            let page = match self.rpc("tools/list", params).await? {
+                Auth::Ok(v) => v,
+                Auth::Needed(c) => return Ok(Auth::Needed(c)),
+            };
+            for t in page.get("tools").and_then(Value::as_array).map_or(&[][..], Vec::as_slice) {
+                tools.extend(McpTool::from_listing(t));
+            }
+            match page.get("nextCursor").and_then(Value::as_str) {
+                None => return Ok(Auth::Ok(tools)),
+                Some(next) if seen.iter().any(|s| s == next) => {
+                    return Err(self.err(&json::join(&["tools/list returned a cursor twice: ", next], "")));
+                }
+                Some(next) => {
+                    seen.push(next.to_string());
+                    cursor = Some(next.to_string());
+                }
+            }
+        }
+        Err(self.err("tools/list has more than 1000 pages"))
+    }
+
+    /// `tools/call` as the tool result the model sees. A demand for authorization suspends the
+    /// call, unless it is the retry after the host answered one (`answered`): then the server
+    /// refused what the host obtained, and the model is told so instead of asking again.
+    pub async fn call(&self, name: &str, args: Value, answered: bool, ids: &IdGen) -> ToolResult {
+        let params = json::obj(vec![("name", name.into()), ("arguments", args)]);
+        let server = self.options.server.as_str();
+        match self.rpc("tools/call", params).await {
+            Ok(Auth::Ok(v)) => result::call_result(server, &v),
+            Ok(Auth::Needed(_)) if answered => {
+                result::failed(server, json::join(&["MCP server ", server, " refused the authorization it asked for"], ""))
+            }
+            Ok(Auth::Needed(c)) => pending_result(self.auth_request(&c).await, ids),
+            Err(e) => result::failed(server, e.message),
+        }
+    }
+
+    /// The suspension for a challenge: reads the protected-resource metadata (without
+    /// credentials) to name the authorization server; an unreadable document only leaves it out.
+    pub async fn auth_request(&self, c: &Challenge) -> crate::suspend::Request {
+        let url = auth::metadata_url(&self.options.url, c);
+        let req = McpRequest {
+            method: "GET",
+            url: url.clone(),
+            headers: vec![("accept".into(), "application/json".into())],
+            body: None,
+            stream: false,
+        };
+        let mut doc = None;
+        if let Ok(mut res) = self.transport.send(&req).await {
+            if (200..300).contains(&res.status) {
+                if let Ok(bytes) = read_all(res.body.as_mut()).await {
+                    doc = super::parse(&bytes);
+                }
+            }
+        }
+        auth::request(&self.options.server, &self.options.url, &url, doc.as_ref(), c)
+    }
+
+    /// Ends the session (DELETE with its id). A server that does not allow it (405), already
+    /// forgot it (404) or refuses the credentials (401, 403) leaves it to expire there: nothing
+    /// the host could do about it.
+    pub async fn close(&self) -> Result<()> {
+        let mut req = self.request("DELETE", None);
+        req.url = self.options.url.clone();
+        let had = self.state.borrow().session_id.is_some();
+        self.reset();
+        if !had {
+            return Ok(());
+        }
+        let res = self.transport.send(&req).await?;
+        if (200..300).contains(&res.status) || matches!(res.status, 401 | 403 | 404 | 405) {
+            return Ok(());
+        }
+        Err(self.err(&json::join(&["DELETE: HTTP ", &res.status.to_string()], "")))
+    }
+}
+
+/// A 401 (or a 403 naming a bearer challenge, as a server asking for more scope does).
+fn challenge(res: &McpResponse) -> Option<Challenge> {
+    let header = res.www_authenticate.as_deref().unwrap_or("");
+    match res.status {
+        401 => Some(auth::parse_challenge(header)),
+        403 if super::find(&header.to_ascii_lowercase(), "bearer").is_some() => Some(auth::parse_challenge(header)),
+        _ => None,
+    }
+}
+
+async fn read_all(body: &mut dyn ByteStream) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    while let Some(chunk) = body.next_chunk().await? {
+        out.extend_from_slice(&chunk);
+    }
+    Ok(out)
+}

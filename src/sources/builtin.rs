@@ -1,0 +1,297 @@
+//! The builtins that make sense over `fetch`, with the reference's names, schemas and results:
+//! `webfetch` (GET a URL; text/markdown strip the HTML, html keeps it; here the body read is
+//! capped, since a page or an extension has no disk to spill to), `question` (a pure suspension
+//! of `kind: "question"`; re-run with the host's answer, its `data` is the result) and
+//! `todowrite` (the list rendered back). The other seven (`bash`, `read`, `write`, `edit`,
+//! `grep`, `glob`, `apply_patch`) need a filesystem or a process and are refused by name.
+
+use crate::error::{Error, Result};
+use crate::json;
+use crate::suspend::{Answer, Request, ToolOutcome};
+use crate::tool::ToolResult;
+use serde_json::{Map, Value};
+
+pub const AVAILABLE: [&str; 3] = ["webfetch", "question", "todowrite"];
+/// What `webfetch` reads of a body by default.
+pub const DEFAULT_MAX_BYTES: usize = 512 * 1024;
+
+fn ok(output: String, meta: Map<String, Value>) -> ToolResult {
+    ToolResult { output, is_error: false, metadata: Some(meta) }
+}
+
+fn err(output: String, meta: Option<Map<String, Value>>) -> ToolResult {
+    ToolResult { output, is_error: true, metadata: meta }
+}
+
+/// Checks the names a host asked for (none: all three).
+pub fn select(names: Option<&Value>) -> Result<Vec<&'static str>> {
+    let Some(names) = names.filter(|n| !n.is_null()) else { return Ok(AVAILABLE.to_vec()) };
+    let list = names.as_array().ok_or_else(|| Error::bad_input("builtinTools(names): names must be an array of strings"))?;
+    let mut out = Vec::new();
+    for n in list {
+        let n = n.as_str().unwrap_or("");
+        match AVAILABLE.iter().find(|a| **a == n) {
+            Some(a) if !out.contains(a) => out.push(*a),
+            Some(_) => {}
+            None => {
+                return Err(Error::bad_input(json::join(
+                    &["builtinTools: \"", n, "\" is not available over fetch (available: webfetch, question, todowrite)"],
+                    "",
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn schema(props: Value, required: &str) -> Value {
+    json::obj(vec![
+        ("type", "object".into()),
+        ("properties", props),
+        ("required", Value::Array(vec![required.into()])),
+        ("additionalProperties", false.into()),
+    ])
+}
+
+fn s(t: &str) -> Value {
+    json::obj(vec![("type", t.into())])
+}
+
+fn described(t: &str, d: &str) -> Value {
+    json::obj(vec![("type", t.into()), ("description", d.into())])
+}
+
+/// `{ name, description, inputSchema, source: "builtin" }`.
+pub fn declaration(name: &str) -> Value {
+    let (description, input) = match name {
+        "webfetch" => {
+            let mut format = described("string", "Response format (default markdown)");
+            if let Value::Object(o) = &mut format {
+                o.insert("enum".into(), Value::Array(vec!["text".into(), "markdown".into(), "html".into()]));
+            }
+            let props = json::obj(vec![
+                ("url", described("string", "URL to fetch")),
+                ("format", format),
+                ("timeout", described("number", "Timeout in seconds (default 30)")),
+            ]);
+            ("Fetch a web page with GET and return it as plain text, markdown or raw HTML.", schema(props, "url"))
+        }
+        "question" => {
+            let options = json::obj(vec![("type", "array".into()), ("items", s("string"))]);
+            let item = json::obj(vec![
+                ("type", "object".into()),
+                (
+                    "properties",
+                    json::obj(vec![("question", s("string")), ("header", s("string")), ("options", options), ("multiple", s("boolean"))]),
+                ),
+                ("required", Value::Array(vec!["question".into()])),
+            ]);
+            let qs = json::obj(vec![("type", "array".into()), ("description", "Questions to ask".into()), ("items", item)]);
+            (
+                "Ask the user one or more questions and wait for the answers (the host shows them and replies).",
+                schema(json::obj(vec![("questions", qs)]), "questions"),
+            )
+        }
+        _ => {
+            let item = json::obj(vec![
+                ("type", "object".into()),
+                ("properties", json::obj(vec![("id", s("string")), ("text", s("string")), ("completed", s("boolean"))])),
+                ("required", Value::Array(vec!["id".into(), "text".into(), "completed".into()])),
+            ]);
+            let todos = json::obj(vec![("type", "array".into()), ("description", "The full todo list to store".into()), ("items", item)]);
+            (
+                "Replace the whole todo list of this session; returns it rendered as a checklist.",
+                schema(json::obj(vec![("todos", todos)]), "todos"),
+            )
+        }
+    };
+    json::obj(vec![("name", name.into()), ("description", description.into()), ("inputSchema", input), ("source", "builtin".into())])
+}
+
+fn array<'a>(args: &'a Value, key: &str) -> &'a [Value] {
+    args.get(key).and_then(Value::as_array).map_or(&[][..], Vec::as_slice)
+}
+
+/// `question`: the suspension on the first run; the answer's `data` (as JSON) once answered.
+pub fn question(args: &Value, answer: Option<&Answer>) -> ToolOutcome {
+    if let Some(a) = answer {
+        let data = a.data.clone().map_or_else(|| Value::Object(Map::new()), Value::Object);
+        return ToolOutcome::Result(ok(json::to_text(&data), Map::new()));
+    }
+    let questions = array(args, "questions");
+    let mut lines = Vec::new();
+    for q in questions {
+        let mut line = q.get("question").and_then(Value::as_str).unwrap_or("").to_string();
+        let opts = array(q, "options");
+        if !opts.is_empty() {
+            let texts: Vec<String> = opts.iter().map(super::http::js_string).collect();
+            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            line.push_str(" (options: ");
+            line.push_str(&json::join(&refs, ", "));
+            line.push(')');
+        }
+        lines.push(line);
+    }
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let mut data = Map::new();
+    data.insert("questions".into(), Value::Array(questions.to_vec()));
+    ToolOutcome::Suspend(Request { kind: "question".into(), prompt: json::join(&refs, "\n"), data: Some(data), ..Request::default() })
+}
+
+/// `todowrite`: `[x] text` / `[ ] text` per todo, or `(no todos)`.
+pub fn todowrite(args: &Value) -> ToolResult {
+    let todos = array(args, "todos");
+    let mut lines = Vec::new();
+    for t in todos {
+        let done = t.get("completed").is_some_and(|c| !matches!(c, Value::Null | Value::Bool(false)) && c != &Value::from(0) && c != "");
+        let text = t.get("text").filter(|v| !v.is_null()).map(super::http::js_string).unwrap_or_default();
+        lines.push(json::join(&[if done { "[x] " } else { "[ ] " }, &text], ""));
+    }
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let rendered = json::join(&refs, "\n");
+    let mut meta = Map::new();
+    meta.insert("todos".into(), Value::Array(todos.to_vec()));
+    ok(if rendered.is_empty() { "(no todos)".into() } else { rendered }, meta)
+}
+
+/// What one `webfetch` call asks for: the URL, the format and the timeout in ms.
+pub fn webfetch_request(args: &Value) -> std::result::Result<(String, &'static str, f64), ToolResult> {
+    let url = args.get("url").filter(|v| !v.is_null()).map(super::http::js_string).unwrap_or_default();
+    if url.is_empty() {
+        return Err(err("webfetch: url is required".into(), None));
+    }
+    let format = match args.get("format").and_then(Value::as_str) {
+        Some("text") => "text",
+        Some("html") => "html",
+        _ => "markdown",
+    };
+    let secs = args.get("timeout").and_then(Value::as_f64).unwrap_or(30.0);
+    Ok((url, format, secs * 1000.0))
+}
+
+/// The result of a fetched page; `truncated` when the body was cut at the cap.
+pub fn webfetch_result(status: u16, body: &str, format: &str, truncated: bool) -> ToolResult {
+    let mut meta = Map::new();
+    meta.insert("status".into(), status.into());
+    if !(200..300).contains(&status) {
+        return err(json::join(&["HTTP ", &status.to_string()], ""), Some(meta));
+    }
+    meta.insert("format".into(), format.into());
+    if truncated {
+        meta.insert("truncated".into(), true.into());
+    }
+    let output = if format == "html" { body.to_string() } else { strip_html(body) };
+    ok(output, meta)
+}
+
+/// The reference's light HTML → text: scripts, styles and tags dropped, spaces before a line
+/// end removed, three or more line ends made two, trimmed.
+pub fn strip_html(html: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let mut out = String::with_capacity(html.len());
+    let mut i = 0;
+    while i < html.len() {
+        let rest = lower.get(i..).unwrap_or("");
+        let block = ["<script", "<style"].into_iter().find(|t| rest.starts_with(t));
+        if let Some(open) = block {
+            let close = if open == "<script" { "</script>" } else { "</style>" };
+            if let Some(end) = crate::mcp::find(rest, close) {
+                i += end + close.len();
+                continue;
+            }
+        }
+        if rest.starts_with('<') {
+            if let Some(end) = rest.get(1..).and_then(|r| r.find('>')).filter(|&n| n > 0) {
+                i += end + 2;
+                continue;
+            }
+        }
+        let ch = html.get(i..).and_then(|r| r.chars().next()).unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    // `[ \t]+\n` → `\n`, then `\n{3,}` → `\n\n`
+    let lines: Vec<&str> = out.split('\n').map(|l| l.trim_end_matches([' ', '\t'])).collect();
+    let tidy = json::join(&lines, "\n");
+    let mut collapsed = String::with_capacity(tidy.len());
+    let mut newlines = 0;
+    for ch in tidy.chars() {
+        if ch == '\n' {
+            newlines += 1;
+            if newlines > 2 {
+                continue;
+            }
+        } else {
+            newlines = 0;
+        }
+        collapsed.push(ch);
+    }
+    collapsed.trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_are_checked_and_declared() {
+        assert_eq!(select(None).unwrap(), AVAILABLE.to_vec());
+        assert_eq!(select(Some(&json!(["todowrite", "todowrite"]))).unwrap(), vec!["todowrite"]);
+        assert_eq!(
+            select(Some(&json!(["bash"]))).unwrap_err().message,
+            "builtinTools: \"bash\" is not available over fetch (available: webfetch, question, todowrite)"
+        );
+        let d = declaration("webfetch");
+        assert_eq!((d["name"].as_str(), d["source"].as_str()), (Some("webfetch"), Some("builtin")));
+        assert_eq!(d["inputSchema"]["properties"]["format"]["enum"], json!(["text", "markdown", "html"]));
+        assert_eq!(declaration("question")["inputSchema"]["required"], json!(["questions"]));
+        assert_eq!(declaration("todowrite")["inputSchema"]["properties"]["todos"]["items"]["required"], json!(["id", "text", "completed"]));
+    }
+
+    #[test]
+    fn question_suspends_then_returns_the_answer() {
+        let args =
+            json!({"questions": [{"question": "Size?", "options": ["S", "M"]}, {"question": "Colour?", "header": "c", "options": []}]});
+        let ToolOutcome::Suspend(req) = question(&args, None) else { panic!("no suspension") };
+        assert_eq!((req.kind.as_str(), req.prompt.as_str()), ("question", "Size? (options: S, M)\nColour?"));
+        assert_eq!(req.data.unwrap()["questions"], args["questions"]);
+        let a =
+            Answer { id: "x".into(), ok: true, data: Some(json!({"answers": ["M", "blue"]}).as_object().unwrap().clone()), reason: None };
+        let out = |a: &Answer| match question(&args, Some(a)) {
+            ToolOutcome::Result(r) => r.output,
+            ToolOutcome::Suspend(_) => panic!("suspended again"),
+        };
+        assert_eq!(out(&a), r#"{"answers":["M","blue"]}"#);
+        let none = Answer { id: "x".into(), ok: true, data: None, reason: None };
+        assert_eq!(out(&none), "{}");
+    }
+
+    #[test]
+    fn todowrite_renders_the_list() {
+        let r = todowrite(
+            &json!({"todos": [{"id": "1", "text": "Buy milk", "completed": true}, {"id": "2", "text": "Call", "completed": false}]}),
+        );
+        assert_eq!(r.output, "[x] Buy milk\n[ ] Call");
+        assert_eq!(r.metadata.unwrap()["todos"].as_array().unwrap().len(), 2);
+        assert_eq!(todowrite(&json!({})).output, "(no todos)");
+    }
+
+    #[test]
+    fn webfetch_strips_html_and_reports_status() {
+        let page =
+            "<html><head><STYLE>p{}</STYLE><script>x()</script></head>\n<body><h1>Title</h1>  \n\n\n\n<p>Body &amp; more</p></body></html>";
+        assert_eq!(strip_html(page), "Title\n\nBody &amp; more");
+        let r = webfetch_result(200, page, "markdown", true);
+        assert_eq!(r.output, "Title\n\nBody &amp; more");
+        assert_eq!(Value::Object(r.metadata.unwrap()), json!({"status": 200, "format": "markdown", "truncated": true}));
+        assert_eq!(webfetch_result(200, "<b>x</b>", "html", false).output, "<b>x</b>");
+        let e = webfetch_result(500, "boom", "text", false);
+        assert_eq!((e.output.as_str(), e.is_error), ("HTTP 500", true));
+        assert_eq!(webfetch_request(&json!({})).unwrap_err().output, "webfetch: url is required");
+        assert_eq!(
+            webfetch_request(&json!({"url": "https://a", "format": "text", "timeout": 2})).unwrap(),
+            ("https://a".into(), "text", 2000.0)
+        );
+    }
+}

@@ -1,0 +1,125 @@
+// The host calls of the MCP entry (src/wasm/mcp.rs), each settled into plain values: what fails
+// here is a typed error on the Rust side, never a throw through Rust frames.
+
+// The options of `mcpTools` (or of another source, named by `what`): [JSON text of the data
+// fields, fetch, token]. Throws a refusal's text.
+export function mcpOptions(o, what) {
+  if (o === null || typeof o !== "object") throw `${what} must be an object`;
+  for (const k of ["fetch", "token"]) {
+    if (o[k] != null && typeof o[k] !== "function") throw `${what}.${k} must be a function`;
+  }
+  let text;
+  try {
+    text = JSON.stringify(o, function (k, v) {
+      return this === o && (k === "fetch" || k === "token") ? undefined : v;
+    });
+  } catch {}
+  if (typeof text !== "string") throw `${what} must be JSON data besides fetch and token`;
+  return [text, o.fetch ?? undefined, o.token ?? undefined];
+}
+
+// The signal of one request: the tool call's signal and the per-request deadline (none for 0),
+// combined.
+function requestSignal(user, ms) {
+  const s = [];
+  if (user !== null && typeof user === "object") s.push(user);
+  if (ms > 0) {
+    try {
+      s.push(AbortSignal.timeout(ms));
+    } catch {}
+  }
+  if (s.length < 2) return s[0];
+  try {
+    return AbortSignal.any(s);
+  } catch {}
+  const c = new AbortController();
+  for (const x of s) {
+    if (x.aborted) return c.abort(x.reason), c.signal;
+    x.addEventListener("abort", () => c.abort(x.reason), { once: true });
+  }
+  return c.signal;
+}
+
+// One HTTP request. Resolves to [status, content-type, mcp-session-id, www-authenticate, reader
+// or text]; rejects with [kind, message]: kind 0 a failed fetch, 1 the caller's abort, 2 the
+// deadline, 3 the token callback. With `auth`, the host's `token({ server, url })` is asked for
+// the bearer token now: it never reaches the wasm, so no state, result or error can hold it.
+export async function mcpSend(f, token, who, auth, method, url, headers, body, user, ms) {
+  const signal = requestSignal(user, ms);
+  const init = { method, headers: JSON.parse(headers) };
+  if (body !== undefined) init.body = body;
+  if (signal) init.signal = signal;
+  if (auth && token) {
+    let t;
+    try {
+      t = await token.call(undefined, JSON.parse(who));
+    } catch (e) {
+      throw [3, e instanceof Error ? e.message : String(e)];
+    }
+    if (typeof t === "string" && t) init.headers.authorization = "Bearer " + t;
+  }
+  let r;
+  try {
+    r = await (f ? f.call(globalThis, url, init) : fetch(url, init));
+  } catch (e) {
+    throw failure(e, signal);
+  }
+  const s = r !== null && typeof r === "object" ? Number(r.status) : 0;
+  if (!(s >= 100 && s <= 599)) throw [0, "fetch gave no Response"];
+  const h = (k) => {
+    try {
+      return r.headers.get(k) ?? undefined;
+    } catch {}
+  };
+  let b;
+  try {
+    b = r.body !== null && typeof r.body === "object" ? r.body.getReader() : await r.text();
+  } catch (e) {
+    throw failure(e, signal);
+  }
+  return [s, h("content-type") ?? "", h("mcp-session-id"), h("www-authenticate"), b, signal];
+}
+
+function failure(e, signal) {
+  if (signal?.aborted) return [signal.reason?.name === "TimeoutError" ? 2 : 1, ""];
+  return [0, e instanceof Error ? e.message : String(e)];
+}
+
+// The next chunk of a body: bytes, `undefined` at its end. Rejects as `mcpSend` does.
+export async function mcpRead(b, signal) {
+  try {
+    const x = await b.read();
+    return x?.done ? undefined : x?.value;
+  } catch (e) {
+    throw failure(e, signal);
+  }
+}
+
+export function mcpCancel(b) {
+  try {
+    b.cancel().catch(() => {});
+  } catch {}
+}
+
+// Resolves after `ms`, or as soon as `signal` aborts.
+export function mcpSleep(ms, signal) {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    try {
+      signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+    } catch {}
+  });
+}
+
+export function mcpAborted(signal) {
+  return Boolean(signal?.aborted);
+}
+
+// A message id for A2A.
+export function mcpUuid() {
+  try {
+    return crypto.randomUUID();
+  } catch {
+    return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  }
+}

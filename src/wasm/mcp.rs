@@ -1,0 +1,531 @@
+//! The MCP entry's edge (built with the `mcp` feature, as its own wasm: `toolnexus-wasm/mcp`):
+//! `McpSession` wraps the core's MCP client with a transport over the host's `fetch`
+//! (src/wasm/mcp.js). The JS `mcpTools` (pkg-template/mcp/api.js) turns its declarations into
+//! ordinary tools for `createToolkit`, so the loop's wasm needs nothing of MCP: a suspension an
+//! MCP call returns is the same data `authRequired()` makes.
+
+use crate::driver::{ByteStream, WholeBody};
+use crate::error::{Code, Error, Result};
+use crate::json;
+use crate::mcp::session::Auth;
+use crate::mcp::{McpClient, McpOptions, McpRequest, McpResponse, McpTransport};
+use crate::sources::builtin;
+use crate::sources::http::HttpToolDef;
+use crate::suspend::IdGen;
+use crate::suspend::{pending_result, Answer, ToolOutcome};
+use futures_util::future::LocalBoxFuture;
+use js_sys::{Array, Promise, Reflect, Uint8Array, JSON};
+use serde_json::Value;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+#[wasm_bindgen(module = "/src/wasm/mcp.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = mcpOptions, catch)]
+    fn mcp_options(o: &JsValue, what: &str) -> std::result::Result<Array, JsValue>;
+    #[wasm_bindgen(js_name = mcpSend)]
+    #[allow(clippy::too_many_arguments)]
+    fn mcp_send(
+        f: &JsValue,
+        token: &JsValue,
+        who: &str,
+        auth: bool,
+        method: &str,
+        url: &str,
+        headers: &str,
+        body: Option<String>,
+        signal: &JsValue,
+        ms: f64,
+    ) -> Promise;
+    #[wasm_bindgen(js_name = mcpRead)]
+    fn mcp_read(b: &JsValue, signal: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = mcpCancel)]
+    fn mcp_cancel(b: &JsValue);
+    #[wasm_bindgen(js_name = mcpSleep)]
+    fn mcp_sleep(ms: f64, signal: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = mcpAborted)]
+    fn mcp_aborted(signal: &JsValue) -> bool;
+    #[wasm_bindgen(js_name = mcpUuid)]
+    fn mcp_uuid() -> String;
+}
+
+type JsResult<T> = std::result::Result<T, JsValue>;
+
+/// A `ToolnexusError` with its stable `code`, as the loop's entry makes them.
+fn js_error(e: Error) -> JsValue {
+    let err = js_sys::Error::new(&e.message);
+    err.set_name("ToolnexusError");
+    let _ = Reflect::set(&err, &"code".into(), &e.code().into());
+    if let Some(s) = e.status {
+        let _ = Reflect::set(&err, &"status".into(), &JsValue::from(s));
+    }
+    err.into()
+}
+
+fn to_js(v: &Value) -> JsValue {
+    JSON::parse(&json::to_text(v)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `fetch` for one session; `signal` is the tool call's (`undefined` outside calls).
+struct Fetch {
+    fetch: JsValue,
+    token: JsValue,
+    /// Names the source in messages: `MCP server <name>` or `HTTP tool <name>`.
+    label: String,
+    url: String,
+    /// `{ server, url }` as JSON text: what the token callback is asked with.
+    who: String,
+    timeout_ms: f64,
+    signal: JsValue,
+}
+
+impl Fetch {
+    /// A rejection of mcp.js (`[kind, message]`) as an error naming the server.
+    fn failed(&self, e: &JsValue) -> Error {
+        let kind = Reflect::get(e, &0.into()).ok().and_then(|k| k.as_f64()).unwrap_or(0.0) as u8;
+        let msg = Reflect::get(e, &1.into()).ok().and_then(|m| m.as_string()).unwrap_or_default();
+        let head = json::join(&[&self.label, ": "], "");
+        match kind {
+            1 => Error::new(Code::Aborted, head + "aborted"),
+            2 => Error::new(Code::Aborted, head + "timeout after " + &crate::metrics::js_number(self.timeout_ms) + "ms"),
+            3 => Error::new(Code::HostCallback, head + "the token callback failed: " + &msg),
+            _ => Error::new(Code::Transport, head + "fetch failed: " + &msg),
+        }
+    }
+}
+
+struct Body {
+    reader: JsValue,
+    signal: JsValue,
+    fetch: Rc<Fetch>,
+    done: bool,
+}
+
+impl ByteStream for Body {
+    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
+        Box::pin(async move {
+            if self.done {
+                return Ok(None);
+            }
+            let v = JsFuture::from(mcp_read(&self.reader, &self.signal)).await.map_err(|e| self.fetch.failed(&e))?;
+            if v.is_undefined() || v.is_null() {
+                self.done = true;
+                return Ok(None);
+            }
+            Ok(Some(v.dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default()))
+        })
+    }
+}
+
+impl Drop for Body {
+    /// Stops a stream the client no longer reads (the response it waited for has come).
+    fn drop(&mut self) {
+        if !self.done {
+            mcp_cancel(&self.reader);
+        }
+    }
+}
+
+struct Transport(Rc<Fetch>);
+
+impl McpTransport for Transport {
+    fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>> {
+        Box::pin(self.send_as(req, req.method))
+    }
+}
+
+impl Transport {
+    /// Sends `req` with HTTP method `method` (an HTTP tool's may be any).
+    async fn send_as(&self, req: &McpRequest, method: &str) -> Result<McpResponse> {
+        {
+            let f = &self.0;
+            let mut head = String::from("{");
+            for (i, (k, v)) in req.headers.iter().enumerate() {
+                head.push_str(if i > 0 { "," } else { "" });
+                json::write_str(&mut head, k);
+                head.push(':');
+                json::write_str(&mut head, v);
+            }
+            head.push('}');
+            // The bearer token goes only to the server itself
+            // (and to a legacy server's message endpoint on its origin), never to a metadata document.
+            let same_origin = || crate::mcp::legacy::resolve(&req.url, "/") == crate::mcp::legacy::resolve(&f.url, "/");
+            let auth = !f.url.is_empty() && (req.url == f.url || (method == "POST" && same_origin()));
+            // A long-lived stream has no deadline and outlives the call that opened it.
+            let (signal, ms) = if req.stream { (JsValue::UNDEFINED, 0.0) } else { (f.signal.clone(), f.timeout_ms) };
+            let p = mcp_send(&f.fetch, &f.token, &f.who, auth, method, &req.url, &head, req.body.clone(), &signal, ms);
+            let out: Array = JsFuture::from(p).await.map_err(|e| f.failed(&e))?.unchecked_into();
+            let text = |i: u32| out.get(i).as_string();
+            let reader = out.get(4);
+            let body: Box<dyn ByteStream> = match reader.as_string() {
+                Some(t) => Box::new(WholeBody(Some(t.into_bytes()))),
+                None => Box::new(Body { reader, signal: out.get(5), fetch: Rc::clone(f), done: false }),
+            };
+            Ok(McpResponse {
+                status: out.get(0).as_f64().unwrap_or(0.0) as u16,
+                content_type: text(1).unwrap_or_default(),
+                session_id: text(2),
+                www_authenticate: text(3),
+                body,
+            })
+        }
+    }
+}
+
+/// One MCP server: its session, listing and calls. Made by `mcpTools` (pkg-template/mcp/api.js).
+#[wasm_bindgen]
+pub struct McpSession {
+    /// The session shared by every call (the tool calls of one turn run concurrently).
+    client: Rc<McpClient<Transport>>,
+    base: Rc<Fetch>,
+}
+
+thread_local! {
+    static IDS: Rc<IdGen> = Rc::new(IdGen::new(Box::new(|| js_sys::Date::now() as u64)));
+}
+
+#[wasm_bindgen]
+impl McpSession {
+    /// Reads the options (`{ server, url, headers?, env?, timeoutMs?, tools?, fetch?, token? }`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> JsResult<McpSession> {
+        let parts =
+            mcp_options(&options, "mcpTools(options)").map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
+        let data: Value = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
+        let opts = McpOptions::from_json(&data).map_err(js_error)?;
+        let who = json::to_text(&json::obj(vec![("server", opts.server.as_str().into()), ("url", opts.url.as_str().into())]));
+        let base = Rc::new(Fetch {
+            fetch: parts.get(1),
+            token: parts.get(2),
+            label: json::join(&["MCP server ", &opts.server], ""),
+            url: opts.url.clone(),
+            who,
+            timeout_ms: opts.timeout_ms,
+            signal: JsValue::UNDEFINED,
+        });
+        let client = Rc::new(McpClient::new(opts, Transport(Rc::clone(&base))));
+        Ok(McpSession { client, base })
+    }
+
+    /// A client for one call: the same session, this call's signal.
+    fn with_signal(&self, signal: JsValue) -> Rc<McpClient<Transport>> {
+        if signal.is_undefined() || signal.is_null() {
+            return Rc::clone(&self.client);
+        }
+        let b = &self.base;
+        let fetch = Rc::new(Fetch {
+            fetch: b.fetch.clone(),
+            token: b.token.clone(),
+            label: b.label.clone(),
+            url: b.url.clone(),
+            who: b.who.clone(),
+            timeout_ms: b.timeout_ms,
+            signal,
+        });
+        Rc::new(self.client.share(Transport(fetch)))
+    }
+
+    /// `{ source, tools }`: the server entry as data and each tool's declaration, in the same
+    /// order. With `tools` in the options nothing is sent; otherwise the session is opened and
+    /// every page listed. A server that asks for authorization here rejects with code
+    /// `transport`, `status: 401` and `authRequired`: the request a host would answer.
+    pub fn list(&self) -> Promise {
+        let client = Rc::clone(&self.client);
+        future_to_promise(async move {
+            let tools = match &client.options.tools {
+                Some(t) => t.clone(),
+                None => match client.list_tools().await.map_err(js_error)? {
+                    Auth::Ok(t) => t,
+                    Auth::Needed(c) => {
+                        let mut req = client.auth_request(&c).await;
+                        req.id = IDS.with(|ids| ids.next());
+                        let mut e = Error::new(
+                            Code::Transport,
+                            json::join(&["MCP server ", &client.options.server, " requires authorization"], ""),
+                        );
+                        e.status = Some(401);
+                        let err = js_error(e);
+                        let _ = Reflect::set(&err, &"authRequired".into(), &to_js(&req.to_value()));
+                        return Err(err);
+                    }
+                },
+            };
+            let server = &client.options.server;
+            let decls: Vec<Value> = tools.iter().map(|t| t.declaration(server)).collect();
+            Ok(to_js(&json::obj(vec![("source", client.options.source(&tools)), ("tools", Value::Array(decls))])))
+        })
+    }
+
+    /// Calls tool `name` (the server's own name) with `args`; resolves to a tool result (never
+    /// rejects). `answer`: the host's answer when the loop re-runs a call it suspended.
+    pub fn call(&self, name: String, args: JsValue, signal: JsValue, answer: JsValue) -> Promise {
+        let client = self.with_signal(signal);
+        let args: Value = json_of(&args);
+        let args = if args.is_object() { args } else { Value::Object(Default::default()) };
+        let answered = answer.is_object();
+        future_to_promise(async move {
+            let ids = IDS.with(Rc::clone);
+            let r = client.call(&name, args, answered, &ids).await;
+            Ok(to_js(&r.to_value()))
+        })
+    }
+
+    /// Ends the session with DELETE (when the server gave one).
+    pub fn close(&self) -> Promise {
+        let client = Rc::clone(&self.client);
+        future_to_promise(async move {
+            client.close().await.map_err(js_error)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+}
+
+/// `httpTool(definition)`'s runner (pkg-template/mcp/api.js makes the tool object around it).
+#[wasm_bindgen]
+pub struct HttpTool {
+    def: HttpToolDef,
+    fetch: JsValue,
+}
+
+#[wasm_bindgen]
+impl HttpTool {
+    /// Reads the definition (`{ name, description?, method?, url, headers?, env?, query?, body?,
+    /// inputSchema?, timeoutMs?, resultMode?, fetch? }`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(definition: JsValue) -> JsResult<HttpTool> {
+        let parts =
+            mcp_options(&definition, "httpTool(definition)").map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
+        let data: Value = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
+        Ok(HttpTool { def: HttpToolDef::from_json(&data).map_err(js_error)?, fetch: parts.get(1) })
+    }
+
+    /// `{ name, description, inputSchema, source: "http" }`.
+    pub fn declaration(&self) -> JsValue {
+        to_js(&self.def.declaration())
+    }
+
+    /// The definition as data, without `env`.
+    pub fn definition(&self) -> JsValue {
+        to_js(&self.def.definition())
+    }
+
+    /// One call; resolves to a tool result (never rejects).
+    pub fn call(&self, args: JsValue, signal: JsValue) -> Promise {
+        let args: Value = json_of(&args);
+        let call = self.def.request(&args);
+        let def = self.def.clone();
+        let fetch = Rc::new(Fetch {
+            fetch: self.fetch.clone(),
+            token: JsValue::UNDEFINED,
+            label: json::join(&["HTTP tool ", &def.name], ""),
+            url: String::new(),
+            who: String::new(),
+            timeout_ms: def.timeout_ms,
+            signal,
+        });
+        future_to_promise(async move {
+            let req = McpRequest { method: "GET", url: call.url, headers: call.headers, body: call.body, stream: false };
+            let run = async {
+                let mut res = Transport(Rc::clone(&fetch)).send_as(&req, &call.method).await?;
+                let mut text = Vec::new();
+                while let Some(chunk) = res.body.next_chunk().await? {
+                    text.extend_from_slice(&chunk);
+                }
+                Ok::<_, Error>(def.result(res.status, &String::from_utf8_lossy(&text)))
+            };
+            let r = run.await.unwrap_or_else(|e| crate::tool::ToolResult::error(e.message));
+            Ok(to_js(&r.to_value()))
+        })
+    }
+}
+
+/// `builtinTools(names?, options?)`'s runner: webfetch, question and todowrite.
+#[wasm_bindgen]
+pub struct Builtins {
+    names: Vec<&'static str>,
+    fetch: JsValue,
+    max_bytes: usize,
+}
+
+fn json_of(v: &JsValue) -> Value {
+    JSON::stringify(v).ok().and_then(|s| s.as_string()).and_then(|s| crate::mcp::parse(s.as_bytes())).unwrap_or(Value::Null)
+}
+
+#[wasm_bindgen]
+impl Builtins {
+    /// `names` (default all three) and `{ fetch?, maxBytes? }` (webfetch's body cap, default 512 KiB).
+    #[wasm_bindgen(constructor)]
+    pub fn new(names: JsValue, options: JsValue) -> JsResult<Builtins> {
+        let bad = |m: String| js_error(Error::bad_input(m));
+        let names = builtin::select(Some(&json_of(&names))).map_err(js_error)?;
+        let (fetch, max_bytes) = if options.is_object() {
+            let parts = mcp_options(&options, "builtinTools(names, options)").map_err(|e| bad(e.as_string().unwrap_or_default()))?;
+            let data: Value = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
+            let max = match data.get("maxBytes") {
+                None | Some(Value::Null) => builtin::DEFAULT_MAX_BYTES,
+                Some(m) => {
+                    m.as_f64().filter(|m| *m >= 1.0).ok_or_else(|| bad("builtinTools options.maxBytes must be a positive number".into()))?
+                        as usize
+                }
+            };
+            (parts.get(1), max)
+        } else {
+            (JsValue::UNDEFINED, builtin::DEFAULT_MAX_BYTES)
+        };
+        Ok(Builtins { names, fetch, max_bytes })
+    }
+
+    /// The declarations, in the order asked for.
+    pub fn declarations(&self) -> JsValue {
+        to_js(&Value::Array(self.names.iter().map(|n| builtin::declaration(n)).collect()))
+    }
+
+    /// One call of builtin `name`; resolves to a tool result (a suspension for a new question).
+    pub fn call(&self, name: String, args: JsValue, signal: JsValue, answer: JsValue) -> Promise {
+        let args = json_of(&args);
+        let answer = Answer::from_json(&json_of(&answer), "ctx.answer").ok();
+        let (fetch, max) = (self.fetch.clone(), self.max_bytes);
+        future_to_promise(async move {
+            let r = match name.as_str() {
+                "question" => match builtin::question(&args, answer.as_ref()) {
+                    ToolOutcome::Result(r) => r,
+                    ToolOutcome::Suspend(req) => pending_result(req, &IDS.with(Rc::clone)),
+                },
+                "todowrite" => builtin::todowrite(&args),
+                _ => match builtin::webfetch_request(&args) {
+                    Err(r) => r,
+                    Ok((url, format, timeout_ms)) => {
+                        let label = "webfetch".to_string();
+                        let f = Rc::new(Fetch {
+                            fetch,
+                            token: JsValue::UNDEFINED,
+                            label,
+                            url: String::new(),
+                            who: String::new(),
+                            timeout_ms,
+                            signal,
+                        });
+                        let req = McpRequest { method: "GET", url, headers: Vec::new(), body: None, stream: false };
+                        let run = async {
+                            let mut res = Transport(f).send(&req).await?;
+                            let mut body = Vec::new();
+                            let mut truncated = false;
+                            while let Some(chunk) = res.body.next_chunk().await? {
+                                body.extend_from_slice(&chunk);
+                                if body.len() > max {
+                                    body.truncate(max);
+                                    truncated = true;
+                                    break; // dropping the body cancels the rest
+                                }
+                            }
+                            Ok::<_, Error>(builtin::webfetch_result(res.status, &String::from_utf8_lossy(&body), format, truncated))
+                        };
+                        run.await.unwrap_or_else(|e| crate::tool::ToolResult::error(e.message))
+                    }
+                },
+            };
+            Ok(to_js(&r.to_value()))
+        })
+    }
+}
+
+/// `skillTool(skills, options?)`'s runner.
+#[wasm_bindgen]
+pub struct SkillSet(crate::sources::skill::Skills);
+
+#[wasm_bindgen]
+impl SkillSet {
+    #[wasm_bindgen(constructor)]
+    pub fn new(skills: JsValue, options: JsValue) -> JsResult<SkillSet> {
+        crate::sources::skill::Skills::from_json(&json_of(&skills), &json_of(&options)).map(SkillSet).map_err(js_error)
+    }
+
+    pub fn declaration(&self) -> JsValue {
+        to_js(&crate::sources::skill::Skills::declaration())
+    }
+
+    /// The catalog for the system prompt.
+    pub fn prompt(&self) -> String {
+        self.0.prompt()
+    }
+
+    /// Loads one skill (a tool result).
+    pub fn run(&self, args: JsValue) -> JsValue {
+        to_js(&self.0.run(&json_of(&args)).to_value())
+    }
+}
+
+impl crate::sources::a2a::A2aHost for Transport {
+    fn now(&self) -> f64 {
+        js_sys::Date::now()
+    }
+    fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
+        let p = mcp_sleep(ms, &self.0.signal);
+        Box::pin(async move {
+            let _ = JsFuture::from(p).await;
+        })
+    }
+    fn aborted(&self) -> bool {
+        mcp_aborted(&self.0.signal)
+    }
+}
+
+/// `a2aTools(options)`'s runner: the card's skills, and one call of a skill.
+#[wasm_bindgen]
+pub struct A2aAgent {
+    opts: Rc<crate::sources::a2a::A2aOptions>,
+    fetch: JsValue,
+    skills: Rc<std::cell::RefCell<Vec<crate::sources::a2a::A2aSkill>>>,
+}
+
+#[wasm_bindgen]
+impl A2aAgent {
+    /// `{ card, headers?, env?, timeoutMs?, pollEvery?, fetch? }`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> JsResult<A2aAgent> {
+        let parts =
+            mcp_options(&options, "a2aTools(options)").map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
+        let data = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
+        let opts = crate::sources::a2a::A2aOptions::from_json(&data).map_err(js_error)?;
+        Ok(A2aAgent { opts: Rc::new(opts), fetch: parts.get(1), skills: Rc::default() })
+    }
+
+    fn transport(&self, signal: JsValue) -> Transport {
+        let label = json::join(&["A2A agent ", &self.opts.card], "");
+        Transport(Rc::new(Fetch {
+            fetch: self.fetch.clone(),
+            token: JsValue::UNDEFINED,
+            label,
+            url: String::new(),
+            who: String::new(),
+            timeout_ms: self.opts.timeout_ms,
+            signal,
+        }))
+    }
+
+    /// Reads the Agent Card; resolves to the skills' declarations, in card order.
+    pub fn connect(&self) -> Promise {
+        let (t, opts, skills) = (self.transport(JsValue::UNDEFINED), Rc::clone(&self.opts), Rc::clone(&self.skills));
+        future_to_promise(async move {
+            let card = crate::sources::a2a::fetch_card(&t, &opts).await.map_err(js_error)?;
+            let list = opts.skills(&card);
+            let decls: Vec<Value> = list.iter().map(|s| s.declaration()).collect();
+            *skills.borrow_mut() = list;
+            Ok(to_js(&Value::Array(decls)))
+        })
+    }
+
+    /// Calls skill `index` (of `connect`'s list); resolves to a tool result.
+    pub fn call(&self, index: usize, args: JsValue, signal: JsValue) -> Promise {
+        let (t, opts, args) = (self.transport(signal), Rc::clone(&self.opts), json_of(&args));
+        let skill = self.skills.borrow().get(index).cloned();
+        future_to_promise(async move {
+            let r = match skill {
+                Some(s) => crate::sources::a2a::call(&t, &opts, &s, &args, &mcp_uuid()).await,
+                None => crate::tool::ToolResult::error("A2A: unknown skill"),
+            };
+            Ok(to_js(&r.to_value()))
+        })
+    }
+}

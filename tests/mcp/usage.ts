@@ -1,0 +1,29 @@
+// `tsc -p tests/mcp/tsconfig.json` against the built package: the MCP entry's typings cover its
+// exports, and wrong usage is a type error (the @ts-expect-error lines must stay errors).
+import { createToolkit, type Tool } from "toolnexus-wasm";
+import { init, mcpTools, httpTool, skillTool, builtinTools, a2aTools, type McpServerEntry } from "toolnexus-wasm/mcp";
+
+export async function usage(): Promise<void> {
+  await init();
+  const tools = await mcpTools({ server: "s", url: "https://mcp.test/mcp", headers: { a: "${A}" }, env: { A: "1" }, timeoutMs: 5000, token: async ({ server }) => (server ? "t" : undefined) });
+  const first: Tool = tools[0];
+  const entry: McpServerEntry = tools.source;
+  const again = await mcpTools({ ...entry, fetch: (u, i) => fetch(u, i) });
+  await again.close();
+  const h = httpTool({ name: "h", url: "https://a.test/{id}", method: "POST", body: "form", resultMode: "json", query: ["q"] });
+  const defn: string = h.definition.url;
+  const sk = skillTool([{ name: "k", body: "b" }], { sampleLimit: -1 });
+  const prompt: string = sk.prompt;
+  const agents: Tool[] = await a2aTools({ card: "https://agent.test/.well-known/agent-card.json", pollEvery: 500 });
+  createToolkit({ tools: [first, h, sk, ...agents, ...builtinTools(["webfetch"], { maxBytes: 1000 })] });
+  // @ts-expect-error card is required
+  await a2aTools({ pollEvery: 5 });
+  // @ts-expect-error server is required
+  await mcpTools({ url: "https://mcp.test/mcp" });
+  // @ts-expect-error only the fetch-safe builtins exist
+  builtinTools(["bash"]);
+  // @ts-expect-error body is json, form or raw
+  httpTool({ name: "h", url: "u", body: "xml" });
+  void defn;
+  void prompt;
+}

@@ -1,0 +1,51 @@
+// The www demo page adds an MCP server by URL (an official-SDK server on another origin, with
+// CORS) and the scripted model uses its tool, in headless Chromium (Playwright).
+import test, { after, before } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { startServer } from "./servers.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const { chromium } = createRequire(path.join(root, "tools/js/package.json"))("playwright-core");
+const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".wasm": "application/wasm" };
+let server, browser, url, mcp;
+
+before(async () => {
+  server = http.createServer((req, res) => {
+    const file = path.join(root, decodeURIComponent(new URL(req.url, "http://x").pathname));
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) { res.writeHead(404); return res.end(); }
+    res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  url = `http://127.0.0.1:${server.address().port}/www/index.html`;
+  mcp = await startServer({ cors: true });
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"] });
+});
+after(async () => { await browser?.close(); server?.close(); await mcp?.close(); });
+
+test("www: an MCP server added by URL; the model uses its tool", async () => {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.click("#mcp summary");
+  await page.fill("#mcpName", "docs");
+  await page.fill("#mcpUrl", mcp.url);
+  await page.click("#mcpAdd");
+  await page.waitForFunction(() => /tools:/.test(document.getElementById("mcpStatus").textContent), null, { timeout: 10_000 }).catch(async () => {
+    throw new Error(`not connected: ${await page.textContent("#mcpStatus")}`);
+  });
+  assert.match(await page.textContent("#mcpStatus"), /^6 tools: docs_echo, docs_add/);
+  await page.fill("#prompt", "#docs");
+  await page.click("#ask button");
+  await page.waitForFunction(() => document.body.dataset.status === "done", null, { timeout: 10_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.answer), "The MCP server says: docs_echo → echo: from the page");
+  assert.ok(mcp.log.requests.slice(1).every((r) => typeof r.session === "string"), "the session id was readable across origins");
+  assert.deepEqual(errors, []);
+});
