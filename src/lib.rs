@@ -61,5 +61,6 @@ pub use error::{Code, Error, Result};
 static ALLOCATOR: small_alloc::SmallCache<talc::wasm::WasmDynamicTalc> =
     small_alloc::SmallCache::new(talc::wasm::new_wasm_dynamic_allocator());
 
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+// Compiled natively for its tests (over the system allocator).
+#[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "atomics"))))]
 mod small_alloc;

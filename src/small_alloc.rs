@@ -70,3 +70,83 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for SmallCache<A> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::alloc::System;
+
+    fn fill(p: *mut u8, n: usize, v: u8) {
+        unsafe { core::ptr::write_bytes(p, v, n) }
+    }
+
+    fn all(p: *mut u8, n: usize, v: u8) -> bool {
+        (0..n).all(|i| unsafe { *p.add(i) } == v)
+    }
+
+    #[test]
+    fn reuses_a_freed_block_of_the_same_class_and_keeps_bytes_across_reallocs() {
+        let a = SmallCache::new(System);
+        unsafe {
+            let l = Layout::from_size_align(20, 4).unwrap();
+            let p = a.alloc(l);
+            assert!(!p.is_null() && p as usize % ALIGN == 0);
+            fill(p, 20, 7);
+            a.dealloc(p, l);
+            // Same class (17..=32 bytes): the same block comes back, whatever the exact size.
+            let l2 = Layout::from_size_align(32, 8).unwrap();
+            let q = a.alloc(l2);
+            assert_eq!(p, q);
+            fill(q, 32, 1);
+            // Growing within the class keeps the block; across classes moves the bytes.
+            assert_eq!(a.realloc(q, l2, 30), q);
+            let r = a.realloc(q, Layout::from_size_align(30, 8).unwrap(), 100);
+            assert!(all(r, 30, 1));
+            fill(r, 100, 2);
+            // Small to large (talc's side) and back.
+            let big = a.realloc(r, Layout::from_size_align(100, 8).unwrap(), 4096);
+            assert!(all(big, 100, 2));
+            fill(big, 4096, 3);
+            let small = a.realloc(big, Layout::from_size_align(4096, 8).unwrap(), 8);
+            assert!(all(small, 8, 3));
+            a.dealloc(small, Layout::from_size_align(8, 8).unwrap());
+            // Over-aligned and large requests go straight through.
+            let o = Layout::from_size_align(16, 64).unwrap();
+            let p = a.alloc(o);
+            assert!(p as usize % 64 == 0);
+            a.dealloc(p, o);
+        }
+    }
+
+    #[test]
+    fn live_blocks_never_overlap() {
+        let a = SmallCache::new(System);
+        let mut live = Vec::new();
+        unsafe {
+            for round in 0..3u8 {
+                for n in [1usize, 8, 16, 17, 33, 64, 100, 128, 200, 511, 512, 513] {
+                    let l = Layout::from_size_align(n, 1).unwrap();
+                    let p = a.alloc(l);
+                    fill(p, n, round.wrapping_mul(31).wrapping_add(n as u8));
+                    live.push((p, l, round.wrapping_mul(31).wrapping_add(n as u8)));
+                }
+                for (p, l, v) in &live {
+                    assert!(all(*p, l.size(), *v));
+                }
+                // Free every other block, so the next round reuses them.
+                let mut keep = Vec::new();
+                for (i, (p, l, v)) in live.drain(..).enumerate() {
+                    if i % 2 == 0 {
+                        a.dealloc(p, l);
+                    } else {
+                        keep.push((p, l, v));
+                    }
+                }
+                live = keep;
+            }
+            for (p, l, _) in live {
+                a.dealloc(p, l);
+            }
+        }
+    }
+}
