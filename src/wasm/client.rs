@@ -326,8 +326,12 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
         .prepare(prompt, &opts, &a, sink.is_some(), mode, store)
         .await
         .map_err(|e| abort_error(signal, inner.timeout_ms).unwrap_or(e))?;
-    let text = inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink), signal, store).await?.to_json();
-    js_sys::JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
+    let r = inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink), signal, store).await?;
+    // A stream's result went out in its `done` event: nothing to return.
+    Ok(match sink.as_ref().and_then(Sink::iterable) {
+        Some(_) => JsValue::UNDEFINED,
+        None => super::convert::result_to_js(&r),
+    })
 }
 
 fn promise(inner: &Rc<Inner>, op: Op) -> Promise {
