@@ -30,6 +30,7 @@ pub mod options;
 pub mod provider;
 pub mod retry;
 pub mod run;
+pub mod session;
 #[cfg(any(not(target_arch = "wasm32"), feature = "mcp"))]
 pub mod sources;
 pub mod sse;

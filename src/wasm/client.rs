@@ -11,15 +11,16 @@ use super::hooks::JsHooks;
 use super::host::{abort_error, end_run, host_options, options_json, resume_json, run_signal, Fetch, JsTools, RunHost};
 use super::store::JsStore;
 use super::stream::{EventStream, Sink};
-use super::toolkit::decode as decode_toolkit;
-use crate::conversation::{self, ResumeArgs, Saver};
-use crate::driver::{drive, Abort, CallPolicy, Env, ErrorPolicy, Persist, Waiter};
+use super::toolkit::{decode as decode_toolkit, Decoded};
+use crate::conversation;
+use crate::driver::{Abort, CallPolicy, Env, ErrorPolicy, Waiter};
 use crate::error::{Error, Result};
 use crate::events::EventSink;
 use crate::json_hooks::JsonHooks;
 use crate::metrics::Observer;
 use crate::options::ClientOptions;
-use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step};
+use crate::run::{LoopConfig, RunResult};
+use crate::session::{self, Input, Mode};
 use crate::suspend::IdGen;
 use js_sys::{Function, Promise};
 use std::rc::Rc;
@@ -79,68 +80,7 @@ pub fn create_client(
     decode_options(&opts, default_store).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
 }
 
-/// A run ready to drive, with what the edge needs around it.
-struct Prepared {
-    run: Run,
-    step: Step,
-    /// Model replies are streamed (text deltas become events).
-    stream: bool,
-    fns: Vec<(String, Function)>,
-    id: Option<String>,
-    /// The stored revision the run started from; its saves continue from there.
-    revision: u64,
-}
-
 impl Inner {
-    /// A run from `prompt`, or (`None`) a resume: `{ answer }` plus one of `id` (from the
-    /// store, when `use_store`), `state`, or `history` + `pending`; the core reads the resume
-    /// options and `conversation::resume` chooses and checks. One future for both keeps one copy
-    /// of it in the wasm.
-    async fn prepare(
-        &self,
-        prompt: Option<String>,
-        opts: &JsValue,
-        a: &Args,
-        stream: bool,
-        mode: Mode,
-        store: &JsStore,
-    ) -> Result<Prepared> {
-        let use_store = mode != Mode::Run;
-        let resume = match prompt {
-            Some(_) => None,
-            None => Some(conversation::ResumeOptions::from_json_text(&resume_json(opts), use_store, mode == Mode::Ask)?),
-        };
-        let toolkit = decode_toolkit(&a.toolkit)?;
-        let (run, step, id, revision) = match (prompt, resume) {
-            (Some(prompt), _) => {
-                let id = if use_store { a.id.clone() } else { None };
-                let opened = match &id {
-                    Some(id) => conversation::open(store, id).await?,
-                    // A history in either dialect, read by the core from its JSON data.
-                    None => {
-                        conversation::Opened { history: conversation::history_from_json(&from_js(&a.history, "history")?)?, revision: 0 }
-                    }
-                };
-                let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, opened.history, &prompt)?;
-                (run, step, id, opened.revision)
-            }
-            (None, resume) => {
-                let o = resume.ok_or_else(|| Error::internal("no resume options"))?;
-                let given = o.state.is_some();
-                let state = std::cell::Cell::new(o.state);
-                let state = || Ok(state.take().unwrap_or_default());
-                let history = || conversation::history_from_json(&o.history);
-                let args = ResumeArgs { pending: o.pending, state: given.then_some(&state as _), history: &history };
-                let store = use_store.then_some(store as &dyn conversation::ConversationStore);
-                let r = conversation::resume(store, o.id.as_deref(), args).await?;
-                let (run, step) =
-                    Run::resume(self.cfg.clone(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer: o.answer })?;
-                (run, step, o.id, r.revision)
-            }
-        };
-        Ok(Prepared { run, step, stream, fns: toolkit.fns, id, revision })
-    }
-
     /// The run's host side and transport, over the run's signal (`runSignal` in host.js).
     fn seams<'a>(&'a self, signal: &'a JsValue) -> (RunHost<'a>, Fetch<'a>) {
         let host = RunHost {
@@ -156,22 +96,29 @@ impl Inner {
         (host, transport)
     }
 
-    async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>, signal: &JsValue, store: &JsStore) -> Result<RunResult> {
+    /// Drives one loop operation through the core (`session::run`) over the JS seams.
+    async fn execute(
+        &self,
+        mode: Mode,
+        input: Input<'_>,
+        toolkit: Decoded,
+        sink: Option<&Sink>,
+        signal: &JsValue,
+        store: &JsStore,
+    ) -> Result<RunResult> {
         let (host, transport) = self.seams(signal);
         // Tools see the caller's own signal when there is no deadline (`public`, host.js).
-        let tools = JsTools { fns: p.fns, signal: get(signal, "public"), run: signal };
-        let saver = p.id.map(|id| Saver::new(store, id, p.revision));
+        let tools = JsTools { fns: toolkit.fns, signal: get(signal, "public"), run: signal };
         let ids = super::ids();
         let clock = js_sys::Date::now;
-        let policy = CallPolicy { stream: p.stream, ..self.policy.clone() };
+        let policy = CallPolicy { stream: sink.is_some(), ..self.policy.clone() };
         let env = Env {
             policy: &policy,
             waiter: host.wait_for.is_some().then_some(&host as &dyn Waiter),
-            events,
-            persist: saver.as_ref().map(|s| s as &dyn Persist),
+            events: sink.map(|s| s as &dyn EventSink),
             ..self.env(&host, &transport, &tools, &ids, &clock)
         };
-        drive(p.run, p.step, &env).await
+        session::run(&self.cfg, mode, toolkit.kit, input, store, &env).await
     }
 
     /// What every model call shares: the host side, the hooks, the client's policy.
@@ -212,15 +159,6 @@ impl Inner {
         let result = crate::translate::translate(&self.cfg.provider, &self.cfg.system_prompt, request, &env, chunks).await?;
         to_js(&result)
     }
-}
-
-/// The loop operations: `run*` never touch the store; `ask*` and `stream*` do (`stream*` only
-/// given an `id`).
-#[derive(Clone, Copy, PartialEq)]
-enum Mode {
-    Run,
-    Ask,
-    Stream,
 }
 
 /// Every operation of the client, so that one future type (and one `future_to_promise`) serves
@@ -305,11 +243,18 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
             &run_store
         }
     };
-    let p = inner
-        .prepare(prompt, &opts, &a, sink.is_some(), mode, store)
-        .await
-        .map_err(|e| abort_error(signal, inner.timeout_ms).unwrap_or(e))?;
-    let text = inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink), signal, store).await?.to_json();
+    // The resume options are read before the toolkit, and a refusal of either while the run is
+    // aborted reports the abort, as the core does for the rest of the preparation.
+    let history = || from_js(&a.history, "history");
+    let begin = || -> Result<_> {
+        let input = match prompt {
+            Some(prompt) => Input::Prompt { prompt, id: a.id.clone(), history: &history },
+            None => Input::resume(&resume_json(&opts), mode)?,
+        };
+        Ok((input, decode_toolkit(&a.toolkit)?))
+    };
+    let (input, toolkit) = begin().map_err(|e| abort_error(signal, inner.timeout_ms).unwrap_or(e))?;
+    let text = inner.execute(mode, input, toolkit, sink.as_ref(), signal, store).await?.to_json();
     js_sys::JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
 }
 
