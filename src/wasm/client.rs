@@ -1,10 +1,9 @@
-//! `createClient` and the `Client` class: decode options, run the core driver over the JS seams,
-//! encode the result. Every method clones an `Rc` into its future, so several runs of one client
-//! may be in flight at once (a `&mut self` export would throw "recursive use").
-//!
-//! `run`/`runWithAnswer` never touch the store; `ask`/`askWithAnswer`, and `stream`/
-//! `streamWithAnswer` given an `id`, load from it and save to it (after every completed turn and
-//! before any `waitFor`, contract Part 1 rule 8).
+//! `createClient` and the `Client` class: decode options and each call's inputs, call the core
+//! (`session::run` for the loop operations, `translate::translate`) over the JS seams, encode
+//! the result. Every method clones an `Rc` into its future, so several runs of one client may be
+//! in flight at once (a `&mut self` export would throw "recursive use"). Which operations keep
+//! their conversation in the store, and what a prompt or a resume continues, is decided in
+//! `crate::session`.
 
 use super::convert::{from_js, get, js_error, string_arg, thrown_message, to_js, JsResult, Text};
 use super::hooks::JsHooks;
@@ -19,9 +18,9 @@ use crate::events::EventSink;
 use crate::json_hooks::JsonHooks;
 use crate::metrics::Observer;
 use crate::options::ClientOptions;
-use crate::run::{LoopConfig, RunResult};
+use crate::run::LoopConfig;
 use crate::session::{self, Input, Mode};
-use crate::suspend::IdGen;
+use crate::translate::TranslateRequest;
 use js_sys::{Function, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -80,9 +79,17 @@ pub fn create_client(
     decode_options(&opts, default_store).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
 }
 
+/// What an operation does once its inputs are decoded.
+enum Work<'a> {
+    Loop(Mode, Input<'a>),
+    Translate(TranslateRequest),
+}
+
 impl Inner {
-    /// The run's host side and transport, over the run's signal (`runSignal` in host.js).
-    fn seams<'a>(&'a self, signal: &'a JsValue) -> (RunHost<'a>, Fetch<'a>) {
+    /// Drives one operation through the core over the JS seams, built over the run's signal
+    /// (`runSignal` in host.js): a loop operation (`session::run`) or a translation, whose chunks
+    /// go to the sink.
+    async fn execute(&self, work: Work<'_>, toolkit: Decoded, sink: Option<&Sink>, signal: &JsValue, store: &JsStore) -> Result<JsValue> {
         let host = RunHost {
             wait_for: self.wait_for.as_ref(),
             on_error: self.on_error.as_ref(),
@@ -93,20 +100,6 @@ impl Inner {
         };
         let transport =
             Fetch { fetch: self.fetch.as_ref(), signal, secret: self.cfg.provider.api_key.as_deref(), max: self.max_response_bytes };
-        (host, transport)
-    }
-
-    /// Drives one loop operation through the core (`session::run`) over the JS seams.
-    async fn execute(
-        &self,
-        mode: Mode,
-        input: Input<'_>,
-        toolkit: Decoded,
-        sink: Option<&Sink>,
-        signal: &JsValue,
-        store: &JsStore,
-    ) -> Result<RunResult> {
-        let (host, transport) = self.seams(signal);
         // Tools see the caller's own signal when there is no deadline (`public`, host.js).
         let tools = JsTools { fns: toolkit.fns, signal: get(signal, "public"), run: signal };
         let ids = super::ids();
@@ -115,49 +108,30 @@ impl Inner {
         let env = Env {
             policy: &policy,
             waiter: host.wait_for.is_some().then_some(&host as &dyn Waiter),
+            observer: Some(&host as &dyn Observer),
             events: sink.map(|s| s as &dyn EventSink),
-            ..self.env(&host, &transport, &tools, &ids, &clock)
-        };
-        session::run(&self.cfg, mode, toolkit.kit, input, store, &env).await
-    }
-
-    /// What every model call shares: the host side, the hooks, the client's policy.
-    fn env<'a>(
-        &'a self,
-        host: &'a RunHost<'a>,
-        transport: &'a Fetch,
-        tools: &'a JsTools,
-        ids: &'a IdGen,
-        clock: &'a dyn Fn() -> f64,
-    ) -> Env<'a> {
-        Env {
-            policy: &self.policy,
-            observer: Some(host as &dyn Observer),
-            sleep: Some(host),
-            on_error: host.on_error.is_some().then_some(host as &dyn ErrorPolicy),
-            abort: (!host.signal.is_undefined()).then_some(host as &dyn Abort),
+            sleep: Some(&host),
+            on_error: host.on_error.is_some().then_some(&host as &dyn ErrorPolicy),
+            abort: (!signal.is_undefined()).then_some(&host as &dyn Abort),
             hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
             random: &js_sys::Math::random,
-            ..Env::new(transport, tools, ids, clock)
-        }
-    }
-
-    async fn translate(&self, req: JsValue, a: &Args, sink: Option<&Sink>, signal: &JsValue) -> Result<JsValue> {
-        let toolkit = decode_toolkit(&a.toolkit)?;
-        let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
-        let (host, transport) = self.seams(signal);
-        let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED, run: signal };
-        let ids = super::ids();
-        let clock = js_sys::Date::now;
-        let env = self.env(&host, &transport, &tools, &ids, &clock);
-        let emit = |chunk: serde_json::Value| {
-            if let Some(s) = sink {
-                s.push(&chunk);
-            }
+            ..Env::new(&transport, &tools, &ids, &clock)
         };
-        let chunks = sink.map(|_| &emit as &dyn Fn(serde_json::Value));
-        let result = crate::translate::translate(&self.cfg.provider, &self.cfg.system_prompt, request, &env, chunks).await?;
-        to_js(&result)
+        match work {
+            Work::Loop(mode, input) => {
+                let text = session::run(&self.cfg, mode, toolkit.kit, input, store, &env).await?.to_json();
+                js_sys::JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
+            }
+            Work::Translate(request) => {
+                let emit = |chunk: serde_json::Value| {
+                    if let Some(s) = sink {
+                        s.push(&chunk);
+                    }
+                };
+                let chunks = sink.map(|_| &emit as &dyn Fn(serde_json::Value));
+                to_js(&crate::translate::translate(&self.cfg.provider, &self.cfg.system_prompt, request, &env, chunks).await?)
+            }
+        }
     }
 }
 
@@ -223,16 +197,32 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
     let run = RunSignal(if user.is_undefined() && inner.timeout_ms.is_none() { user } else { run_signal(&user, inner.timeout_ms) });
     let signal = &run.0;
     let text = |t: &JsValue| string_arg(t, false, "the prompt (or id) must be a string").map(Option::unwrap_or_default);
-    let (mode, prompt, opts) = match op {
-        Op::Loop(mode, prompt, opts) => (mode, prompt.as_ref().map(text).transpose()?, opts),
+    let mut sink = sink;
+    let history = || from_js(&a.history, "history");
+    let (work, toolkit) = match op {
         Op::Discard(id, _) => return conversation::discard(&inner.store, &text(&id)?, a.keep_history).await.map(|_| JsValue::UNDEFINED),
-        Op::Translate(req) => return inner.translate(req, &a, sink.as_ref(), signal).await,
-    };
-    let sink = match mode {
-        // `ask`: with `onText` the model replies are streamed and each text delta is handed over;
-        // neither its throw nor its rejection may reach the host as uncaught.
-        Mode::Ask if prompt.is_some() && a.on_text.is_function() => Some(Sink::text_callback(a.on_text.clone().unchecked_into())),
-        _ => sink,
+        Op::Translate(req) => {
+            let toolkit = decode_toolkit(&a.toolkit)?;
+            (Work::Translate(TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?), toolkit)
+        }
+        Op::Loop(mode, prompt, opts) => {
+            let prompt = prompt.as_ref().map(text).transpose()?;
+            // `ask`: with `onText` the model replies are streamed and each text delta is handed
+            // over; neither its throw nor its rejection may reach the host as uncaught.
+            if mode == Mode::Ask && prompt.is_some() && a.on_text.is_function() {
+                sink = Some(Sink::text_callback(a.on_text.clone().unchecked_into()));
+            }
+            // The resume options are read before the toolkit, and a refusal of either while the
+            // run is aborted reports the abort, as the core does for the rest of the preparation.
+            let begin = || -> Result<_> {
+                let input = match prompt {
+                    Some(prompt) => Input::Prompt { prompt, id: a.id.clone(), history: &history },
+                    None => Input::resume(&resume_json(&opts), mode)?,
+                };
+                Ok((Work::Loop(mode, input), decode_toolkit(&a.toolkit)?))
+            };
+            begin().map_err(|e| abort_error(signal, inner.timeout_ms).unwrap_or(e))?
+        }
     };
     // The deadline and the signal cover the store too: its calls are settled by the abort.
     let run_store;
@@ -243,19 +233,7 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
             &run_store
         }
     };
-    // The resume options are read before the toolkit, and a refusal of either while the run is
-    // aborted reports the abort, as the core does for the rest of the preparation.
-    let history = || from_js(&a.history, "history");
-    let begin = || -> Result<_> {
-        let input = match prompt {
-            Some(prompt) => Input::Prompt { prompt, id: a.id.clone(), history: &history },
-            None => Input::resume(&resume_json(&opts), mode)?,
-        };
-        Ok((input, decode_toolkit(&a.toolkit)?))
-    };
-    let (input, toolkit) = begin().map_err(|e| abort_error(signal, inner.timeout_ms).unwrap_or(e))?;
-    let text = inner.execute(mode, input, toolkit, sink.as_ref(), signal, store).await?.to_json();
-    js_sys::JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
+    inner.execute(work, toolkit, sink.as_ref(), signal, store).await
 }
 
 fn promise(inner: &Rc<Inner>, op: Op) -> Promise {
