@@ -25,11 +25,12 @@ err=$(cd "$pkg" && ls snippets/*/src/wasm/host.js)
 sed -i "s#from \"./host.js\"#from \"./$err\"#" "$pkg"/api.js
 grep -q "from \"./$err\"" "$pkg"/api.js || { echo "!! api.js: the host.js import was not rewritten"; exit 1; }
 # Minify the shipped JS in place (transform only, imports and exports kept): the glue is a
-# third of the gzip budget unminified. (Cutting its lines for readable stack traces cost ~260 B
-# gzip, a source map's comment ~60 B: over the budget for now.) wasm-bindgen's glue names the snippet module once per
-# imported function in its imports object (same key, same value), which esbuild would warn about.
+# third of the gzip budget unminified. Lines are cut at 160 characters (~260 B gzip), so an
+# uncaught error prints a readable line of code in Node, not the whole glue on one line.
+# wasm-bindgen's glue names the snippet module once per imported function in its imports object
+# (same key, same value), which esbuild would warn about.
 for f in "$pkg"/*.js "$pkg"/snippets/*/*/*/*.js; do
-  esbuild "$f" --minify --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
+  esbuild "$f" --minify --line-limit=160 --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
 done
 # The MCP entry (toolnexus-wasm/mcp): the same crate with the `mcp` feature is a second, small
 # wasm holding only the MCP client; it goes in $pkg/mcp/ beside its entry files, outside the
@@ -40,7 +41,7 @@ if [ "${MCP:-1}" != 0 ]; then
   cp "$mcp_out"/toolnexus_mcp.js "$mcp_out"/toolnexus_mcp.d.ts "$mcp_out"/toolnexus_mcp_bg.wasm "$mcp_out"/toolnexus_mcp_bg.wasm.d.ts "$pkg"/mcp/
   cp -r "$mcp_out"/snippets "$pkg"/mcp/
   for f in "$pkg"/mcp/*.js "$pkg"/mcp/snippets/*/*/*/*.js; do
-    esbuild "$f" --minify --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
+    esbuild "$f" --minify --line-limit=160 --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
   done
   node -e '
     const fs = require("node:fs"), zlib = require("node:zlib"), p = process.argv[1] + "/mcp/";

@@ -98,7 +98,8 @@ fn series_of<'s, T: Default>(series: &'s mut Vec<(Key, T)>, values: &[&str]) -> 
 }
 
 fn bump(series: &mut Vec<(Key, u64)>, values: &[&str], by: u64) {
-    *series_of(series, values) += by;
+    let n = series_of(series, values);
+    *n = n.saturating_add(by);
 }
 
 fn observe(series: &mut Vec<(Key, Hist)>, values: &[&str], seconds: f64) {
@@ -300,8 +301,13 @@ fn histogram(out: &mut String, name: &str, help: &str, names: &[&str], series: &
     let cat = crate::json::join;
     let (bucket, sum, count) = (cat(&[name, "_bucket"], ""), cat(&[name, "_sum"], ""), cat(&[name, "_count"], ""));
     for (key, h) in sorted(names, series) {
-        for (c, le) in h.counts.iter().map(|c| int(*c)).zip(BUCKET_LABELS).chain([(int(h.count), "+Inf")]) {
-            sample(out, &bucket, &key, &cat(&["le=\"", le, "\""], ""), &c);
+        // Index loop over the buckets then `+Inf`: no iterator adapter chain to monomorphise.
+        for i in 0..=BUCKETS.len() {
+            let (c, le) = match (h.counts.get(i), BUCKET_LABELS.get(i)) {
+                (Some(c), Some(le)) => (*c, *le),
+                _ => (h.count, "+Inf"),
+            };
+            sample(out, &bucket, &key, &cat(&["le=\"", le, "\""], ""), &int(c));
         }
         sample(out, &sum, &key, "", &js_number(h.sum));
         sample(out, &count, &key, "", &int(h.count));

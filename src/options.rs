@@ -5,7 +5,7 @@
 use crate::driver::CallPolicy;
 use crate::error::{Error, Result};
 use crate::provider::ProviderConfig;
-use crate::retry::{DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS};
+use crate::retry::{DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS};
 use crate::run::{LoopConfig, DEFAULT_MAX_TURNS};
 use crate::style::Style;
 use serde_json::{Map, Value};
@@ -44,6 +44,7 @@ pub const OPTIONS: &[&str] = &[
     "maxTurns",
     "retries",
     "retryBaseMs",
+    "maxRetryAfterMs",
     "timeoutMs",
     "maxResponseBytes",
     "requestParams",
@@ -149,6 +150,13 @@ impl ClientOptions {
         let retries = number(o, "retries", |n| (0.0..=100.0).contains(&n) && whole(n), "retries must be a whole number from 0 to 100")?;
         let timer = |n: f64| n > 0.0 && n <= MAX_TIMER_MS;
         let retry_base_ms = number(o, "retryBaseMs", timer, "retryBaseMs must be a number of milliseconds from 1 to 2147483647")?;
+        // The longest wait a provider may ask for; 0 refuses any.
+        let max_retry_after_ms = number(
+            o,
+            "maxRetryAfterMs",
+            |n| n.clamp(0.0, MAX_TIMER_MS) == n,
+            "maxRetryAfterMs must be a number of milliseconds from 0 to 2147483647",
+        )?;
         // JSON.stringify writes Infinity and NaN as null: null is refused with them.
         let timeout_ms = number(o, "timeoutMs", timer, "timeoutMs must be a number of milliseconds from 1 to 2147483647")?;
         let max_response_bytes = number(
@@ -162,15 +170,11 @@ impl ClientOptions {
             Some(Value::Object(m)) => Some(m.clone()),
             Some(_) => return Err(Error::bad_input("requestParams must be an object")),
         };
+        let (base_url, model) = (req_string(o, "baseUrl")?, req_string(o, "model")?);
+        ProviderConfig::check_model(style, &model)?;
         Ok(ClientOptions {
             cfg: LoopConfig {
-                provider: ProviderConfig {
-                    base_url: req_string(o, "baseUrl")?,
-                    style,
-                    model: req_string(o, "model")?,
-                    api_key: opt_string(o, "apiKey")?,
-                    headers,
-                },
+                provider: ProviderConfig { base_url, style, model, api_key: opt_string(o, "apiKey")?, headers },
                 system_prompt: opt_string(o, "systemPrompt")?.unwrap_or_default(),
                 max_turns: max_turns.map_or(DEFAULT_MAX_TURNS, |n| n as u32),
             },
@@ -178,6 +182,7 @@ impl ClientOptions {
                 stream: false,
                 retries: retries.map_or(DEFAULT_RETRIES, |n| n as u32),
                 retry_base_ms: retry_base_ms.unwrap_or(DEFAULT_RETRY_BASE_MS),
+                max_retry_after_ms: max_retry_after_ms.unwrap_or(DEFAULT_MAX_RETRY_AFTER_MS),
                 request_params,
             },
             timeout_ms,
@@ -256,6 +261,31 @@ mod tests {
         }
         assert_eq!(read(base("maxResponseBytes", json!(1024))).unwrap().max_response_bytes, 1024.0);
         assert_eq!(message(base("requestParams", json!([1]))), "requestParams must be an object");
+        for bad in [json!(-1), json!(2_147_483_648u64), json!("5"), json!(null)] {
+            assert_eq!(message(base("maxRetryAfterMs", bad)), "maxRetryAfterMs must be a number of milliseconds from 0 to 2147483647");
+        }
+    }
+
+    #[test]
+    fn max_retry_after_ms() {
+        let with = |v: Value| read(json!({"style": "openai", "baseUrl": "http://x", "model": "m", "maxRetryAfterMs": v})).unwrap();
+        assert_eq!(with(json!(0)).policy.max_retry_after_ms, 0.0);
+        assert_eq!(with(json!(2_147_483_647u64)).policy.max_retry_after_ms, 2_147_483_647.0);
+        let o = read(json!({"style": "openai", "baseUrl": "http://x", "model": "m"})).unwrap();
+        assert_eq!(o.policy.max_retry_after_ms, DEFAULT_MAX_RETRY_AFTER_MS);
+    }
+
+    #[test]
+    fn urls_are_checked_when_the_client_is_made() {
+        let make = |style: &str, base: &str, model: &str| read(json!({"style": style, "baseUrl": base, "model": model}));
+        assert!(make("gemini", "http://x", "gemini-2.0-flash").is_ok());
+        assert!(make("openai", "http://x/v1", "openai/gpt-4o").is_ok(), "a gateway's vendor/model stays in the body");
+        for model in ["../../admin/x", "a/b", "a?b", "a#b", "..", "a\\b", "x\u{0}"] {
+            let e = make("gemini", "http://x", model).err().unwrap();
+            assert_eq!(e.code(), "bad_input", "{model}");
+            assert_eq!(e.message, "createClient options.model must be one URL path segment", "{model}");
+        }
+        assert!(make("anthropic", "http://x", "m/..?#").is_ok(), "a body field: no URL rule");
     }
 
     #[test]
@@ -280,7 +310,7 @@ mod tests {
         assert_eq!(m, "createClient options: unknown option \"colour\" (see ClientOptions)");
         // (The edge hands functions over as `true`: see optionsJson in src/wasm/host.js.)
         let mut all = json!({"style": "openai", "baseUrl": "http://x", "model": "m", "apiKey": "k", "headers": {},
-            "systemPrompt": "s", "maxTurns": 2, "retries": 1, "retryBaseMs": 1, "timeoutMs": 9, "maxResponseBytes": 9, "requestParams": {}, "hooks": {}});
+            "systemPrompt": "s", "maxTurns": 2, "retries": 1, "retryBaseMs": 1, "maxRetryAfterMs": 5, "timeoutMs": 9, "maxResponseBytes": 9, "requestParams": {}, "hooks": {}});
         for k in OPTIONS {
             if all.get(k).is_none() {
                 all[*k] = json!(true);

@@ -11,16 +11,17 @@ pub fn retryable_status(status: u16) -> bool {
     matches!(status, 429 | 500 | 502 | 503 | 504 | 529)
 }
 
-/// `Retry-After` honoured only as whole delay-seconds (ASCII digits after trimming, up to
-/// 2147483647; `0` means at once). Every other form (an HTTP date, fractions, garbage) is `None`
-/// and the caller falls back to backoff.
-pub fn retry_after_ms(header: Option<&str>) -> Option<f64> {
-    let v = header?.trim();
-    if v.is_empty() || v.len() > 10 || !v.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let secs: u64 = v.parse().ok()?;
-    (secs <= 2_147_483_647).then_some(secs as f64 * 1000.0)
+/// The longest wait a provider may ask for before a retry (`maxRetryAfterMs`); asking for more
+/// fails the attempt at once with the provider's error.
+pub const DEFAULT_MAX_RETRY_AFTER_MS: f64 = 60_000.0;
+
+/// The wait a provider asked for, in milliseconds, as the host read it (`retry-after-ms`, else
+/// `Retry-After` as delay-seconds or an HTTP date: `callModel` in host.js, where `Date.parse`
+/// reads every HTTP-date form for free). Any non-negative JSON number, surrounding whitespace
+/// allowed, read by serde_json's `Value` parser, which the crate links anyway. `None`: no hint
+/// this reads; the caller backs off.
+pub fn retry_after_ms(hint: Option<&str>) -> Option<f64> {
+    serde_json::from_str::<serde_json::Value>(hint?).ok()?.as_f64().filter(|v| *v >= 0.0)
 }
 
 /// Exponential backoff with jitter: `base · 2^attempt + [0, 100) ms`. `random` is in [0, 1).
@@ -44,12 +45,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn retry_after_takes_only_delay_seconds() {
-        assert_eq!(retry_after_ms(Some("3")), Some(3000.0));
-        assert_eq!(retry_after_ms(Some(" 0 ")), Some(0.0));
-        assert_eq!(retry_after_ms(Some("2147483647")), Some(2_147_483_647_000.0));
-        for bad in ["2147483648", "1.5", "-1", "", "Wed, 21 Oct 2026 07:28:00 GMT", "3s", "99999999999"] {
-            assert_eq!(retry_after_ms(Some(bad)), None, "{bad}");
+    fn retry_after_is_the_hosts_milliseconds() {
+        let at = |h: &str| retry_after_ms(Some(h));
+        assert_eq!(at("3000"), Some(3000.0));
+        assert_eq!(at(" 0 "), Some(0.0));
+        assert_eq!(at("12.5"), Some(12.5));
+        assert_eq!(at("1e3"), Some(1000.0));
+        assert_eq!(at("2147483648000"), Some(2_147_483_648_000.0), "large values are read; the caller caps them");
+        for bad in ["-1", "", "3s", ".5", "soon", "NaN", "\"3\"", "Wed, 21 Oct 2026 07:28:00 GMT"] {
+            assert_eq!(at(bad), None, "{bad}");
         }
         assert_eq!(retry_after_ms(None), None);
     }

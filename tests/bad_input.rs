@@ -51,3 +51,64 @@ fn non_object_tool_arguments_are_fed_back_as_errors() {
     assert_eq!(r.tool_calls[0].output, "Invalid arguments for tool t: arguments must be a JSON object, got an array");
     assert!(r.tool_calls[1].output.starts_with("Invalid arguments for tool t: arguments are not valid JSON"));
 }
+
+/// A history whose turn has a call without an id, or two calls sharing one, is refused when it
+/// is read (`bad_state`), in every dialect that carries ids: results are paired with calls by id,
+/// so such a history cannot be resumed or answered unambiguously (found by the `state` fuzz
+/// target on Anthropic histories).
+#[test]
+fn histories_with_missing_or_repeated_call_ids_are_refused() {
+    use toolnexus_wasm::dialect::read;
+    let anthropic =
+        |blocks: serde_json::Value| vec![json!({"role": "user", "content": "go"}), json!({"role": "assistant", "content": blocks})];
+    let tool_use = |id: Option<&str>| {
+        let mut b = json!({"type": "tool_use", "name": "t", "input": {}});
+        if let Some(id) = id {
+            b["id"] = json!(id);
+        }
+        b
+    };
+    let openai = |ids: &[Option<&str>]| {
+        let calls: Vec<serde_json::Value> = ids
+            .iter()
+            .map(|id| {
+                let mut c = json!({"type": "function", "function": {"name": "t", "arguments": "{}"}});
+                if let Some(id) = id {
+                    c["id"] = json!(id);
+                }
+                c
+            })
+            .collect();
+        vec![json!({"role": "assistant", "content": null, "tool_calls": calls})]
+    };
+    let gemini = |ids: &[&str]| {
+        let parts: Vec<serde_json::Value> = ids.iter().map(|id| json!({"functionCall": {"id": id, "name": "t", "args": {}}})).collect();
+        vec![json!({"role": "model", "parts": parts})]
+    };
+    let refused = [
+        anthropic(json!([tool_use(None)])),
+        anthropic(json!([tool_use(Some(""))])),
+        anthropic(json!([tool_use(Some("a")), tool_use(Some("a"))])),
+        openai(&[None]),
+        openai(&[Some("a"), Some("a")]),
+        gemini(&["a", "a"]),
+        // A given id equal to the one the reader makes up for an id-less call of the turn.
+        gemini(&["call_h0_1", ""]),
+    ];
+    for h in refused {
+        let e = read(&h).unwrap_err();
+        assert_eq!((e.code(), e.message.contains("without an id of its own")), ("bad_state", true), "{h:?}");
+    }
+    for h in [anthropic(json!([tool_use(Some("a")), tool_use(Some("b"))])), openai(&[Some("a"), Some("b")]), gemini(&["", ""])] {
+        assert!(read(&h).is_ok(), "{h:?}");
+    }
+    // The same id in two different turns is each turn's own business.
+    let two_turns: Vec<_> = [anthropic(json!([tool_use(Some("a"))])), anthropic(json!([tool_use(Some("a"))]))].concat();
+    assert!(read(&two_turns).is_ok());
+    // A resume from such a history fails before anything runs.
+    let p = Scripted::default();
+    let h = anthropic(json!([tool_use(Some("a")), tool_use(Some("a"))]));
+    let e = run(Style::Anthropic, vec![native("t")], &p, &Tools::default(), None, &h, "x").unwrap_err();
+    assert_eq!(e.code(), "bad_state");
+    assert!(p.requests.borrow().is_empty());
+}

@@ -85,24 +85,26 @@ fn recorded_streams_split_at_every_byte_give_the_same_reply() {
         let bytes = body.as_bytes();
         let whole = {
             let mut a = StreamAssembler::new(&cfg);
-            a.push(bytes).unwrap();
+            a.push(bytes, &mut Vec::new()).unwrap();
             a.finish().unwrap()
         };
         for cut in 0..=bytes.len() {
             let mut a = StreamAssembler::new(&cfg);
-            let mut text: String = a.push(&bytes[..cut]).unwrap().concat();
-            text += &a.push(&bytes[cut..]).unwrap().concat();
+            let mut deltas = Vec::new();
+            a.push(&bytes[..cut], &mut deltas).unwrap();
+            a.push(&bytes[cut..], &mut deltas).unwrap();
+            let text = deltas.concat();
             assert_eq!(text, whole.turn.text, "{name} split at {cut}");
             assert_eq!(a.finish().unwrap(), whole, "{name} split at {cut}");
         }
         // cut before the last event's end: truncated
         let last = body.rfind("data:").unwrap();
         let mut a = StreamAssembler::new(&cfg);
-        a.push(&bytes[..last + 10]).unwrap();
+        a.push(&bytes[..last + 10], &mut Vec::new()).unwrap();
         assert_eq!(a.finish().unwrap_err().code(), "provider_parse", "{name}");
     }
     let mut a = StreamAssembler::new(&cfg);
-    a.push(fixture_text("gemini/stream_tool_calls.sse").as_bytes()).unwrap();
+    a.push(fixture_text("gemini/stream_tool_calls.sse").as_bytes(), &mut Vec::new()).unwrap();
     let r = a.finish().unwrap();
     assert_eq!(r.turn.calls.len(), 2);
     assert_eq!(r.turn.calls[1].arguments, "{\"city\":\"Tokyo\"}");
@@ -163,4 +165,28 @@ fn a_conversation_moves_through_all_three_styles() {
     assert!(balanced(last["messages"].as_array().unwrap()));
     assert_eq!(last["messages"].as_array().unwrap().len(), 9);
     assert_eq!(c.status, Status::Done);
+}
+
+/// A Gemini user content whose only text is empty is a user turn, kept on read (found by the
+/// `dialect` fuzz target: it was dropped, so render → read lost a message).
+#[test]
+fn an_empty_gemini_user_text_is_kept() {
+    use toolnexus_wasm::dialect::{read, render};
+    use toolnexus_wasm::message::Message;
+    let h = vec![
+        json!({"role": "user", "parts": [{"text": ""}]}),
+        json!({"role": "model", "parts": [{"text": "ok"}]}),
+        json!({"role": "user", "parts": []}),
+    ];
+    let m = read(&h).unwrap();
+    assert_eq!(m.len(), 3, "{m:?}");
+    assert!(matches!(&m[0], Message::User(t) if t.is_empty()));
+    assert!(matches!(&m[2], Message::User(t) if t.is_empty()));
+    assert_eq!(read(&render(&m, Style::Gemini)).unwrap(), m, "render → read keeps it");
+    // A content of only function responses is results, not also an empty user turn.
+    let h = vec![
+        json!({"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "t", "args": {}}}]}),
+        json!({"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "t", "response": {"output": "x"}}}]}),
+    ];
+    assert_eq!(read(&h).unwrap().len(), 2);
 }

@@ -194,7 +194,8 @@ fn a_failing_hook_stops_the_run() {
 
 /// "custom" is an ordinary source: a declared tool with it is a host tool like any other, so
 /// `beforeTool` can repair its invalid arguments and it runs. Only a call to an undeclared tool
-/// stays unknown, whatever `beforeTool` returns. Metrics label both "custom", as always.
+/// stays unknown, whatever `beforeTool` returns. Metrics label both with source "custom"; the
+/// undeclared one's tool label is "unknown" (a model's invented names are not series).
 #[test]
 fn before_tool_repairs_the_arguments_of_a_tool_declared_with_source_custom() {
     let hooks = Recorded {
@@ -224,5 +225,5 @@ fn before_tool_repairs_the_arguments_of_a_tool_declared_with_source_custom() {
             _ => None,
         })
         .collect();
-    assert_eq!(sources, [("search".to_string(), "custom".to_string(), false), ("ghost".to_string(), "custom".to_string(), true)]);
+    assert_eq!(sources, [("search".to_string(), "custom".to_string(), false), ("unknown".to_string(), "custom".to_string(), true)]);
 }

@@ -33,11 +33,13 @@ fn reply(status: u16, body: &str, retry_after: Option<&str>) -> HttpResponse {
     HttpResponse { status, body: body.into(), retry_after: retry_after.map(str::to_string) }
 }
 
-fn go(
-    retries: u32,
-    replies: Vec<HttpResponse>,
-    policy: Option<&Policy>,
-) -> (toolnexus_wasm::Result<toolnexus_wasm::run::RunResult>, usize, Vec<f64>) {
+type Outcome = (toolnexus_wasm::Result<toolnexus_wasm::run::RunResult>, usize, Vec<f64>);
+
+fn go(retries: u32, replies: Vec<HttpResponse>, policy: Option<&Policy>) -> Outcome {
+    go_with(CallPolicy { retries, retry_base_ms: 100.0, ..CallPolicy::SINGLE }, replies, policy)
+}
+
+fn go_with(calls: CallPolicy, replies: Vec<HttpResponse>, policy: Option<&Policy>) -> Outcome {
     let p = Scripted::default();
     p.replies.borrow_mut().extend(replies);
     let sleeps = Sleeps::default();
@@ -45,7 +47,6 @@ fn go(
     let clock = tick();
     let half = || 0.5;
     let tools = Tools::default();
-    let calls = CallPolicy { retries, retry_base_ms: 100.0, ..CallPolicy::SINGLE };
     let env = Env {
         sleep: Some(&sleeps),
         on_error: policy.map(|p| p as &dyn ErrorPolicy),
@@ -65,15 +66,64 @@ fn ok() -> HttpResponse {
 }
 
 #[test]
-fn retry_after_delay_seconds_is_honoured_and_other_forms_back_off() {
+fn the_wait_the_provider_asked_for_is_honoured_and_anything_unreadable_backs_off() {
+    // The host gives the wait in milliseconds (it reads retry-after-ms, Retry-After seconds and dates).
     let (r, attempts, waits) = go(
-        3,
-        vec![reply(429, "slow", Some("2")), reply(429, "slow", Some(" 0 ")), reply(503, "x", Some("Wed, 21 Oct 2026 07:28:00 GMT")), ok()],
+        4,
+        vec![
+            reply(429, "slow", Some("2000")),
+            reply(429, "slow", Some(" 0 ")),
+            reply(503, "x", Some("250.5")),
+            reply(429, "x", Some("soon")),
+            ok(),
+        ],
         None,
     );
     assert_eq!(r.unwrap().text, "fine");
-    assert_eq!(attempts, 4);
-    assert_eq!(waits, vec![2000.0, 0.0, 100.0 * 4.0 + 50.0], "header, header 0, then backoff for the date form");
+    assert_eq!(attempts, 5);
+    assert_eq!(waits, [2000.0, 0.0, 250.5, 100.0 * 8.0 + 50.0], "as asked, 0 included; unreadable: backoff");
+}
+
+#[test]
+fn a_retry_after_beyond_the_cap_fails_at_once_unless_on_error_insists() {
+    let (r, attempts, waits) = go(3, vec![reply(429, "quota", Some("61000")), ok()], None);
+    let e = r.unwrap_err();
+    assert_eq!((e.code(), e.status, attempts), ("provider_http", Some(429), 1), "the provider's error as it is");
+    assert!(e.message.contains("quota") && waits.is_empty());
+    // A day, and a number too large for any timer: the same.
+    for far in ["86400000", "99999999999999999999"] {
+        let (r, attempts, _) = go(3, vec![reply(503, "x", Some(far)), ok()], None);
+        assert_eq!((r.unwrap_err().status, attempts), (Some(503), 1), "{far:?}");
+    }
+    // `onError` sees it as not retryable; a host that retries anyway waits the cap.
+    let always = Policy(Box::new(|_| Tier::Retry), RefCell::default());
+    let (r, attempts, waits) = go(3, vec![reply(429, "quota", Some("3600000")), ok()], Some(&always));
+    assert!(r.is_ok() && attempts == 2);
+    assert_eq!(waits, [60_000.0]);
+    assert!(!always.1.borrow()[0].retryable);
+    // `maxRetryAfterMs` moves the cap: 61 s is then honoured, and 0 refuses any wait.
+    let (r, _, waits) = go_with(
+        CallPolicy { retries: 1, max_retry_after_ms: 120_000.0, ..CallPolicy::SINGLE },
+        vec![reply(429, "x", Some("61000")), ok()],
+        None,
+    );
+    assert!(r.is_ok());
+    assert_eq!(waits, [61_000.0]);
+    let zero = CallPolicy { retries: 1, max_retry_after_ms: 0.0, ..CallPolicy::SINGLE };
+    let (r, attempts, _) = go_with(zero.clone(), vec![reply(429, "x", Some("1000")), ok()], None);
+    assert_eq!((r.is_err(), attempts), (true, 1));
+    let (r, _, waits) = go_with(zero, vec![reply(429, "x", Some("0")), ok()], None);
+    assert_eq!((r.is_ok(), waits), (true, vec![0.0]));
+}
+
+#[test]
+fn a_redirect_is_refused_and_never_retried() {
+    for status in [301, 302, 303, 307, 308] {
+        let (r, attempts, waits) = go(3, vec![reply(status, "moved", Some("1")), ok()], None);
+        let e = r.unwrap_err();
+        assert_eq!((e.code(), e.status, attempts), ("provider_http", Some(status), 1), "{status}");
+        assert!(e.message.contains("redirect refused") && waits.is_empty(), "{}", e.message);
+    }
 }
 
 #[test]

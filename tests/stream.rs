@@ -13,9 +13,8 @@ fn assemble(style: Style, chunks: &[&[u8]]) -> (Vec<String>, toolnexus_wasm::Res
     let mut a = StreamAssembler::new(&config(style).provider);
     let mut deltas = Vec::new();
     for c in chunks {
-        match a.push(c) {
-            Ok(d) => deltas.extend(d),
-            Err(e) => return (deltas, Err(e)),
+        if let Err(e) = a.push(c, &mut deltas) {
+            return (deltas, Err(e));
         }
     }
     (deltas, a.finish())
@@ -122,4 +121,53 @@ fn a_streamed_http_error_is_provider_http() {
     let e = run_full(Style::OpenAi, true, vec![], &t, &Tools::default(), None, &Host::default(), vec![], "x").unwrap_err();
     assert_eq!(e.code(), "provider_http");
     assert!(e.message.contains("slow down"));
+}
+
+/// An event that fails after others in the same chunk: the deltas before it are delivered with
+/// the error, however the bytes were cut (found by the `stream_*` fuzz targets: a failing event
+/// used to drop the deltas of the events before it in its chunk, so a consumer saw different text
+/// for the same stream).
+#[test]
+fn deltas_before_a_failing_event_are_kept_whatever_the_chunking() {
+    let delta = |t: &str| format!("data: {}\n\n", json!({"choices": [{"index": 0, "delta": {"content": t}}]}));
+    let openai = format!("{}{}data: {{not json}}\n\n{}", delta("Hel"), delta("lo"), delta("never"));
+    let text_block = |t: &str| {
+        format!(
+            "event: content_block_delta\ndata: {}\n\n",
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": t}})
+        )
+    };
+    let start = "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n";
+    let anthropic = format!(
+        "{start}{}{}event: error\ndata: {{\"type\":\"error\",\"error\":{{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}}}\n\n{}",
+        text_block("Hel"),
+        text_block("lo"),
+        text_block("never")
+    );
+    for (style, body, code) in [(Style::OpenAi, openai, "provider_parse"), (Style::Anthropic, anthropic, "provider_error")] {
+        let bytes = body.as_bytes();
+        let (deltas, r) = assemble(style, &[bytes]);
+        assert_eq!(deltas.concat(), "Hello", "{style:?}: one chunk");
+        assert_eq!(r.as_ref().unwrap_err().code(), code, "{style:?}");
+        for cut in 0..=bytes.len() {
+            let (d, r2) = assemble(style, &[&bytes[..cut], &bytes[cut..]]);
+            assert_eq!((d.concat(), r2.unwrap_err()), (deltas.concat(), r.clone().unwrap_err()), "{style:?} split at {cut}");
+        }
+        let singles: Vec<&[u8]> = bytes.chunks(1).collect();
+        assert_eq!(assemble(style, &singles).0.concat(), "Hello", "{style:?} byte by byte");
+        // One push gives the deltas and the error together.
+        let mut a = StreamAssembler::new(&config(style).provider);
+        let mut d = Vec::new();
+        assert_eq!(a.push(bytes, &mut d).unwrap_err().code(), code);
+        assert_eq!(d.concat(), "Hello");
+    }
+    // In a streamed run the text events come out, then the run fails with the event's error.
+    let t = Chunked::default();
+    t.push(200, vec![format!("{}{}data: {{not json}}\n\n", delta("Hel"), delta("lo")).into_bytes(), delta("never").into_bytes()]);
+    let host = Host::default();
+    let e = run_full(Style::OpenAi, true, vec![], &t, &Tools::default(), None, &host, vec![], "x").unwrap_err();
+    assert_eq!(e.code(), "provider_parse");
+    let text: String =
+        host.events.borrow().iter().filter(|e| e["type"] == "text").map(|e| e["delta"].as_str().unwrap().to_string()).collect();
+    assert_eq!(text, "Hello");
 }

@@ -131,7 +131,7 @@ fn metrics_report_suspensions_as_pending_not_errors() {
     };
     assert_eq!(tool("click"), vec![(false, true, "relay".into()), (false, false, "relay".into())]);
     assert_eq!(tool("secure"), vec![(false, true, "native".into()), (false, false, "native".into())]);
-    assert_eq!(tool("ghost"), vec![(true, false, "custom".into())]);
+    assert_eq!(tool("unknown"), vec![(true, false, "custom".into())], "an undeclared name is labelled \"unknown\"");
     let llm: Vec<_> = events.iter().filter(|m| matches!(m, Metric::Llm { status: "ok", .. })).collect();
     assert_eq!(llm.len(), 2);
     let runs: Vec<_> = events

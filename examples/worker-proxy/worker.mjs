@@ -33,7 +33,8 @@ const fail = (status, message, type = "invalid_request_error", code = null) => j
 /** A ToolnexusError as an OpenAI error body; upstream HTTP statuses pass through. */
 function upstreamError(e) {
   if (e.code === "bad_input") return fail(400, e.message);
-  if (e.code === "provider_http" && e.status) return fail(e.status, e.message, e.status === 429 ? "rate_limit_error" : "upstream_error", e.code);
+  // A refused upstream redirect (3xx) is a bad gateway here, not a redirect for the caller.
+  if (e.code === "provider_http" && e.status >= 400) return fail(e.status, e.message, e.status === 429 ? "rate_limit_error" : "upstream_error", e.code);
   if (e.code === "aborted") return fail(504, e.message, "timeout", e.code);
   return fail(502, e.message, "upstream_error", e.code ?? null);
 }
@@ -56,7 +57,8 @@ async function chat(request, env) {
   const [upstream, model] = route(body.model);
   const apiKey = env[upstream.key];
   if (!apiKey) return fail(500, `the proxy has no ${upstream.key} secret`, "server_error");
-  const client = createClient({ baseUrl: env[upstream.url] || upstream.base, style: upstream.style, model, apiKey, retries: 1 });
+  let client; // the caller picks the model: one that cannot be sent (a Gemini model with `/`) is a 400
+  try { client = createClient({ baseUrl: env[upstream.url] || upstream.base, style: upstream.style, model, apiKey, retries: 1 }); } catch (e) { return upstreamError(e); }
   const req = { messages: body.messages, tools: body.tools, toolChoice: body.tool_choice, maxTokens: body.max_completion_tokens ?? body.max_tokens, signal: request.signal };
   if (!body.stream) {
     try { return json(200, completion(body.model, await client.translate(req))); } catch (e) { return upstreamError(e); }

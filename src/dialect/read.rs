@@ -38,6 +38,7 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
         }
     }
     name_results(&mut out);
+    check_ids(&out)?;
     Ok(out)
 }
 
@@ -54,6 +55,23 @@ fn read_assistant(obj: &Map<String, Value>, i: usize) -> Result<AssistantTurn> {
             .map_err(|(k, missing)| Error::bad_state(format!("history[{i}].tool_calls[{k}] has no {missing}")))?;
     }
     Ok(turn)
+}
+
+/// Every call of a turn needs its own id: results are paired with calls by id, so a call
+/// without one, or two calls of a turn sharing one, would leave a result to the wrong call (or
+/// none) and a resume could not tell them apart. Refused rather than repaired: no renumbering
+/// could know which result a forged history meant for which call. (Gemini calls without an id
+/// have one made up by the reader already.)
+fn check_ids(out: &[Message]) -> Result<()> {
+    for m in out {
+        let Message::Assistant(t) = m else { continue };
+        for (k, c) in t.calls.iter().enumerate() {
+            if c.id.is_empty() || t.calls.iter().take(k).any(|d| d.id == c.id) {
+                return Err(Error::bad_state("history has a tool call without an id of its own"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// OpenAI tool messages carry no tool name; take it from the call each result answers (the

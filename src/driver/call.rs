@@ -67,9 +67,12 @@ async fn call(provider: &ProviderConfig, subject: &dyn CallSubject, stream: bool
             subject.opened();
             let mut assembler = StreamAssembler::new(provider);
             while let Some(chunk) = resp.body.next_chunk().await? {
-                for delta in assembler.push(&chunk)? {
+                let mut deltas = Vec::new();
+                let pushed = assembler.push(&chunk, &mut deltas);
+                for delta in deltas {
                     subject.delta(delta);
                 }
+                pushed?;
             }
             (assembler.finish()?, None)
         }
@@ -123,7 +126,8 @@ enum Delivered {
 }
 
 /// Sends with retries: retryable statuses and network errors are retried up to `retries` times,
-/// waiting `Retry-After` delay-seconds when given, else exponential backoff with jitter;
+/// waiting what the provider asked for (`retry-after-ms`, `Retry-After`) up to
+/// `max_retry_after_ms`, else exponential backoff with jitter;
 /// `onError` may turn any failure into a retry or a failure, within the budget. Aborts are never
 /// retried. For a stream only the request and its status are retried. Error text never holds
 /// the provider's key.
@@ -141,19 +145,24 @@ async fn with_retries(provider: &ProviderConfig, req: HttpRequest, env: &Env<'_>
                         body.extend(chunk);
                     }
                     let text = String::from_utf8_lossy(&body).into_owned();
-                    (Error::provider_http(resp.status, &text, secret), resp.retry_after)
+                    (provider::status_error(resp.status, &text, secret), resp.retry_after)
                 }
                 Err(e) => (e, None),
             }
         } else {
             match env.transport.send(&req).await {
                 Ok(resp) if (200..300).contains(&resp.status) => return Ok(Delivered::Whole(resp)),
-                Ok(resp) => (Error::provider_http(resp.status, &resp.body, secret), resp.retry_after),
+                Ok(resp) => (provider::status_error(resp.status, &resp.body, secret), resp.retry_after),
                 Err(e) => (e, None),
             }
         };
+        // A wait beyond the cap is not worth it for a loop someone is waiting on (a quota
+        // reset hours away): the attempt fails now with the provider's error, unless `onError`
+        // insists, and then the wait is the cap.
+        let cap = env.policy.max_retry_after_ms;
+        let asked = retry_after_ms(retry_after.as_deref());
         let retryable = match error.code {
-            Code::ProviderHttp => error.status.is_some_and(retryable_status),
+            Code::ProviderHttp => error.status.is_some_and(retryable_status) && !asked.is_some_and(|ms| ms > cap),
             Code::Transport => true,
             _ => return Err(error), // aborts and everything else are final
         };
@@ -166,7 +175,7 @@ async fn with_retries(provider: &ProviderConfig, req: HttpRequest, env: &Env<'_>
         if tier == Tier::Fail || attempt >= retries {
             return Err(error);
         }
-        let wait = retry_after_ms(retry_after.as_deref()).unwrap_or_else(|| backoff_ms(base_ms, attempt, (env.random)()));
+        let wait = asked.map_or_else(|| backoff_ms(base_ms, attempt, (env.random)()), |ms| ms.min(cap));
         if let Some(s) = env.sleep {
             // Host timers take at most 2^31 - 1 ms and fire at once beyond it (or on NaN).
             s.sleep(if wait > 0.0 { wait.min(crate::options::MAX_TIMER_MS) } else { 0.0 }).await;

@@ -19,7 +19,7 @@ use crate::events::{EventSink, StreamEvent};
 use crate::hooks::{Hook, Hooks};
 use crate::metrics::{Metric, Observer};
 use crate::provider::{HttpRequest, HttpResponse, ModelReply};
-use crate::retry::{ErrorInfo, DEFAULT_RETRY_BASE_MS};
+use crate::retry::{ErrorInfo, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY_BASE_MS};
 use crate::run::{Checkpoint, Run, RunResult, Status, Step};
 use crate::state::ConversationState;
 use crate::suspend::{Answer, IdGen, Request, ToolOutcome};
@@ -88,9 +88,13 @@ pub fn host_status(status: Option<f64>) -> Result<u16> {
 }
 
 /// Method and headers of a request as one JSON text, for a host that takes them whole (one
-/// `JSON.parse` in JS, not a call per header).
+/// `JSON.parse` in JS, not a call per header), with `redirect: "manual"`: a redirect is never
+/// followed, since following it would send the key headers to whatever origin it names.
+/// `"error"` would say the same, but workerd refuses that mode for every request; `"manual"`
+/// hands the 3xx (or a browser's opaque redirect) back, and the caller refuses it
+/// ([`crate::provider::status_error`]).
 pub fn request_head(req: &HttpRequest) -> String {
-    let mut head = String::from(r#"{"method":"POST","headers":{"#);
+    let mut head = String::from(r#"{"method":"POST","redirect":"manual","headers":{"#);
     for (i, (k, v)) in req.headers.iter().enumerate() {
         head.push_str(if i > 0 { "," } else { "" });
         crate::json::write_str(&mut head, k);
@@ -159,13 +163,22 @@ pub struct CallPolicy {
     /// Retries after a failed model call (`0` means none).
     pub retries: u32,
     pub retry_base_ms: f64,
+    /// The longest wait a provider may ask for (`maxRetryAfterMs`); asking for more fails the
+    /// attempt without a retry.
+    pub max_retry_after_ms: f64,
     /// Shallow-merged into every request body (`requestParams`).
     pub request_params: Option<Map<String, Value>>,
 }
 
 impl CallPolicy {
     /// One attempt, whole replies, the body as built.
-    pub const SINGLE: CallPolicy = CallPolicy { stream: false, retries: 0, retry_base_ms: DEFAULT_RETRY_BASE_MS, request_params: None };
+    pub const SINGLE: CallPolicy = CallPolicy {
+        stream: false,
+        retries: 0,
+        retry_base_ms: DEFAULT_RETRY_BASE_MS,
+        max_retry_after_ms: DEFAULT_MAX_RETRY_AFTER_MS,
+        request_params: None,
+    };
 }
 
 static SINGLE: CallPolicy = CallPolicy::SINGLE;

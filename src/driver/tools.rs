@@ -8,7 +8,7 @@ use crate::error::{Code, Error, Result};
 use crate::events::StreamEvent;
 use crate::hooks::{Hook, ToolCtx, ToolVerdict};
 use crate::metrics::Metric;
-use crate::run::{Invocation, Run};
+use crate::run::{Invocation, Run, UNKNOWN_TOOL_LABEL};
 use crate::suspend::{after_wait, relay_output, relay_request, unresolved, AfterWait, Answer, ToolOutcome};
 use crate::tool::ToolResult;
 use std::cell::RefCell;
@@ -117,5 +117,8 @@ fn report(inv: &Invocation, outcome: &ToolOutcome, ms: f64, env: &Env<'_>) {
         ToolOutcome::Result(r) => (r.is_error, false),
         ToolOutcome::Suspend(_) => (false, true),
     };
-    env.emit(Metric::Tool { tool: inv.call.name.clone(), source: inv.source.as_str().to_string(), is_error, ms, pending });
+    // A name the provider made up is not a series: one label for all of them keeps the metrics
+    // bounded however many names a model invents (the transcript keeps the name).
+    let tool = if inv.known { inv.call.name.clone() } else { UNKNOWN_TOOL_LABEL.into() };
+    env.emit(Metric::Tool { tool, source: inv.source.as_str().to_string(), is_error, ms, pending });
 }

@@ -2,6 +2,7 @@
 //! ([`ModelRequest`]), what goes over the wire ([`HttpRequest`], [`HttpResponse`]) and what comes
 //! back ([`ModelReply`]). Every adapter speaks in these; none of them is provider-specific.
 
+use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, Message, Usage};
 use crate::style::Style;
 use crate::tool::ToolSpec;
@@ -16,6 +17,27 @@ pub struct ProviderConfig {
     pub api_key: Option<String>,
     /// Extra headers; they override the defaults, compared case-insensitively.
     pub headers: Vec<(String, String)>,
+}
+
+impl ProviderConfig {
+    /// Refuses a model that could leave its URL path segment, where the model is one (Gemini:
+    /// `/`, `\`, `?`, `#`, `..`, control characters), before any request: the request builder
+    /// percent-encodes it too, but a server may decode `%2F`. A model in the JSON body (OpenAI,
+    /// Anthropic) is left alone: gateways name models `vendor/model`.
+    pub fn check_model(style: Style, model: &str) -> Result<()> {
+        if style != Style::Gemini {
+            return Ok(());
+        }
+        // Bytes, not `str` patterns: a `&str` pattern links core's Two-Way searcher.
+        let mut prev = 0;
+        for b in model.bytes() {
+            if b < 0x20 || matches!(b, b'/' | b'\\' | b'?' | b'#' | 0x7f) || (b == b'.' && prev == b'.') {
+                return Err(Error::bad_input("createClient options.model must be one URL path segment"));
+            }
+            prev = b;
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -37,7 +59,9 @@ impl HttpRequest {
 pub struct HttpResponse {
     pub status: u16,
     pub body: String,
-    /// The `Retry-After` header, when the provider sent one.
+    /// How long the provider asked to wait before a retry, in milliseconds (as text): the host
+    /// reads `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date. Read by
+    /// [`crate::retry::retry_after_ms`].
     pub retry_after: Option<String>,
 }
 

@@ -40,13 +40,20 @@ pub fn build_request(cfg: &ProviderConfig, req: &ModelRequest) -> HttpRequest {
     HttpRequest { url, headers, body }
 }
 
+/// A non-2xx answer as `provider_http`. A 3xx is a redirect the host did not follow (requests
+/// go out with `redirect: "manual"`, see [`crate::driver::request_head`]): refused, and not retried (the
+/// same request gets the same redirect).
+pub fn status_error(status: u16, body: &str, secret: Option<&str>) -> Error {
+    Error::provider_http(status, if status / 100 == 3 { "redirect refused" } else { body }, secret)
+}
+
 /// Turns a provider response into a reply. Non-2xx is `provider_http` (body capped, key
 /// removed); a body that is not the expected JSON is `provider_parse`; a 200 carrying an error
 /// object is `provider_error`.
 pub fn parse_response(cfg: &ProviderConfig, resp: &HttpResponse) -> Result<ModelReply> {
     let secret = cfg.api_key.as_deref();
     if !(200..300).contains(&resp.status) {
-        return Err(Error::provider_http(resp.status, &resp.body, secret));
+        return Err(status_error(resp.status, &resp.body, secret));
     }
     let v: Value = serde_json::from_str(&resp.body)
         .map_err(|e| Error::parse(format!("provider reply is not valid JSON ({e}): {}", redact(&resp.body, secret))))?;

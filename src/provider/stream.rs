@@ -22,16 +22,18 @@ impl StreamAssembler {
         StreamAssembler { adapter: adapter(cfg.style), sse: SseDecoder::new(), asm: Assembly::new(cfg.api_key.clone()) }
     }
 
-    /// Feeds response bytes; returns the text deltas they completed.
-    pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<String>> {
-        let mut deltas = Vec::new();
+    /// Feeds response bytes; the text deltas they completed go to `deltas`. When an event fails,
+    /// the deltas of the events before it are in `deltas` all the same (the caller delivers them,
+    /// then stops on the error): what a consumer sees does not depend on how the bytes were cut
+    /// into chunks.
+    pub fn push(&mut self, chunk: &[u8], deltas: &mut Vec<String>) -> Result<()> {
         for ev in self.sse.push(chunk) {
             if self.asm.finished {
                 continue; // nothing after the terminal marker counts
             }
-            self.adapter.on_event(ev.data.trim(), &mut self.asm, &mut deltas)?;
+            self.adapter.on_event(ev.data.trim(), &mut self.asm, deltas)?;
         }
-        Ok(deltas)
+        Ok(())
     }
 
     /// The whole reply. Errors when the stream stopped before its end.

@@ -17,9 +17,9 @@ fn reply(style: Style, body: serde_json::Value) -> Result<ModelReply> {
 fn streamed(style: Style, events: &[serde_json::Value], tail: &str) -> Result<ModelReply> {
     let mut a = StreamAssembler::new(&cfg(style));
     for e in events {
-        a.push(format!("data: {e}\n\n").as_bytes())?;
+        a.push(format!("data: {e}\n\n").as_bytes(), &mut Vec::new())?;
     }
-    a.push(tail.as_bytes())?;
+    a.push(tail.as_bytes(), &mut Vec::new())?;
     a.finish()
 }
 
@@ -88,7 +88,7 @@ fn gemini_replies_and_streams_cut_at_every_byte_are_errors_not_panics() {
         // Until the line ending after the event carrying the finishReason, the stream is cut.
         for cut in 0..=body.trim_end().len() {
             let mut a = StreamAssembler::new(&cfg(Style::Gemini));
-            let r = a.push(&body.as_bytes()[..cut]).and_then(|_| a.finish());
+            let r = a.push(&body.as_bytes()[..cut], &mut Vec::new()).and_then(|_| a.finish());
             assert_eq!(r.unwrap_err().code(), "provider_parse", "{name} cut at {cut}");
         }
     }
@@ -309,4 +309,69 @@ fn anthropic_and_gemini_renders_keep_their_fields_and_order() {
             r#"{"role":"model","parts":[{"text":"both"},{"functionCall":{"id":"c3","name":"add","args":{}}}]}]"#,
         )
     );
+}
+
+fn request_for(style: Style, base: &str, model: &str, stream: bool) -> HttpRequest {
+    let cfg = ProviderConfig { base_url: base.into(), model: model.into(), api_key: Some("key-123".into()), ..cfg(style) };
+    let req = ModelRequest { system: "", messages: &[], tools: &[], stream, tool_choice: ToolChoice::Auto, max_tokens: None };
+    build_request(&cfg, &req)
+}
+
+#[test]
+fn the_model_enters_a_url_only_for_gemini_and_then_as_one_encoded_segment() {
+    // OpenAI and Anthropic: the URL is the base's, whatever the model; the model is in the body.
+    for (style, base, url) in [
+        (Style::OpenAi, "https://h/v1/", "https://h/v1/chat/completions"),
+        (Style::Anthropic, "https://h", "https://h/v1/messages"),
+        (Style::Anthropic, "https://h/v1", "https://h/v1/messages"),
+    ] {
+        let r = request_for(style, base, "vendor/../x?y#z", false);
+        assert_eq!(r.url, url, "{style:?}");
+        assert_eq!(r.json()["model"], "vendor/../x?y#z", "{style:?}");
+    }
+    // Gemini: one path segment, every byte but the unreserved ones percent-encoded.
+    let url = |base: &str, model: &str, stream: bool| request_for(Style::Gemini, base, model, stream).url;
+    assert_eq!(url("https://h", "gemini-2.0-flash", false), "https://h/v1beta/models/gemini-2.0-flash:generateContent");
+    assert_eq!(url("https://h/v1/", "m", true), "https://h/v1/models/m:streamGenerateContent?alt=sse");
+    assert_eq!(url("https://h", "a b%c:d~é", false), "https://h/v1beta/models/a%20b%25c%3Ad~%C3%A9:generateContent");
+    // Even unchecked, nothing a model holds can end the segment.
+    let leaky = url("https://h", "../x/y?k#f\\z", false);
+    assert_eq!(leaky, "https://h/v1beta/models/..%2Fx%2Fy%3Fk%23f%5Cz:generateContent");
+    // …and `check_model` refuses what would still mean something (`..`, control characters) before any request.
+    for (style, model, ok) in [
+        (Style::Gemini, "gemini-1.5-pro", true),
+        (Style::Gemini, "..", false),
+        (Style::Gemini, "a..b", false),
+        (Style::Gemini, "models/x", false),
+        (Style::Gemini, "x\u{7f}", false),
+        (Style::OpenAi, "openai/gpt-4o", true),
+        (Style::OpenAi, "x\ty/..", true),
+        (Style::Anthropic, "claude-3-5-haiku", true),
+        (Style::Anthropic, "a\u{0}?#", true),
+    ] {
+        let checked = ProviderConfig::check_model(style, model);
+        assert_eq!(checked.is_ok(), ok, "{style:?} {model:?}");
+        assert!(checked.err().map_or(true, |e| e.code() == "bad_input"));
+    }
+}
+
+#[test]
+fn requests_never_follow_a_redirect_and_a_redirect_is_refused() {
+    for style in [Style::OpenAi, Style::Anthropic, Style::Gemini] {
+        let head: serde_json::Value =
+            serde_json::from_str(&crate::driver::request_head(&request_for(style, "https://h", "m", false))).unwrap();
+        assert_eq!(head["redirect"], "manual", "{style:?}");
+        assert_eq!(head["method"], "POST");
+        assert!(head["headers"].as_object().unwrap().values().any(|v| v.as_str().unwrap().contains("key-123")), "{style:?}");
+    }
+    for status in [301, 302, 303, 307, 308] {
+        let e = status_error(status, "moved to https://elsewhere key-123", Some("key-123"));
+        assert_eq!((e.code(), e.status), ("provider_http", Some(status)));
+        let mut want = String::from("LLM ");
+        crate::json::write_u64(&mut want, u64::from(status));
+        assert_eq!(e.message, want + ": redirect refused");
+        let resp = HttpResponse { status, body: "{}".into(), retry_after: None };
+        assert_eq!(parse_response(&cfg(Style::OpenAi), &resp).unwrap_err().status, Some(status));
+    }
+    assert_eq!(status_error(404, "nope", None).message, "LLM 404: nope");
 }

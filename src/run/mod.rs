@@ -49,8 +49,10 @@ pub enum Step {
     Done(Box<RunResult>),
 }
 
-/// The metrics label of a call to a tool that is not declared.
+/// The metrics `source` label of a call to a tool that is not declared.
 pub const UNKNOWN_TOOL_SOURCE: &str = "custom";
+/// The metrics `tool` label of every call to a tool that is not declared, whatever its name.
+pub const UNKNOWN_TOOL_LABEL: &str = "unknown";
 
 /// One tool call to execute. `answer` is set when the call is re-run after its suspension was
 /// answered (`ctx.answer`). `preset` is a result the machine already decided (unknown tool,

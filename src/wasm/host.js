@@ -2,11 +2,13 @@
 // promise, a `then`, two closures and a microtask, and every property read is a crossing.
 // Errors are not interpreted here: a throw or rejection reaches the edge, which maps it.
 
-// One model call: fetch, status, `Retry-After` (only on a refusal), then the body: the text, or
-// with `stream` the body's reader when it has one. Resolves to [status, retryAfter, text|reader];
-// status 0: fetch gave no Response; 1: the body is longer than `max` bytes (a declared length
-// is refused before reading; a body is read through its reader, cancelled past the cap, so a
-// huge reply never reaches the wasm memory).
+// One model call: fetch, status, then (only on a refusal) the wait the provider asked for, in
+// ms as text (`retry-after-ms`, else `Retry-After` in seconds or as an HTTP date, which
+// `Date.parse` reads in all its forms), then the body: the text, or with `stream` the body's
+// reader when it has one. Resolves to [status, retryAfter, text|reader]; status 0: fetch gave
+// no Response; 1: the body is longer than `max` bytes (a declared length is refused before
+// reading; a body is read through its reader, cancelled past the cap, so a huge reply never
+// reaches the wasm memory).
 export async function callModel(f, url, head, body, signal, stream, max) {
   const init = JSON.parse(head);
   init.body = body;
@@ -15,10 +17,18 @@ export async function callModel(f, url, head, body, signal, stream, max) {
   const r = await guard(f ? f.call(globalThis, url, init) : fetch(url, init), signal);
   // Number(): a mock's status may be a numeric string, as the typed binding used to accept.
   const s = r !== null && typeof r === "object" ? Number(r.status) : 0;
-  if (!(s >= 100 && s <= 599)) return [0];
+  if (!(s >= 100 && s <= 599)) {
+    // A browser hides a redirect under `redirect: "manual"` (status 0); by the fetch standard
+    // that is a network error, and so it is here. The key was not sent on.
+    if (r?.type === "opaqueredirect") throw TypeError("redirect refused");
+    return [0];
+  }
   let ra, b;
   try {
-    if (s >= 400) ra = r.headers.get("retry-after");
+    if (s >= 400) {
+      const a = r.headers.get("retry-after");
+      ra = r.headers.get("retry-after-ms") ?? (a && String(isNaN(a) ? Math.max(0, Date.parse(a) - Date.now()) : a * 1000));
+    }
     if (r.headers.get("content-length") > max) return cancel(r.body), [1];
   } catch {}
   // A body that gives no reader (none, a mock's, a locked one) is read whole: `text()` then

@@ -44,6 +44,8 @@ function requestSignal(user, ms) {
 // or text]; rejects with [kind, message]: kind 0 a failed fetch, 1 the caller's abort, 2 the
 // deadline, 3 the token callback. With `auth`, the host's `token({ server, url })` is asked for
 // the bearer token now: it never reaches the wasm, so no state, result or error can hold it.
+const PLAIN = new Set(["accept", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id"]);
+
 export async function mcpSend(f, token, who, auth, method, url, headers, body, user, ms) {
   const signal = requestSignal(user, ms);
   const init = { method, headers: JSON.parse(headers) };
@@ -58,6 +60,11 @@ export async function mcpSend(f, token, who, auth, method, url, headers, body, u
     }
     if (typeof t === "string" && t) init.headers.authorization = "Bearer " + t;
   }
+  // Credentials stay on their origin: a request that carries a token or any header beyond the
+  // protocol's own (an API key from `headers` or `env`) does not follow redirects, which would
+  // re-send them to wherever the server points. A plain request (webfetch) follows them.
+  const own = init.redirect === undefined && Object.keys(init.headers).some((k) => !PLAIN.has(k.toLowerCase()));
+  if (own) init.redirect = "manual";
   let r;
   try {
     r = await (f ? f.call(globalThis, url, init) : fetch(url, init));
@@ -65,6 +72,8 @@ export async function mcpSend(f, token, who, auth, method, url, headers, body, u
     throw failure(e, signal);
   }
   const s = r !== null && typeof r === "object" ? Number(r.status) : 0;
+  // A browser reports a refused redirect as status 0 ("opaqueredirect"); Node and workerd as the 3xx.
+  if (own && (r?.type === "opaqueredirect" || (s >= 300 && s <= 399))) throw [0, "redirect refused: the request carries credentials"];
   if (!(s >= 100 && s <= 599)) throw [0, "fetch gave no Response"];
   const h = (k) => {
     try {

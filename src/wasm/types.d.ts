@@ -146,7 +146,8 @@ export interface ClientOptions {
   /** e.g. "https://api.openai.com/v1", "https://api.anthropic.com" or "https://generativelanguage.googleapis.com". */
   baseUrl: string;
   style: Style;
-  /** Sent verbatim. */
+  /** Sent as is in the body (OpenAI, Anthropic). Gemini puts it in the URL as one percent-encoded
+   * path segment: a model with `/`, `\\`, `?`, `#`, `..` or control characters is refused (`bad_input`). */
   model: string;
   /** Never stored in results, states or error messages. */
   apiKey?: string;
@@ -161,11 +162,15 @@ export interface ClientOptions {
   store?: ConversationStore;
   /** Called synchronously with each metric event; a throwing sink is ignored. */
   onMetric?: (event: MetricEvent) => void;
+  /** The longest wait a provider may ask for (`retry-after-ms`, `Retry-After`) before a retry, in
+   * ms (default 60000, at most 2147483647). A longer one fails the attempt at once with the
+   * provider's error, unless `onError` answers "retry" (the wait is then this cap). */
+  maxRetryAfterMs?: number;
   /** A fetch to use instead of the global one. */
   fetch?: (url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }) => Promise<Response | { status: number; text(): Promise<string> }>;
   /** Retries of a failed provider call (429, 500, 502, 503, 504, 529, network errors); default 2, 0 = none. */
   retries?: number;
-  /** Backoff base in ms (default 500; 0 < n <= 2**31 - 1): `retryBaseMs * 2^attempt` plus up to 100 ms of jitter (a `Retry-After` in seconds wins). */
+  /** Backoff base in ms (default 500; 0 < n <= 2**31 - 1): `retryBaseMs * 2^attempt` plus up to 100 ms of jitter (a provider's `retry-after-ms` / `Retry-After` wins, up to `maxRetryAfterMs`). */
   retryBaseMs?: number;
   /** Decides each failed attempt: "retry" retries (never beyond `retries`), anything else fails. */
   onError?: (info: ErrorInfo) => "retry" | "fail" | void | Promise<"retry" | "fail" | void>;

@@ -55,3 +55,14 @@ test("the default entry has translate; toolnexus-wasm/full is an alias of it", a
   assert.equal(chunks[0].object, "chat.completion.chunk");
   assert.equal(chunks.map((c) => c.choices[0]?.delta?.content ?? "").join(""), "yo");
 });
+
+// An uncaught error in Node prints the offending line of source: a minified file on one line
+// would print the whole glue (15 KB) with it.
+test("the shipped JavaScript keeps short lines, so an error prints a readable line", () => {
+  const js = fs.readdirSync(pkgDir, { recursive: true }).filter((f) => f.endsWith(".js"));
+  assert.ok(js.length >= 8);
+  for (const f of js) {
+    const longest = Math.max(...fs.readFileSync(path.join(pkgDir, f), "utf8").split("\n").map((l) => l.length));
+    assert.ok(longest <= 400, `${f}: a line of ${longest} characters`);
+  }
+});

@@ -1,6 +1,6 @@
 // Resilience through the built package in Node: a fault-injecting provider on 127.0.0.1 (429 with
-// each Retry-After form, 503 storms, reset connections, stalls), timeouts and aborts that reach a
-// parked waitFor, the four hooks, requestParams / bodyTransform, and metrics().
+// each Retry-After form, more in origin.test.mjs; 503 storms, reset connections, stalls), timeouts
+// and aborts that reach a parked waitFor, the four hooks, requestParams / bodyTransform, and metrics().
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -37,15 +37,18 @@ const run = (c, prompt = "x", opts = {}) => c.run(prompt, opts);
 const reset = (s) => { script = s; attempts.length = 0; };
 const gaps = () => attempts.slice(1).map((a, i) => a.at - attempts[i].at);
 
-test("429 with Retry-After delay-seconds waits that long; 0 retries at once; other forms back off", async () => {
-  reset([{ status: 429, retryAfter: "1" }, { status: 429, retryAfter: "0" }, { status: 429, retryAfter: "Wed, 21 Oct 2026 07:28:00 GMT" }, { status: 200, body: ok("after three") }]);
-  const r = await run(client({ retries: 3 }));
-  assert.equal(r.text, "after three");
-  assert.equal(attempts.length, 4);
-  const [g1, g2, g3] = gaps();
+test("429 with Retry-After delay-seconds or an HTTP date waits that long; 0 retries at once; other forms back off", async () => {
+  // HTTP dates have whole seconds: 3.5 s ahead now is 1.4–2.5 s ahead when the third attempt fails.
+  const date = new Date(Date.now() + 3500).toUTCString();
+  reset([{ status: 429, retryAfter: "1" }, { status: 429, retryAfter: "0" }, { status: 503, retryAfter: date }, { status: 429, retryAfter: "soon" }, { status: 200, body: ok("after four") }]);
+  const r = await run(client({ retries: 4 }));
+  assert.equal(r.text, "after four");
+  assert.equal(attempts.length, 5);
+  const [g1, g2, g3, g4] = gaps();
   assert.ok(g1 >= 950 && g1 < 2500, `Retry-After: 1 → waited ${g1} ms`);
   assert.ok(g2 < 200, `Retry-After: 0 → waited ${g2} ms`);
-  assert.ok(g3 >= 75 && g3 < 900, `an HTTP date falls back to backoff 20·2² + jitter → waited ${g3} ms`);
+  assert.ok(g3 >= 1200 && g3 < 3000, `Retry-After: ${date} → waited ${g3} ms`);
+  assert.ok(g4 >= 140 && g4 < 900, `an unreadable form falls back to backoff 20·2³ + jitter → waited ${g4} ms`);
 });
 
 test("a 503 storm stops after retries + 1 attempts with a capped, key-free error", async () => {

@@ -61,7 +61,7 @@ export function metrics(): void {
 
 export async function memory(kv: KVNamespaceLike): Promise<string> {
   const store: ConversationStore = Math.random() > 0.5 ? memoryStore() : Math.random() > 0.5 ? chromeStorageStore({ area: "session" }) : kvStore(kv, { expirationTtl: 3600 });
-  const client = createClient({ baseUrl: "u", style: "openai", model: "m", store });
+  const client = createClient({ baseUrl: "u", style: "openai", model: "m", store, maxRetryAfterMs: 5000 });
   const kit = createToolkit({ tools: [relayTool("click", "Click")] });
   const r: RunResult = await client.ask("hi", { toolkit: kit, id: "c1", onText: (d: string) => console.log(d) });
   if (r.pending) await client.askWithAnswer({ toolkit: kit, id: "c1", answer: { id: r.pending.id, ok: false } });
@@ -117,7 +117,7 @@ export async function everything(kv: KVNamespaceLike): Promise<void> {
     baseUrl: "u", style: "gemini", model: "m", apiKey: "k", headers: { a: "b" }, systemPrompt: "s", maxTurns: 3,
     waitFor: async (s: Suspension) => ({ id: s.id, ok: true }), store: memoryStore(),
     onMetric: (e: MetricEvent) => void e, fetch: async (url, init) => fetch(url, init),
-    retries: 2, retryBaseMs: 10,
+    retries: 2, retryBaseMs: 10, maxRetryAfterMs: 30_000,
     onError: (info: ErrorInfo) => (info.retryable && info.attempt < 1 && info.status !== 400 ? "retry" : "fail"),
     timeoutMs: 1000,
     maxResponseBytes: 1 << 20,

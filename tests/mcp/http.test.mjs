@@ -76,3 +76,32 @@ test("an HTTP tool in a run of the loop", async () => {
   const r = await client.run("#http", { toolkit: createToolkit({ tools }) });
   assert.equal(r.text, 'Found: lookup → {"method":"GET","url":"/items/mug","body":""}');
 });
+
+// A server that answers with a redirect to another origin: a request carrying credentials (an
+// API key from `env`) must not follow it, so the other origin never sees the key; a plain
+// request (no credentials) follows redirects as fetch does.
+test("credentials stay on their origin: no redirect is followed with a key", async () => {
+  const other = [];
+  const elsewhere = http.createServer((req, res) => {
+    other.push(req.headers["x-api-key"] ?? "none");
+    res.writeHead(200, { "content-type": "application/json" }).end('{"from":"elsewhere"}');
+  });
+  await new Promise((r) => elsewhere.listen(0, "127.0.0.1", r));
+  const to = `http://127.0.0.1:${elsewhere.address().port}/x`;
+  const bouncer = http.createServer((req, res) => res.writeHead(307, { location: to }).end());
+  await new Promise((r) => bouncer.listen(0, "127.0.0.1", r));
+  const from = `http://127.0.0.1:${bouncer.address().port}/item`;
+  try {
+    const keyed = await httpTool({ name: "k", url: from, headers: { "x-api-key": "${KEY}" }, env: { KEY: "k-secret" } }).run({}, {});
+    assert.equal(keyed.isError, true);
+    assert.match(keyed.output, /redirect refused/);
+    assert.ok(!keyed.output.includes("k-secret"));
+    assert.deepEqual(other, [], "the other origin was never contacted");
+    const plain = await httpTool({ name: "p", url: from, resultMode: "json" }).run({}, {});
+    assert.equal(plain.isError, false);
+    assert.deepEqual(other, ["none"]);
+  } finally {
+    bouncer.close();
+    elsewhere.close();
+  }
+});

@@ -30,16 +30,18 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
                 ("assistant", Value::Array(blocks))
             }
             Message::Tool(outs) => {
-                let blocks = outs.iter().map(|o| {
+                // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
+                let mut blocks = Vec::with_capacity(outs.len());
+                for o in outs {
                     let (id, content) = (Value::from(o.call_id.as_str()), Value::from(o.output.as_str()));
-                    obj(&mut [
+                    blocks.push(obj(&mut [
                         ("type", Value::from("tool_result")),
                         ("tool_use_id", id),
                         ("content", content),
                         ("is_error", Value::Bool(o.is_error)),
-                    ])
-                });
-                ("user", Value::Array(blocks.collect()))
+                    ]));
+                }
+                ("user", Value::Array(blocks))
             }
         };
         out.push(obj(&mut [("role", Value::from(role)), ("content", content)]));

@@ -28,13 +28,15 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
                 ("model", parts)
             }
             Message::Tool(outs) => {
-                let parts = outs.iter().map(|o| {
+                // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
+                let mut parts = Vec::with_capacity(outs.len());
+                for o in outs {
                     // Gemini wants an object: the output under `output`, or under `error` when it failed.
                     let response = obj(&mut [(if o.is_error { "error" } else { "output" }, Value::from(o.output.as_str()))]);
                     let (id, name) = (Value::from(o.call_id.as_str()), Value::from(o.name.as_str()));
-                    obj(&mut [("functionResponse", obj(&mut [("id", id), ("name", name), ("response", response)]))])
-                });
-                ("user", parts.collect())
+                    parts.push(obj(&mut [("functionResponse", obj(&mut [("id", id), ("name", name), ("response", response)]))]));
+                }
+                ("user", parts)
             }
         };
         out.push(obj(&mut [("role", Value::from(role)), ("parts", Value::Array(parts))]));
@@ -66,7 +68,7 @@ pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Mess
         out.push(Message::Assistant(turn));
         return;
     }
-    let mut text = String::new();
+    let (mut text, mut has_text) = (String::new(), parts.is_empty());
     let mut results: Vec<ToolOutput> = Vec::new();
     for p in parts {
         if let Some(r) = p.get("functionResponse") {
@@ -82,12 +84,14 @@ pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Mess
             results.push(ToolOutput { call_id, name, output, is_error });
         } else if let Some(t) = p.get("text").and_then(Value::as_str) {
             text.push_str(t);
+            has_text = true;
         }
     }
     if !results.is_empty() {
         out.push(Message::Tool(results));
     }
-    if !text.is_empty() || parts.is_empty() {
+    // A text part, even an empty one, is a user turn: dropping it would change the transcript.
+    if has_text {
         out.push(Message::User(text));
     }
 }

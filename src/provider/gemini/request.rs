@@ -11,11 +11,9 @@ use serde_json::Value;
 pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, String) {
     let base = strip_slash(&cfg.base_url);
     let root = if base.ends_with("/v1beta") || base.ends_with("/v1") { base.to_string() } else { format!("{base}/v1beta") };
-    let url = if req.stream {
-        format!("{root}/models/{}:streamGenerateContent?alt=sse", cfg.model)
-    } else {
-        format!("{root}/models/{}:generateContent", cfg.model)
-    };
+    let mut url = format!("{root}/models/");
+    push_segment(&mut url, &cfg.model);
+    url.push_str(if req.stream { ":streamGenerateContent?alt=sse" } else { ":generateContent" });
     let mut headers = Vec::new();
     if let Some(k) = cfg.api_key.as_deref().filter(|k| !k.is_empty()) {
         headers.push(("x-goog-api-key".to_string(), k.to_string()));
@@ -71,4 +69,20 @@ fn choice(out: &mut String, choice: &Value) {
         Some("none") => "{\"mode\":\"NONE\"}",
         _ => AUTO,
     });
+}
+
+/// `model` percent-encoded as one URL path segment: every byte but the unreserved ones
+/// (`A-Z a-z 0-9 - . _ ~`). `ProviderConfig::check_model` has already refused what could leave
+/// the segment even encoded (`..`); this keeps any other byte from meaning anything to the URL.
+fn push_segment(url: &mut String, model: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for b in model.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            url.push(char::from(b));
+        } else {
+            url.push('%');
+            url.push(char::from(HEX[usize::from(b >> 4)]));
+            url.push(char::from(HEX[usize::from(b & 15)]));
+        }
+    }
 }

@@ -31,22 +31,30 @@ pub fn gemini_schema(schema: &Value) -> Value {
                 out.insert("enum".into(), Value::Array(vec![c.clone()]));
             }
             ("type", Value::Array(types)) => {
-                let non_null: Vec<&Value> = types.iter().filter(|t| t.as_str() != Some("null")).collect();
-                if non_null.len() < types.len() {
+                // Plain loops, no `collect`s: one copy of the code per element type otherwise.
+                if types.iter().any(|t| t.as_str() == Some("null")) {
                     out.insert("nullable".into(), Value::Bool(true));
                 }
-                if let Some(t) = non_null.first() {
-                    out.insert("type".into(), (*t).clone());
+                if let Some(t) = types.iter().find(|t| t.as_str() != Some("null")) {
+                    out.insert("type".into(), t.clone());
                 }
             }
             ("properties", Value::Object(props)) => {
-                out.insert(k.clone(), Value::Object(props.iter().map(|(n, s)| (n.clone(), gemini_schema(s))).collect()));
+                let mut m = Map::new();
+                for (n, s) in props {
+                    m.insert(n.clone(), gemini_schema(s));
+                }
+                out.insert(k.clone(), Value::Object(m));
             }
             ("items", s) => {
                 out.insert(k.clone(), gemini_schema(s));
             }
             ("anyOf" | "oneOf", Value::Array(list)) => {
-                out.insert("anyOf".into(), Value::Array(list.iter().map(gemini_schema).collect()));
+                let mut l = Vec::with_capacity(list.len());
+                for s in list {
+                    l.push(gemini_schema(s));
+                }
+                out.insert("anyOf".into(), Value::Array(l));
             }
             _ => {
                 out.insert(k.clone(), v.clone());

@@ -19,7 +19,9 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
             Message::Assistant(turn) => {
                 let Value::Object(mut o) = entry("assistant", "content", &turn.text) else { continue };
                 if !turn.calls.is_empty() {
-                    let calls = turn.calls.iter().map(|c| {
+                    // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
+                    let mut calls = Vec::with_capacity(turn.calls.len());
+                    for c in &turn.calls {
                         let mut f = Map::new();
                         f.insert("name".into(), Value::String(c.name.clone()));
                         f.insert("arguments".into(), Value::String(c.arguments.clone()));
@@ -27,9 +29,9 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
                         call.insert("id".into(), Value::String(c.id.clone()));
                         call.insert("type".into(), Value::from("function"));
                         call.insert("function".into(), Value::Object(f));
-                        Value::Object(call)
-                    });
-                    o.insert("tool_calls".into(), Value::Array(calls.collect()));
+                        calls.push(Value::Object(call));
+                    }
+                    o.insert("tool_calls".into(), Value::Array(calls));
                 }
                 out.push(Value::Object(o));
             }
