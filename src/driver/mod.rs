@@ -141,6 +141,17 @@ pub enum Tier {
     Fail,
 }
 
+impl Tier {
+    /// What a host's `onError` returned: the string `"retry"` retries, anything else fails.
+    pub fn from_reply(reply: Option<&str>) -> Tier {
+        if reply == Some("retry") {
+            Tier::Retry
+        } else {
+            Tier::Fail
+        }
+    }
+}
+
 /// The host's `onError(info)`: retry or fail this failed attempt (never beyond `retries`).
 pub trait ErrorPolicy {
     fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>>;
@@ -434,5 +445,13 @@ mod tests {
             assert_eq!(host_status(none).unwrap_err().message, "fetch resolved to something that is not a Response");
         }
         assert_eq!(host_status(Some(1.0)).unwrap_err().code(), "response_too_large");
+    }
+
+    #[test]
+    fn only_retry_from_on_error_retries() {
+        assert_eq!(Tier::from_reply(Some("retry")), Tier::Retry);
+        for other in [None, Some("fail"), Some("Retry"), Some("")] {
+            assert_eq!(Tier::from_reply(other), Tier::Fail, "{other:?}");
+        }
     }
 }

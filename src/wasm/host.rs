@@ -226,13 +226,13 @@ impl Sleep for RunHost<'_> {
     }
 }
 
-/// The host's `onError(info)`: `"retry"` retries, anything else fails.
+/// The host's `onError(info)`, its reply read by the core (`Tier::from_reply`).
 impl ErrorPolicy for RunHost<'_> {
     fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>> {
         let info = to_js(info);
         Box::pin(async move {
             let v = call_host(self.on_error, info, "onError", self.signal).await?;
-            Ok(if v.as_string().as_deref() == Some("retry") { Tier::Retry } else { Tier::Fail })
+            Ok(Tier::from_reply(v.as_string().as_deref()))
         })
     }
 }
