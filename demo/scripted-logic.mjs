@@ -4,7 +4,10 @@
 // server (scripted-model.mjs) and the www page (as an in-page fetch) share it.
 //
 // The script is chosen by the first word of the latest user prompt: "#three-clicks ..." plays
-// that scenario; anything else plays "default".
+// that scenario. Any other prompt offered the `lookup_price` tool plays "default" (what the
+// package tests drive); otherwise the model *chats* (see `chat` below): a plain, sensible reply
+// to any prompt, reading the earlier user messages of the transcript (so a conversation's memory
+// shows), and relay tool use when the prompt asks for the page's sandbox to-do list.
 
 /** Each scenario lists the replies per model turn after the prompt; the last one repeats. */
 export const SCENARIOS = {
@@ -70,7 +73,8 @@ function readOpenAI(body) {
     if (m.role === "tool") results.push(`${names.get(m.tool_call_id)} → ${m.content}`);
   });
   const turn = msgs.slice(promptIdx + 1).filter((m) => m.role === "assistant").length;
-  return { prompt: String(msgs[promptIdx]?.content ?? ""), turn, results, problems, tools: (body.tools ?? []).map((t) => t.function?.name) };
+  const earlier = msgs.slice(0, Math.max(promptIdx, 0)).filter((m) => m.role === "user").map((m) => String(m.content ?? ""));
+  return { prompt: String(msgs[promptIdx]?.content ?? ""), turn, results, problems, earlier, tools: (body.tools ?? []).map((t) => t.function?.name) };
 }
 
 function readAnthropic(body) {
@@ -96,8 +100,9 @@ function readAnthropic(body) {
     }
   });
   const turn = msgs.slice(promptIdx + 1).filter((m) => m.role === "assistant").length;
-  const first = msgs[promptIdx]?.content;
-  return { prompt: typeof first === "string" ? first : "", turn, results, problems, tools: (body.tools ?? []).map((t) => t.name) };
+  const text = (c) => (typeof c === "string" ? c : Array.isArray(c) ? c.map((b) => (b.type === "text" ? b.text : "")).join("") : "");
+  const earlier = msgs.slice(0, Math.max(promptIdx, 0)).filter((m) => m.role === "user" && !isResults(m)).map((m) => text(m.content));
+  return { prompt: text(msgs[promptIdx]?.content), turn, results, problems, earlier, tools: (body.tools ?? []).map((t) => t.name) };
 }
 
 function readGemini(body) {
@@ -123,8 +128,9 @@ function readGemini(body) {
     }
   });
   const turn = msgs.slice(promptIdx + 1).filter((m) => m.role === "model").length;
-  const prompt = (msgs[promptIdx]?.parts ?? []).map((p) => p.text ?? "").join("");
-  return { prompt, turn, results, problems, tools: (body.tools?.[0]?.functionDeclarations ?? []).map((t) => t.name) };
+  const text = (m) => (m?.parts ?? []).map((p) => p.text ?? "").join("");
+  const earlier = msgs.slice(0, Math.max(promptIdx, 0)).filter((m) => m.role === "user" && !isResults(m)).map(text);
+  return { prompt: text(msgs[promptIdx]), turn, results, problems, earlier, tools: (body.tools?.[0]?.functionDeclarations ?? []).map((t) => t.name) };
 }
 
 function geminiReply(reply) {
@@ -145,9 +151,80 @@ function geminiSSE(whole) {
   return chunks.map((parts, i) => chunk(parts, i === chunks.length - 1)).join("");
 }
 
+/** Strips quotes and a trailing full stop from a phrase taken out of a prompt. */
+const phrase = (s) => s.trim().replace(/^["“'‘]+|["”'’.!?]+$/gu, "").trim();
+
+const STORY = "Once upon a time, a small agent loop lived in a WebAssembly module inside a browser tab. " +
+  "Every morning it read the conversation from the store, asked the model what to do next, and waited politely " +
+  "whenever a tool needed a person's approval. One day the person pressed Stop in the middle of a sentence, " +
+  "and the loop put down its pen at once, saved what it had finished, and waited for the next message. " +
+  "It never minded: a stopped run costs nothing, and a conversation remembered is a conversation that can go on. The end.";
+
+/**
+ * The chatting model: a script (a list of steps, one per model turn, as in SCENARIOS) for any
+ * prompt. Deterministic, so the tests can assert on what it says; it reads `view.earlier` (the
+ * earlier user prompts of the transcript it was sent) to show that a conversation is remembered.
+ */
+export function chat(view) {
+  const p = view.prompt.trim();
+  const has = (...names) => names.every((n) => view.tools.includes(n));
+  const say = (text) => [{ text }];
+  const earlier = view.earlier.filter((e) => e.trim());
+  const nameIn = (t) => /\b(?:[Mm]y name is|[Cc]all me|I am|I'm)\s+(\p{Lu}[\p{L}'-]*)/u.exec(t)?.[1];
+  const add = /\badd\s+(.+?)\s+(?:to|on(?:to)?)\s+(?:my|the)\s+(?:to-?do\s+|shopping\s+)?list\b/iu.exec(p);
+  const sandbox = /\b(sandbox|to-?dos?|list)\b/iu.test(p);
+  if ((add || sandbox) && !has("type", "click", "read_text")) {
+    return say("I have no tools for the sandbox in this conversation, so I can only talk about it.");
+  }
+  if (add) {
+    const item = phrase(add[1]);
+    return [
+      { calls: [["type", { selector: "#todo-input", text: item }], ["click", { selector: "#todo-add" }]] },
+      { calls: [["read_text", { selector: "#todo-list" }]] },
+      { text: `Added “${item}”. Your list now reads: {{last}}` },
+    ];
+  }
+  if (sandbox) {
+    return [{ calls: [["read_text", { selector: "#todo-list" }]] }, { text: "Your list reads: {{last}}. Ask me to add something to it." }];
+  }
+  if (/\b(story|long|slow)\b/iu.test(p)) return say(STORY);
+  const name = nameIn(p);
+  if (name && !/\?$/u.test(p)) return say(`Nice to meet you, ${name}! I'll remember your name for the rest of this conversation.`);
+  if (/\b(what'?s|what is|do you know|remember)\b.*\bmy name\b|\bwho am i\b/iu.test(p)) {
+    const known = earlier.map(nameIn).filter(Boolean).at(-1);
+    return say(known ? `Your name is ${known}: you told me earlier in this conversation.` : "You haven't told me your name yet. Tell me, and I'll remember it.");
+  }
+  if (/\b(what did i|what have i|remember|earlier|so far|recap|summar)/iu.test(p)) {
+    if (!earlier.length) return say("This is the first thing you've said in this conversation, so there is nothing earlier to recall.");
+    return say(`So far you said: ${earlier.map((e) => `“${e}”`).join(", ")}.`);
+  }
+  const sum = /(-?\d+(?:\.\d+)?)\s*([-+*/×x÷])\s*(-?\d+(?:\.\d+)?)/u.exec(p);
+  if (sum) {
+    const [a, b] = [Number(sum[1]), Number(sum[3])];
+    const r = { "+": a + b, "-": a - b, "*": a * b, "×": a * b, x: a * b, "/": a / b, "÷": a / b }[sum[2]];
+    return say(Number.isFinite(r) ? `${sum[1]} ${sum[2]} ${sum[3]} = ${Math.round(r * 1e6) / 1e6}` : "That has no finite answer.");
+  }
+  if (/^(hi|hello|hey|good (morning|afternoon|evening))\b/iu.test(p)) {
+    return say(earlier.length ? "Hello again! What would you like to do next?"
+      : "Hello! I'm the scripted model, running offline in this page. I can add to or read the sandbox's to-do list, do simple arithmetic, and remember what you tell me.");
+  }
+  if (/\b(thanks|thank you|cheers)\b/iu.test(p)) return say("You're welcome!");
+  if (/\b(help|what can you do|who are you|what are you)\b/iu.test(p)) {
+    return say("I'm a scripted stand-in for a real model: ask me to add something to your list or read it, tell me your name, " +
+      "ask what you said earlier, or try some arithmetic like 12 * 7. For real answers, use a real provider with your API key.");
+  }
+  if (/\?\s*$/u.test(p)) {
+    return say(`Good question: “${phrase(p)}”. I'm a scripted model without real knowledge, so I can't answer it properly; ` +
+      "a real provider (with your API key) would. I can work the sandbox's to-do list, though.");
+  }
+  const n = earlier.length + 1;
+  return say(`You said “${phrase(p)}”. That's message ${n} of this conversation; I'm the offline scripted model, ` +
+    "so I mostly listen. Ask me to add something to your list, or what you said earlier.");
+}
+
 function pickReply(view, scenarios) {
-  const key = view.prompt.startsWith("#") ? view.prompt.slice(1).split(/\s/)[0] : /\b(to-?do|list)\b/i.test(view.prompt) ? "todo" : "default";
-  const script = scenarios[key] ?? scenarios.default;
+  const key = view.prompt.startsWith("#") ? view.prompt.slice(1).split(/\s/)[0] : view.tools.includes("lookup_price") ? "default" : null;
+  const script = key === null ? chat(view) : scenarios[key] ?? scenarios.default;
   const step = script[Math.min(view.turn, script.length - 1)];
   if (step.text !== undefined) {
     const last = (view.results.at(-1) ?? "").replace(/^[^→]*→ /, "");
@@ -257,13 +334,36 @@ function anthropicSSE(whole) {
   return out + event({ type: "message_stop" }, "message_stop");
 }
 
-/** A `fetch` that answers from the scripted model in-process (used by the www page). */
-export function scriptedFetch(scenarios = SCENARIOS) {
+/**
+ * A `fetch` that answers from the scripted model in-process (the www page, the extension).
+ * `delayMs` paces an event stream, one SSE event per `delayMs`, as a model types; the body
+ * honours `init.signal`, so an aborted run stops its stream as a real connection would.
+ */
+export function scriptedFetch(scenarios = SCENARIOS, { delayMs = 0 } = {}) {
   return async (url, init = {}) => {
+    const signal = init.signal;
+    if (signal?.aborted) throw signal.reason ?? new DOMException("aborted", "AbortError");
     const headers = Object.fromEntries(Object.entries(init.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
     const u = new URL(url);
     const { status, body, sse } = respond(u.pathname + u.search, headers, init.body ?? "", scenarios);
-    if (sse !== undefined) return new Response(sse, { status, headers: { "content-type": "text/event-stream" } });
-    return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+    if (sse === undefined) return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+    if (!delayMs) return new Response(sse, { status, headers: { "content-type": "text/event-stream" } });
+    const events = sse.split(/(?<=\n\n)/u);
+    const bytes = new TextEncoder();
+    let timer;
+    const paced = new ReadableStream({
+      start(c) {
+        const stop = () => { clearTimeout(timer); try { c.error(signal.reason ?? new DOMException("aborted", "AbortError")); } catch {} };
+        signal?.addEventListener?.("abort", stop, { once: true });
+        const next = () => {
+          if (!events.length) { signal?.removeEventListener?.("abort", stop); return c.close(); }
+          c.enqueue(bytes.encode(events.shift()));
+          timer = setTimeout(next, delayMs);
+        };
+        next();
+      },
+      cancel() { clearTimeout(timer); },
+    });
+    return new Response(paced, { status, headers: { "content-type": "text/event-stream" } });
   };
 }

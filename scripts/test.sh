@@ -61,7 +61,7 @@ tsc -p tests/mcp/tsconfig.json   # the MCP entry's typings
 echo "== package lint: publint and arethetypeswrong on the packed package (every entry and the wasm subpath)"
 (cd tests/bundlers && node_modules/.bin/publint --strict ../../pkg)
 tgz=$(cd pkg && npm pack --silent --pack-destination ../target | tail -1)
-(cd tests/bundlers && node_modules/.bin/attw "../../target/$tgz" --profile esm-only --entrypoints . ./full ./mcp ./toolnexus_wasm_bg.wasm ./package.json)
+(cd tests/bundlers && node_modules/.bin/attw "../../target/$tgz" --profile esm-only --entrypoints . ./full ./mcp ./web-storage ./toolnexus_wasm_bg.wasm ./package.json)
 
 echo "== the package from its tarball under esbuild, Vite (8, 6 and its dev server), webpack 5 (in Chromium) and wrangler (in workerd); zod, valibot and arktype tools"
 node --test tests/bundlers/

@@ -1,13 +1,25 @@
 // The demo page: the package's browser entry, the scripted model as an in-page fetch (or a real
-// provider), streamed text, relay calls as cards you allow or decline, and a durable halt whose
-// saved JSON you can read, edit and resume from.
+// provider with your key), streamed text, relay calls as cards you allow or decline, and a
+// durable halt whose saved JSON you can read, edit and resume from. The conversation is kept by
+// the library in `localStorage` (`localStorageStore`), so the model remembers earlier messages
+// and a reload shows the conversation again; Stop aborts the running turn through `signal`.
 import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer } from "../pkg/index.js";
+import { localStorageStore } from "../pkg/web-storage.js";
 import { init as initMcp, mcpTools } from "../pkg/mcp/index.js";
 import { scriptedFetch, SCENARIOS } from "../demo/scripted-logic.mjs";
 
 const $ = (id) => document.getElementById(id);
 const chat = $("chat");
 const value = (id) => $(id).value.trim();
+const CONVERSATION = "www-demo";
+const store = localStorageStore({ prefix: "toolnexus-www:" });
+const SETTINGS = "toolnexus-www:settings"; // style, mode, base URL and model; never the key
+const USAGE = "toolnexus-www:usage"; // prompt number → the usage line of its turn, shown again after a reload
+const DEFAULTS = {
+  openai: ["https://api.openai.com/v1", "gpt-4o-mini"],
+  anthropic: ["https://api.anthropic.com", "claude-3-5-haiku-latest"],
+  gemini: ["https://generativelanguage.googleapis.com", "gemini-2.0-flash"],
+};
 
 // Tools of the MCP servers connected on this page (`toolnexus-wasm/mcp`, loaded on first use).
 const servers = new Map(); // name → tools
@@ -32,29 +44,77 @@ const toolkit = () => createToolkit({ tools: [
   relayTool("read_text", "Read the text of the sandbox element matching a CSS selector", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
 ] });
 
+const SYSTEM = "You are the assistant of a demo page. The page has a sandbox with a to-do list: an input #todo-input, " +
+  "an Add button #todo-add and the list #todo-list. Use the type, click and read_text tools to act in it when asked. Be brief.";
+
 function client(extra = {}) {
   const style = $("style").value;
-  const real = value("apiKey");
-  $("badge").textContent = real ? `${style} · ${value("model") || "?"}` : `scripted ${style} model · offline`;
-  if (real) return createClient({ baseUrl: value("baseUrl"), style, model: value("model"), apiKey: real, ...extra });
+  const key = value("apiKey");
+  if (key) {
+    const [baseUrl, model] = DEFAULTS[style];
+    // Anthropic refuses a call from a browser page unless it opts in with this header: the key
+    // is visible to whoever uses the page. A demo with the person's own key is that case.
+    const headers = style === "anthropic" ? { "anthropic-dangerous-direct-browser-access": "true" } : undefined;
+    return createClient({ baseUrl: value("baseUrl") || baseUrl, style, model: value("model") || model, apiKey: key, headers, systemPrompt: SYSTEM, store, ...extra });
+  }
   const baseUrl = style === "openai" ? "https://scripted.invalid/v1" : "https://scripted.invalid";
   // "#docs" asks the echo tool of an MCP server named "docs".
   const scenarios = { ...SCENARIOS, docs: [{ calls: [["docs_echo", { text: "from the page" }]] }, { text: "The MCP server says: {{results}}" }] };
-  return createClient({ baseUrl, style, model: `scripted-${style}`, apiKey: "offline", fetch: scriptedFetch(scenarios), ...extra });
+  return createClient({ baseUrl, style, model: `scripted-${style}`, apiKey: "offline", fetch: scriptedFetch(scenarios, { delayMs: 18 }), store, ...extra });
+}
+
+function badge() {
+  const style = $("style").value;
+  $("badge").textContent = value("apiKey") ? `${style} · ${value("model") || DEFAULTS[style][1]}` : `scripted ${style} model · offline`;
+  $("baseUrl").placeholder = DEFAULTS[style][0];
+  $("model").placeholder = DEFAULTS[style][1];
 }
 
 function add(cls, text) {
+  $("empty").hidden = true;
   const el = document.createElement("div");
   el.className = `msg ${cls}`;
   el.textContent = text;
-  chat.append(el);
+  chat.insertBefore(el, $("busy"));
   chat.scrollTop = chat.scrollHeight;
   return el;
 }
 
+// ---- busy indicator and Stop -------------------------------------------------------------
+
+let running = null; // the running turn's AbortController
+
+function busy(label) {
+  $("busy").hidden = !label;
+  $("busy-label").textContent = label ?? "";
+  $("send").hidden = Boolean(running);
+  $("stop").hidden = !running;
+  $("prompt").disabled = Boolean(running);
+  chat.scrollTop = chat.scrollHeight;
+}
+
+function begin() {
+  running = new AbortController();
+  document.body.dataset.status = "running";
+  busy("Thinking");
+  return running.signal;
+}
+
+function end(status) {
+  running = null;
+  busy(null);
+  document.body.dataset.status = status;
+  $("prompt").focus();
+}
+
+$("stop").onclick = () => running?.abort(new DOMException("Stopped by you", "AbortError"));
+
+// ---- relay calls: a card, then the action in the sandbox ----------------------------------
+
 /** Performs one relay call in the sandbox, visibly. */
 async function act(call) {
-  const el = document.querySelector(`#sandbox ${call.input.selector}`);
+  let el = null;
+  try { el = document.querySelector(`#sandbox ${call.input.selector}`); } catch {}
   if (!el) return { id: call.id, output: `no element matches ${call.input.selector}`, isError: true };
   el.classList.add("acting");
   await new Promise((r) => setTimeout(r, 350));
@@ -64,40 +124,49 @@ async function act(call) {
   return { id: call.id, output: el.innerText.trim().replace(/\n+/g, "; ") };
 }
 
-/** A card with the calls; resolves to the person's decision. */
-function askPerson(calls) {
-  return new Promise((resolve) => {
+/** A card with the calls; resolves to the person's decision, rejects when the run is stopped. */
+function askPerson(calls, signal) {
+  return new Promise((resolve, reject) => {
     const card = document.createElement("div");
     card.className = "card";
     card.innerHTML = `<b>The agent wants to act in the sandbox</b><div class="calls"></div>`;
     card.querySelector(".calls").textContent = calls.map((c) => `${c.name}(${c.arguments})`).join("\n");
+    const done = (ok) => { card.remove(); signal?.removeEventListener("abort", stop); resolve(ok); };
+    const stop = () => { card.remove(); reject(signal.reason); };
+    signal?.addEventListener("abort", stop, { once: true });
     for (const [label, ok] of [["Allow", true], ["Decline", false]]) {
       const b = document.createElement("button");
       b.textContent = label;
       b.className = ok ? "allow" : "decline";
-      b.onclick = () => { card.remove(); resolve(ok); };
+      b.onclick = () => done(ok);
       card.append(b);
     }
-    chat.append(card);
-    chat.scrollTop = chat.scrollHeight;
+    chat.insertBefore(card, $("busy"));
+    busy("Waiting for you");
     document.body.dataset.status = "waiting";
+    if (signal?.aborted) stop();
   });
 }
 
-async function answerFor(request) {
+async function answerFor(request, signal) {
   const calls = relayCallsOf(request);
-  if (!(await askPerson(calls))) {
-    add("tool", "you declined");
+  if (!(await askPerson(calls, signal))) {
+    add("tool", "✗ you declined");
+    busy("Thinking");
     return { id: request.id, ok: false, reason: "declined" };
   }
+  busy("Acting in the sandbox");
   const results = [];
   for (const c of calls) {
     const r = await act(c);
     results.push(r);
     add("tool", `✓ ${c.name}: ${r.output}`);
   }
+  busy("Thinking");
   return relayAnswer(request.id, results);
 }
+
+// ---- a turn ----------------------------------------------------------------------------------
 
 /** Streams a run's events into the chat; resolves to the result. */
 async function show(events) {
@@ -111,61 +180,166 @@ async function show(events) {
   return result;
 }
 
+function usageLine(r) {
+  const u = r.usage;
+  return `${r.turns} model call${r.turns === 1 ? "" : "s"} · ${u.totalTokens} tokens (${u.promptTokens} in, ${u.completionTokens} out)`;
+}
+
+async function finish(r) {
+  $("saved").hidden = true;
+  // The stored conversation is what a resume continues from: show that (what a reload shows too).
+  if (r.status === "pending") return store.get(CONVERSATION).then(halted);
+  const line = usageLine(r);
+  add("usage", line);
+  // Kept under the number of the prompt it answered (a stopped prompt has none).
+  const n = [...lines(r.messages)].filter(([cls]) => cls === "user").length;
+  localStorage.setItem(USAGE, JSON.stringify({ ...JSON.parse(localStorage.getItem(USAGE) ?? "{}"), [n]: line }));
+  document.body.dataset.answer = r.text;
+  end(r.status);
+}
+
+async function failed(e, signal) {
+  if (signal?.aborted) {
+    // The run stopped where it was. The store keeps the last completed turn (or the halted one,
+    // when it waited for you): close a halted turn as declined so the next message continues.
+    const state = await store.get(CONVERSATION);
+    if (state?.pending) await client().discard(CONVERSATION, { keepHistory: true });
+    add("notice", "Stopped. The conversation keeps every completed step; send another message to go on.");
+    return end("stopped");
+  }
+  // A refused key's body is dropped from the error (it may echo the key): say what it means.
+  const why = e.status === 401 || e.status === 403 ? " · The provider refused the API key: check it, or clear it to use the offline model." : "";
+  add("error", `${e.code ?? "error"}: ${e.message}${why}`);
+  end("error");
+}
+
 async function send(prompt) {
   add("user", prompt);
-  document.body.dataset.status = "running";
+  const signal = begin();
   try {
-    if ($("mode").value === "wait") {
-      const r = await show(client({ waitFor: answerFor }).stream(prompt, { toolkit: toolkit() }));
-      finish(r);
-    } else {
-      const r = await show(client().stream(prompt, { toolkit: toolkit() }));
-      if (r.status === "pending") halted(r); else finish(r);
-    }
+    const wait = $("mode").value === "wait";
+    // waitFor gets the run's signal: a card it shows goes when the run is stopped.
+    const c = client(wait ? { waitFor: (request, ctx) => answerFor(request, ctx.signal) } : {});
+    await finish(await show(c.stream(prompt, { toolkit: toolkit(), id: CONVERSATION, signal })));
   } catch (e) {
-    add("error", `${e.code ?? "error"}: ${e.message}`);
-    document.body.dataset.status = "error";
+    await failed(e, signal);
   }
 }
 
-function halted(r) {
-  $("state").value = JSON.stringify(r, null, 2);
+// ---- the durable halt ----------------------------------------------------------------------
+
+function halted(state) {
+  $("state").value = JSON.stringify(state, null, 2);
   $("saved").hidden = false;
   $("saved").open = true;
-  add("tool", `halted: status "pending", ${JSON.stringify(r).length} bytes of JSON saved below`);
-  document.body.dataset.status = "halted";
-}
-
-function finish(r) {
-  $("saved").hidden = true;
-  document.body.dataset.status = r.status;
-  document.body.dataset.answer = r.text;
+  add("tool", `halted: the conversation waits for an answer; its ${JSON.stringify(state).length} bytes of JSON, as stored in localStorage, are below`);
+  end("halted");
 }
 
 $("resume").onclick = async () => {
-  let state;
-  try { state = JSON.parse($("state").value); } catch { return add("error", "the saved run is not valid JSON"); }
-  document.body.dataset.status = "running";
+  let edited;
+  try { edited = JSON.parse($("state").value); } catch { return add("error", "the saved run is not valid JSON"); }
+  $("saved").hidden = true;
+  const signal = begin();
   try {
-    const answer = await answerFor(state.pending);
-    const r = await show(client().streamWithAnswer({ toolkit: toolkit(), state, answer }));
-    if (r.status === "pending") halted(r); else finish(r);
+    // What you edited becomes the stored conversation (the next revision), then it resumes from
+    // the store: the pending request is the stored one.
+    const stored = await store.get(CONVERSATION);
+    if (stored && JSON.stringify(edited) !== JSON.stringify(stored)) {
+      await store.save(CONVERSATION, { ...stored, ...edited, revision: stored.revision + 1 });
+    }
+    const state = await store.get(CONVERSATION);
+    if (!state?.pending) throw Object.assign(new Error("the conversation is not waiting for an answer"), { code: "bad_state" });
+    const answer = await answerFor(state.pending, signal);
+    await finish(await show(client().streamWithAnswer({ toolkit: toolkit(), id: CONVERSATION, answer, signal })));
   } catch (e) {
-    add("error", `${e.code ?? "error"}: ${e.message}`);
+    await failed(e, signal);
   }
 };
 
+// ---- the conversation from the store, after a reload -----------------------------------------
+
+/** Display lines of stored messages, whatever the dialect they were saved in. */
+function* lines(messages) {
+  const names = new Map();
+  const out = (v) => (typeof v === "string" ? v : JSON.stringify(v));
+  for (const m of messages) {
+    const role = m.role === "user" ? "user" : "assistant";
+    if (m.role === "tool") { yield ["tool", `✓ ${names.get(m.tool_call_id) ?? "tool"}: ${out(m.content)}`]; continue; }
+    for (const c of m.tool_calls ?? []) { names.set(c.id, c.function.name); yield ["tool", `→ ${c.function.name}(${c.function.arguments})`]; }
+    const parts = typeof m.content === "string" ? [{ text: m.content }] : Array.isArray(m.content) ? m.content : m.parts ?? [];
+    for (const b of parts) {
+      if (typeof b.text === "string" && b.text && b.type !== "tool_result") yield [role, b.text];
+      if (b.type === "tool_use") { names.set(b.id, b.name); yield ["tool", `→ ${b.name}(${JSON.stringify(b.input)})`]; }
+      if (b.type === "tool_result") yield ["tool", `${b.is_error ? "✗" : "✓"} ${names.get(b.tool_use_id) ?? "tool"}: ${out(b.content)}`];
+      if (b.functionCall) yield ["tool", `→ ${b.functionCall.name}(${JSON.stringify(b.functionCall.args)})`];
+      if (b.functionResponse) yield ["tool", `✓ ${b.functionResponse.name}: ${out(b.functionResponse.response?.output ?? b.functionResponse.response?.error)}`];
+    }
+  }
+}
+
+async function restore() {
+  const state = await store.get(CONVERSATION);
+  if (!state) return;
+  const usage = JSON.parse(localStorage.getItem(USAGE) ?? "{}");
+  let n = 0; // prompts so far; a turn's usage line goes before the next prompt
+  for (const [cls, text] of lines(state.messages)) {
+    if (cls === "user" && usage[n]) add("usage", usage[n]);
+    if (cls === "user") n += 1;
+    add(cls, text);
+  }
+  if (!state.pending && usage[n]) add("usage", usage[n]);
+  add("notice", `Restored ${state.messages.length} messages from localStorage: the agent remembers this conversation.`);
+  if (state.pending) halted(state);
+}
+
+$("reset").onclick = async () => {
+  running?.abort();
+  await client().discard(CONVERSATION);
+  localStorage.removeItem(USAGE);
+  localStorage.removeItem(TODO);
+  todo(["Water the plants"]);
+  chat.querySelectorAll(".msg, .card").forEach((el) => el.remove());
+  $("empty").hidden = false;
+  $("saved").hidden = true;
+  delete document.body.dataset.status;
+};
+
+// ---- settings, the sandbox, the form -----------------------------------------------------------
+
+const settings = JSON.parse(localStorage.getItem(SETTINGS) ?? "{}");
+for (const id of ["style", "mode", "baseUrl", "model"]) if (settings[id]) $(id).value = settings[id];
+for (const id of ["style", "mode", "baseUrl", "model", "apiKey"]) {
+  $(id).addEventListener("change", () => {
+    localStorage.setItem(SETTINGS, JSON.stringify({ style: $("style").value, mode: $("mode").value, baseUrl: value("baseUrl"), model: value("model") }));
+    badge();
+  });
+}
+badge();
+
+// The sandbox is the "page" the agent acts in; its list is kept too, so that after a reload it
+// still shows what the restored conversation says it did.
+const TODO = "toolnexus-www:todo";
+function todo(items) {
+  $("todo-list").textContent = "";
+  for (const text of items) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    $("todo-list").append(li);
+  }
+}
+todo(JSON.parse(localStorage.getItem(TODO) ?? '["Water the plants"]'));
 $("todo-add").onclick = () => {
   const text = $("todo-input").value.trim();
   if (!text) return;
-  const li = document.createElement("li");
-  li.textContent = text;
-  li.className = "new";
-  $("todo-list").append(li);
+  todo([...document.querySelectorAll("#todo-list li")].map((li) => li.textContent).concat(text));
+  $("todo-list").lastElementChild.className = "new";
+  localStorage.setItem(TODO, JSON.stringify([...document.querySelectorAll("#todo-list li")].map((li) => li.textContent)));
   $("todo-input").value = "";
 };
-$("ask").onsubmit = (ev) => { ev.preventDefault(); const p = value("prompt"); if (p) { $("prompt").value = ""; send(p); } };
-document.querySelector(".suggest").onclick = () => send("Add “Buy milk” to my list");
+$("ask").onsubmit = (ev) => { ev.preventDefault(); const p = value("prompt"); if (p && !running) { $("prompt").value = ""; send(p); } };
+for (const b of document.querySelectorAll(".suggest")) b.onclick = () => { if (!running) send(b.textContent); };
 
 await init();
+await restore();
 document.body.dataset.ready = "yes";

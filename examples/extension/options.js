@@ -1,9 +1,66 @@
+// The provider settings, checked before they are saved: a style the package knows, a base URL
+// that is https (http only to this machine) with nothing the path would be appended to, a model
+// id and a key without spaces. Empty base URL and model take the style's defaults; an empty key
+// means the offline scripted model.
 const ids = ["style", "baseUrl", "model", "apiKey"];
-chrome.storage.local.get("provider").then(({ provider = {} }) => ids.forEach((id) => { if (provider[id]) document.getElementById(id).value = provider[id]; }));
-document.getElementById("save").onclick = async () => {
-  const provider = Object.fromEntries(ids.map((id) => [id, document.getElementById(id).value.trim()]));
+const $ = (id) => document.getElementById(id);
+const DEFAULTS = {
+  openai: ["https://api.openai.com/v1", "gpt-4o-mini"],
+  anthropic: ["https://api.anthropic.com", "claude-3-5-haiku-latest"],
+  gemini: ["https://generativelanguage.googleapis.com", "gemini-2.0-flash"],
+};
+const LOCAL = ["localhost", "127.0.0.1", "[::1]"];
+
+/** Field id → what is wrong with it; {} when the settings can be saved. */
+function problems(p) {
+  const bad = {};
+  if (!DEFAULTS[p.style]) bad.style = "Choose openai, anthropic or gemini.";
+  if (/\s/.test(p.apiKey)) bad.apiKey = "An API key has no spaces in it (check what was pasted).";
+  if (p.model && /\s/.test(p.model)) bad.model = "A model id has no spaces in it.";
+  if (p.baseUrl) {
+    let u = null;
+    try { u = new URL(p.baseUrl); } catch { bad.baseUrl = "Not a URL: it starts with https://"; }
+    if (u && u.protocol !== "https:" && !(u.protocol === "http:" && LOCAL.includes(u.hostname))) bad.baseUrl = "Use https:// (plain http only for localhost).";
+    else if (u && (u.search || u.hash)) bad.baseUrl = "No ?query or #fragment: the API path is appended to this URL.";
+    else if (u && p.style === "gemini" && /\/models(\/|$)/.test(u.pathname)) bad.baseUrl = "The host only (the model goes in Model), e.g. https://generativelanguage.googleapis.com";
+  }
+  if (!p.apiKey && (p.baseUrl || p.model)) bad.apiKey = "A base URL or model needs an API key (or clear them to stay offline).";
+  return bad;
+}
+
+function hint() {
+  const [base, model] = DEFAULTS[$("style").value] ?? DEFAULTS.openai;
+  $("baseUrl").placeholder = base;
+  $("model").placeholder = model;
+  $("hint").textContent = $("style").value === "anthropic"
+    ? "Anthropic: the agent sends anthropic-dangerous-direct-browser-access: true, Anthropic's opt-in for keys used from a browser."
+    : "";
+}
+
+chrome.storage.local.get("provider").then(({ provider = {} }) => {
+  ids.forEach((id) => { if (provider[id]) $(id).value = provider[id]; });
+  hint();
+});
+$("style").onchange = hint;
+
+$("form").onsubmit = async (ev) => {
+  ev.preventDefault();
+  const p = Object.fromEntries(ids.map((id) => [id, $(id).value.trim()]));
+  const bad = problems(p);
+  for (const id of ids) {
+    $(`${id}-err`).textContent = bad[id] ?? "";
+    $(id).setAttribute("aria-invalid", String(Boolean(bad[id])));
+  }
+  if (Object.keys(bad).length) {
+    $("saved").textContent = "Not saved: fix the marked fields.";
+    $("saved").className = "bad";
+    return;
+  }
+  const [base, model] = DEFAULTS[p.style];
+  const provider = p.apiKey ? { ...p, baseUrl: p.baseUrl || base, model: p.model || model } : { style: p.style, baseUrl: "", model: "", apiKey: "" };
   await chrome.storage.local.set({ provider });
-  document.getElementById("saved").textContent = "Saved.";
+  $("saved").textContent = p.apiKey ? `Saved: ${provider.style} · ${provider.model}, from the next message.` : "Saved: the offline scripted model.";
+  $("saved").className = "";
 };
 
 // MCP servers: `mcpServers` is a list of { server, url }; the worker keeps each listing in

@@ -1,7 +1,11 @@
 // The side panel: sends prompts to the service worker, streams its events, and asks the person
-// to approve each relay call before the content script performs it in the tab.
+// to approve each relay call before the content script performs it in the tab. The conversation
+// itself is read from chrome.storage.local (where the worker's store keeps it), so closing the
+// panel or a worker restart loses nothing; Stop asks the worker to abort the run.
 const $ = (id) => document.getElementById(id);
 const chat = $("chat");
+const CONVERSATION_KEY = "toolnexus:panel"; // chromeStorageStore's key for the conversation "panel"
+const USAGE = "panel:usage";
 // The tab the agent acts in: ?tab=<id> (tests), else the active tab of this window.
 const fixedTab = Number(new URLSearchParams(location.search).get("tab")) || null;
 async function targetTab() {
@@ -11,12 +15,21 @@ async function targetTab() {
 }
 
 function add(cls, text) {
+  $("empty").hidden = true;
   const div = document.createElement("div");
   div.className = `msg ${cls}`;
   div.textContent = text;
   chat.append(div);
   chat.scrollTop = chat.scrollHeight;
   return div;
+}
+
+/** The busy indicator: a label ("Thinking", "Waiting for you", …) and Stop, or nothing. */
+function busy(label) {
+  $("busy").hidden = !label;
+  $("busy-label").textContent = label ?? "";
+  $("prompt").disabled = Boolean(label);
+  $("send").disabled = Boolean(label);
 }
 
 let port;
@@ -37,11 +50,28 @@ function onMessage(msg) {
     if (e.type === "tool_result") add("tool", `← ${e.name}: ${e.output}${e.isError ? " (error)" : ""}`);
     if (e.type === "done") { streaming = null; document.body.dataset.status = e.result.status; if (e.result.status === "done") document.body.dataset.answer = e.result.text; }
   }
+  if (msg.type === "busy") busy(msg.label);
+  if (msg.type === "usage") add("usage", msg.line);
   if (msg.type === "resuming") add("tool", "Resuming the run that was waiting for you…");
   if (msg.type === "approve") approval(msg.request, msg.calls);
   if (msg.type === "relay-result") add("tool", `✓ ${msg.call.name}: ${msg.result?.output ?? ""}${msg.result?.isError ? " (error)" : ""}`);
-  if (msg.type === "error") add("error", `${msg.code ?? "error"}: ${msg.message}`);
-  if (msg.type === "reset") { chat.textContent = ""; delete document.body.dataset.status; }
+  if (msg.type === "error") {
+    // A refused key's body is not in the error (it may echo the key): say what it means.
+    const why = msg.code === "provider_http" && / 40[13]$/.test(msg.message) ? " · The provider refused the API key: check it in Settings." : "";
+    add("error", `${msg.code ?? "error"}: ${msg.message}${why}`);
+    document.body.dataset.status = "error";
+  }
+  if (msg.type === "stopped") {
+    streaming = null;
+    document.querySelectorAll(".card").forEach((c) => c.remove());
+    add("notice", "Stopped. Every completed step is kept; send another message to go on.");
+    document.body.dataset.status = "stopped";
+  }
+  if (msg.type === "reset") {
+    chat.querySelectorAll(".msg, .card").forEach((el) => el.remove());
+    $("empty").hidden = false;
+    delete document.body.dataset.status;
+  }
 }
 
 function approval(request, calls) {
@@ -58,7 +88,42 @@ function approval(request, calls) {
     card.append(b);
   }
   chat.append(card);
+  chat.scrollTop = chat.scrollHeight;
   document.body.dataset.status = "waiting";
+}
+
+/** Display lines of the stored conversation (the worker's client speaks the OpenAI dialect,
+ * or a real provider's; each is read). */
+function* lines(messages) {
+  const names = new Map();
+  const out = (v) => (typeof v === "string" ? v : JSON.stringify(v));
+  for (const m of messages) {
+    const role = m.role === "user" ? "user" : "assistant";
+    if (m.role === "tool") { yield ["tool", `← ${names.get(m.tool_call_id) ?? "tool"}: ${out(m.content)}`]; continue; }
+    for (const c of m.tool_calls ?? []) { names.set(c.id, c.function.name); yield ["tool", `→ ${c.function.name}(${c.function.arguments})`]; }
+    const parts = typeof m.content === "string" ? [{ text: m.content }] : Array.isArray(m.content) ? m.content : m.parts ?? [];
+    for (const b of parts) {
+      if (typeof b.text === "string" && b.text && b.type !== "tool_result") yield [role, b.text];
+      if (b.type === "tool_use") { names.set(b.id, b.name); yield ["tool", `→ ${b.name}(${JSON.stringify(b.input)})`]; }
+      if (b.type === "tool_result") yield ["tool", `← ${names.get(b.tool_use_id) ?? "tool"}: ${out(b.content)}`];
+      if (b.functionCall) yield ["tool", `→ ${b.functionCall.name}(${JSON.stringify(b.functionCall.args)})`];
+      if (b.functionResponse) yield ["tool", `← ${b.functionResponse.name}: ${out(b.functionResponse.response?.output ?? b.functionResponse.response?.error)}`];
+    }
+  }
+}
+
+/** The conversation as stored, shown when the panel opens: it outlives the panel and the worker. */
+async function restore() {
+  const { [CONVERSATION_KEY]: state, [USAGE]: usage = {} } = await chrome.storage.local.get([CONVERSATION_KEY, USAGE]);
+  if (!state?.messages?.length) return;
+  add("notice", "Earlier in this conversation");
+  let n = 0; // prompts so far; a turn's usage line goes before the next prompt
+  for (const [cls, text] of lines(state.messages)) {
+    if (cls === "user" && usage[n]) add("usage", usage[n]);
+    if (cls === "user") n += 1;
+    add(cls, text);
+  }
+  if (!state.pending && usage[n]) add("usage", usage[n]);
 }
 
 $("ask").onsubmit = async (ev) => {
@@ -69,8 +134,14 @@ $("ask").onsubmit = async (ev) => {
   add("user", prompt);
   streaming = null;
   document.body.dataset.status = "running";
+  busy("Thinking");
   port.postMessage({ type: "prompt", prompt, tabId: await targetTab() });
 };
+$("stop").onclick = () => port.postMessage({ type: "stop" });
 $("reset").onclick = () => port.postMessage({ type: "reset" });
-chrome.storage.local.get("provider").then(({ provider }) => { $("provider").textContent = provider?.apiKey ? `${provider.style} · ${provider.model}` : "scripted model (offline)"; });
+$("settings").onclick = () => chrome.runtime.openOptionsPage();
+const showProvider = (provider) => { $("provider").textContent = provider?.apiKey ? `${provider.style} · ${provider.model}` : "scripted model (offline)"; };
+chrome.storage.local.get("provider").then(({ provider }) => showProvider(provider));
+chrome.storage.onChanged.addListener((changes) => { if (changes.provider) showProvider(changes.provider.newValue); });
+await restore();
 connect();

@@ -1,7 +1,9 @@
 // The extension's service worker runs the loop. Relay tools (click, type, read_text, navigate) are
 // executed by the content script in the target tab after the person approves them in the side
 // panel. Conversations live in chrome.storage.local and are saved before every wait, so when
-// Chrome stops this worker mid-run, the next worker picks the run up from storage.
+// Chrome stops this worker mid-run, the next worker picks the run up from storage. The panel's
+// Stop aborts the run in progress (its `signal`); the panel reads the conversation from storage
+// itself, so it shows it again after being closed or after a worker restart.
 import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer, chromeStorageStore } from "./pkg/index.js";
 import { init as initMcp, mcpTools } from "./pkg/mcp/index.js";
 import { scriptedFetch, SCENARIOS } from "./scripted-logic.mjs";
@@ -9,6 +11,7 @@ import { scriptedFetch, SCENARIOS } from "./scripted-logic.mjs";
 const ready = Promise.all([init(), initMcp()]); // no top-level await in service workers
 const store = chromeStorageStore();
 const CONVERSATION = "panel";
+const USAGE = "panel:usage"; // prompt number → the usage line of its turn, for the panel to show again
 
 chrome.runtime.onInstalled.addListener(() => chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true }).catch(() => {}));
 // Firefox has a sidebar instead of a side panel: the toolbar button toggles it (Chrome opens its
@@ -49,10 +52,16 @@ const toolkit = async () => createToolkit({ tools: [
 /** The provider: a key from the options page, or the embedded scripted model (offline). */
 async function client() {
   const { provider } = await chrome.storage.local.get("provider"); // set by options.html; never in run state
-  if (provider?.apiKey) return createClient({ baseUrl: provider.baseUrl, style: provider.style, model: provider.model, apiKey: provider.apiKey, store });
+  if (provider?.apiKey) {
+    // Anthropic refuses a call that carries an Origin (an extension's does) unless it opts in
+    // with this header; the key is the person's own, kept in this extension.
+    const headers = provider.style === "anthropic" ? { "anthropic-dangerous-direct-browser-access": "true" } : undefined;
+    return createClient({ baseUrl: provider.baseUrl, style: provider.style, model: provider.model, apiKey: provider.apiKey, headers, store });
+  }
+  // Paced like a model typing, so the panel's busy indicator and Stop have something to show.
   // "#docs" asks the first tool of an MCP server named "docs" (added on the options page).
   const scenarios = { ...SCENARIOS, docs: [{ calls: [["docs_echo", { text: "from the extension" }]] }, { text: "The MCP server says: {{results}}" }] };
-  return createClient({ baseUrl: "https://scripted.invalid/v1", style: "openai", model: "scripted", apiKey: "offline", fetch: scriptedFetch(scenarios), store });
+  return createClient({ baseUrl: "https://scripted.invalid/v1", style: "openai", model: "scripted", apiKey: "offline", fetch: scriptedFetch(scenarios, { delayMs: 15 }), store });
 }
 
 // The open panels' ports: Firefox has a sidebar per window, and the panel may be open in a tab too.
@@ -71,13 +80,29 @@ const waiting = new Map(); // request id → the calls shown for approval (this 
 // one as pending until its answer is saved, and a panel saying hello then must not resume it again.
 const taken = new Set();
 
+// The run in progress (one conversation, one run at a time): its AbortController, which Stop
+// aborts, and what the panel's busy indicator says.
+let current = null;
+let busyLabel = null;
+function busy(label) {
+  busyLabel = label;
+  send({ type: "busy", label });
+}
+
 /** Runs each call of a relay request in the tab, after the person approved it in the panel. */
-async function relay(request, tabId) {
+async function relay(request, tabId, signal) {
   taken.add(request.id);
   waiting.set(request.id, relayCallsOf(request));
   send({ type: "approve", request, calls: relayCallsOf(request) });
-  const approved = await new Promise((resolve) => approvals.set(request.id, resolve));
+  busy("Waiting for you");
+  const approved = await new Promise((resolve) => {
+    approvals.set(request.id, resolve);
+    signal.addEventListener("abort", () => resolve(null), { once: true });
+  });
+  approvals.delete(request.id);
   waiting.delete(request.id);
+  signal.throwIfAborted();
+  busy(approved ? "Acting in the tab" : "Thinking");
   if (!approved) return { id: request.id, ok: false, reason: "declined" };
   const results = [];
   for (const call of relayCallsOf(request)) {
@@ -90,41 +115,78 @@ async function relay(request, tabId) {
     results.push({ id: call.id, output: r?.output ?? "", isError: r?.isError === true });
     send({ type: "relay-result", call, result: r });
   }
+  busy("Thinking");
   return relayAnswer(request.id, results);
 }
 
-/** Forwards a stream's events to the panel; resolves to the request it halted on, if any. The
- * halted state is in chrome.storage.local by the time `done` arrives. */
-async function forward(events) {
-  let halted = null;
+/** Forwards a stream's events to the panel; resolves to its result. The halted state is in
+ * chrome.storage.local by the time `done` arrives. */
+async function forward(events, total) {
+  let result = null;
   for await (const e of events) {
     send({ type: "event", event: e });
-    if (e.type === "done" && e.result.status === "pending") halted = e.result.pending;
+    if (e.type === "done") result = e.result;
   }
-  return halted;
+  total.turns += result.turns;
+  for (const k of ["promptTokens", "completionTokens", "totalTokens"]) total[k] += result.usage[k];
+  return result;
 }
 
-/** Relay round trips until the run is done (or declined, or an error). */
-async function continueFrom(c, halted, tabId) {
-  while (halted) {
-    const answer = await relay(halted, tabId);
-    halted = await forward(c.streamWithAnswer({ toolkit: await toolkit(), id: CONVERSATION, answer }));
+/** How many prompts of the person's a stored transcript holds, in any dialect. */
+const prompts = (messages) => messages.filter((m) => m.role === "user" &&
+  (typeof m.content === "string" || (Array.isArray(m.content) && m.content.some((b) => b.type === "text")) || m.parts?.some((p) => p.text))).length;
+
+/** Relay round trips until the run is done (or declined, or stopped). */
+async function continueFrom(c, result, tabId, signal, total) {
+  while (result.status === "pending") {
+    const answer = await relay(result.pending, tabId, signal);
+    result = await forward(c.streamWithAnswer({ toolkit: await toolkit(), id: CONVERSATION, answer, signal }), total);
   }
+  const line = `${total.turns} model call${total.turns === 1 ? "" : "s"} · ${total.totalTokens} tokens (${total.promptTokens} in, ${total.completionTokens} out)`;
+  // Kept under the number of the prompt it answered (a stopped prompt has none).
+  const n = prompts((await store.get(CONVERSATION))?.messages ?? []);
+  const { [USAGE]: usage = {} } = await chrome.storage.local.get(USAGE);
+  await chrome.storage.local.set({ [USAGE]: { ...usage, [n]: line } });
+  send({ type: "usage", line });
 }
 
-async function run(prompt, tabId) {
+/** One run in progress at a time: `work(client, signal, total)` under a fresh AbortController. A
+ * stopped run leaves the conversation at its last saved step; a turn halted on a relay call is
+ * closed as declined, so the next prompt continues from it. */
+async function guarded(work) {
   await ready;
+  if (current) return send({ type: "error", code: "busy", message: "the agent is still working on the previous message" });
+  const controller = (current = new AbortController());
+  busy("Thinking");
+  let c;
   try {
-    const c = await client();
-    await continueFrom(c, await forward(c.stream(prompt, { toolkit: await toolkit(), id: CONVERSATION })), tabId);
+    c = await client();
+    await work(c, controller.signal, { turns: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 });
   } catch (e) {
-    send({ type: "error", code: e.code, message: e.message });
+    if (!controller.signal.aborted) send({ type: "error", code: e.code, message: e.message });
+  } finally {
+    current = null;
+    busy(null);
   }
+  if (controller.signal.aborted) {
+    try {
+      if ((await store.get(CONVERSATION))?.pending) await c?.discard(CONVERSATION, { keepHistory: true });
+    } catch {}
+    send({ type: "stopped" });
+  }
+}
+
+function run(prompt, tabId) {
+  return guarded(async (c, signal, total) => {
+    const first = await forward(c.stream(prompt, { toolkit: await toolkit(), id: CONVERSATION, signal }), total);
+    await continueFrom(c, first, tabId, signal, total);
+  });
 }
 
 /** A worker that starts while a run is halted continues it (Chrome stopped the previous one). */
 async function resumeIfHalted(tabId) {
   await ready;
+  send({ type: "busy", label: busyLabel }); // what a panel that just opened should show
   const state = await store.get(CONVERSATION);
   if (!state?.pending) return;
   if (waiting.has(state.pending.id)) {
@@ -136,11 +198,7 @@ async function resumeIfHalted(tabId) {
   // per window), and one halted run must be resumed once.
   taken.add(state.pending.id);
   send({ type: "resuming", request: state.pending });
-  try {
-    await continueFrom(await client(), state.pending, tabId);
-  } catch (e) {
-    send({ type: "error", code: e.code, message: e.message });
-  }
+  await guarded((c, signal, total) => continueFrom(c, { status: "pending", pending: state.pending }, tabId, signal, total));
 }
 
 chrome.runtime.onConnect.addListener((port) => {
@@ -151,6 +209,10 @@ chrome.runtime.onConnect.addListener((port) => {
     if (msg.type === "prompt") run(msg.prompt, msg.tabId);
     if (msg.type === "decision") approvals.get(msg.requestId)?.(msg.approved);
     if (msg.type === "hello") resumeIfHalted(msg.tabId);
-    if (msg.type === "reset") store.delete(CONVERSATION).then(() => send({ type: "reset" }));
+    if (msg.type === "stop") current?.abort(new DOMException("Stopped by you", "AbortError"));
+    if (msg.type === "reset") {
+      current?.abort();
+      Promise.all([store.delete(CONVERSATION), chrome.storage.local.remove(USAGE)]).then(() => send({ type: "reset" }));
+    }
   });
 });

@@ -192,9 +192,14 @@ impl Drop for RunSignal {
 async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue> {
     let (Op::Loop(_, _, opts) | Op::Discard(_, opts) | Op::Translate(opts)) = &op;
     let a = read_args(opts)?;
-    // No signal and no deadline: nothing can abort the run, and nothing is made for it.
+    // No signal, no deadline and no stream: nothing can abort the run, and nothing is made for it.
     let user = if matches!(op, Op::Discard(..)) { JsValue::UNDEFINED } else { a.signal.clone() };
-    let run = RunSignal(if user.is_undefined() && inner.timeout_ms.is_none() { user } else { run_signal(&user, inner.timeout_ms) });
+    // A stream always has one: its consumer leaving aborts the run.
+    let stream = sink.as_ref().and_then(Sink::iterable);
+    let run = RunSignal(match (user.is_undefined() && inner.timeout_ms.is_none(), stream) {
+        (true, None) => user,
+        (_, s) => run_signal(&user, inner.timeout_ms, s.map_or(&JsValue::UNDEFINED, |s| s.as_ref())),
+    });
     let signal = &run.0;
     let text = |t: &JsValue| string_arg(t, false, "the prompt (or id) must be a string").map(Option::unwrap_or_default);
     let mut sink = sink;

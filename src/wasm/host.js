@@ -10,6 +10,7 @@
 // reading; a body is read through its reader, cancelled past the cap, so a huge reply never
 // reaches the wasm memory).
 export async function callModel(f, url, head, body, signal, stream, max) {
+  await drained(signal);
   const init = JSON.parse(head);
   init.body = body;
   if (signal?.public) init.signal = signal.public;
@@ -58,6 +59,7 @@ function cancel(x) {
 // [1, JSON text] for any other value, [2, message] for a throw or rejection, [3] for a value
 // that is not JSON data. Never rejects.
 export async function callTool(f, args, signal, answer) {
+  await drained(signal);
   const ctx = {};
   if (signal) ctx.signal = signal;
   if (answer) ctx.answer = JSON.parse(answer);
@@ -148,11 +150,17 @@ export function optionsJson(o) {
 // The async iterable that `client.stream`, `streamWithAnswer` and `translateStream` return.
 // The wasm pushes each item as JSON text and ends the stream once (with the error of a failed
 // run); items queue until `next()` takes them, so a consumer slower than the model loses nothing.
+// Backpressure: the run starts no host call (a model call, a tool, `waitFor`, a store save)
+// while items wait here (`drained`), so a `pending` event has been taken by `next()` before its
+// `waitFor` runs, and what is buffered is at most one model reply's events. Leaving the stream
+// (`break`, `return()`, a throw in a `for await` body) aborts the run through its signal.
 export class EventStream {
   #items = [];
   #end; // [] once the run ended, [error] when it failed
   #wait; // [resolve, reject] of the `next()` that is waiting
   #closed = false;
+  #stop; // aborts the run (runSignal)
+  #drain = []; // resolvers of host calls waiting for the consumer to take every item
   push(text) {
     if (this.#closed) return;
     this.#items.push(text);
@@ -170,16 +178,28 @@ export class EventStream {
       this.#deliver();
     });
   }
-  // A `break` out of `for await`: stops delivering. The run goes on to its end, saving its state
-  // as usual; abort it with the `signal` option.
+  // The consumer left: nothing more is delivered, and the run is aborted (its fetch, tools and
+  // parked `waitFor` calls see the signal; no new model call or tool starts).
   return() {
     this.#closed = true;
     this.#items = [];
     this.#end = [];
+    this.#stop?.(); // host calls waiting for the stream to drain see the abort
+    this.#deliver();
     return Promise.resolve({ value: undefined, done: true });
   }
   [Symbol.asyncIterator]() {
     return this;
+  }
+  // Called by runSignal with the run's signal and its abort.
+  bind(s, stop) {
+    s[STREAM] = this;
+    this.#stop = stop;
+    if (this.#closed) stop();
+  }
+  // `undefined` when every item was taken, else a promise that resolves once it has been.
+  drained() {
+    return this.#items.length ? new Promise((r) => this.#drain.push(r)) : undefined;
   }
   #deliver() {
     const w = this.#wait;
@@ -190,6 +210,7 @@ export class EventStream {
       } catch (e) {
         w[1](e);
       }
+      if (!this.#items.length) this.#drain.splice(0).map((r) => r());
     } else if (this.#end?.length) {
       w[1](this.#end[0]);
       this.#end = [];
@@ -200,6 +221,22 @@ export class EventStream {
   }
 }
 
+// Resolves once the run's stream (if any) has handed every event to its consumer, a few
+// microtasks later (a consumer that takes its event and leaves, with `break`, does so first);
+// rejects when the run is aborted by then.
+const STREAM = Symbol();
+function drained(s) {
+  return (
+    s?.[STREAM] &&
+    guard(s[STREAM].drained(), s).then(() => {
+      if (s.aborted) throw s.reason;
+    })
+  );
+}
+
+// A host callback (`waitFor`, `onError`) as the edge calls it, `(arg, runSignal)`: once the
+// run's stream has drained, `f(arg, { signal })` with the signal fetch and tools see.
+const withSignal = (f) => f && (async (arg, s) => (await drained(s), f(arg, { signal: s?.public })));
 
 // What a call's options hold besides JSON data, read once (one crossing), each checked:
 // [toolkit, signal, onText (wrapped by `quietly`), id (non-empty), keepHistory, history].
@@ -235,11 +272,12 @@ export function resumeJson(o) {
 // of an awaited promise only when it settles, so nothing is kept per settled run.
 const RUN = Symbol();
 const READ = Symbol();
-export function runSignal(u, ms) {
+export function runSignal(u, ms, stream) {
   const c = new AbortController();
   const s = c.signal;
   if (u === null || typeof u !== "object") u = undefined;
-  s.public = ms === undefined ? u : s;
+  // A stream's run is aborted by its consumer leaving too: fetch and tools get the run's own.
+  s.public = ms === undefined && !stream ? u : s;
   // Aborting ends the run: what it awaits settles (`guard`, `onAbort`, `sleep`).
   const stop = (reason) => (c.abort(reason), endRun(s));
   const on = () => stop(u.reason);
@@ -257,6 +295,7 @@ export function runSignal(u, ms) {
     if (u.aborted) on();
     else u.addEventListener("abort", on, { once: true });
   } catch {}
+  stream?.bind(s, stop);
   return s;
 }
 
@@ -323,6 +362,8 @@ export function hostOptions(o) {
   }
   const h = o.hooks;
   const fns = ["waitFor", "fetch", "onMetric", "onError"].map((k) => fn(o, k, "createClient options"));
+  fns[0] = withSignal(fns[0]);
+  fns[3] = withSignal(fns[3]);
   if (h != null && typeof h !== "object") throw "hooks must be an object of functions";
   for (const k of ["beforeLLM", "afterLLM", "beforeTool", "afterTool"]) fns.push(fn(h ?? {}, k, "hooks"));
   fns.push(fn(o, "bodyTransform", "createClient options"), s ?? undefined);
@@ -337,9 +378,10 @@ function fn(o, k, what) {
 }
 
 // One store call, `method(id, state?)` with the store as `this`, awaited; `state` crosses as
-// JSON text. Resolves to [value], or [] when the store lacks the method; rejects with what the
+// JSON text (a save waits for the run's stream to drain). Resolves to [value], or [] when the store lacks the method; rejects with what the
 // store threw.
-export async function callStore(s, m, id, state) {
+export async function callStore(s, m, id, state, signal) {
+  if (state !== undefined) await drained(signal);
   const f = s?.[m];
   if (typeof f !== "function") return [];
   return [await (state === undefined ? f.call(s, id) : f.call(s, id, JSON.parse(state)))];

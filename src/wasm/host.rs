@@ -35,8 +35,10 @@ extern "C" {
     /// `createClient`'s functions and store (host.js); throws a refusal's message.
     #[wasm_bindgen(js_name = hostOptions, catch)]
     pub fn host_options(opts: &JsValue) -> std::result::Result<Array, JsValue>;
+    /// The run's signal; a stream given here is bound to it (its consumer leaving aborts the
+    /// run, and host calls wait for it to drain).
     #[wasm_bindgen(js_name = runSignal)]
-    pub fn run_signal(user: &JsValue, ms: Option<f64>) -> JsValue;
+    pub fn run_signal(user: &JsValue, ms: Option<f64>, stream: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = endRun)]
     pub fn end_run(signal: &JsValue);
     pub fn guard(p: &Promise, signal: &JsValue) -> Promise;
@@ -187,11 +189,14 @@ pub struct RunHost<'a> {
     pub timeout_ms: Option<f64>,
 }
 
-/// Calls a host callback with JSON data and awaits it (settled when the run aborts: see
-/// `guard` in host.js); a throw or rejection is `Code::HostCallback`.
+/// Calls a host callback with JSON data and `{ signal }` (the run's, so a host can withdraw what
+/// a parked `waitFor` shows when the run is aborted or its stream abandoned) and awaits it
+/// (settled when the run aborts: see `guard` in host.js); a throw or rejection is
+/// `Code::HostCallback`.
 async fn call_host(f: Option<&Function>, arg: Result<JsValue>, what: &str, signal: &JsValue) -> Result<JsValue> {
     let f = f.ok_or_else(|| Error::internal("no host callback"))?;
-    let v = f.call1(&JsValue::UNDEFINED, &arg?).map(|v| if v.is_object() { guard(v.unchecked_ref(), signal).into() } else { v });
+    // `f` is hostOptions' wrapper: it waits for the stream to drain and adds `{ signal }`.
+    let v = f.call2(&JsValue::UNDEFINED, &arg?, signal).map(|v| if v.is_object() { guard(v.unchecked_ref(), signal).into() } else { v });
     settle(v).await.map_err(|e| from_thrown(&e, Code::HostCallback, &format!("{what} failed")))
 }
 

@@ -26,7 +26,7 @@ pub struct JsStore {
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
     #[wasm_bindgen(js_name = callStore)]
-    fn call_store(store: &JsValue, method: &str, id: &str, state: Option<String>) -> js_sys::Promise;
+    fn call_store(store: &JsValue, method: &str, id: &str, state: Option<String>, signal: &JsValue) -> js_sys::Promise;
 }
 
 impl JsStore {
@@ -38,7 +38,7 @@ impl JsStore {
                 Some(s) => Some(serde_json::to_string(s).map_err(|_| Error::internal("cannot encode the conversation state"))?),
                 None => None,
             };
-            let mut p = call_store(&self.store, method, id, state);
+            let mut p = call_store(&self.store, method, id, state, &self.signal);
             if !self.signal.is_undefined() {
                 p = super::host::guard(&p, &self.signal);
             }

@@ -38,6 +38,11 @@ impl Sink {
         Sink { stream: None, on_text: Some(on_text) }
     }
 
+    /// The iterable this sink feeds (none for `ask`'s callback sink).
+    pub fn iterable(&self) -> Option<&EventStream> {
+        self.stream.as_ref()
+    }
+
     /// Queues any JSON data as the next item (events, and translateStream's chunks).
     pub fn push<T: serde::Serialize + ?Sized>(&self, item: &T) {
         if let (Some(s), Ok(text)) = (&self.stream, serde_json::to_string(item)) {

@@ -156,8 +156,12 @@ export interface ClientOptions {
   systemPrompt?: string;
   /** Model round trips per run (default 10). */
   maxTurns?: number;
-  /** Resolve suspensions in-process. Without it, a suspension halts the run with status "pending". */
-  waitFor?: (request: Suspension) => Answer | undefined | Promise<Answer | undefined>;
+  /**
+   * Resolve suspensions in-process. Without it, a suspension halts the run with status "pending".
+   * `signal` is the run's (a stream's is aborted when its consumer leaves): withdraw what you show
+   * when it aborts. A stream's `pending` event has been received by its consumer before this runs.
+   */
+  waitFor?: (request: Suspension, ctx: { signal?: AbortSignal }) => Answer | undefined | Promise<Answer | undefined>;
   /** Where ask/askWithAnswer (and stream with an id) keep conversations. Default: memoryStore(). */
   store?: ConversationStore;
   /** Called synchronously with each metric event; a throwing sink is ignored. */
@@ -234,10 +238,13 @@ export type StreamEvent =
   | { type: "usage"; usage: Usage }
   | { type: "done"; result: RunResult };
 
-/** What client.stream / client.streamWithAnswer return: events queue until `next()` takes them. */
+/**
+ * What client.stream / client.streamWithAnswer return: events queue until `next()` takes them,
+ * and the run starts no model call, tool, `waitFor` or store save while any wait there.
+ */
 export interface EventStream extends AsyncIterable<StreamEvent> {
   next(): Promise<IteratorResult<StreamEvent, undefined>>;
-  /** Stops delivering events (a `break` out of `for await`); the run itself goes on to its end. */
+  /** Leaves the stream (`break`, a throw in a `for await` body): the run is aborted. */
   return(): Promise<IteratorResult<StreamEvent, undefined>>;
 }
 

@@ -95,3 +95,132 @@ test("relay calls act in a real page with approval, across a service worker rest
   assert.equal(await page.textContent("#thanks"), "Not sent yet.", "nothing happened in the page");
   assert.match(await panel.textContent("body"), /declined\/expired/);
 });
+
+/** Stops the extension's service worker through `cdp` (a CDP session with ServiceWorker enabled). */
+async function stopWorker(cdp, versions) {
+  const live = () => [...versions.values()].some((v) => v.runningStatus === "running");
+  for (let i = 0; i < 50 && !live(); i++) await new Promise((r) => setTimeout(r, 100)); // the first reports
+  const running = [...versions.values()].filter((v) => v.runningStatus === "running" && v.scriptURL.endsWith("/sw.js"));
+  assert.equal(running.length, 1, "one worker runs");
+  await cdp.send("ServiceWorker.stopWorker", { versionId: running[0].versionId });
+  for (let i = 0; i < 50 && [...versions.values()].some((v) => v.runningStatus === "running"); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(![...versions.values()].some((v) => v.runningStatus === "running"), "the worker stopped");
+}
+
+const status = (panel, s) => panel.waitForFunction((want) => document.body.dataset.status === want, s, { timeout: 10_000 });
+const texts = (panel, cls) => panel.locator(`#chat .${cls}`).allTextContents();
+
+test("the panel: busy and Stop, a conversation that outlives the panel and the worker, checked settings, a refused key", async () => {
+  const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
+  const extId = new URL(sw.url()).host;
+  const page = await context.newPage();
+  await page.goto(pageUrl);
+  let panel = await context.newPage();
+  await panel.goto(`chrome-extension://${extId}/panel.html`);
+  const tabId = await panel.evaluate(async (url) => (await chrome.tabs.query({ url }))[0].id, pageUrl);
+  const panelUrl = `chrome-extension://${extId}/panel.html?tab=${tabId}`;
+  await panel.goto(panelUrl);
+  await panel.click("#reset");
+  await panel.waitForFunction(() => !document.querySelector("#chat .msg"));
+  const send = async (prompt) => { await panel.fill("#prompt", prompt); await panel.click("#send"); };
+
+  // Busy, then Stop mid-stream: no more text arrives, the input comes back.
+  await send("Tell me a long story");
+  await panel.waitForFunction(() => (document.querySelector(".assistant")?.textContent.length ?? 0) > 40, null, { timeout: 10_000 });
+  assert.ok(await panel.isVisible("#busy"), "the busy indicator shows");
+  assert.equal(await panel.textContent("#busy-label"), "Thinking");
+  assert.ok(await panel.isDisabled("#prompt"));
+  await panel.screenshot({ path: path.join(shots, "extension-panel-busy.png") });
+  await panel.click("#stop");
+  await status(panel, "stopped");
+  const partial = await panel.textContent(".assistant");
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(await panel.textContent(".assistant"), partial, "nothing streams after Stop");
+  assert.ok(!partial.endsWith("The end."));
+  assert.ok(!(await panel.isVisible("#busy")) && !(await panel.isDisabled("#prompt")));
+  await panel.screenshot({ path: path.join(shots, "extension-panel-stopped.png") });
+
+  // Stop while a relay call waits for approval: the card goes, the page is untouched, and the
+  // stored conversation is not left halted.
+  await send("#form");
+  await panel.waitForSelector(".card .allow", { timeout: 10_000 });
+  assert.equal(await panel.textContent("#busy-label"), "Waiting for you");
+  await panel.click("#stop");
+  await status(panel, "stopped");
+  assert.equal(await panel.locator(".card").count(), 0);
+  assert.equal(await page.textContent("#thanks"), "Not sent yet.");
+  const stored = () => panel.evaluate(async () => (await chrome.storage.local.get("toolnexus:panel"))["toolnexus:panel"]);
+  assert.equal((await stored()).pending, undefined, "the halted turn was closed as declined");
+
+  await send("My name is Ada");
+  await status(panel, "done");
+  assert.match(await panel.evaluate(() => document.body.dataset.answer), /^Nice to meet you, Ada!/);
+  assert.match((await texts(panel, "usage")).at(-1), /^1 model call · \d+ tokens/);
+
+  // Close the panel and stop the worker: a new panel shows the conversation, and the model,
+  // in a new worker, still knows it.
+  await panel.close();
+  const cdp = await context.newCDPSession(page);
+  const versions = new Map();
+  cdp.on("ServiceWorker.workerVersionUpdated", (e) => { for (const v of e.versions) versions.set(v.versionId, v); });
+  await cdp.send("ServiceWorker.enable");
+  await stopWorker(cdp, versions);
+  panel = await context.newPage();
+  await panel.goto(panelUrl);
+  await panel.waitForSelector("#chat .notice");
+  const shown = await texts(panel, "msg");
+  assert.equal(shown[0], "Earlier in this conversation");
+  assert.ok(shown.includes("My name is Ada") && shown.some((t) => t.startsWith("Nice to meet you, Ada!")), shown.join(" | "));
+  assert.ok(shown.some((t) => /^1 model call · /.test(t)), "the usage of a turn is shown again");
+  await send("What is my name?");
+  await status(panel, "done");
+  assert.match(await panel.evaluate(() => document.body.dataset.answer), /^Your name is Ada: you told me earlier/);
+  await panel.screenshot({ path: path.join(shots, "extension-panel-history.png") });
+
+  // The options page refuses settings that cannot work, and saves ones that can.
+  const options = await context.newPage();
+  await options.setViewportSize({ width: 640, height: 720 });
+  await options.goto(`chrome-extension://${extId}/options.html`);
+  await options.fill("#baseUrl", "ftp://example.org/v1");
+  await options.fill("#apiKey", "sk wrong");
+  await options.click("#save");
+  assert.match(await options.textContent("#saved"), /^Not saved/);
+  assert.match(await options.textContent("#baseUrl-err"), /https/);
+  assert.match(await options.textContent("#apiKey-err"), /spaces/);
+  assert.equal(await options.getAttribute("#baseUrl", "aria-invalid"), "true");
+  assert.deepEqual(await options.evaluate(() => chrome.storage.local.get("provider")), {}, "nothing was saved");
+  await options.screenshot({ path: path.join(shots, "extension-options-invalid.png") });
+
+  // A provider that refuses the key: the panel shows it as an error.
+  const seen = [];
+  const refuser = http.createServer((req, res) => {
+    seen.push({ url: req.url, auth: req.headers.authorization });
+    res.writeHead(401, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }));
+  });
+  await new Promise((r) => refuser.listen(0, "127.0.0.1", r));
+  try {
+    await options.fill("#baseUrl", `http://127.0.0.1:${refuser.address().port}/v1`);
+    await options.fill("#apiKey", "sk-wrong");
+    await options.click("#save");
+    assert.match(await options.textContent("#saved"), /^Saved: openai · gpt-4o-mini/);
+    assert.equal(await options.textContent("#baseUrl-err"), "");
+    await panel.waitForFunction(() => document.querySelector("#provider").textContent === "openai · gpt-4o-mini");
+    await send("hello");
+    await status(panel, "error");
+    assert.match((await texts(panel, "error")).at(-1), /^provider_http: LLM 401 · The provider refused the API key/);
+    assert.deepEqual(seen, [{ url: "/v1/chat/completions", auth: "Bearer sk-wrong" }]);
+    assert.ok(!(await panel.isVisible("#busy")), "not busy after the error");
+    await panel.screenshot({ path: path.join(shots, "extension-panel-refused-key.png") });
+  } finally {
+    refuser.close();
+  }
+  // Back to the offline model.
+  await options.fill("#baseUrl", "");
+  await options.fill("#apiKey", "");
+  await options.click("#save");
+  assert.equal(await options.textContent("#saved"), "Saved: the offline scripted model.");
+  await send("hello");
+  await status(panel, "done");
+  assert.equal(await panel.evaluate(() => document.body.dataset.answer), "Hello again! What would you like to do next?");
+});

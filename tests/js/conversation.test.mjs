@@ -4,6 +4,7 @@
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { createClient, createToolkit, relayTool, relayAnswer, relayCallsOf, memoryStore, kvStore, chromeStorageStore, ConversationObject, checkRevision } from "toolnexus-wasm";
+import { localStorageStore } from "toolnexus-wasm/web-storage";
 import { startScriptedModel } from "../../demo/scripted-model.mjs";
 
 let model;
@@ -65,8 +66,15 @@ test("checkRevision: anything over nothing, then only the next revision", () => 
   }
 });
 
+/** Web Storage in memory, as `localStorage` behaves (strings only). */
+function fakeWebStorage() {
+  const data = new Map();
+  return { getItem: (k) => data.get(k) ?? null, setItem: (k, v) => data.set(k, String(v)), removeItem: (k) => data.delete(k) };
+}
+
 const stores = {
   memory: () => memoryStore(),
+  localStorage: () => localStorageStore({ storage: fakeWebStorage() }),
   kv: () => kvStore(fakeKv()),
   "chrome.storage": () => fakeChrome(),
   "Durable Object": () => objectStore(),
