@@ -31,6 +31,13 @@ export const SCENARIOS = {
     { calls: [["read_text", { selector: "#todo-list" }]] },
     { text: "Added it. Your list now reads: {{last}}" },
   ],
+  // The extension example's screenshot relay tool: the reply says what image reached the model.
+  screenshot: [
+    { calls: [["screenshot", {}]] },
+    { text: "I received {{images}}." },
+  ],
+  // A prompt with an image attached (the www page): say what arrived.
+  look: [{ text: "You sent {{images}}." }],
   // The extension example's test page: fill the form, send it, read the answer.
   form: [
     { calls: [["type", { selector: "#name", text: "Ada" }], ["click", { selector: "#send" }]] },
@@ -46,11 +53,35 @@ export const cors = {
   "access-control-allow-private-network": "true",
 };
 
+/** "image/png of 1234 bytes" (or the URL) for each image part in `v`, in any provider's shape. */
+function imagesIn(v, found = []) {
+  const bytes = (b64 = "") => Math.floor((b64.length * 3) / 4) - (b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0);
+  const describe = (type, b64) => `${type} of ${bytes(b64)} bytes`;
+  if (Array.isArray(v)) v.forEach((x) => imagesIn(x, found));
+  else if (v && typeof v === "object") {
+    const url = v.type === "image_url" ? (v.image_url?.url ?? v.image_url) : undefined;
+    const data = typeof url === "string" ? /^data:([^;,]+);base64,(.*)$/s.exec(url) : null;
+    if (data) found.push(describe(data[1], data[2]));
+    else if (url) found.push(`an image at ${url}`);
+    else if (v.type === "image" && v.source) found.push(v.source.type === "url" ? `an image at ${v.source.url}` : describe(v.source.media_type, v.source.data));
+    else if (v.inlineData) found.push(describe(v.inlineData.mimeType, v.inlineData.data));
+    else if (v.fileData) found.push(`an image at ${v.fileData.fileUri}`);
+    else Object.values(v).forEach((x) => imagesIn(x, found));
+  }
+  return found;
+}
+
+/** The text of a string content or of its text parts. */
+const textOf = (c) => (typeof c === "string" ? c : Array.isArray(c) ? c.map((p) => p?.text ?? "").join("") : "");
+
 /** Neutral view of a request: the prompt, the tool results since it, and balance problems. */
 function readOpenAI(body) {
   const msgs = body.messages ?? [];
   let promptIdx = -1;
-  msgs.forEach((m, i) => { if (m.role === "user") promptIdx = i; });
+  // A user message of images alone right after tool messages carries the results' images, not a
+  // prompt; any other user message (a new prompt after a closed tool turn, too) is one.
+  const carrier = (m, i) => msgs[i - 1]?.role === "tool" && Array.isArray(m.content) && m.content.every((p) => p?.type === "image_url");
+  msgs.forEach((m, i) => { if (m.role === "user" && !carrier(m, i)) promptIdx = i; });
   const open = new Map();
   const problems = [];
   for (const m of msgs) {
@@ -73,8 +104,8 @@ function readOpenAI(body) {
     if (m.role === "tool") results.push(`${names.get(m.tool_call_id)} → ${m.content}`);
   });
   const turn = msgs.slice(promptIdx + 1).filter((m) => m.role === "assistant").length;
-  const earlier = msgs.slice(0, Math.max(promptIdx, 0)).filter((m) => m.role === "user").map((m) => String(m.content ?? ""));
-  return { prompt: String(msgs[promptIdx]?.content ?? ""), turn, results, problems, earlier, tools: (body.tools ?? []).map((t) => t.function?.name) };
+  const earlier = msgs.slice(0, Math.max(promptIdx, 0)).filter((m) => m.role === "user").map((m) => textOf(m.content));
+  return { prompt: textOf(msgs[promptIdx]?.content), turn, results, problems, earlier, tools: (body.tools ?? []).map((t) => t.function?.name), images: imagesIn(msgs.slice(promptIdx)) };
 }
 
 function readAnthropic(body) {
@@ -96,13 +127,12 @@ function readAnthropic(body) {
   msgs.slice(promptIdx + 1).forEach((m) => {
     for (const b of Array.isArray(m.content) ? m.content : []) {
       if (b.type === "tool_use") names.set(b.id, b.name);
-      if (b.type === "tool_result") results.push(`${names.get(b.tool_use_id)} → ${b.content}${b.is_error ? " (error)" : ""}`);
+      if (b.type === "tool_result") results.push(`${names.get(b.tool_use_id)} → ${textOf(b.content)}${b.is_error ? " (error)" : ""}`);
     }
   });
   const turn = msgs.slice(promptIdx + 1).filter((m) => m.role === "assistant").length;
-  const text = (c) => (typeof c === "string" ? c : Array.isArray(c) ? c.map((b) => (b.type === "text" ? b.text : "")).join("") : "");
-  const earlier = msgs.slice(0, Math.max(promptIdx, 0)).filter((m) => m.role === "user" && !isResults(m)).map((m) => text(m.content));
-  return { prompt: text(msgs[promptIdx]?.content), turn, results, problems, earlier, tools: (body.tools ?? []).map((t) => t.name) };
+  const earlier = msgs.slice(0, Math.max(promptIdx, 0)).filter((m) => m.role === "user" && !isResults(m)).map((m) => textOf(m.content));
+  return { prompt: textOf(msgs[promptIdx]?.content), turn, results, problems, earlier, tools: (body.tools ?? []).map((t) => t.name), images: imagesIn(msgs.slice(promptIdx)) };
 }
 
 function readGemini(body) {
@@ -130,7 +160,7 @@ function readGemini(body) {
   const turn = msgs.slice(promptIdx + 1).filter((m) => m.role === "model").length;
   const text = (m) => (m?.parts ?? []).map((p) => p.text ?? "").join("");
   const earlier = msgs.slice(0, Math.max(promptIdx, 0)).filter((m) => m.role === "user" && !isResults(m)).map(text);
-  return { prompt: text(msgs[promptIdx]), turn, results, problems, earlier, tools: (body.tools?.[0]?.functionDeclarations ?? []).map((t) => t.name) };
+  return { prompt: text(msgs[promptIdx]), turn, results, problems, earlier, tools: (body.tools?.[0]?.functionDeclarations ?? []).map((t) => t.name), images: imagesIn(msgs.slice(promptIdx)) };
 }
 
 function geminiReply(reply) {
@@ -223,12 +253,16 @@ export function chat(view) {
 }
 
 function pickReply(view, scenarios) {
-  const key = view.prompt.startsWith("#") ? view.prompt.slice(1).split(/\s/)[0] : view.tools.includes("lookup_price") ? "default" : null;
+  // "#name" plays that scenario; an image in the prompt is described; a client offering the demo's
+  // `lookup_price` tool plays "default"; anything else is chat.
+  const key = view.prompt.startsWith("#") ? view.prompt.slice(1).split(/\s/)[0]
+    : view.images?.length && view.turn === 0 ? "look" : view.tools.includes("lookup_price") ? "default" : null;
   const script = key === null ? chat(view) : scenarios[key] ?? scenarios.default;
   const step = script[Math.min(view.turn, script.length - 1)];
   if (step.text !== undefined) {
     const last = (view.results.at(-1) ?? "").replace(/^[^→]*→ /, "");
-    return { text: step.text.replace("{{results}}", view.results.join("; ") || "no tools ran").replace("{{last}}", last) };
+    const images = view.images?.join("; ") || "no image";
+    return { text: step.text.replace("{{results}}", view.results.join("; ") || "no tools ran").replace("{{last}}", last).replace("{{images}}", images) };
   }
   return { calls: step.calls.filter(([name]) => view.tools.includes(name)) };
 }

@@ -5,32 +5,32 @@
 // tests/js/surface.test.mjs checks these names against what each entry exports at run time.
 import type {
   Answer, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
-  ErrorCode, EventStream, JsonSchema, KVNamespaceLike, RelayCall, RelayResult, ResumeOptions, RunOptions, RunResult,
+  ErrorCode, EventStream, JsonSchema, KVNamespaceLike, Part, RelayCall, RelayResult, ResumeOptions, RunOptions, RunResult,
   StandardSchema, StreamOptions, StreamWithAnswerOptions, Style, Suspension, Tool, ToolArgs, ToolContext, ToolResult,
   ToolReturn, TranslateRequest, TranslateResult, TypedJsonSchema, Toolkit,
 } from "./toolnexus_wasm.js";
 
 export type {
   Answer, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
-  ErrorCode, ErrorInfo, EventStream, Hooks, JsonSchema, JsonValue, KVNamespaceLike, Message, MetricEvent, RelayCall,
+  ErrorCode, ErrorInfo, EventStream, Hooks, ImagePart, JsonSchema, JsonValue, KVNamespaceLike, Message, MetricEvent, Part, RelayCall,
   RelayResult, Request, ResumeOptions, RunOptions, RunResult, StandardResult, StandardSchema, StreamEvent, StreamOptions,
   StreamWithAnswerOptions, Style, Suspension, Tool, ToolArgs, ToolCallRecord, ToolContext, ToolDeclaration,
-  ToolDefinition, ToolResult, ToolReturn, TranslateRequest, TranslateResult, TypedJsonSchema, Usage,
+  TextPart, ToolDefinition, ToolResult, ToolReturn, TranslateRequest, TranslateResult, TypedJsonSchema, Usage,
 } from "./toolnexus_wasm.js";
 export { Toolkit } from "./toolnexus_wasm.js";
 
 /** A client: the agent loop over one provider, model and store. Several runs may be in flight at once. */
 export interface Client {
-  /** Runs the loop on a prompt; never touches the store. */
-  run(prompt: string, options?: RunOptions): Promise<RunResult>;
+  /** Runs the loop on a prompt (a string, or text and image parts); never touches the store. */
+  run(prompt: string | Part[], options?: RunOptions): Promise<RunResult>;
   /** Resumes a halted run with the host's answer (`state`, or `history` + `pending`). */
   runWithAnswer(options: ResumeOptions): Promise<RunResult>;
   /** `run` keeping the conversation `id` in the store; `onText` streams the text. */
-  ask(prompt: string, options?: AskOptions): Promise<RunResult>;
+  ask(prompt: string | Part[], options?: AskOptions): Promise<RunResult>;
   /** Resumes the halted conversation `id` (its suspension is read from the store). */
   askWithAnswer(options: AskWithAnswerOptions): Promise<RunResult>;
   /** The run as events ending with `done`; with `id` the store is used, as by `ask`. */
-  stream(prompt: string, options?: StreamOptions): EventStream;
+  stream(prompt: string | Part[], options?: StreamOptions): EventStream;
   streamWithAnswer(options: StreamWithAnswerOptions): EventStream;
   /** One provider call for an OpenAI chat request, whatever this client's style. Nothing runs. */
   translate(request: TranslateRequest): Promise<TranslateResult>;

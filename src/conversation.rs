@@ -153,7 +153,13 @@ pub async fn discard(store: &dyn ConversationStore, id: &str, keep_history: bool
             .iter()
             .zip(&turn.results)
             .filter(|(_, r)| r.is_none())
-            .map(|(c, _)| ToolOutput { call_id: c.id.clone(), name: c.name.clone(), output: declined.clone(), is_error: true })
+            .map(|(c, _)| ToolOutput {
+                call_id: c.id.clone(),
+                name: c.name.clone(),
+                output: declined.clone(),
+                is_error: true,
+                parts: Vec::new(),
+            })
             .collect();
         transcript.push(Message::Tool(outs));
     }

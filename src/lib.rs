@@ -2,7 +2,7 @@
 //! as a pure-Rust core that does no I/O, plus a thin wasm-bindgen edge (`src/wasm/`, compiled
 //! only for wasm32) that plugs in `fetch` and JS tool functions.
 //!
-//! Core layout: `message` (the neutral transcript), `style` (which wire format a client speaks),
+//! Core layout: `message` (the neutral transcript) and `part` (its text and image parts), `style` (which wire format a client speaks),
 //! `provider` (pure adapters, one folder per provider: `provider/openai/`, `provider/anthropic/`,
 //! `provider/gemini/`, each holding its transcript view, history reader, request builder, reply
 //! parser, stream events and quirks; the shared HTTP handling and stream assembler beside them),
@@ -28,6 +28,7 @@ pub mod mcp;
 pub mod message;
 pub mod metrics;
 pub mod options;
+pub mod part;
 pub mod provider;
 pub mod retry;
 pub mod run;

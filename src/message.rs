@@ -2,9 +2,12 @@
 //! them in any provider's dialect and reads any back (the views and readers live in the provider
 //! folders), so a conversation is not locked to the style that started it.
 //!
-//! Deliberately not modelled: images and other non-text parts, Anthropic thinking blocks. They
-//! are dropped when a history is read (as the Go reference does).
+//! User messages and tool results may carry images (`part`); assistant turns are text and calls.
+//! Deliberately not modelled: Anthropic thinking blocks (dropped when a history is read, as the
+//! Go reference does) and non-image media (refused when read, never dropped).
 
+use crate::error::Error;
+use crate::part::{has_image, read_parts, text_of, Part};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -12,6 +15,8 @@ use serde_json::{Map, Value};
 pub enum Message {
     System(String),
     User(String),
+    /// A user message with at least one image: its parts in order (text-only ones are `User`).
+    UserParts(Vec<Part>),
     Assistant(AssistantTurn),
     /// The results answering one assistant turn's calls, in call order.
     Tool(Vec<ToolOutput>),
@@ -39,6 +44,35 @@ pub struct ToolOutput {
     pub name: String,
     pub output: String,
     pub is_error: bool,
+    /// What the result carries beside its text (images), in order.
+    pub parts: Vec<Part>,
+}
+
+impl From<&str> for Message {
+    fn from(text: &str) -> Message {
+        Message::User(text.to_string())
+    }
+}
+
+impl Message {
+    /// A user message of these parts: `UserParts` when one is an image, else `User` with the
+    /// text joined.
+    pub fn user(parts: Vec<Part>) -> Message {
+        if has_image(&parts) {
+            return Message::UserParts(parts);
+        }
+        Message::User(text_of(&parts))
+    }
+
+    /// A prompt as `run` / `ask` / `stream` take it: a string, or a non-empty array of text and
+    /// image parts.
+    pub fn prompt(v: &Value) -> crate::error::Result<Message> {
+        match v {
+            Value::String(s) => Ok(Message::User(s.clone())),
+            Value::Array(a) if !a.is_empty() => read_parts(v, "prompt").map(Message::user).map_err(Error::bad_input),
+            _ => Err(Error::bad_input("prompt must be a string or an array of parts")),
+        }
+    }
 }
 
 impl ToolCall {
@@ -102,11 +136,19 @@ impl Usage {
 
 /// Appends one tool result, merged into the `Tool` message just before it if there is one (a
 /// history may give each result as its own message).
-pub(crate) fn push_result(out: &mut Vec<Message>, call_id: String, output: String, is_error: bool) {
-    let o = ToolOutput { call_id, name: String::new(), output, is_error };
+pub(crate) fn push_result(out: &mut Vec<Message>, call_id: String, output: String, is_error: bool, parts: Vec<Part>) {
+    let o = ToolOutput { call_id, name: String::new(), output, is_error, parts };
     match out.last_mut() {
         Some(Message::Tool(outs)) => outs.push(o),
         _ => out.push(Message::Tool(vec![o])),
+    }
+}
+
+/// Appends a user message of `parts`, unless it is empty text and not `keep_empty`.
+pub(crate) fn push_user(out: &mut Vec<Message>, parts: Vec<Part>, keep_empty: bool) {
+    let m = Message::user(parts);
+    if keep_empty || !matches!(&m, Message::User(t) if t.is_empty()) {
+        out.push(m);
     }
 }
 
@@ -160,6 +202,7 @@ pub fn balance(messages: &mut Vec<Message>) {
                         name: c.name.clone(),
                         output: format!("no result supplied for {}", c.name),
                         is_error: true,
+                        parts: Vec::new(),
                     })
                     .collect();
                 if !missing.is_empty() {
@@ -186,7 +229,7 @@ mod tests {
         ToolCall { id: id.into(), name: format!("t_{id}"), arguments: "{}".into() }
     }
     fn out(id: &str) -> ToolOutput {
-        ToolOutput { call_id: id.into(), name: format!("t_{id}"), output: "ok".into(), is_error: false }
+        ToolOutput { call_id: id.into(), name: format!("t_{id}"), output: "ok".into(), is_error: false, parts: vec![] }
     }
 
     #[test]

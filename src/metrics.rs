@@ -30,6 +30,38 @@ pub enum Metric {
     },
 }
 
+impl Metric {
+    /// The value its `Serialize` derive gives, by hand (the edge hands it to `onMetric`).
+    pub fn to_value(&self) -> serde_json::Value {
+        let mut f: Vec<(&str, serde_json::Value)> = Vec::with_capacity(7);
+        match self {
+            Metric::Llm { model, status, ms, prompt_tokens, completion_tokens } => {
+                f.extend([("event", "llm".into()), ("model", model.as_str().into()), ("status", (*status).into())]);
+                f.extend([
+                    ("ms", (*ms).into()),
+                    ("promptTokens", (*prompt_tokens).into()),
+                    ("completionTokens", (*completion_tokens).into()),
+                ]);
+            }
+            Metric::Tool { tool, source, is_error, ms, pending } => {
+                f.extend([("event", "tool".into()), ("tool", tool.as_str().into()), ("source", source.as_str().into())]);
+                f.extend([("isError", (*is_error).into()), ("ms", (*ms).into())]);
+                if *pending {
+                    f.push(("pending", true.into()));
+                }
+            }
+            Metric::Run { model, turns, tool_calls, total_tokens, ms, error } => {
+                f.extend([("event", "run".into()), ("model", model.as_str().into()), ("turns", (*turns).into())]);
+                f.extend([("toolCalls", (*tool_calls as u64).into()), ("totalTokens", (*total_tokens).into()), ("ms", (*ms).into())]);
+                if let Some(e) = error {
+                    f.push(("error", e.as_str().into()));
+                }
+            }
+        }
+        crate::json::obj(f)
+    }
+}
+
 /// Receives metrics. Implementations must not fail the run: a broken sink is the host's problem.
 pub trait Observer {
     fn metric(&self, m: &Metric);

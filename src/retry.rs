@@ -40,6 +40,18 @@ pub struct ErrorInfo {
     pub retryable: bool,
 }
 
+impl ErrorInfo {
+    /// The value its `Serialize` derive gives, by hand (the edge hands it to `onError`).
+    pub fn to_value(&self) -> serde_json::Value {
+        let mut f = vec![("error", self.error.as_str().into())];
+        if let Some(s) = self.status {
+            f.push(("status", s.into()));
+        }
+        f.extend([("attempt", self.attempt.into()), ("retryable", self.retryable.into())]);
+        crate::json::obj(f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

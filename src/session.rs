@@ -7,6 +7,7 @@
 use crate::conversation::{self, ConversationStore, Opened, ResumeArgs, ResumeOptions, Saver};
 use crate::driver::{drive, Env, Persist};
 use crate::error::Result;
+use crate::message::Message;
 use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step};
 use crate::tool::Toolkit;
 use serde_json::Value;
@@ -31,10 +32,10 @@ impl Mode {
 /// the larger variant costs nothing worth a box.
 #[allow(clippy::large_enum_variant)]
 pub enum Input<'a> {
-    /// A new prompt. `id` is the options' conversation id (read only when the mode keeps
+    /// A new prompt (a text or parts, read by `Message::prompt`). `id` is the options' conversation id (read only when the mode keeps
     /// conversations); without one, `history` gives the transcript to continue (JSON data in any
     /// dialect, read only then).
-    Prompt { prompt: String, id: Option<String>, history: &'a dyn Fn() -> Result<Value> },
+    Prompt { prompt: Message, id: Option<String>, history: &'a dyn Fn() -> Result<Value> },
     /// The host's answer and what it answers.
     Resume(ResumeOptions),
 }
@@ -83,7 +84,7 @@ async fn prepare(
                 Some(id) => conversation::open(store, id).await?,
                 None => Opened { history: conversation::history_from_json(&history()?)?, revision: 0 },
             };
-            let (run, step) = Run::start(cfg.clone(), kit, opened.history, &prompt)?;
+            let (run, step) = Run::start(cfg.clone(), kit, opened.history, prompt)?;
             Ok((run, step, id, opened.revision))
         }
         Input::Resume(o) => {

@@ -92,6 +92,38 @@ impl ConversationState {
         })
     }
 
+    /// The JSON text its `Serialize` derive writes, by hand: a store saves one per turn, and
+    /// serde's struct serializer costs more wasm than these few fields.
+    pub fn to_json(&self) -> String {
+        let mut out = String::from("{");
+        json::write_key(&mut out, "schemaVersion");
+        json::write_u64(&mut out, u64::from(self.schema_version));
+        json::write_key(&mut out, "style");
+        json::write_str(&mut out, self.style.as_str());
+        json::write_key(&mut out, "messages");
+        out.push('[');
+        for (i, m) in self.messages.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            json::write_value(&mut out, m);
+        }
+        out.push(']');
+        if let Some(p) = &self.pending {
+            json::write_key(&mut out, "pending");
+            json::write_value(&mut out, &p.to_value());
+        }
+        if !self.outstanding.is_empty() {
+            json::write_key(&mut out, "outstanding");
+            let list = self.outstanding.iter().map(|o| json::obj(vec![("id", o.id.as_str().into()), ("name", o.name.as_str().into())]));
+            json::write_value(&mut out, &Value::Array(list.collect()));
+        }
+        json::write_key(&mut out, "revision");
+        json::write_u64(&mut out, self.revision);
+        out.push('}');
+        out
+    }
+
     pub fn from_result(r: &RunResult) -> Result<Self> {
         let transcript = dialect::read(&r.messages())?;
         let pending = if r.status == Status::Pending { r.pending.clone() } else { None };
@@ -181,6 +213,17 @@ pub fn load(state: &Value) -> Result<Halted> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_hand_written_text_is_what_serde_writes() {
+        let t = vec![Message::User("u".into())];
+        let mut s = ConversationState::new(Style::Gemini, &t, None);
+        s.revision = 7;
+        assert_eq!(s.to_json(), serde_json::to_string(&s).unwrap());
+        s.pending = Some(Request { id: "p".into(), kind: "tool_call".into(), ..Request::default() });
+        s.outstanding = vec![Outstanding { id: "c".into(), name: "n\"".into() }];
+        assert_eq!(s.to_json(), serde_json::to_string(&s).unwrap());
+    }
 
     #[test]
     fn unknown_versions_and_non_pending_states_are_refused() {

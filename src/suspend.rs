@@ -4,7 +4,8 @@
 
 use crate::json;
 use crate::message::ToolCall;
-use crate::tool::ToolResult;
+use crate::part::{parts_value, read_parts, Part};
+use crate::tool::{output_text, ToolResult};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::cell::Cell;
@@ -57,9 +58,25 @@ pub struct RelayResult {
     pub output: String,
     #[serde(default)]
     pub is_error: bool,
+    /// Images (and text) for the model beside `output`, checked when read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
 }
 
 impl Answer {
+    /// The `Value` its `Serialize` derive gives (the edge hands this to JS: a serde
+    /// serializer per struct costs more wasm than these few fields).
+    pub fn into_value(self) -> Value {
+        let mut fields = vec![("id", self.id.into()), ("ok", self.ok.into())];
+        if let Some(d) = self.data {
+            fields.push(("data", Value::Object(d)));
+        }
+        if let Some(r) = self.reason {
+            fields.push(("reason", r.into()));
+        }
+        json::obj(fields)
+    }
+
     /// What a host's `waitFor` resolved to: nothing (`null`, `undefined`) is no answer, which the
     /// core reads as a decline.
     pub fn from_wait_for(v: &Value) -> crate::error::Result<Option<Answer>> {
@@ -106,7 +123,11 @@ impl RelayCall {
 impl RelayResult {
     /// The `Value` its `Serialize` derive gives.
     pub fn into_value(self) -> Value {
-        json::obj(vec![("id", self.id.into()), ("output", self.output.into()), ("isError", self.is_error.into())])
+        let mut fields = vec![("id", self.id.into()), ("output", self.output.into()), ("isError", self.is_error.into())];
+        if !self.parts.is_empty() {
+            fields.push(("parts", parts_value(&self.parts, None)));
+        }
+        json::obj(fields)
     }
 
     pub fn from_json(v: &Value, what: &str) -> Result<RelayResult, String> {
@@ -115,6 +136,10 @@ impl RelayResult {
             id: json::opt_str(o, "id", what)?.ok_or_else(|| format!("{what}.id is required"))?,
             output: output_text(o.get("output")),
             is_error: json::opt_bool(o, "isError", what)?.unwrap_or(false),
+            parts: match o.get("parts") {
+                None | Some(Value::Null) => Vec::new(),
+                Some(p) => read_parts(p, &json::join(&[what, ".parts"], ""))?,
+            },
         })
     }
 }
@@ -239,7 +264,7 @@ pub fn pending_result(mut req: Request, ids: &IdGen) -> ToolResult {
     }
     let mut meta = Map::new();
     meta.insert("pending".into(), req.to_value());
-    ToolResult { output, is_error: true, metadata: Some(meta) }
+    ToolResult { output, is_error: true, metadata: Some(meta), parts: Vec::new() }
 }
 
 /// `authRequired(url, prompt?)`.
@@ -276,30 +301,24 @@ pub fn relay_output(answer: &Answer, call_id: &str, shorthand_applies: bool) -> 
     let data = answer.data.as_ref()?;
     if let Some(results) = data.get("results").and_then(Value::as_array) {
         if let Some(r) = results.iter().find(|r| r.get("id").and_then(Value::as_str) == Some(call_id)) {
-            let output = output_text(r.get("output"));
-            let is_error = r.get("isError").and_then(Value::as_bool).unwrap_or(false);
-            return Some(ToolResult { output, is_error, metadata: None });
+            return Some(from_answer(r));
         }
     }
     if shorthand_applies && data.contains_key("output") {
-        let output = output_text(data.get("output"));
-        let is_error = matches!(data.get("isError"), Some(Value::Bool(true)));
-        return Some(ToolResult { output, is_error, metadata: None });
+        return Some(from_answer(&Value::Object(data.clone())));
     }
     None
 }
 
-/// A host's output as text: a string as is, other JSON values as JSON text (not dropped).
-fn output_text(v: Option<&Value>) -> String {
-    match v {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => json::to_text(other),
-    }
+/// `{ output, isError?, parts? }` of an answer as a result; parts that cannot be sent make it an
+/// error result saying why.
+fn from_answer(r: &Value) -> ToolResult {
+    let is_error = matches!(r.get("isError"), Some(Value::Bool(true)));
+    ToolResult::with_parts(output_text(r.get("output")), is_error, r.get("parts"))
 }
 
 /// `relayAnswer(requestId, results)`.
-/// `relayAnswer`'s results as the host gives them: `[{ id, output, isError? }]`.
+/// `relayAnswer`'s results as the host gives them: `[{ id, output, isError?, parts? }]`.
 pub fn relay_results_from_json(v: &Value) -> crate::error::Result<Vec<RelayResult>> {
     let read = |v: &Value| -> Result<Vec<RelayResult>, String> {
         let Value::Array(a) = v else { return Err("not an array".to_string()) };
@@ -310,7 +329,7 @@ pub fn relay_results_from_json(v: &Value) -> crate::error::Result<Vec<RelayResul
         }
         Ok(out)
     };
-    read(v).map_err(|e| crate::error::Error::bad_input(format!("results must be [{{ id, output, isError? }}]: {e}")))
+    read(v).map_err(|e| crate::error::Error::bad_input(format!("results must be [{{ id, output, isError?, parts? }}]: {e}")))
 }
 
 pub fn relay_answer(request_id: &str, results: Vec<RelayResult>) -> Answer {
@@ -411,7 +430,7 @@ mod tests {
         assert_eq!(RelayResult::from_json(&json!({"output": "x"}), "r").unwrap_err(), "r.id is required");
         assert_eq!(relay_results_from_json(&json!([{"id": "c", "output": "o"}])).unwrap()[0].output, "o");
         let e = relay_results_from_json(&json!({"id": "c"})).unwrap_err().message;
-        assert_eq!(e, "results must be [{ id, output, isError? }]: not an array");
+        assert_eq!(e, "results must be [{ id, output, isError?, parts? }]: not an array");
         assert_eq!(RelayResult::from_json(&json!({"id": "c", "output": {"clicked": true}}), "r").unwrap().output, "{\"clicked\":true}");
     }
 
@@ -464,7 +483,10 @@ mod tests {
         }
         let c = RelayCall { id: "c".into(), name: "n".into(), input: serde_json::json!({"a": [1]}), arguments: "{}".into() };
         assert_eq!(json::to_text(&c.clone().into_value()), serde_json::to_string(&c).unwrap());
-        let r = RelayResult { id: "i".into(), output: "o".into(), is_error: true };
+        for a in [relay_answer("p", vec![]), Answer { id: "i".into(), ok: false, data: None, reason: Some("declined".into()) }] {
+            assert_eq!(a.clone().into_value(), serde_json::to_value(&a).unwrap());
+        }
+        let r = RelayResult { id: "i".into(), output: "o".into(), is_error: true, parts: vec![] };
         assert_eq!(json::to_text(&r.clone().into_value()), serde_json::to_string(&r).unwrap());
     }
 }

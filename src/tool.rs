@@ -3,6 +3,7 @@
 
 use crate::error::{Code, Error, Result};
 use crate::json::obj;
+use crate::part::{parts_value, read_parts, Part};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -204,6 +205,15 @@ fn check_collisions(tools: &[ToolSpec]) -> Result<()> {
     ))
 }
 
+/// A host's output as text: a string as is, other JSON values as JSON text (not dropped).
+pub(crate) fn output_text(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => crate::json::to_text(other),
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolResult {
@@ -211,6 +221,9 @@ pub struct ToolResult {
     pub is_error: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
+    /// Images (and text) sent to the model after `output`, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
 }
 
 impl ToolResult {
@@ -220,14 +233,26 @@ impl ToolResult {
         if let Some(m) = &self.metadata {
             fields.push(("metadata", Value::Object(m.clone())));
         }
+        if !self.parts.is_empty() {
+            fields.push(("parts", parts_value(&self.parts, None)));
+        }
         obj(fields)
     }
 
     pub fn ok(output: impl Into<String>) -> Self {
-        ToolResult { output: output.into(), is_error: false, metadata: None }
+        ToolResult { output: output.into(), is_error: false, metadata: None, parts: Vec::new() }
     }
     pub fn error(output: impl Into<String>) -> Self {
-        ToolResult { output: output.into(), is_error: true, metadata: None }
+        ToolResult { output: output.into(), is_error: true, metadata: None, parts: Vec::new() }
+    }
+
+    /// `output` (text or JSON data, as text) with `parts` (a list of parts, when given), or an
+    /// error result naming what is wrong with the parts: they are never dropped.
+    pub fn with_parts(output: String, is_error: bool, parts: Option<&Value>) -> ToolResult {
+        match parts.filter(|p| !p.is_null()).map(|p| read_parts(p, "parts")).transpose() {
+            Ok(parts) => ToolResult { output, is_error, metadata: None, parts: parts.unwrap_or_default() },
+            Err(e) => ToolResult::error(e),
+        }
     }
 
     /// The result of a call to a tool no one declared (or, at a host, that has no function).
@@ -248,20 +273,21 @@ impl ToolResult {
         }
     }
 
-    /// Normalises whatever a host tool returned (contract §a.1): a string is the output; an
-    /// object with both `output` and `isError` passes through; anything else is JSON text.
+    /// Normalises whatever a host tool returned: a string is the output; an object with
+    /// `output` and either `isError` (a boolean) or `parts` (an array: images for the model)
+    /// passes through; anything else, a plain array included, is JSON text.
     pub fn from_return(value: Value) -> ToolResult {
         match value {
             Value::String(s) => ToolResult::ok(s),
             Value::Null => ToolResult::ok(""),
-            Value::Object(ref m) if m.contains_key("output") && m.get("isError").is_some_and(Value::is_boolean) => {
-                let output = match &m["output"] {
-                    Value::String(s) => s.clone(),
-                    Value::Null => String::new(),
-                    other => crate::json::to_text(other),
-                };
-                let metadata = m.get("metadata").and_then(Value::as_object).cloned();
-                ToolResult { output, is_error: matches!(m["isError"], Value::Bool(true)), metadata }
+            Value::Object(ref m)
+                if m.contains_key("output")
+                    && (m.get("isError").is_some_and(Value::is_boolean) || m.get("parts").is_some_and(Value::is_array)) =>
+            {
+                let output = output_text(m.get("output"));
+                let mut r = ToolResult::with_parts(output, matches!(m.get("isError"), Some(Value::Bool(true))), m.get("parts"));
+                r.metadata = m.get("metadata").and_then(Value::as_object).cloned();
+                r
             }
             other => ToolResult::ok(crate::json::to_text(&other)),
         }
@@ -343,7 +369,8 @@ mod tests {
         assert_eq!(crate::json::to_text(&spec.to_value()), serde_json::to_string(&spec).unwrap());
         let mut meta = Map::new();
         meta.insert("k".into(), json!([1, "x"]));
-        for r in [ToolResult::ok("a\"b"), ToolResult { output: "o".into(), is_error: true, metadata: Some(meta) }] {
+        let parts = vec![Part::Text("t".into())];
+        for r in [ToolResult::ok("a\"b"), ToolResult { output: "o".into(), is_error: true, metadata: Some(meta), parts }] {
             assert_eq!(crate::json::to_text(&r.to_value()), serde_json::to_string(&r).unwrap());
         }
     }

@@ -108,7 +108,7 @@ fn halted(store: &Mem, id: &str, style: Style) -> Request {
 }
 
 fn click_answer(req: &Request) -> Answer {
-    relay_answer(&req.id, vec![RelayResult { id: "k2".into(), output: "clicked".into(), is_error: false }])
+    relay_answer(&req.id, vec![RelayResult { id: "k2".into(), output: "clicked".into(), is_error: false, parts: vec![] }])
 }
 
 fn no_history() -> Result<Vec<Message>> {

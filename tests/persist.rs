@@ -38,7 +38,9 @@ fn state_is_saved_before_waiting_after_each_turn_and_at_the_end() {
     for style in STYLES {
         let p = Scripted::new(vec![mixed(style), final_text(style, "bought")]);
         let tools = Tools::default().with("lookup", |_, _| ToolResult::ok("$12"));
-        let w = Wait::new(|r| relay_answer(&r.id, vec![RelayResult { id: "k2".into(), output: "clicked".into(), is_error: false }]));
+        let w = Wait::new(|r| {
+            relay_answer(&r.id, vec![RelayResult { id: "k2".into(), output: "clicked".into(), is_error: false, parts: vec![] }])
+        });
         let host = Host::default();
         let r = run_full(style, false, vec![native("lookup"), relay("click")], &p, &tools, Some(&*w), &host, vec![], "buy").unwrap();
         assert_eq!(r.status, Status::Done);
@@ -84,7 +86,7 @@ fn a_host_that_dies_while_a_relay_call_is_parked_resumes_from_the_store_and_lose
         assert_eq!(calls.len(), 1);
         let answer = relay_answer(
             &pending.id,
-            vec![RelayResult { id: calls[0].id.clone(), output: "clicked after restart".into(), is_error: false }],
+            vec![RelayResult { id: calls[0].id.clone(), output: "clicked after restart".into(), is_error: false, parts: vec![] }],
         );
         let p2 = Scripted::new(vec![final_text(style, "done")]);
         let host2 = Host::default();
@@ -115,7 +117,8 @@ fn a_durable_halt_saves_the_pending_request_and_outstanding_calls() {
 fn a_conversation_continues_under_the_other_style_with_its_tool_turns_converted() {
     let p = Scripted::new(vec![mixed(Style::OpenAi), oa_text("bought")]);
     let tools = Tools::default().with("lookup", |_, _| ToolResult::ok("$12"));
-    let w = Wait::new(|r| relay_answer(&r.id, vec![RelayResult { id: "k2".into(), output: "clicked".into(), is_error: false }]));
+    let w =
+        Wait::new(|r| relay_answer(&r.id, vec![RelayResult { id: "k2".into(), output: "clicked".into(), is_error: false, parts: vec![] }]));
     let host = Host::default();
     run_full(Style::OpenAi, false, vec![native("lookup"), relay("click")], &p, &tools, Some(&*w), &host, vec![], "buy").unwrap();
     let stored = host.saves.borrow().last().cloned().unwrap();

@@ -53,10 +53,10 @@ fn three_relay_calls_halt_as_one_request_and_resume_by_id_in_both_styles() {
         let answer = relay_answer(
             &pending.id,
             vec![
-                RelayResult { id: "c3".into(), output: "C".into(), is_error: false },
-                RelayResult { id: "c1".into(), output: "A".into(), is_error: false },
-                RelayResult { id: "c2".into(), output: "no such element".into(), is_error: true },
-                RelayResult { id: "zz".into(), output: "ignored".into(), is_error: false },
+                RelayResult { id: "c3".into(), output: "C".into(), is_error: false, parts: vec![] },
+                RelayResult { id: "c1".into(), output: "A".into(), is_error: false, parts: vec![] },
+                RelayResult { id: "c2".into(), output: "no such element".into(), is_error: true, parts: vec![] },
+                RelayResult { id: "zz".into(), output: "ignored".into(), is_error: false, parts: vec![] },
             ],
         );
         let p2 = Scripted::new(vec![final_text(style, "all clicked")]);
@@ -116,7 +116,7 @@ fn a_relay_call_left_unanswered_gets_an_explicit_error() {
     let p = Scripted::new(vec![three_clicks(Style::OpenAi)]);
     let r = run(Style::OpenAi, vec![relay("click")], &p, &Tools::default(), None, &[], "x").unwrap();
     let (history, pending) = through_json(&r);
-    let answer = relay_answer(&pending.id, vec![RelayResult { id: "c2".into(), output: "B".into(), is_error: false }]);
+    let answer = relay_answer(&pending.id, vec![RelayResult { id: "c2".into(), output: "B".into(), is_error: false, parts: vec![] }]);
     let p2 = Scripted::new(vec![oa_text("ok")]);
     resume(Style::OpenAi, vec![relay("click")], &p2, &Tools::default(), None, &history, pending, answer).unwrap();
     let msgs = msgs_of(&p2.bodies()[0]).as_array().unwrap().clone();

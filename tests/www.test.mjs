@@ -209,3 +209,20 @@ test("a key the provider refuses shows as an error, with Anthropic's browser hea
   assert.ok(!(await page.evaluate(() => JSON.stringify({ ...localStorage }))).includes("sk-ant"), "the key is never stored");
   await page.screenshot({ path: path.join(shots, "www-refused-key.png") });
 });
+
+test("an image attached to a prompt reaches the model in every style", async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  await page.goto(url);
+  await page.waitForFunction(() => document.body.dataset.ready === "yes");
+  const png = fs.readFileSync(path.join(root, "tests/fixtures/images/dot.png"));
+  for (const style of ["openai", "anthropic", "gemini"]) {
+    await page.selectOption("#style", style);
+    await page.setInputFiles("#image", { name: "dot.png", mimeType: "image/png", buffer: png });
+    await page.fill("#prompt", "what is this?");
+    await page.click("#ask button");
+    await status(page, "done");
+    assert.equal(await page.evaluate(() => document.body.dataset.answer), `You sent image/png of ${png.length} bytes.`, style);
+    await page.evaluate(() => { delete document.body.dataset.status; });
+  }
+  await page.screenshot({ path: path.join(shots, "www-image-prompt.png") });
+});

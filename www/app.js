@@ -214,7 +214,7 @@ async function failed(e, signal) {
 }
 
 async function send(prompt) {
-  add("user", prompt);
+  add("user", typeof prompt === "string" ? prompt : prompt.map((p) => p.text ?? `[image ${p.mediaType ?? ""}]`).join(" "));
   const signal = begin();
   try {
     const wait = $("mode").value === "wait";
@@ -337,7 +337,28 @@ $("todo-add").onclick = () => {
   localStorage.setItem(TODO, JSON.stringify([...document.querySelectorAll("#todo-list li")].map((li) => li.textContent)));
   $("todo-input").value = "";
 };
-$("ask").onsubmit = (ev) => { ev.preventDefault(); const p = value("prompt"); if (p && !running) { $("prompt").value = ""; send(p); } };
+/** The attached image as a prompt part (base64 data), or nothing. */
+async function attached() {
+  const file = $("image").files[0];
+  if (!file) return [];
+  $("image").value = "";
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return [{ type: "image", data: btoa(bin), mediaType: file.type }];
+}
+$("image").onchange = () => $("ask").classList.toggle("with-image", $("image").files.length > 0);
+$("ask").onsubmit = async (ev) => {
+  ev.preventDefault();
+  if (running) return;
+  const p = value("prompt");
+  const image = await attached();
+  $("ask").classList.remove("with-image");
+  if (!p && !image.length) return;
+  $("prompt").value = "";
+  // A prompt with an image is an array of parts; the core reads either shape.
+  send(image.length ? [...(p ? [{ type: "text", text: p }] : []), ...image] : p);
+};
 for (const b of document.querySelectorAll(".suggest")) b.onclick = () => { if (!running) send(b.textContent); };
 
 await init();

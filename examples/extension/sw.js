@@ -47,7 +47,15 @@ const toolkit = async () => createToolkit({ tools: [
   // not "read": that name belongs to a builtin, and the collision guard refuses relay tools named after one
   relayTool("read_text", "Read the text of the element matching a CSS selector", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
   relayTool("navigate", "Open a URL in the user's tab", { type: "object", properties: { url: { type: "string" } }, required: ["url"] }),
+  relayTool("screenshot", "See the visible part of the user's tab (a PNG image)", { type: "object", properties: {} }),
 ] });
+
+/** The screenshot tool runs here, not in the page: the tab's pixels as an image part for the model. */
+async function screenshot(tabId) {
+  const { windowId } = await chrome.tabs.get(tabId);
+  const url = await chrome.tabs.captureVisibleTab(windowId, { format: "png" }); // a data: URL
+  return { output: "a screenshot of the visible tab", parts: [{ type: "image", url }] };
+}
 
 /** The provider: a key from the options page, or the embedded scripted model (offline). */
 async function client() {
@@ -108,11 +116,11 @@ async function relay(request, tabId, signal) {
   for (const call of relayCallsOf(request)) {
     let r;
     try {
-      r = await chrome.tabs.sendMessage(tabId, { type: "relay-call", call });
+      r = call.name === "screenshot" ? await screenshot(tabId) : await chrome.tabs.sendMessage(tabId, { type: "relay-call", call });
     } catch (e) {
       r = { output: `the tab did not answer: ${e.message}`, isError: true };
     }
-    results.push({ id: call.id, output: r?.output ?? "", isError: r?.isError === true });
+    results.push({ id: call.id, output: r?.output ?? "", isError: r?.isError === true, parts: r?.parts });
     send({ type: "relay-result", call, result: r });
   }
   busy("Thinking");

@@ -57,7 +57,13 @@ mod tests {
                 text: "checking".into(),
                 calls: vec![ToolCall { id: "c1".into(), name: "lookup".into(), arguments: "{\"q\":1}".into() }],
             }),
-            Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "lookup".into(), output: "42".into(), is_error: true }]),
+            Message::Tool(vec![ToolOutput {
+                call_id: "c1".into(),
+                name: "lookup".into(),
+                output: "42".into(),
+                is_error: true,
+                parts: vec![],
+            }]),
             Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![] }),
         ]
     }

@@ -15,26 +15,38 @@ use serde_json::{Map, Value};
 pub fn read(history: &[Value]) -> Result<Vec<Message>> {
     let mut out: Vec<Message> = Vec::new();
     for (i, v) in history.iter().enumerate() {
-        let obj = v.as_object().ok_or_else(|| Error::bad_state(format!("history[{i}] is not an object")))?;
-        let role = obj.get("role").and_then(Value::as_str).ok_or_else(|| Error::bad_state(format!("history[{i}] has no string role")))?;
-        if let Some(parts) = obj.get("parts").and_then(Value::as_array) {
-            // Gemini contents: { role: "user" | "model" | "function", parts }
-            if !matches!(role, "user" | "model" | "function") {
-                return Err(Error::bad_state(format!("history[{i}] has unknown role \"{role}\"")));
-            }
-            gemini::read(i, role, parts, &mut out);
-            continue;
-        }
+        let at = |rest: &str| {
+            let mut s = String::from("history[");
+            crate::json::write_u64(&mut s, i as u64);
+            s.push_str(rest);
+            s
+        };
+        let obj = v.as_object().ok_or_else(|| Error::bad_state(at("] is not an object")))?;
+        let role = obj.get("role").and_then(Value::as_str).ok_or_else(|| Error::bad_state(at("] has no string role")))?;
         let content = obj.get("content").unwrap_or(&Value::Null);
-        match role {
-            "system" | "developer" => out.push(Message::System(flatten(content))),
-            "assistant" => out.push(Message::Assistant(read_assistant(obj, i)?)),
-            "tool" | "function" => openai::read_tool_message(obj, &mut out),
-            "user" => match content.as_array() {
-                Some(blocks) => anthropic::read_user_blocks(blocks, &mut out),
-                None => out.push(Message::User(flatten(content))),
-            },
-            other => return Err(Error::bad_state(format!("history[{i}] has unknown role \"{other}\""))),
+        // The readers of parts say what they refuse (a part no provider could carry is never
+        // dropped); this one place names the message.
+        let read = match (obj.get("parts").and_then(Value::as_array), role, content) {
+            // Gemini contents: { role: "user" | "model" | "function", parts }
+            (Some(parts), "user" | "model" | "function", _) => gemini::read(i, role, parts, &mut out),
+            (None, "tool" | "function", _) => openai::read_tool_message(obj, &mut out),
+            (None, "user", Value::Array(blocks)) => anthropic::read_user_blocks(blocks, &mut out),
+            (None, "user", _) => {
+                out.push(Message::User(flatten(content)));
+                Ok(())
+            }
+            (None, "system" | "developer", _) => {
+                out.push(Message::System(flatten(content)));
+                Ok(())
+            }
+            (None, "assistant", _) => {
+                out.push(Message::Assistant(read_assistant(obj, i)?));
+                Ok(())
+            }
+            _ => return Err(Error::bad_state(at(&crate::json::join(&["] has unknown role \"", role, "\""], "")))),
+        };
+        if let Err(e) = read {
+            return Err(Error::bad_input(at(&crate::json::join(&["]: ", &e], ""))));
         }
     }
     name_results(&mut out);

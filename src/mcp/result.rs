@@ -90,7 +90,7 @@ pub fn call_result(server: &str, result: &Value) -> ToolResult {
             _ => (json::join(&texts(content), "\n"), false),
         }
     };
-    ToolResult { output, is_error, metadata: Some(meta) }
+    ToolResult { output, is_error, metadata: Some(meta), parts: Vec::new() }
 }
 
 /// A call that failed before the server gave a result (transport, protocol, timeout): an error
@@ -98,5 +98,5 @@ pub fn call_result(server: &str, result: &Value) -> ToolResult {
 pub fn failed(server: &str, message: String) -> ToolResult {
     let mut meta = Map::new();
     meta.insert("server".into(), server.into());
-    ToolResult { output: message, is_error: true, metadata: Some(meta) }
+    ToolResult { output: message, is_error: true, metadata: Some(meta), parts: Vec::new() }
 }

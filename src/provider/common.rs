@@ -5,6 +5,7 @@
 use super::call::ModelRequest;
 use crate::json::{write_str, write_value};
 use crate::message::Message;
+use crate::part::{read_parts, text_of, Part};
 use crate::tool::ToolSpec;
 use serde_json::Value;
 
@@ -54,6 +55,18 @@ pub fn flatten(content: &Value) -> String {
         }
         _ => String::new(),
     }
+}
+
+/// A tool result's content: its text (the text parts joined) and its image parts, read in any
+/// dialect's shape; a part that is neither is an error.
+pub(crate) fn split_content(content: &Value) -> Result<(String, Vec<Part>), String> {
+    if !content.is_array() {
+        return Ok((flatten(content), Vec::new()));
+    }
+    let mut parts = read_parts(content, "content")?;
+    let text = text_of(&parts);
+    parts.retain(|p| matches!(p, Part::Image(_)));
+    Ok((text, parts))
 }
 
 pub(crate) fn u64_at(v: &Value, key: &str) -> u64 {

@@ -101,7 +101,7 @@ fn openai_body_is_what_serde_json_writes() {
     use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
     use crate::tool::ToolSpec;
     let call = |id: &str, args: &str| ToolCall { id: id.into(), name: "add".into(), arguments: args.into() };
-    let out = |id: &str, o: &str| ToolOutput { call_id: id.into(), name: "add".into(), output: o.into(), is_error: false };
+    let out = |id: &str, o: &str| ToolOutput { call_id: id.into(), name: "add".into(), output: o.into(), is_error: false, parts: vec![] };
     let messages = vec![
         Message::System("be \"brief\"\n".into()),
         Message::User("héllo 👋 \u{1}".into()),
@@ -165,7 +165,7 @@ fn gemini_body_is_what_serde_json_writes() {
             text: String::new(),
             calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into() }],
         }),
-        Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: false }]),
+        Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: false, parts: vec![] }]),
     ];
     let schema = json!({"type": ["number", "null"], "additionalProperties": false});
     let tools = vec![ToolSpec { name: "add".into(), description: "adds".into(), input_schema: schema.clone(), source: Default::default() }];
@@ -223,7 +223,7 @@ fn anthropic_body_is_what_serde_json_writes() {
             text: "ok".into(),
             calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into() }],
         }),
-        Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: true }]),
+        Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: true, parts: vec![] }]),
     ];
     let schema = json!({"type": "object", "properties": {"a": {"type": "number"}}});
     let tools =
@@ -278,7 +278,8 @@ fn anthropic_body_is_what_serde_json_writes() {
 fn anthropic_and_gemini_renders_keep_their_fields_and_order() {
     use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
     let call = |id: &str, args: &str| ToolCall { id: id.into(), name: "add".into(), arguments: args.into() };
-    let out = |id: &str, o: &str, e: bool| ToolOutput { call_id: id.into(), name: "add".into(), output: o.into(), is_error: e };
+    let out =
+        |id: &str, o: &str, e: bool| ToolOutput { call_id: id.into(), name: "add".into(), output: o.into(), is_error: e, parts: vec![] };
     let messages = vec![
         Message::System("sys".into()),
         Message::User("héllo \"x\"".into()),

@@ -136,14 +136,14 @@ impl Run {
     /// balanced (a call left without a result by an abandoned halt gets an error result), then
     /// the prompt is appended. The OpenAI style adds the system message only to a fresh
     /// transcript (§b.4).
-    pub fn start(cfg: LoopConfig, toolkit: Toolkit, history: Vec<Message>, prompt: &str) -> Result<(Run, Step)> {
+    pub fn start(cfg: LoopConfig, toolkit: Toolkit, history: Vec<Message>, prompt: impl Into<Message>) -> Result<(Run, Step)> {
         let mut transcript = history;
         balance(&mut transcript);
         let segment_start = transcript.len();
         if transcript.is_empty() && cfg.provider.style == Style::OpenAi && !cfg.system_prompt.is_empty() {
             transcript.push(Message::System(cfg.system_prompt.clone()));
         }
-        transcript.push(Message::User(prompt.to_string()));
+        transcript.push(prompt.into());
         let mut run = Run::new(cfg, toolkit, transcript, segment_start)?;
         let step = run.next_model_step();
         Ok((run, step))
@@ -324,6 +324,7 @@ impl Run {
                     name: call.name.clone(),
                     output: r.output.clone(),
                     is_error: r.is_error,
+                    parts: r.parts.clone(),
                 }),
                 Some(ToolOutcome::Suspend(req)) => suspended.push(req.clone()),
                 None => {}
@@ -409,7 +410,13 @@ impl Run {
                 let (id, name, output) = (call.id.clone(), call.name.clone(), result.output.clone());
                 self.records.push(ToolCallRecord { args: args(), id, name, output, is_error: result.is_error, metadata: result.metadata });
             }
-            outputs.push(ToolOutput { call_id: call.id, name: call.name, output: result.output, is_error: result.is_error });
+            outputs.push(ToolOutput {
+                call_id: call.id,
+                name: call.name,
+                output: result.output,
+                is_error: result.is_error,
+                parts: result.parts,
+            });
         }
         if !outputs.is_empty() {
             self.transcript.push(Message::Tool(outputs));
@@ -460,7 +467,7 @@ impl Run {
 fn placeholder(req: &Request) -> ToolResult {
     let mut meta = Map::new();
     meta.insert("pending".into(), req.to_value());
-    ToolResult { output: req.prompt.clone(), is_error: true, metadata: Some(meta) }
+    ToolResult { output: req.prompt.clone(), is_error: true, metadata: Some(meta), parts: Vec::new() }
 }
 
 /// Results are paired with calls by id, so a missing or repeated id would lose a result.

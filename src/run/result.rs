@@ -143,8 +143,7 @@ impl RunResult {
         }
         if let Some(p) = &self.pending {
             write_key(&mut out, "pending");
-            // Rare (a suspended run): serde's writer is fine here.
-            out.push_str(&serde_json::to_string(p).unwrap_or_else(|_| "null".into()));
+            write_value(&mut out, &p.to_value());
         }
         out.push('}');
         out

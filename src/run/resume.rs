@@ -55,7 +55,12 @@ impl Run {
         };
         for (i, r) in open.results.iter().enumerate() {
             if let Some(r) = r {
-                slots.slots[i] = Some(ToolOutcome::Result(ToolResult { output: r.output.clone(), is_error: r.is_error, metadata: None }));
+                slots.slots[i] = Some(ToolOutcome::Result(ToolResult {
+                    output: r.output.clone(),
+                    is_error: r.is_error,
+                    metadata: None,
+                    parts: r.parts.clone(),
+                }));
             }
         }
 

@@ -240,7 +240,7 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
         meta.insert("state".into(), state.into());
         meta.insert("polls".into(), polls.into());
         meta.insert("ms".into(), (host.now() - start).into());
-        ToolResult { output: out, is_error: err, metadata: Some(meta) }
+        ToolResult { output: out, is_error: err, metadata: Some(meta), parts: Vec::new() }
     };
     let part = json::obj(vec![("text", text.into())]);
     let message = json::obj(vec![("messageId", message_id.into()), ("role", "ROLE_USER".into()), ("parts", Value::Array(vec![part]))]);

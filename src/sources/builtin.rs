@@ -16,11 +16,11 @@ pub const AVAILABLE: [&str; 3] = ["webfetch", "question", "todowrite"];
 pub const DEFAULT_MAX_BYTES: usize = 512 * 1024;
 
 fn ok(output: String, meta: Map<String, Value>) -> ToolResult {
-    ToolResult { output, is_error: false, metadata: Some(meta) }
+    ToolResult { output, is_error: false, metadata: Some(meta), parts: Vec::new() }
 }
 
 fn err(output: String, meta: Option<Map<String, Value>>) -> ToolResult {
-    ToolResult { output, is_error: true, metadata: meta }
+    ToolResult { output, is_error: true, metadata: meta, parts: Vec::new() }
 }
 
 /// Checks the names a host asked for (none: all three).

@@ -220,14 +220,19 @@ impl HttpToolDef {
         meta.insert("status".into(), status.into());
         let st = status.to_string();
         if !(200..300).contains(&status) {
-            return ToolResult { output: json::join(&["HTTP ", &st, ": ", text], ""), is_error: true, metadata: Some(meta) };
+            return ToolResult {
+                output: json::join(&["HTTP ", &st, ": ", text], ""),
+                is_error: true,
+                metadata: Some(meta),
+                parts: Vec::new(),
+            };
         }
         let output = match self.result_mode.as_str() {
             "status+text" => json::join(&[&st, "\n", text], ""),
             "json" => json::to_text(&crate::mcp::parse(text.as_bytes()).unwrap_or_else(|| Value::String(text.into()))),
             _ => text.to_string(),
         };
-        ToolResult { output, is_error: false, metadata: Some(meta) }
+        ToolResult { output, is_error: false, metadata: Some(meta), parts: Vec::new() }
     }
 }
 

@@ -117,7 +117,7 @@ impl Skills {
         let mut meta = Map::new();
         meta.insert("name".into(), s.name.as_str().into());
         meta.insert("dir".into(), s.base.as_str().into());
-        ToolResult { output: json::join(&refs, "\n"), is_error: false, metadata: Some(meta) }
+        ToolResult { output: json::join(&refs, "\n"), is_error: false, metadata: Some(meta), parts: Vec::new() }
     }
 
     /// The catalog for the system prompt: described skills sorted by name.

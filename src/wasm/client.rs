@@ -135,6 +135,18 @@ impl Inner {
     }
 }
 
+/// A prompt as the core reads it (a string or an array of parts). Out of line: inlined, it
+/// would be copied into the one future that serves every operation.
+#[inline(never)]
+fn prompt_of(v: &JsValue) -> Result<crate::message::Message> {
+    // JSON makes a Date (or a boxed String) a string: only a string itself is one.
+    let data = match from_js(v, "prompt")? {
+        serde_json::Value::String(_) if !v.is_string() => serde_json::Value::Null,
+        data => data,
+    };
+    crate::message::Message::prompt(&data)
+}
+
 /// Every operation of the client, so that one future type (and one `future_to_promise`) serves
 /// them all: each distinct future would otherwise be compiled into the wasm again. A loop
 /// operation has a prompt, or none to resume with the host's answer.
@@ -211,7 +223,7 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
             (Work::Translate(TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?), toolkit)
         }
         Op::Loop(mode, prompt, opts) => {
-            let prompt = prompt.as_ref().map(text).transpose()?;
+            let prompt = prompt.as_ref().map(prompt_of).transpose()?;
             // `ask`: with `onText` the model replies are streamed and each text delta is handed
             // over; neither its throw nor its rejection may reach the host as uncaught.
             if mode == Mode::Ask && prompt.is_some() && a.on_text.is_function() {
@@ -256,8 +268,12 @@ impl Client {
     /// Runs the loop on a prompt: a `RunResult`, `"done"`, `"incomplete"` or `"pending"` (a tool
     /// suspended and no `waitFor` was given). Never touches the store.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn run(&self, prompt: Text, #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue) -> Promise {
-        promise(&self.inner, Op::Loop(Mode::Run, Some(prompt.into()), opts))
+    pub fn run(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | Part[]")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue,
+    ) -> Promise {
+        promise(&self.inner, Op::Loop(Mode::Run, Some(prompt), opts))
     }
 
     /// Resumes a halted run with the host's answer (`history` + `pending`, or the `state`).
@@ -269,8 +285,12 @@ impl Client {
     /// `run` keeping the conversation `id` in the store (loaded, then saved after every turn and
     /// before any `waitFor`); `onText(delta)` streams the text.
     #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn ask(&self, prompt: Text, #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue) -> Promise {
-        promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt.into()), opts))
+    pub fn ask(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | Part[]")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue,
+    ) -> Promise {
+        promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt), opts))
     }
 
     /// Resumes the halted conversation `id` with the host's answer (`pending` from the store).
@@ -281,8 +301,12 @@ impl Client {
 
     /// Streams a run as `StreamEvent`s ending with `done`; with `id` the store is used, as by `ask`.
     #[wasm_bindgen(unchecked_return_type = "EventStream")]
-    pub fn stream(&self, prompt: Text, #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue) -> EventStream {
-        event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt.into()), opts))
+    pub fn stream(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | Part[]")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue,
+    ) -> EventStream {
+        event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt), opts))
     }
 
     /// Streams a resume: `{ answer }` with `id` (from the store), `state`, or `history` + `pending`.

@@ -3,7 +3,6 @@
 
 use crate::error::{Code, Error, Result};
 use js_sys::{Function, Promise, Reflect, JSON};
-use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -37,14 +36,9 @@ impl From<&str> for Text {
 /// Rust data to a JS value through JSON text: `JSON.parse` of one string is much cheaper than
 /// building the object graph field by field across the boundary, and gives plain objects (never
 /// ES `Map`s), so results survive `JSON.stringify`.
-pub fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue> {
-    parsed(serde_json::to_string(v).ok())
-}
-
-/// The part of `to_js` that does not depend on the type, compiled once rather than per type.
-fn parsed(text: Option<String>) -> Result<JsValue> {
-    let text = text.ok_or_else(|| Error::internal("cannot encode a value for JS"))?;
-    JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
+/// Values only, written by `json::to_text`: serde's serializers are not linked at all.
+pub fn to_js(v: &Value) -> Result<JsValue> {
+    JSON::parse(&crate::json::to_text(v)).map_err(|_| Error::internal("JSON.parse refused our own output"))
 }
 
 /// A JS value to JSON data, with `JSON.stringify` semantics (functions and symbols inside objects

@@ -153,8 +153,8 @@ impl JsTools<'_> {
         let Some((_, f)) = self.fns.iter().find(|(n, _)| n == name) else {
             return Ok(ToolResult::unknown(name));
         };
-        let args = serde_json::to_string(args).map_err(|_| Error::internal("cannot encode tool arguments"))?;
-        let answer = answer.map(|a| serde_json::to_string(a).unwrap_or_default());
+        let args = crate::json::to_text(&Value::Object(args.clone()));
+        let answer = answer.map(|a| crate::json::to_text(&a.clone().into_value()));
         // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
         let out: Array = match JsFuture::from(guard(&call_tool(f, &args, &self.signal, answer), self.run)).await {
             Ok(v) => v.unchecked_into(),
@@ -203,7 +203,7 @@ async fn call_host(f: Option<&Function>, arg: Result<JsValue>, what: &str, signa
 impl Waiter for RunHost<'_> {
     fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
         Box::pin(async move {
-            let returned = call_host(self.wait_for, to_js(&req), "waitFor", self.signal).await?;
+            let returned = call_host(self.wait_for, to_js(&req.to_value()), "waitFor", self.signal).await?;
             Answer::from_wait_for(&from_js(&returned, "the answer from waitFor")?)
         })
     }
@@ -215,7 +215,7 @@ impl Observer for RunHost<'_> {
         self.registry.borrow_mut().record(m);
         // Encoded only for a sink: most clients have none, and a run makes five metrics.
         if let Some(f) = self.on_metric {
-            if let Ok(v) = to_js(m) {
+            if let Ok(v) = to_js(&m.to_value()) {
                 let _ = f.call1(&JsValue::UNDEFINED, &v);
             }
         }
@@ -234,7 +234,7 @@ impl Sleep for RunHost<'_> {
 /// The host's `onError(info)`, its reply read by the core (`Tier::from_reply`).
 impl ErrorPolicy for RunHost<'_> {
     fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>> {
-        let info = to_js(info);
+        let info = to_js(&info.to_value());
         Box::pin(async move {
             let v = call_host(self.on_error, info, "onError", self.signal).await?;
             Ok(Tier::from_reply(v.as_string().as_deref()))

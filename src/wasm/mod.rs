@@ -41,7 +41,7 @@ fn request_of(v: &JsValue, what: &str) -> Result<Request, Error> {
 #[wasm_bindgen(unchecked_return_type = "ToolResult")]
 pub fn pending(#[wasm_bindgen(unchecked_param_type = "Partial<Request>")] request: JsValue) -> JsResult<JsValue> {
     let req = request_of(&request, "pending(request)").map_err(js_error)?;
-    to_js(&suspend::pending_result(req, &ids())).map_err(js_error)
+    to_js(&suspend::pending_result(req, &ids()).to_value()).map_err(js_error)
 }
 
 /// `pending({ kind: "authorization", prompt, url })`.
@@ -51,7 +51,7 @@ pub fn auth_required(url: Text, prompt: Option<Text>) -> JsResult<JsValue> {
         let prompt = string_arg(&prompt.map_or(JsValue::UNDEFINED, Into::into), true, "authRequired: prompt must be a string")?;
         let url = string_arg(&url, false, "authRequired: url must be a string")?.unwrap_or_default();
         let req = suspend::auth_required(&url, prompt.as_deref());
-        to_js(&suspend::pending_result(req, &ids()))
+        to_js(&suspend::pending_result(req, &ids()).to_value())
     };
     run().map_err(js_error)
 }
@@ -67,7 +67,7 @@ pub fn is_relay_request(#[wasm_bindgen(unchecked_param_type = "Request | undefin
 pub fn relay_calls_of(#[wasm_bindgen(unchecked_param_type = "Request")] request: JsValue) -> JsResult<JsValue> {
     let req = request_of(&request, "request").map_err(js_error)?;
     let calls = if req.is_relay() { req.relay_calls() } else { Vec::new() };
-    to_js(&calls).map_err(js_error)
+    to_js(&serde_json::Value::Array(calls.into_iter().map(suspend::RelayCall::into_value).collect())).map_err(js_error)
 }
 
 /// Builds the answer to a relay request: `{ id: requestId, ok: true, data: { results } }`.
@@ -75,7 +75,7 @@ pub fn relay_calls_of(#[wasm_bindgen(unchecked_param_type = "Request")] request:
 pub fn relay_answer(request_id: Text, #[wasm_bindgen(unchecked_param_type = "RelayResult[]")] results: JsValue) -> JsResult<JsValue> {
     let run = || {
         let id = string_arg(&request_id, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
-        to_js(&suspend::relay_answer(&id, suspend::relay_results_from_json(&from_js(&results, "results")?)?))
+        to_js(&suspend::relay_answer(&id, suspend::relay_results_from_json(&from_js(&results, "results")?)?).into_value())
     };
     run().map_err(js_error)
 }

@@ -34,10 +34,7 @@ impl JsStore {
     /// three methods: each distinct future would otherwise be compiled into the wasm again.
     fn call<'a>(&'a self, method: &'static str, id: &'a str, state: Option<&'a ConversationState>) -> LocalBoxFuture<'a, Result<JsValue>> {
         Box::pin(async move {
-            let state = match state {
-                Some(s) => Some(serde_json::to_string(s).map_err(|_| Error::internal("cannot encode the conversation state"))?),
-                None => None,
-            };
+            let state = state.map(ConversationState::to_json);
             let mut p = call_store(&self.store, method, id, state, &self.signal);
             if !self.signal.is_undefined() {
                 p = super::host::guard(&p, &self.signal);

@@ -44,9 +44,13 @@ impl Sink {
     }
 
     /// Queues any JSON data as the next item (events, and translateStream's chunks).
-    pub fn push<T: serde::Serialize + ?Sized>(&self, item: &T) {
-        if let (Some(s), Ok(text)) = (&self.stream, serde_json::to_string(item)) {
-            s.push(&text);
+    pub fn push(&self, item: &serde_json::Value) {
+        self.push_text(&crate::json::to_text(item));
+    }
+
+    fn push_text(&self, text: &str) {
+        if let Some(s) = &self.stream {
+            s.push(text);
         }
     }
 }
@@ -56,7 +60,7 @@ impl EventSink for Sink {
         if let (Some(f), StreamEvent::Text { delta }) = (&self.on_text, &e) {
             let _ = f.call1(&JsValue::UNDEFINED, &delta.as_str().into());
         }
-        self.push(&e);
+        self.push_text(&e.to_json());
     }
 }
 

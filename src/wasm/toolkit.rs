@@ -87,7 +87,7 @@ fn decode_list(list: &Array) -> Result<Decoded> {
 }
 
 fn tool_object(spec: &ToolSpec, run: Option<&Function>) -> Result<JsValue> {
-    let o = super::convert::to_js(spec)?;
+    let o = super::convert::to_js(&spec.to_value())?;
     if let Some(f) = run {
         let _ = Reflect::set(&o, &"run".into(), f);
     }

@@ -38,17 +38,41 @@ export interface RelayCall {
   arguments: string;
 }
 
-/** The host's result for one relay call, matched by `id`. */
+/** Text in a multimodal prompt or result. */
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+
+/**
+ * An image: base64 `data` (with `mediaType`; png, jpeg, gif and webp are recognised from the
+ * bytes when it is left out) or a `url` (a `data:` URL counts as data). The media type must be
+ * one every provider accepts: image/png, image/jpeg, image/gif or image/webp.
+ */
+export interface ImagePart {
+  type: "image";
+  data?: string;
+  url?: string;
+  mediaType?: "image/png" | "image/jpeg" | "image/gif" | "image/webp" | string;
+}
+
+/** A part of a prompt (`run`/`ask`/`stream` take a string or `Part[]`), a tool result or a relay answer. */
+export type Part = TextPart | ImagePart;
+
+/** The host's result for one relay call, matched by `id`; `parts` (images) go to the model after `output`. */
 export interface RelayResult {
   id: string;
   output: string;
   isError?: boolean;
+  parts?: Part[];
 }
 
+/** A tool's result. A tool returning `{ output, parts }` (isError optional) sends the parts (images) after the text. */
 export interface ToolResult {
   output: string;
   isError: boolean;
   metadata?: { [key: string]: unknown; pending?: Suspension };
+  parts?: Part[];
 }
 
 /** The second argument of a tool's run function. */
@@ -60,7 +84,7 @@ export interface ToolContext {
 }
 
 /** What a tool's run may return: a string, a ToolResult (e.g. from pending()), or any JSON value. */
-export type ToolReturn = string | ToolResult | JsonValue | undefined;
+export type ToolReturn = string | ToolResult | { output: string; parts: Part[]; isError?: boolean } | JsonValue | undefined;
 
 /** A Standard Schema (https://standardschema.dev): zod 4, valibot, arktype, ... */
 export interface StandardSchema<Input = unknown, Output = Input> {

@@ -224,3 +224,34 @@ test("the panel: busy and Stop, a conversation that outlives the panel and the w
   await status(panel, "done");
   assert.equal(await panel.evaluate(() => document.body.dataset.answer), "Hello again! What would you like to do next?");
 });
+
+test("the screenshot relay tool sends the tab's pixels to the model", async () => {
+  const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
+  const extId = new URL(sw.url()).host;
+  const page = await context.newPage();
+  await page.goto(pageUrl);
+  const panel = await context.newPage();
+  await panel.goto(`chrome-extension://${extId}/panel.html`);
+  const tabId = await panel.evaluate(async (url) => (await chrome.tabs.query({ url }))[0].id, pageUrl);
+  await panel.goto(`chrome-extension://${extId}/panel.html?tab=${tabId}`);
+  await panel.click("#reset");
+  await panel.fill("#prompt", "#screenshot what do you see?");
+  await panel.click("#send");
+  await panel.waitForSelector(".card .allow", { timeout: 10_000 });
+  await page.bringToFront(); // captureVisibleTab takes the window's active tab: the form page
+  await panel.click(".card .allow");
+  await panel.waitForFunction(() => document.body.dataset.status === "done", null, { timeout: 10_000 });
+  const answer = await panel.evaluate(() => document.body.dataset.answer);
+  const m = /^I received image\/png of (\d+) bytes\.$/.exec(answer);
+  assert.ok(m, `the scripted model describes the image it received: ${answer}`);
+
+  // The image is in the stored conversation (chrome.storage.local), as the model got it.
+  const stored = JSON.stringify(await panel.evaluate(() => chrome.storage.local.get(null)));
+  const b64 = /data:image\/png;base64,([A-Za-z0-9+/=]+)/.exec(stored)?.[1] ?? /"data":"([A-Za-z0-9+/=]{100,})"/.exec(stored)?.[1];
+  assert.ok(b64, "the screenshot is in the stored conversation");
+  const png = Buffer.from(b64, "base64");
+  assert.equal(png.length, Number(m[1]), "the byte count the model reported");
+  assert.equal(png.subarray(1, 4).toString(), "PNG");
+  fs.writeFileSync(path.join(shots, "extension-screenshot-tool.png"), png);
+  await panel.screenshot({ path: path.join(shots, "extension-screenshot-answer.png") });
+});

@@ -98,6 +98,18 @@ export async function proxy(): Promise<string> {
   return text;
 }
 
+// Image parts (issue 14): a prompt of parts, a tool returning { output, parts }, a relay answer with parts.
+export async function images(client: Client, png: string): Promise<string> {
+  const shot: Tool = defineTool({ name: "shot", description: "a screenshot", run: async () => ({ output: "captured", parts: [{ type: "image", data: png, mediaType: "image/png" }] }) });
+  const kit = createToolkit({ tools: [shot] });
+  const r = await client.run([{ type: "text", text: "what is this?" }, { type: "image", url: "https://example.com/a.png" }], { toolkit: kit });
+  const result: RelayResult = { id: "c1", output: "captured", parts: [{ type: "image", data: png }] };
+  relayAnswer("p", [result]);
+  // @ts-expect-error a part has a type
+  await client.run([{ text: "no type" }], {});
+  return r.text;
+}
+
 // Every option of createClient (the list is src/options.rs OPTIONS; surface.test.mjs checks
 // that ClientOptions has exactly those keys), every export, event and error code.
 import {

@@ -2,7 +2,9 @@
 //! string or `text` / `tool_use` / `tool_result` blocks, rendered as values and read back. System messages are not Anthropic messages: they go to the body's `system` field.
 
 use crate::message::{push_result, AssistantTurn, Message, ToolCall};
-use crate::provider::common::{flatten, obj, str_field};
+use crate::part::{str_at, Image, Part};
+use crate::provider::common::{obj, split_content, str_field};
+use crate::style::Style;
 use serde_json::Value;
 
 /// The transcript as Anthropic messages (a run's `messages`, what `beforeLLM` sees, and the
@@ -13,6 +15,7 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
         let (role, content) = match m {
             Message::System(_) => continue,
             Message::User(t) => ("user", Value::from(t.as_str())),
+            Message::UserParts(p) => ("user", content_blocks(None, p)),
             Message::Assistant(turn) => {
                 let mut blocks = Vec::with_capacity(turn.calls.len() + 1);
                 if !turn.text.is_empty() {
@@ -33,7 +36,12 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
                 // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
                 let mut blocks = Vec::with_capacity(outs.len());
                 for o in outs {
-                    let (id, content) = (Value::from(o.call_id.as_str()), Value::from(o.output.as_str()));
+                    let id = Value::from(o.call_id.as_str());
+                    // Images go inside the result; a text block may not be empty.
+                    let content = match o.parts.is_empty() {
+                        true => Value::from(o.output.as_str()),
+                        false => content_blocks(Some(&o.output).filter(|t| !t.is_empty()), &o.parts),
+                    };
                     blocks.push(obj(&mut [
                         ("type", Value::from("tool_result")),
                         ("tool_use_id", id),
@@ -47,6 +55,26 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
         out.push(obj(&mut [("role", Value::from(role)), ("content", content)]));
     }
     out
+}
+
+/// Content blocks: `text` (when given) then the parts.
+fn content_blocks(text: Option<&String>, parts: &[Part]) -> Value {
+    let mut out = Vec::with_capacity(parts.len() + 1);
+    if let Some(t) = text {
+        out.push(obj(&mut [("type", Value::from("text")), ("text", Value::from(t.as_str()))]));
+    }
+    for p in parts {
+        out.push(p.value(Some(Style::Anthropic)));
+    }
+    Value::Array(out)
+}
+
+/// An image block's `source`.
+pub(crate) fn read_image(src: &Value) -> Result<Image, String> {
+    match str_at(src, "type") {
+        Some("url") => Image::new(None, str_at(src, "url"), None),
+        _ => Image::new(str_at(src, "data"), None, str_at(src, "media_type")),
+    }
 }
 
 /// An assistant message's content blocks: `text` and `tool_use` (its `input` serialised as the
@@ -65,20 +93,29 @@ pub(crate) fn read_assistant_blocks(blocks: &[Value], turn: &mut AssistantTurn) 
     }
 }
 
-/// A user message's content blocks: each `tool_result` is a result (merged with the results
-/// just before it), and the text of the other blocks, if any, one user message after them.
-pub(crate) fn read_user_blocks(blocks: &[Value], out: &mut Vec<Message>) {
-    let mut text = String::new();
+/// A user message's content blocks (Anthropic's, or OpenAI's content parts): each `tool_result`
+/// is a result (merged with the results just before it), and the other blocks, if any, one user
+/// message after them. A message of images only right after results is how the OpenAI dialect
+/// carries result images, so it rejoins the last result.
+pub(crate) fn read_user_blocks(blocks: &[Value], out: &mut Vec<Message>) -> Result<(), String> {
+    let mut parts = Vec::new();
+    let mut results = false;
     for b in blocks {
         if b.get("type").and_then(Value::as_str) == Some("tool_result") {
+            results = true;
             let id = str_field(b, "tool_use_id");
             let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
-            push_result(out, id, flatten(b.get("content").unwrap_or(&Value::Null)), is_error);
-        } else if let Some(t) = b.get("text").and_then(Value::as_str) {
-            text.push_str(t);
+            let (text, images) = split_content(b.get("content").unwrap_or(&Value::Null))?;
+            push_result(out, id, text, is_error, images);
+        } else {
+            parts.push(Part::read(b)?);
         }
     }
-    if !text.is_empty() {
-        out.push(Message::User(text));
+    if let (false, Some(Message::Tool(outs))) = (results || parts.iter().any(|p| matches!(p, Part::Text(_))), out.last_mut()) {
+        if let Some(last) = outs.last_mut().filter(|_| !parts.is_empty()) {
+            last.parts.append(&mut parts);
+        }
     }
+    crate::message::push_user(out, parts, false);
+    Ok(())
 }

@@ -3,8 +3,10 @@
 //! messages go to `systemInstruction`. Results go back as `{ output }` or `{ error }` objects with
 //! the call's name; a history without call ids gets synthesised ones (`call_h<index>_<n>`).
 
-use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
+use crate::message::{push_user, AssistantTurn, Message, ToolCall, ToolOutput};
+use crate::part::{str_at, Image, Part};
 use crate::provider::common::obj;
+use crate::style::Style;
 use serde_json::Value;
 
 /// The transcript as Gemini `contents` (a run's `messages`, what `beforeLLM` sees, and the
@@ -15,6 +17,13 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
         let (role, parts) = match m {
             Message::System(_) => continue,
             Message::User(t) => ("user", vec![obj(&mut [("text", Value::from(t.as_str()))])]),
+            Message::UserParts(p) => {
+                let mut parts = Vec::with_capacity(p.len());
+                for x in p {
+                    parts.push(part(x));
+                }
+                ("user", parts)
+            }
             Message::Assistant(turn) => {
                 let mut parts = Vec::with_capacity(turn.calls.len() + 1);
                 if !turn.text.is_empty() || turn.calls.is_empty() {
@@ -35,6 +44,10 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
                     let response = obj(&mut [(if o.is_error { "error" } else { "output" }, Value::from(o.output.as_str()))]);
                     let (id, name) = (Value::from(o.call_id.as_str()), Value::from(o.name.as_str()));
                     parts.push(obj(&mut [("functionResponse", obj(&mut [("id", id), ("name", name), ("response", response)]))]));
+                    // A result's images follow its response in the same content.
+                    for x in &o.parts {
+                        parts.push(part(x));
+                    }
                 }
                 ("user", parts)
             }
@@ -44,10 +57,25 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
     out
 }
 
+fn part(p: &Part) -> Value {
+    p.value(Some(Style::Gemini))
+}
+
+/// An `inlineData` or `fileData` part.
+pub(crate) fn read_image(p: &Value) -> Result<Image, String> {
+    match (p.get("inlineData"), p.get("fileData")) {
+        (Some(d), _) => Image::new(str_at(d, "data"), None, str_at(d, "mimeType")),
+        (None, f) => {
+            let f = f.unwrap_or(&Value::Null);
+            Image::new(None, str_at(f, "fileUri"), str_at(f, "mimeType"))
+        }
+    }
+}
+
 /// One Gemini content, read into the neutral transcript. Calls without an id get
 /// `call_h<index>_<n>`; a response without an id answers the first call of that name still
 /// waiting in the turn before it.
-pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Message>) {
+pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Message>) -> Result<(), String> {
     if role == "model" {
         let mut turn = AssistantTurn::default();
         for (n, p) in parts.iter().enumerate() {
@@ -66,9 +94,9 @@ pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Mess
             }
         }
         out.push(Message::Assistant(turn));
-        return;
+        return Ok(());
     }
-    let (mut text, mut has_text) = (String::new(), parts.is_empty());
+    let (mut user, mut has_text) = (Vec::new(), parts.is_empty());
     let mut results: Vec<ToolOutput> = Vec::new();
     for p in parts {
         if let Some(r) = p.get("functionResponse") {
@@ -81,19 +109,24 @@ pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Mess
             };
             let id = r.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
             let call_id = id.unwrap_or_else(|| match_by_name(out, &results, &name));
-            results.push(ToolOutput { call_id, name, output, is_error });
-        } else if let Some(t) = p.get("text").and_then(Value::as_str) {
-            text.push_str(t);
-            has_text = true;
+            results.push(ToolOutput { call_id, name, output, is_error, parts: Vec::new() });
+        } else {
+            // An image after a response is that result's; text and earlier images are the user's.
+            match (Part::read(p)?, results.last_mut()) {
+                (image @ Part::Image(_), Some(r)) => r.parts.push(image),
+                (other, _) => {
+                    has_text |= matches!(other, Part::Text(_));
+                    user.push(other)
+                }
+            }
         }
     }
     if !results.is_empty() {
         out.push(Message::Tool(results));
     }
     // A text part, even an empty one, is a user turn: dropping it would change the transcript.
-    if has_text {
-        out.push(Message::User(text));
-    }
+    push_user(out, user, has_text);
+    Ok(())
 }
 
 fn text_of(v: &Value) -> String {

@@ -3,77 +3,81 @@
 //! `tool_calls` reader here is the only one: replies and histories both use it.
 
 use crate::json::write_str;
-use crate::message::{push_result, Message, ToolCall};
-use crate::provider::common::{flatten, str_field};
+use crate::message::{push_result, Message, ToolCall, ToolOutput};
+use crate::part::{str_at, Image, Part};
+use crate::provider::common::{split_content, str_field};
+use crate::style::Style;
 use serde_json::{Map, Value};
 
-/// The transcript as OpenAI messages (a run's `messages`, what `beforeLLM` sees), built as
-/// values directly: no serde view is compiled for it, and the request body writes the same
-/// fields in the same order (`write_messages`).
+/// The transcript as OpenAI messages (a run's `messages`, what `beforeLLM` sees, a saved
+/// state): the request's text (`write_messages`) read back as values. One writer for both keeps
+/// them equal by construction and costs less wasm than a value builder beside it.
 pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
-    let mut out = Vec::with_capacity(messages.len());
-    for m in messages {
-        match m {
-            Message::System(t) => out.push(entry("system", "content", t)),
-            Message::User(t) => out.push(entry("user", "content", t)),
-            Message::Assistant(turn) => {
-                let Value::Object(mut o) = entry("assistant", "content", &turn.text) else { continue };
-                if !turn.calls.is_empty() {
-                    // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
-                    let mut calls = Vec::with_capacity(turn.calls.len());
-                    for c in &turn.calls {
-                        let mut f = Map::new();
-                        f.insert("name".into(), Value::String(c.name.clone()));
-                        f.insert("arguments".into(), Value::String(c.arguments.clone()));
-                        let mut call = Map::new();
-                        call.insert("id".into(), Value::String(c.id.clone()));
-                        call.insert("type".into(), Value::from("function"));
-                        call.insert("function".into(), Value::Object(f));
-                        calls.push(Value::Object(call));
-                    }
-                    o.insert("tool_calls".into(), Value::Array(calls));
-                }
-                out.push(Value::Object(o));
-            }
-            Message::Tool(outs) => {
-                for r in outs {
-                    let Value::Object(mut o) = entry("tool", "tool_call_id", &r.call_id) else { continue };
-                    o.insert("content".into(), Value::String(r.output.clone()));
-                    out.push(Value::Object(o));
-                }
-            }
-        }
+    let mut text = String::new();
+    write_messages(&mut text, messages);
+    match serde_json::from_str(&text) {
+        Ok(Value::Array(a)) => a,
+        _ => Vec::new(),
     }
-    out
 }
 
-/// `{ role, <key>: text }`.
-fn entry(role: &str, key: &str, text: &str) -> Value {
-    let mut o = Map::new();
-    o.insert("role".into(), Value::from(role));
-    o.insert(key.into(), Value::from(text));
-    Value::Object(o)
+/// `tool` messages carry text only: the parts of a turn's results follow them as one `user`
+/// message, in result order (read back, such a message of images only rejoins the last result).
+fn result_parts(outs: &[ToolOutput]) -> Option<String> {
+    let mut out = String::new();
+    for o in outs {
+        user_parts(&mut out, &o.parts);
+    }
+    (!out.is_empty()).then(|| out + "]}")
+}
+
+/// Appends these parts to `out`, the text of `{"role":"user","content":[` … (opened on the
+/// first part; the caller closes it with `]}`).
+fn user_parts(out: &mut String, parts: &[Part]) {
+    for p in parts {
+        out.push_str(if out.is_empty() { "{\"role\":\"user\",\"content\":[" } else { "," });
+        p.write(out, Some(Style::OpenAi));
+    }
+}
+
+/// A user message of parts, as JSON text.
+fn user_message(parts: &[Part]) -> String {
+    let mut out = String::new();
+    user_parts(&mut out, parts);
+    out + "]}"
+}
+
+/// An `image_url` part: `{ image_url: { url } }` (or the URL as a string); `detail` is not kept.
+pub(crate) fn read_image(v: &Value) -> Result<Image, String> {
+    let u = v.get("image_url").unwrap_or(&Value::Null);
+    Image::new(None, str_at(u, "url").or(u.as_str()), None)
 }
 
 /// The transcript as the request's `messages` array, written by hand: the fields of `render`,
 /// in its order, as serde_json would write them (see `json::write_str`).
 pub(crate) fn write_messages(out: &mut String, messages: &[Message]) {
     let mut first = true;
-    let mut open = |out: &mut String, role: &str| {
-        out.push_str(if std::mem::take(&mut first) { "[{\"role\":\"" } else { ",{\"role\":\"" });
+    let mut sep = |out: &mut String| out.push(if std::mem::take(&mut first) { '[' } else { ',' });
+    let open = |out: &mut String, sep: &mut dyn FnMut(&mut String), role: &str| {
+        sep(out);
+        out.push_str("{\"role\":\"");
         out.push_str(role);
         out.push('"');
     };
     for m in messages {
         match m {
             Message::System(t) | Message::User(t) => {
-                open(out, if matches!(m, Message::System(_)) { "system" } else { "user" });
+                open(out, &mut sep, if matches!(m, Message::System(_)) { "system" } else { "user" });
                 out.push_str(",\"content\":");
                 write_str(out, t);
                 out.push('}');
             }
+            Message::UserParts(p) => {
+                sep(out);
+                out.push_str(&user_message(p));
+            }
             Message::Assistant(turn) => {
-                open(out, "assistant");
+                open(out, &mut sep, "assistant");
                 out.push_str(",\"content\":");
                 write_str(out, &turn.text);
                 if !turn.calls.is_empty() {
@@ -93,12 +97,16 @@ pub(crate) fn write_messages(out: &mut String, messages: &[Message]) {
             }
             Message::Tool(outs) => {
                 for o in outs {
-                    open(out, "tool");
+                    open(out, &mut sep, "tool");
                     out.push_str(",\"tool_call_id\":");
                     write_str(out, &o.call_id);
                     out.push_str(",\"content\":");
                     write_str(out, &o.output);
                     out.push('}');
+                }
+                if let Some(images) = result_parts(outs) {
+                    sep(out);
+                    out.push_str(&images);
                 }
             }
         }
@@ -133,7 +141,9 @@ pub(crate) fn read_tool_calls(list: &[Value], name_required: bool, calls: &mut V
 
 /// A `tool` (or legacy `function`) message: one result, paired with its call by
 /// `tool_call_id`. OpenAI has no error flag on results.
-pub(crate) fn read_tool_message(obj: &Map<String, Value>, out: &mut Vec<Message>) {
+pub(crate) fn read_tool_message(obj: &Map<String, Value>, out: &mut Vec<Message>) -> Result<(), String> {
     let id = obj.get("tool_call_id").and_then(Value::as_str).unwrap_or_default();
-    push_result(out, id.to_string(), flatten(obj.get("content").unwrap_or(&Value::Null)), false);
+    let (text, parts) = split_content(obj.get("content").unwrap_or(&Value::Null))?;
+    push_result(out, id.to_string(), text, false, parts);
+    Ok(())
 }

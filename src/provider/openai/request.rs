@@ -58,10 +58,11 @@ fn body_hint(req: &ModelRequest) -> usize {
         .iter()
         .map(|m| match m {
             Message::System(t) | Message::User(t) => t.len() + 40,
+            Message::UserParts(p) => p.iter().map(|p| p.text().len() + 80).sum(),
             Message::Assistant(turn) => {
                 turn.text.len() + 40 + turn.calls.iter().map(|c| c.arguments.len() + c.name.len() + 80).sum::<usize>()
             }
-            Message::Tool(outs) => outs.iter().map(|o| o.output.len() + o.call_id.len() + 40).sum(),
+            Message::Tool(outs) => outs.iter().map(|o| o.output.len() + o.call_id.len() + 40 + o.parts.len() * 80).sum(),
         })
         .sum();
     256 + text + req.tools.len() * 256

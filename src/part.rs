@@ -1,0 +1,334 @@
+//! The parts of a multimodal message: text and images, in order. A user prompt, a history
+//! message, a tool result and a relay answer may all carry them. Every image in the transcript
+//! has been checked when it was read, so each provider can render it: a rendering never fails
+//! and never drops one. The neutral shape is `{ type: "text", text }` or
+//! `{ type: "image", data?: <base64>, url?: <string>, mediaType?: <string> }`; the reader also
+//! takes each provider's own part (OpenAI `image_url`, Anthropic `image` with a `source`, Gemini
+//! `inlineData` / `fileData`), so a history in any dialect reads back.
+
+use crate::json::{join, write_str};
+use crate::provider::{anthropic::dialect as anthropic, gemini::dialect as gemini, openai::dialect as openai};
+use crate::style::Style;
+use serde_json::Value;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Part {
+    Text(String),
+    Image(Image),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Image {
+    /// Base64 bytes when `inline`, else a URL the provider fetches.
+    pub source: String,
+    pub inline: bool,
+    /// Always set when `inline` (given or recognised from the bytes); may be empty for a URL.
+    pub media_type: String,
+}
+
+/// The image types all three providers take inline; anything else would be refused by one of
+/// them, so it is refused when read instead of when a request is already on the wire.
+const MEDIA_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+impl Image {
+    /// An image from `data` (base64) or `url` (a `data:` URL is taken apart into both), checked.
+    pub fn new(data: Option<&str>, url: Option<&str>, media_type: Option<&str>) -> Result<Image, String> {
+        let mut media_type = media_type.unwrap_or_default().to_string();
+        let (source, inline) = match (data.filter(|d| !d.is_empty()), url.filter(|u| !u.is_empty())) {
+            (Some(d), _) => (d, true),
+            (None, Some(u)) => match data_url(u) {
+                Some((mt, d)) => {
+                    if media_type.is_empty() {
+                        media_type = mt.to_string();
+                    }
+                    (d, true)
+                }
+                None => (u, false),
+            },
+            (None, None) => return Err("an image part needs data (base64) or a url".into()),
+        };
+        if inline && media_type.is_empty() {
+            media_type = sniff(source).to_string();
+        }
+        if (inline || !media_type.is_empty()) && !MEDIA_TYPES.contains(&media_type.as_str()) {
+            let shown = if media_type.is_empty() { "unknown" } else { &media_type };
+            return Err(join(&["image mediaType ", shown, " is not one every provider accepts (", &join(&MEDIA_TYPES, ", "), ")"], ""));
+        }
+        Ok(Image { source: source.to_string(), inline, media_type })
+    }
+
+    /// `data:<type>;base64,<bytes>` for an inline image, else the URL.
+    pub fn url(&self) -> String {
+        if self.inline {
+            join(&["data:", &self.media_type, ";base64,", &self.source], "")
+        } else {
+            self.source.clone()
+        }
+    }
+}
+
+/// `data:<type>;base64,<bytes>` taken apart. By bytes and `get`: a substring search and
+/// slicing would link a searcher and the panic formatting of `str` (about 4 KB of wasm).
+fn data_url(u: &str) -> Option<(&str, &str)> {
+    const MARK: &[u8] = b";base64,";
+    let rest = u.strip_prefix("data:")?;
+    let at = rest.as_bytes().windows(MARK.len()).position(|w| w == MARK)?;
+    Some((rest.get(..at)?, rest.get(at + MARK.len()..)?))
+}
+
+/// The media type from the first bytes of base64 data ("" when not one of the known four).
+fn sniff(b64: &str) -> &'static str {
+    const SIGS: [(&str, &str); 4] =
+        [("iVBORw0KGgo", "image/png"), ("/9j/", "image/jpeg"), ("R0lGOD", "image/gif"), ("UklGR", "image/webp")];
+    SIGS.iter().find(|(sig, _)| b64.starts_with(sig)).map_or("", |(_, t)| t)
+}
+
+impl Part {
+    /// Reads one part in the neutral shape or any provider's; a part that is neither text nor
+    /// an image (audio, documents, files) is an error, never skipped.
+    pub fn read(v: &Value) -> Result<Part, String> {
+        let ty = str_at(v, "type");
+        if let (None | Some("text"), Some(t)) = (ty, str_at(v, "text")) {
+            return Ok(Part::Text(t.to_string()));
+        }
+        let image = match ty {
+            Some("image") => match v.get("source") {
+                Some(src) => anthropic::read_image(src),
+                None => Image::new(str_at(v, "data"), str_at(v, "url"), str_at(v, "mediaType")),
+            },
+            Some("image_url") => openai::read_image(v),
+            None if v.get("inlineData").is_some() || v.get("fileData").is_some() => gemini::read_image(v),
+            t => return Err(join(&["a part of type ", t.unwrap_or("(none)"), " is not supported (text and image parts are)"], "")),
+        };
+        image.map(Part::Image)
+    }
+
+    /// The neutral shape.
+    pub fn to_value(&self) -> Value {
+        self.value(None)
+    }
+
+    /// This part as `style` spells it (`None`: the neutral shape), parsed from [`Part::write`].
+    pub fn value(&self, style: Option<Style>) -> Value {
+        let mut text = String::new();
+        self.write(&mut text, style);
+        serde_json::from_str(&text).unwrap_or(Value::Null)
+    }
+
+    /// Writes this part as `style` spells it (`None`: the neutral shape): OpenAI `text` and
+    /// `image_url` (a data URL for bytes), Anthropic `text` and `image` blocks with a `base64` or
+    /// `url` source, Gemini `text`, `inlineData` and `fileData` parts. One writer for every
+    /// dialect: each provider's part is a handful of fixed keys, and one function of pushes is
+    /// a fraction of the wasm that a value builder per provider took.
+    pub fn write(&self, out: &mut String, style: Option<Style>) {
+        let i = match self {
+            Part::Text(t) => {
+                out.push_str(if style == Some(Style::Gemini) { "{\"text\":" } else { "{\"type\":\"text\",\"text\":" });
+                write_str(out, t);
+                out.push('}');
+                return;
+            }
+            Part::Image(i) => i,
+        };
+        // The opening, the key of the media type ("" when not written), the key of the bytes or
+        // URL, and the closing.
+        let (head, media_key, source_key, tail) = match (style, i.inline) {
+            (None, true) => ("{\"type\":\"image\"", "mediaType", "data", "}"),
+            (None, false) => ("{\"type\":\"image\"", "mediaType", "url", "}"),
+            (Some(Style::OpenAi), _) => {
+                out.push_str("{\"type\":\"image_url\",\"image_url\":{\"url\":");
+                write_str(out, &i.url());
+                out.push_str("}}");
+                return;
+            }
+            (Some(Style::Anthropic), true) => ("{\"type\":\"image\",\"source\":{\"type\":\"base64\"", "media_type", "data", "}}"),
+            (Some(Style::Anthropic), false) => ("{\"type\":\"image\",\"source\":{\"type\":\"url\"", "", "url", "}}"),
+            (Some(Style::Gemini), true) => ("{\"inlineData\":{", "mimeType", "data", "}}"),
+            (Some(Style::Gemini), false) => ("{\"fileData\":{", "mimeType", "fileUri", "}}"),
+        };
+        out.push_str(head);
+        let mut comma = !head.ends_with('{');
+        for (key, value) in [(media_key, &i.media_type), (source_key, &i.source)] {
+            if key.is_empty() || value.is_empty() {
+                continue;
+            }
+            if std::mem::replace(&mut comma, true) {
+                out.push(',');
+            }
+            write_str(out, key);
+            out.push(':');
+            write_str(out, value);
+        }
+        out.push_str(tail);
+    }
+
+    pub fn text(&self) -> &str {
+        match self {
+            Part::Text(t) => t,
+            Part::Image(_) => "",
+        }
+    }
+}
+
+// Through the neutral shape, for the serde derives of the types that hold parts.
+impl serde::Serialize for Part {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Part {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Part, D::Error> {
+        Part::read(&Value::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A string field of a JSON object, if it is one.
+pub(crate) fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key)?.as_str()
+}
+
+/// A list of parts (`what` names it in errors).
+pub fn read_parts(v: &Value, what: &str) -> Result<Vec<Part>, String> {
+    let Value::Array(a) = v else { return Err(join(&[what, " must be an array of parts"], "")) };
+    let mut out = Vec::with_capacity(a.len());
+    for p in a {
+        match Part::read(p) {
+            Ok(p) => out.push(p),
+            Err(e) => {
+                let mut at = join(&[what, "["], "");
+                crate::json::write_u64(&mut at, out.len() as u64);
+                return Err(join(&[&at, "]: ", &e], ""));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Parts as values in `style`'s spelling (`None`: the neutral shape).
+pub fn parts_value(parts: &[Part], style: Option<Style>) -> Value {
+    let mut out = Vec::with_capacity(parts.len());
+    for p in parts {
+        out.push(p.value(style));
+    }
+    Value::Array(out)
+}
+
+/// The text parts joined.
+pub fn text_of(parts: &[Part]) -> String {
+    let mut out = String::new();
+    for p in parts {
+        out.push_str(p.text());
+    }
+    out
+}
+
+pub fn has_image(parts: &[Part]) -> bool {
+    parts.iter().any(|p| matches!(p, Part::Image(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_dialect_reads_to_the_same_image() {
+        let png = Image { source: "iVBORw0KGgoAAA".into(), inline: true, media_type: "image/png".into() };
+        for v in [
+            json!({"type": "image", "data": "iVBORw0KGgoAAA"}),
+            json!({"type": "image", "url": "data:image/png;base64,iVBORw0KGgoAAA"}),
+            json!({"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgoAAA"}}),
+            json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgoAAA"}}),
+            json!({"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgoAAA"}}),
+        ] {
+            assert_eq!(Part::read(&v), Ok(Part::Image(png.clone())), "{v}");
+        }
+        let url = Image { source: "https://x/a.jpg".into(), inline: false, media_type: String::new() };
+        for v in [
+            json!({"type": "image", "url": "https://x/a.jpg"}),
+            json!({"type": "image_url", "image_url": "https://x/a.jpg"}),
+            json!({"type": "image", "source": {"type": "url", "url": "https://x/a.jpg"}}),
+            json!({"fileData": {"fileUri": "https://x/a.jpg"}}),
+        ] {
+            assert_eq!(Part::read(&v), Ok(Part::Image(url.clone())), "{v}");
+        }
+        assert_eq!(Part::read(&json!({"text": "hi"})), Ok(Part::Text("hi".into())));
+    }
+
+    #[test]
+    fn each_style_writes_its_own_part_and_reads_it_back() {
+        let png = Part::Image(Image::new(Some("iVBORw0KGgo"), None, None).unwrap());
+        let url = Part::Image(Image::new(None, Some("https://x/a.jpg"), None).unwrap());
+        let typed = Part::Image(Image::new(None, Some("https://x/b.gif"), Some("image/gif")).unwrap());
+        let text = Part::Text("t\"".into());
+        let cases = [
+            (
+                None,
+                [
+                    json!({"type": "image", "mediaType": "image/png", "data": "iVBORw0KGgo"}),
+                    json!({"type": "image", "url": "https://x/a.jpg"}),
+                    json!({"type": "image", "mediaType": "image/gif", "url": "https://x/b.gif"}),
+                    json!({"type": "text", "text": "t\""}),
+                ],
+            ),
+            (
+                Some(Style::OpenAi),
+                [
+                    json!({"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo"}}),
+                    json!({"type": "image_url", "image_url": {"url": "https://x/a.jpg"}}),
+                    json!({"type": "image_url", "image_url": {"url": "https://x/b.gif"}}),
+                    json!({"type": "text", "text": "t\""}),
+                ],
+            ),
+            (
+                Some(Style::Anthropic),
+                [
+                    json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo"}}),
+                    json!({"type": "image", "source": {"type": "url", "url": "https://x/a.jpg"}}),
+                    json!({"type": "image", "source": {"type": "url", "url": "https://x/b.gif"}}),
+                    json!({"type": "text", "text": "t\""}),
+                ],
+            ),
+            (
+                Some(Style::Gemini),
+                [
+                    json!({"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo"}}),
+                    json!({"fileData": {"fileUri": "https://x/a.jpg"}}),
+                    json!({"fileData": {"mimeType": "image/gif", "fileUri": "https://x/b.gif"}}),
+                    json!({"text": "t\""}),
+                ],
+            ),
+        ];
+        for (style, want) in cases {
+            for (p, w) in [&png, &url, &typed, &text].into_iter().zip(want) {
+                assert_eq!(p.value(style), w, "{style:?}");
+                // OpenAI and Anthropic URLs carry no media type: the rest read back whole.
+                let lossy = matches!(style, Some(Style::OpenAi | Style::Anthropic)) && p == &typed;
+                if !lossy {
+                    assert_eq!(&Part::read(&w).unwrap(), p, "{style:?} {w}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_image_no_provider_can_carry_is_refused() {
+        let e = Part::read(&json!({"type": "image", "data": "AAAA"})).unwrap_err();
+        assert!(e.contains("mediaType unknown"), "{e}");
+        let e = Part::read(&json!({"type": "image", "data": "AAAA", "mediaType": "application/pdf"})).unwrap_err();
+        assert!(e.contains("application/pdf"), "{e}");
+        assert!(Part::read(&json!({"type": "image"})).unwrap_err().contains("needs data"));
+        assert!(Part::read(&json!({"type": "input_audio", "input_audio": {}})).unwrap_err().contains("input_audio"));
+        let e = read_parts(&json!(["x"]), "prompt").unwrap_err();
+        assert_eq!(e, "prompt[0]: a part of type (none) is not supported (text and image parts are)");
+    }
+
+    #[test]
+    fn the_neutral_shape_round_trips() {
+        let parts = vec![Part::Text("look".into()), Part::Image(Image::new(Some("/9j/AA"), None, None).unwrap())];
+        let v = parts_value(&parts, None);
+        assert_eq!(v, json!([{"type": "text", "text": "look"}, {"type": "image", "data": "/9j/AA", "mediaType": "image/jpeg"}]));
+        assert_eq!(read_parts(&v, "p").unwrap(), parts);
+    }
+}
