@@ -25,7 +25,10 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
-const outDir = path.join(here, "out", "prof");
+// PROF_DIR=dir: another output folder (say, for a second build at another opt-level, made with
+// CARGO_TARGET_DIR=... CARGO_PROFILE_RELEASE_OPT_LEVEL=3, whose per-function times to compare).
+const outDir = path.resolve(process.env.PROF_DIR ?? path.join(here, "out", "prof"));
+const targetDir = path.resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
 const named = path.join(outDir, "named");
 const counted = path.join(outDir, "counted");
 const mode = process.argv[2] ?? "main";
@@ -42,7 +45,7 @@ function build() {
   run("cargo", ["build", "--quiet", "--lib", "--release", "--target", "wasm32-unknown-unknown"]);
   const bg = path.join(outDir, "bindgen");
   fs.rmSync(bg, { recursive: true, force: true });
-  run("wasm-bindgen", ["--target", "web", "--weak-refs", "--out-dir", bg, "--out-name", "toolnexus_wasm", "target/wasm32-unknown-unknown/release/toolnexus_wasm.wasm"]);
+  run("wasm-bindgen", ["--target", "web", "--weak-refs", "--out-dir", bg, "--out-name", "toolnexus_wasm", path.join(targetDir, "wasm32-unknown-unknown/release/toolnexus_wasm.wasm")]);
   const flags = JSON.parse(execFileSync("node", ["-e", `
     const t = require("fs").readFileSync("Cargo.toml", "utf8");
     const m = t.match(/wasm-opt = \\[([^\\]]*)\\]/s);
@@ -258,7 +261,7 @@ async function main() {
     profiles[`h${h}`] = { file: path.relative(root, file), ...analyse(file, JSON.parse(fs.readFileSync(path.join(outDir, `window-h${h}.json`)))) };
   }
   const out = { date: new Date().toISOString(), node: process.version, counts, profiles };
-  fs.writeFileSync(path.join(here, "out", "profile.json"), JSON.stringify(out, null, 2));
+  fs.writeFileSync(process.env.PROF_DIR ? path.join(outDir, "profile.json") : path.join(here, "out", "profile.json"), JSON.stringify(out, null, 2));
   report(out);
 }
 

@@ -165,19 +165,22 @@ pub fn write_value(out: &mut String, v: &Value) {
             }
             out.push(']');
         }
-        Value::Object(m) => {
-            out.push('{');
-            for (i, (k, x)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_str(out, k);
-                out.push(':');
-                write_value(out, x);
-            }
-            out.push('}');
-        }
+        Value::Object(m) => write_object(out, m),
     }
+}
+
+/// An object, compact, as `write_value` writes it.
+pub fn write_object(out: &mut String, m: &Map<String, Value>) {
+    out.push('{');
+    for (i, (k, x)) in m.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(out, k);
+        out.push(':');
+        write_value(out, x);
+    }
+    out.push('}');
 }
 
 #[cfg(test)]

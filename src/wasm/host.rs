@@ -153,7 +153,10 @@ impl JsTools<'_> {
         let Some((_, f)) = self.fns.iter().find(|(n, _)| n == name) else {
             return Ok(ToolResult::unknown(name));
         };
-        let args = crate::json::to_text(&Value::Object(args.clone()));
+        // The hand writer (`json`): serde_json's would be a second one on the run's path.
+        let mut text = String::with_capacity(64);
+        crate::json::write_object(&mut text, args);
+        let args = text;
         let answer = answer.map(|a| crate::json::to_text(&a.clone().into_value()));
         // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
         let out: Array = match JsFuture::from(guard(&call_tool(f, &args, &self.signal, answer), self.run)).await {
