@@ -23,6 +23,12 @@ pub trait ConversationStore {
     fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, Result<()>>;
 }
 
+/// A document's `revision` as a store reads it: a missing or unreadable one (not a whole number
+/// of at least 0) counts as 0, as in documents written before revisions.
+pub fn revision_of(v: Option<f64>) -> u64 {
+    v.filter(|n| *n >= 0.0 && n.fract() == 0.0).map_or(0, |n| n as u64)
+}
+
 /// The revision a save carries when the last one saved (or loaded) was `current`.
 pub fn next_revision(current: u64) -> u64 {
     current.saturating_add(1)
@@ -345,6 +351,9 @@ mod tests {
         assert!(check_revision(None, 7).is_ok(), "nothing stored: nothing to protect");
         assert!(check_revision(Some(4), 5).is_ok());
         assert_eq!(next_revision(4), 5);
+        for (v, n) in [(None, 0), (Some(3.0), 3), (Some(-1.0), 0), (Some(2.5), 0), (Some(f64::NAN), 0)] {
+            assert_eq!(revision_of(v), n, "{v:?}");
+        }
         for (stored, incoming) in [(Some(5), 5), (Some(5), 4), (Some(5), 7), (Some(1), 1), (Some(0), 0)] {
             assert_eq!(check_revision(stored, incoming).unwrap_err().code(), "conflict", "{stored:?} → {incoming}");
         }
