@@ -79,6 +79,14 @@ pub async fn open(store: &dyn ConversationStore, id: &str) -> Result<Opened> {
     }
 }
 
+/// A pending `RunResult` given back to resume: its transcript and the request it waits on.
+/// What the reader refuses in it is a broken state (`bad_state`), not the caller's input.
+pub fn halted_state(state: &Value) -> Result<(Vec<Message>, Request)> {
+    let halted = crate::state::load(state)?;
+    let history = crate::dialect::read(&halted.messages).map_err(|e| Error::bad_state(e.message))?;
+    Ok((history, halted.pending))
+}
+
 /// What a resume was given besides its answer. `state` and `history` are read only when they
 /// are the source chosen, so a value beside a stored id is never decoded.
 pub struct ResumeArgs<'a> {
@@ -124,8 +132,8 @@ pub async fn resume(store: Option<&dyn ConversationStore>, id: Option<&str>, arg
         return Ok(Resumable { history, pending, revision: stored.revision });
     }
     if let Some(state) = args.state {
-        let halted = crate::state::load(&state()?)?;
-        return Ok(Resumable { history: crate::dialect::read(&halted.messages)?, pending: halted.pending, revision: 0 });
+        let (history, pending) = halted_state(&state()?)?;
+        return Ok(Resumable { history, pending, revision: 0 });
     }
     let pending = args.pending.ok_or_else(|| {
         Error::bad_input(if store.is_some() {
