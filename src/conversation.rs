@@ -23,6 +23,12 @@ pub trait ConversationStore {
     fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, Result<()>>;
 }
 
+/// A document's `revision` as a store reads it: a missing or unreadable one (not a whole number
+/// of at least 0) counts as 0, as in documents written before revisions.
+pub fn revision_of(v: Option<f64>) -> u64 {
+    v.filter(|n| *n >= 0.0 && n.fract() == 0.0).map_or(0, |n| n as u64)
+}
+
 /// The revision a save carries when the last one saved (or loaded) was `current`.
 pub fn next_revision(current: u64) -> u64 {
     current.saturating_add(1)
@@ -73,6 +79,14 @@ pub async fn open(store: &dyn ConversationStore, id: &str) -> Result<Opened> {
     }
 }
 
+/// A pending `RunResult` given back to resume: its transcript and the request it waits on.
+/// What the reader refuses in it is a broken state (`bad_state`), not the caller's input.
+pub fn halted_state(state: &Value) -> Result<(Vec<Message>, Request)> {
+    let halted = crate::state::load(state)?;
+    let history = crate::dialect::read(&halted.messages).map_err(|e| Error::bad_state(e.message))?;
+    Ok((history, halted.pending))
+}
+
 /// What a resume was given besides its answer. `state` and `history` are read only when they
 /// are the source chosen, so a value beside a stored id is never decoded.
 pub struct ResumeArgs<'a> {
@@ -118,8 +132,8 @@ pub async fn resume(store: Option<&dyn ConversationStore>, id: Option<&str>, arg
         return Ok(Resumable { history, pending, revision: stored.revision });
     }
     if let Some(state) = args.state {
-        let halted = crate::state::load(&state()?)?;
-        return Ok(Resumable { history: crate::dialect::read(&halted.messages)?, pending: halted.pending, revision: 0 });
+        let (history, pending) = halted_state(&state()?)?;
+        return Ok(Resumable { history, pending, revision: 0 });
     }
     let pending = args.pending.ok_or_else(|| {
         Error::bad_input(if store.is_some() {
@@ -345,6 +359,9 @@ mod tests {
         assert!(check_revision(None, 7).is_ok(), "nothing stored: nothing to protect");
         assert!(check_revision(Some(4), 5).is_ok());
         assert_eq!(next_revision(4), 5);
+        for (v, n) in [(None, 0), (Some(3.0), 3), (Some(-1.0), 0), (Some(2.5), 0), (Some(f64::NAN), 0)] {
+            assert_eq!(revision_of(v), n, "{v:?}");
+        }
         for (stored, incoming) in [(Some(5), 5), (Some(5), 4), (Some(5), 7), (Some(1), 1), (Some(0), 0)] {
             assert_eq!(check_revision(stored, incoming).unwrap_err().code(), "conflict", "{stored:?} → {incoming}");
         }

@@ -94,6 +94,17 @@ impl Error {
     pub fn conflict(message: impl Into<String>) -> Self {
         Self::new(Code::Conflict, message)
     }
+    /// What a host threw (its `name`, its `code` property and its message) as an error of this
+    /// crate: an abort stays an abort, and a store's `conflict` keeps its code (the caller must see
+    /// `conflict`, not a store failure); anything else is `code` with `context`.
+    pub fn thrown(name: Option<&str>, thrown_code: Option<&str>, message: impl FnOnce() -> String, code: Code, context: &str) -> Self {
+        match (name, thrown_code) {
+            (Some("AbortError" | "TimeoutError"), _) => Error::new(Code::Aborted, format!("{context}: aborted")),
+            (_, Some("conflict")) => Error::conflict(message()),
+            _ => Error::new(code, format!("{context}: {}", message())),
+        }
+    }
+
     pub fn internal(message: impl Into<String>) -> Self {
         Self::new(Code::Internal, message)
     }
@@ -179,5 +190,19 @@ mod tests {
         // As `str::replace`: every occurrence, left to right, multi-byte text around it kept.
         assert_eq!(redact("é abcdabcd é abc", Some("abcd")), "é [redacted][redacted] é abc");
         assert_eq!(redact("aaaaa", Some("aaaa")), "[redacted]a");
+    }
+
+    #[test]
+    fn what_a_host_threw_keeps_an_abort_and_a_conflict() {
+        let thrown = |name, code| Error::thrown(name, code, || "it broke".into(), Code::Store, "store.save failed");
+        for name in ["AbortError", "TimeoutError"] {
+            let e = thrown(Some(name), Some("conflict"));
+            assert_eq!((e.code, e.message.as_str()), (Code::Aborted, "store.save failed: aborted"));
+        }
+        let e = thrown(Some("ToolnexusError"), Some("conflict"));
+        assert_eq!((e.code, e.message.as_str()), (Code::Conflict, "it broke"), "a refused save stays a conflict");
+        let e = thrown(Some("TypeError"), Some("bad_input"));
+        assert_eq!((e.code, e.message.as_str()), (Code::Store, "store.save failed: it broke"));
+        assert_eq!(thrown(None, None).message, "store.save failed: it broke");
     }
 }

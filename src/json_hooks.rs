@@ -2,13 +2,19 @@
 //! JS functions): the argument each hook is given and the reading of what it returns live here,
 //! once, so a host adapter only calls a function.
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::hooks::{Hook, Hooks, LlmChange, ToolCtx, ToolVerdict};
 use crate::json::obj;
 use crate::suspend::ToolOutcome;
 use crate::tool::{ToolResult, ToolSpec};
 use futures_util::future::LocalBoxFuture;
 use serde_json::{Map, Value};
+
+/// What a hook threw, by its `name` and message: an `AbortError` aborts the run, anything else is
+/// a failed host callback.
+pub fn thrown(name: Option<&str>, message: String) -> Error {
+    Error::new(if name == Some("AbortError") { Code::Aborted } else { Code::HostCallback }, message)
+}
 
 /// Calls the host's hook functions.
 pub trait HookHost {
@@ -148,6 +154,14 @@ mod tests {
     use futures_executor::block_on;
     use serde_json::json;
     use std::cell::RefCell;
+
+    #[test]
+    fn a_hook_that_throws_an_abort_aborts_the_run() {
+        assert_eq!(thrown(Some("AbortError"), "stop".into()), Error::new(Code::Aborted, "stop"));
+        for name in [None, Some("TimeoutError"), Some("TypeError")] {
+            assert_eq!(thrown(name, "boom".into()), Error::new(Code::HostCallback, "boom"), "{name:?}");
+        }
+    }
 
     /// Answers every hook with one value and records the arguments.
     struct Host(Value, RefCell<Vec<Value>>);

@@ -8,8 +8,9 @@
 //! parser, stream events and quirks; the shared HTTP handling and stream assembler beside them),
 //! `dialect` (render a transcript in a style, read a history in any dialect), `tool` + `suspend`
 //! (declarations, results, Request/Answer, relay), `run` (the state machine), `driver` (the one
-//! async loop over the transport and tool seams), `state` (versioned resume state), `error`
-//! (stable codes).
+//! async loop over the transport and tool seams), `conversation` (the rules of a stored
+//! conversation), `session` (one client operation over them: the facade the wasm edge calls),
+//! `state` (versioned resume state), `error` (stable codes).
 
 pub mod conversation;
 pub mod declare;
@@ -31,6 +32,7 @@ pub mod part;
 pub mod provider;
 pub mod retry;
 pub mod run;
+pub mod session;
 #[cfg(any(not(target_arch = "wasm32"), feature = "mcp"))]
 pub mod sources;
 pub mod sse;

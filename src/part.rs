@@ -7,7 +7,6 @@
 //! `inlineData` / `fileData`), so a history in any dialect reads back.
 
 use crate::json::{join, write_str};
-use crate::provider::{anthropic::dialect as anthropic, gemini::dialect as gemini, openai::dialect as openai};
 use crate::style::Style;
 use serde_json::Value;
 
@@ -83,6 +82,35 @@ fn sniff(b64: &str) -> &'static str {
     SIGS.iter().find(|(sig, _)| b64.starts_with(sig)).map_or("", |(_, t)| t)
 }
 
+// Each provider's image part, read here beside the one writer of every dialect's parts (below),
+// so that this neutral module imports no provider: the readers of whole messages (in each
+// provider's folder) call `Part::read`, never the other way round.
+
+/// An `image_url` part: `{ image_url: { url } }` (or the URL as a string); `detail` is not kept.
+fn openai_image(v: &Value) -> Result<Image, String> {
+    let u = v.get("image_url").unwrap_or(&Value::Null);
+    Image::new(None, str_at(u, "url").or(u.as_str()), None)
+}
+
+/// An image block's `source`.
+fn anthropic_image(src: &Value) -> Result<Image, String> {
+    match str_at(src, "type") {
+        Some("url") => Image::new(None, str_at(src, "url"), None),
+        _ => Image::new(str_at(src, "data"), None, str_at(src, "media_type")),
+    }
+}
+
+/// An `inlineData` or `fileData` part.
+fn gemini_image(p: &Value) -> Result<Image, String> {
+    match (p.get("inlineData"), p.get("fileData")) {
+        (Some(d), _) => Image::new(str_at(d, "data"), None, str_at(d, "mimeType")),
+        (None, f) => {
+            let f = f.unwrap_or(&Value::Null);
+            Image::new(None, str_at(f, "fileUri"), str_at(f, "mimeType"))
+        }
+    }
+}
+
 impl Part {
     /// Reads one part in the neutral shape or any provider's; a part that is neither text nor
     /// an image (audio, documents, files) is an error, never skipped.
@@ -93,11 +121,11 @@ impl Part {
         }
         let image = match ty {
             Some("image") => match v.get("source") {
-                Some(src) => anthropic::read_image(src),
+                Some(src) => anthropic_image(src),
                 None => Image::new(str_at(v, "data"), str_at(v, "url"), str_at(v, "mediaType")),
             },
-            Some("image_url") => openai::read_image(v),
-            None if v.get("inlineData").is_some() || v.get("fileData").is_some() => gemini::read_image(v),
+            Some("image_url") => openai_image(v),
+            None if v.get("inlineData").is_some() || v.get("fileData").is_some() => gemini_image(v),
             t => return Err(join(&["a part of type ", t.unwrap_or("(none)"), " is not supported (text and image parts are)"], "")),
         };
         image.map(Part::Image)

@@ -137,7 +137,8 @@ impl ConversationState {
 pub fn load_conversation(v: &Value) -> Result<(ConversationState, Vec<Message>)> {
     check_version(v, "conversation state")?;
     let state = ConversationState::from_json(v).map_err(|e| Error::bad_state(format!("conversation state is invalid: {e}")))?;
-    let transcript = dialect::read(&state.messages)?;
+    // Whatever the reader refuses in a stored document is a broken state, not the caller's input.
+    let transcript = dialect::read(&state.messages).map_err(|e| Error::bad_state(e.message))?;
     let open = unanswered(&transcript);
     match (&state.pending, open.is_empty()) {
         (None, false) => Err(Error::bad_state(format!(

@@ -77,9 +77,13 @@ impl Answer {
         json::obj(fields)
     }
 
-    /// What a host's `waitFor` resolved to (`null` already read as no answer).
-    pub fn from_wait_for(v: &Value) -> crate::error::Result<Answer> {
-        Answer::from_json(v, "the answer from waitFor").map_err(|e| {
+    /// What a host's `waitFor` resolved to: nothing (`null`, `undefined`) is no answer, which the
+    /// core reads as a decline.
+    pub fn from_wait_for(v: &Value) -> crate::error::Result<Option<Answer>> {
+        if v.is_null() {
+            return Ok(None);
+        }
+        Answer::from_json(v, "the answer from waitFor").map(Some).map_err(|e| {
             crate::error::Error::new(
                 crate::error::Code::HostCallback,
                 format!("waitFor must resolve to an Answer {{ id, ok, data? }}: {e}"),
@@ -385,7 +389,8 @@ mod tests {
         let e = Answer::from_wait_for(&json!("yes")).unwrap_err();
         assert_eq!(e.code, crate::error::Code::HostCallback);
         assert!(e.message.starts_with("waitFor must resolve to an Answer { id, ok, data? }: "));
-        assert!(Answer::from_wait_for(&json!({"id": "r", "ok": true})).is_ok());
+        assert!(Answer::from_wait_for(&json!({"id": "r", "ok": true})).unwrap().is_some());
+        assert_eq!(Answer::from_wait_for(&Value::Null).unwrap(), None, "nothing is no answer");
     }
 
     fn ids() -> IdGen {

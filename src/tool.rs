@@ -255,6 +255,11 @@ impl ToolResult {
         }
     }
 
+    /// The result of a call to a tool no one declared (or, at a host, that has no function).
+    pub fn unknown(name: &str) -> Self {
+        ToolResult::error(format!("Unknown tool: {name}"))
+    }
+
     /// A host tool's reply as the edge settles it: `kind` 0 a string `text`, 1 the JSON `text`
     /// of any other value, 2 the message of a throw; anything else (or `text` that does not
     /// parse) is a value that is not JSON data, an error result naming tool `name`.

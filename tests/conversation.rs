@@ -1,7 +1,8 @@
 //! The rules of a stored conversation (`toolnexus_wasm::conversation`) over an in-memory store
 //! that checks revisions the way the JS stores do: a new prompt on a halted conversation, the
 //! stale-answer conflicts, the choice of what a resume continues from, `discard` with and
-//! without `keepHistory`, and revisions under concurrent saves.
+//! without `keepHistory`, revisions under concurrent saves, and the operation facade
+//! (`toolnexus_wasm::session`) that chooses among them for a client's call.
 
 mod common;
 use common::*;
@@ -11,10 +12,12 @@ use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use toolnexus_wasm::conversation::{self, check_revision, ConversationStore, Opened, ResumeArgs, Saver};
-use toolnexus_wasm::driver::{drive, Env, Persist, Waiter};
+use toolnexus_wasm::driver::{aborted, drive, Abort, Env, Persist, Waiter};
+use toolnexus_wasm::error::Code;
 use toolnexus_wasm::message::Message;
 use toolnexus_wasm::provider::Style;
 use toolnexus_wasm::run::{ResumeInput, Run, RunResult, Status};
+use toolnexus_wasm::session::{self, Input, Mode};
 use toolnexus_wasm::state::{load_conversation, ConversationState};
 use toolnexus_wasm::suspend::{relay_answer, Answer, RelayResult, Request};
 use toolnexus_wasm::tool::{ToolResult, Toolkit};
@@ -333,4 +336,125 @@ fn two_calls_suspended_in_one_turn_checkpoint_twice_without_conflicting() {
         assert!(store.saved.get() >= 3, "two checkpoints before waiting, then the turn and the end");
         assert!(last.pending.is_none());
     }
+}
+
+// The facade a client operation calls (`session::run`): the mode decides whether the store is
+// used, a prompt continues the stored conversation or the given history, a resume answers the
+// stored conversation, a given state, or a given history and request.
+
+/// One operation through `session::run` in the OpenAI style, with `kit()` and `lookup()`.
+fn operate(
+    store: &dyn ConversationStore,
+    mode: Mode,
+    input: Input<'_>,
+    replies: Vec<Value>,
+    abort: Option<&dyn Abort>,
+) -> Result<RunResult> {
+    let (ids, clock, tools, provider) = (ids(), tick(), lookup(), Scripted::new(replies));
+    let env = Env { abort, ..Env::new(&provider, &tools, &ids, &clock) };
+    block_on(session::run(&config(Style::OpenAi), mode, Toolkit::new(kit())?, input, store, &env))
+}
+
+fn prompt<'a>(text: &str, id: Option<&str>, history: &'a dyn Fn() -> Result<Value>) -> Input<'a> {
+    Input::Prompt { prompt: text.into(), id: id.map(str::to_string), history }
+}
+
+fn unread() -> Result<Value> {
+    panic!("the history is not read beside a stored conversation")
+}
+
+#[test]
+fn a_prompt_keeps_its_conversation_only_when_the_mode_does() {
+    let store = Mem::default();
+    let buy = || calls_in(Style::OpenAi, &[("k1", "lookup", json!({}))]);
+    let said = json!([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]);
+    let given = || Ok(said.clone());
+    // `run` never touches the store: the id is not read, the given history is continued.
+    let r = operate(&store, Mode::Run, prompt("buy", Some("c1"), &given), vec![buy(), text_in(Style::OpenAi, "$12")], None).unwrap();
+    assert_eq!((r.status, store.saved.get(), store.doc("c1")), (Status::Done, 0, None));
+    assert!(r.messages().iter().any(|m| m["content"] == "hello"), "the given history is continued");
+    // `ask` and `stream` open the conversation and save every turn at the next revision.
+    for (mode, id) in [(Mode::Ask, "a"), (Mode::Stream, "s")] {
+        let r = operate(&store, mode, prompt("buy", Some(id), &unread), vec![buy(), text_in(Style::OpenAi, "$12")], None).unwrap();
+        assert_eq!(r.status, Status::Done);
+        let first = store.state(id).revision;
+        assert!(first >= 2, "a save per completed turn");
+        let r = operate(&store, mode, prompt("again", Some(id), &unread), vec![text_in(Style::OpenAi, "still $12")], None).unwrap();
+        assert!(r.messages().iter().any(|m| m["content"] == "$12"), "the stored transcript is continued");
+        assert!(store.state(id).revision > first, "saves continue from the stored revision");
+    }
+    // `stream` without an id keeps nothing and reads the given history.
+    let saved = store.saved.get();
+    operate(&store, Mode::Stream, prompt("hi", None, &given), vec![text_in(Style::OpenAi, "yes")], None).unwrap();
+    assert_eq!(store.saved.get(), saved);
+    // A refused history is refused before any model call.
+    let bad = || Ok(json!({"role": "user"}));
+    let e = operate(&store, Mode::Run, prompt("hi", None, &bad), vec![], None).unwrap_err();
+    assert_eq!(e.message, "history must be an array of messages");
+}
+
+#[test]
+fn a_resume_answers_what_its_mode_and_options_name() {
+    let store = Mem::default();
+    let req = halted(&store, "c1", Style::OpenAi);
+    // A new prompt on the halted conversation is refused, whatever mode keeps it.
+    for mode in [Mode::Ask, Mode::Stream] {
+        let e = operate(&store, mode, prompt("more", Some("c1"), &unread), vec![], None).unwrap_err();
+        assert_eq!(e.code(), "conversation_halted");
+    }
+    let answer = serde_json::to_string(&click_answer(&req)).unwrap();
+    let resume = |mode, extra: &str| Input::resume(&format!(r#"{{"answer":{answer}{extra}}}"#), mode);
+    assert_eq!(resume(Mode::Ask, "").err().unwrap().message, "toolnexus: AskWithAnswer needs a conversation id");
+    // `runWithAnswer` does not read the id: it needs history + pending or a state.
+    let e = operate(&store, Mode::Run, resume(Mode::Run, r#","id":"c1""#).unwrap(), vec![], None).unwrap_err();
+    assert_eq!(e.message, "runWithAnswer needs { history, pending } or a pending RunResult as state");
+    let doc = store.doc("c1").unwrap();
+    let with_history = format!(r#","id":"c1","history":{},"pending":{}"#, doc["messages"], serde_json::to_string(&req).unwrap());
+    let r = operate(&store, Mode::Run, resume(Mode::Run, &with_history).unwrap(), vec![text_in(Style::OpenAi, "bought")], None).unwrap();
+    assert_eq!((r.status, store.doc("c1")), (Status::Done, Some(doc.clone())), "the store is left as it was");
+    // `askWithAnswer` answers the stored conversation and saves it; a replay is `conflict`.
+    let r = operate(&store, Mode::Ask, resume(Mode::Ask, r#","id":"c1""#).unwrap(), vec![text_in(Style::OpenAi, "bought")], None).unwrap();
+    assert_eq!(r.status, Status::Done);
+    let state = store.state("c1");
+    assert!(state.pending.is_none() && state.revision > doc["revision"].as_u64().unwrap());
+    let e = operate(&store, Mode::Stream, resume(Mode::Stream, r#","id":"c1""#).unwrap(), vec![], None).unwrap_err();
+    assert_eq!(e.code(), "conflict");
+}
+
+/// A store whose every call fails, as a JS store's call does when the run's abort settles it.
+struct Failing;
+
+impl ConversationStore for Failing {
+    fn get<'a>(&'a self, _: &'a str) -> LocalBoxFuture<'a, Result<Option<Value>>> {
+        Box::pin(async { Err(toolnexus_wasm::Error::new(Code::Store, "store.get failed: aborted")) })
+    }
+    fn save<'a>(&'a self, _: &'a str, _: &'a ConversationState) -> LocalBoxFuture<'a, Result<()>> {
+        Box::pin(async { Err(toolnexus_wasm::Error::new(Code::Store, "store.save failed")) })
+    }
+    fn delete<'a>(&'a self, _: &'a str) -> LocalBoxFuture<'a, Result<()>> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+/// A run aborted by its deadline before it began.
+struct TimedOut;
+
+impl Abort for TimedOut {
+    fn aborted(&self) -> Option<toolnexus_wasm::Error> {
+        Some(aborted(true, Some(50.0)))
+    }
+    fn wait(&self) -> LocalBoxFuture<'_, toolnexus_wasm::Error> {
+        Box::pin(async { aborted(true, Some(50.0)) })
+    }
+}
+
+#[test]
+fn a_failure_while_preparing_an_aborted_run_reports_the_abort() {
+    let e = operate(&Failing, Mode::Ask, prompt("hi", Some("c1"), &unread), vec![], None).unwrap_err();
+    assert_eq!((e.code(), e.message.as_str()), ("store", "store.get failed: aborted"));
+    let e = operate(&Failing, Mode::Ask, prompt("hi", Some("c1"), &unread), vec![], Some(&TimedOut)).unwrap_err();
+    assert_eq!((e.code(), e.message.as_str()), ("aborted", "run timeout after 50ms"));
+    let resume = Input::resume(r#"{"id":"c1","answer":{"id":"r1","ok":true}}"#, Mode::Ask).unwrap();
+    let e = operate(&Failing, Mode::Ask, resume, vec![], Some(&TimedOut)).unwrap_err();
+    assert_eq!(e.code(), "aborted");
 }

@@ -89,9 +89,15 @@ pub fn state(data: &[u8]) {
         Ok(h) => h,
         Err(e) => return expect_code(&e, &["bad_state"], "state::load"),
     };
+    // The reader itself says `bad_input` for a part no provider carries (right for a caller's
+    // `history`); the state paths map whatever it refuses to `bad_state` (checked below).
     let history = match read(&halted.messages) {
         Ok(h) => h,
-        Err(e) => return expect_code(&e, &["bad_state"], "dialect::read of a loaded state"),
+        Err(e) => {
+            expect_code(&e, &["bad_state", "bad_input"], "dialect::read of a loaded state");
+            let resumed = toolnexus_wasm::conversation::halted_state(&v);
+            return expect_code(&resumed.unwrap_err(), &["bad_state"], "resume from a state the reader refuses");
+        }
     };
     let style = v
         .get("style")

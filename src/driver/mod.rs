@@ -76,6 +76,17 @@ pub fn too_large() -> Error {
     Error::new(crate::error::Code::ResponseTooLarge, "the reply is longer than maxResponseBytes")
 }
 
+/// The status of a host's model call, where two values below any HTTP status stand for failures
+/// the host's fetch helper found: 0 (or none) a value that is not a `Response`, 1 a body longer
+/// than `maxResponseBytes`.
+pub fn host_status(status: Option<f64>) -> Result<u16> {
+    match status.unwrap_or(0.0) as u16 {
+        0 => Err(Error::new(crate::error::Code::Transport, "fetch resolved to something that is not a Response")),
+        1 => Err(too_large()),
+        status => Ok(status),
+    }
+}
+
 /// Method and headers of a request as one JSON text, for a host that takes them whole (one
 /// `JSON.parse` in JS, not a call per header), with `redirect: "manual"`: a redirect is never
 /// followed, since following it would send the key headers to whatever origin it names.
@@ -128,6 +139,17 @@ pub trait Sleep {
 pub enum Tier {
     Retry,
     Fail,
+}
+
+impl Tier {
+    /// What a host's `onError` returned: the string `"retry"` retries, anything else fails.
+    pub fn from_reply(reply: Option<&str>) -> Tier {
+        if reply == Some("retry") {
+            Tier::Retry
+        } else {
+            Tier::Fail
+        }
+    }
 }
 
 /// The host's `onError(info)`: retry or fail this failed attempt (never beyond `retries`).
@@ -409,4 +431,27 @@ async fn join_all<F: std::future::Future<Output = Result<()>> + Unpin>(futures: 
         out.unwrap_or(Ok(()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_host_status_below_any_http_status_is_the_failure_it_stands_for() {
+        assert_eq!(host_status(Some(200.0)), Ok(200));
+        assert_eq!(host_status(Some(429.0)), Ok(429));
+        for none in [None, Some(0.0)] {
+            assert_eq!(host_status(none).unwrap_err().message, "fetch resolved to something that is not a Response");
+        }
+        assert_eq!(host_status(Some(1.0)).unwrap_err().code(), "response_too_large");
+    }
+
+    #[test]
+    fn only_retry_from_on_error_retries() {
+        assert_eq!(Tier::from_reply(Some("retry")), Tier::Retry);
+        for other in [None, Some("fail"), Some("Retry"), Some("")] {
+            assert_eq!(Tier::from_reply(other), Tier::Fail, "{other:?}");
+        }
+    }
 }

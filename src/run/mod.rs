@@ -274,7 +274,7 @@ impl Run {
             preset: None,
         };
         let Some(spec) = self.toolkit.get(&call.name) else {
-            inv.preset = Some(ToolResult::error(format!("Unknown tool: {}", call.name)));
+            inv.preset = Some(ToolResult::unknown(&call.name));
             return inv;
         };
         inv.known = true;

@@ -1,26 +1,26 @@
-//! `createClient` and the `Client` class: decode options, run the core driver over the JS seams,
-//! encode the result. Every method clones an `Rc` into its future, so several runs of one client
-//! may be in flight at once (a `&mut self` export would throw "recursive use").
-//!
-//! `run`/`runWithAnswer` never touch the store; `ask`/`askWithAnswer`, and `stream`/
-//! `streamWithAnswer` given an `id`, load from it and save to it (after every completed turn and
-//! before any `waitFor`, contract Part 1 rule 8).
+//! `createClient` and the `Client` class: decode options and each call's inputs, call the core
+//! (`session::run` for the loop operations, `translate::translate`) over the JS seams, encode
+//! the result. Every method clones an `Rc` into its future, so several runs of one client may be
+//! in flight at once (a `&mut self` export would throw "recursive use"). Which operations keep
+//! their conversation in the store, and what a prompt or a resume continues, is decided in
+//! `crate::session`.
 
 use super::convert::{from_js, get, js_error, string_arg, thrown_message, to_js, JsResult, Text};
 use super::hooks::JsHooks;
 use super::host::{abort_error, end_run, host_options, options_json, resume_json, run_signal, Fetch, JsTools, RunHost};
 use super::store::JsStore;
 use super::stream::{EventStream, Sink};
-use super::toolkit::decode as decode_toolkit;
-use crate::conversation::{self, ResumeArgs, Saver};
-use crate::driver::{drive, Abort, CallPolicy, Env, ErrorPolicy, Persist, Waiter};
+use super::toolkit::{decode as decode_toolkit, Decoded};
+use crate::conversation;
+use crate::driver::{Abort, CallPolicy, Env, ErrorPolicy, Waiter};
 use crate::error::{Error, Result};
 use crate::events::EventSink;
 use crate::json_hooks::JsonHooks;
 use crate::metrics::Observer;
 use crate::options::ClientOptions;
-use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step};
-use crate::suspend::IdGen;
+use crate::run::LoopConfig;
+use crate::session::{self, Input, Mode};
+use crate::translate::TranslateRequest;
 use js_sys::{Function, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -79,70 +79,17 @@ pub fn create_client(
     decode_options(&opts, default_store).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
 }
 
-/// A run ready to drive, with what the edge needs around it.
-struct Prepared {
-    run: Run,
-    step: Step,
-    /// Model replies are streamed (text deltas become events).
-    stream: bool,
-    fns: Vec<(String, Function)>,
-    id: Option<String>,
-    /// The stored revision the run started from; its saves continue from there.
-    revision: u64,
+/// What an operation does once its inputs are decoded.
+enum Work<'a> {
+    Loop(Mode, Input<'a>),
+    Translate(TranslateRequest),
 }
 
 impl Inner {
-    /// A run from `prompt`, or (`None`) a resume: `{ answer }` plus one of `id` (from the
-    /// store, when `use_store`), `state`, or `history` + `pending`; the core reads the resume
-    /// options and `conversation::resume` chooses and checks. One future for both keeps one copy
-    /// of it in the wasm.
-    async fn prepare(
-        &self,
-        prompt: Option<crate::message::Message>,
-        opts: &JsValue,
-        a: &Args,
-        stream: bool,
-        mode: Mode,
-        store: &JsStore,
-    ) -> Result<Prepared> {
-        let use_store = mode != Mode::Run;
-        let resume = match prompt {
-            Some(_) => None,
-            None => Some(conversation::ResumeOptions::from_json_text(&resume_json(opts), use_store, mode == Mode::Ask)?),
-        };
-        let toolkit = decode_toolkit(&a.toolkit)?;
-        let (run, step, id, revision) = match (prompt, resume) {
-            (Some(prompt), _) => {
-                let id = if use_store { a.id.clone() } else { None };
-                let opened = match &id {
-                    Some(id) => conversation::open(store, id).await?,
-                    // A history in either dialect, read by the core from its JSON data.
-                    None => {
-                        conversation::Opened { history: conversation::history_from_json(&from_js(&a.history, "history")?)?, revision: 0 }
-                    }
-                };
-                let (run, step) = Run::start(self.cfg.clone(), toolkit.kit, opened.history, prompt)?;
-                (run, step, id, opened.revision)
-            }
-            (None, resume) => {
-                let o = resume.ok_or_else(|| Error::internal("no resume options"))?;
-                let given = o.state.is_some();
-                let state = std::cell::Cell::new(o.state);
-                let state = || Ok(state.take().unwrap_or_default());
-                let history = || conversation::history_from_json(&o.history);
-                let args = ResumeArgs { pending: o.pending, state: given.then_some(&state as _), history: &history };
-                let store = use_store.then_some(store as &dyn conversation::ConversationStore);
-                let r = conversation::resume(store, o.id.as_deref(), args).await?;
-                let (run, step) =
-                    Run::resume(self.cfg.clone(), toolkit.kit, ResumeInput { history: r.history, pending: r.pending, answer: o.answer })?;
-                (run, step, o.id, r.revision)
-            }
-        };
-        Ok(Prepared { run, step, stream, fns: toolkit.fns, id, revision })
-    }
-
-    /// The run's host side and transport, over the run's signal (`runSignal` in host.js).
-    fn seams<'a>(&'a self, signal: &'a JsValue) -> (RunHost<'a>, Fetch<'a>) {
+    /// Drives one operation through the core over the JS seams, built over the run's signal
+    /// (`runSignal` in host.js): a loop operation (`session::run`) or a translation, whose chunks
+    /// go to the sink.
+    async fn execute(&self, work: Work<'_>, toolkit: Decoded, sink: Option<&Sink>, signal: &JsValue, store: &JsStore) -> Result<JsValue> {
         let host = RunHost {
             wait_for: self.wait_for.as_ref(),
             on_error: self.on_error.as_ref(),
@@ -153,64 +100,42 @@ impl Inner {
         };
         let transport =
             Fetch { fetch: self.fetch.as_ref(), signal, secret: self.cfg.provider.api_key.as_deref(), max: self.max_response_bytes };
-        (host, transport)
-    }
-
-    async fn execute(&self, p: Prepared, events: Option<&dyn EventSink>, signal: &JsValue, store: &JsStore) -> Result<RunResult> {
-        let (host, transport) = self.seams(signal);
         // Tools see the caller's own signal when there is no deadline (`public`, host.js).
-        let tools = JsTools { fns: p.fns, signal: get(signal, "public"), run: signal };
-        let saver = p.id.map(|id| Saver::new(store, id, p.revision));
+        let tools = JsTools { fns: toolkit.fns, signal: get(signal, "public"), run: signal };
         let ids = super::ids();
         let clock = js_sys::Date::now;
-        let policy = CallPolicy { stream: p.stream, ..self.policy.clone() };
+        let policy = CallPolicy { stream: sink.is_some(), ..self.policy.clone() };
         let env = Env {
             policy: &policy,
             waiter: host.wait_for.is_some().then_some(&host as &dyn Waiter),
-            events,
-            persist: saver.as_ref().map(|s| s as &dyn Persist),
-            ..self.env(&host, &transport, &tools, &ids, &clock)
-        };
-        drive(p.run, p.step, &env).await
-    }
-
-    /// What every model call shares: the host side, the hooks, the client's policy.
-    fn env<'a>(
-        &'a self,
-        host: &'a RunHost<'a>,
-        transport: &'a Fetch,
-        tools: &'a JsTools,
-        ids: &'a IdGen,
-        clock: &'a dyn Fn() -> f64,
-    ) -> Env<'a> {
-        Env {
-            policy: &self.policy,
-            observer: Some(host as &dyn Observer),
-            sleep: Some(host),
-            on_error: host.on_error.is_some().then_some(host as &dyn ErrorPolicy),
-            abort: (!host.signal.is_undefined()).then_some(host as &dyn Abort),
+            observer: Some(&host as &dyn Observer),
+            events: sink.map(|s| s as &dyn EventSink),
+            sleep: Some(&host),
+            on_error: host.on_error.is_some().then_some(&host as &dyn ErrorPolicy),
+            abort: (!signal.is_undefined()).then_some(&host as &dyn Abort),
             hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
             random: &js_sys::Math::random,
-            ..Env::new(transport, tools, ids, clock)
-        }
-    }
-
-    async fn translate(&self, req: JsValue, a: &Args, sink: Option<&Sink>, signal: &JsValue) -> Result<JsValue> {
-        let toolkit = decode_toolkit(&a.toolkit)?;
-        let request = crate::translate::TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?;
-        let (host, transport) = self.seams(signal);
-        let tools = JsTools { fns: Vec::new(), signal: JsValue::UNDEFINED, run: signal };
-        let ids = super::ids();
-        let clock = js_sys::Date::now;
-        let env = self.env(&host, &transport, &tools, &ids, &clock);
-        let emit = |chunk: serde_json::Value| {
-            if let Some(s) = sink {
-                s.push(&chunk);
-            }
+            ..Env::new(&transport, &tools, &ids, &clock)
         };
-        let chunks = sink.map(|_| &emit as &dyn Fn(serde_json::Value));
-        let result = crate::translate::translate(&self.cfg.provider, &self.cfg.system_prompt, request, &env, chunks).await?;
-        to_js(&result)
+        match work {
+            Work::Loop(mode, input) => {
+                let r = session::run(&self.cfg, mode, toolkit.kit, input, store, &env).await?;
+                // A stream's result went out in its `done` event: nothing to return.
+                Ok(match sink.and_then(Sink::iterable) {
+                    Some(_) => JsValue::UNDEFINED,
+                    None => super::convert::result_to_js(&r),
+                })
+            }
+            Work::Translate(request) => {
+                let emit = |chunk: serde_json::Value| {
+                    if let Some(s) = sink {
+                        s.push(&chunk);
+                    }
+                };
+                let chunks = sink.map(|_| &emit as &dyn Fn(serde_json::Value));
+                to_js(&crate::translate::translate(&self.cfg.provider, &self.cfg.system_prompt, request, &env, chunks).await?)
+            }
+        }
     }
 }
 
@@ -224,15 +149,6 @@ fn prompt_of(v: &JsValue) -> Result<crate::message::Message> {
         data => data,
     };
     crate::message::Message::prompt(&data)
-}
-
-/// The loop operations: `run*` never touch the store; `ask*` and `stream*` do (`stream*` only
-/// given an `id`).
-#[derive(Clone, Copy, PartialEq)]
-enum Mode {
-    Run,
-    Ask,
-    Stream,
 }
 
 /// Every operation of the client, so that one future type (and one `future_to_promise`) serves
@@ -302,16 +218,32 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
     });
     let signal = &run.0;
     let text = |t: &JsValue| string_arg(t, false, "the prompt (or id) must be a string").map(Option::unwrap_or_default);
-    let (mode, prompt, opts) = match op {
-        Op::Loop(mode, prompt, opts) => (mode, prompt.as_ref().map(prompt_of).transpose()?, opts),
+    let mut sink = sink;
+    let history = || from_js(&a.history, "history");
+    let (work, toolkit) = match op {
         Op::Discard(id, _) => return conversation::discard(&inner.store, &text(&id)?, a.keep_history).await.map(|_| JsValue::UNDEFINED),
-        Op::Translate(req) => return inner.translate(req, &a, sink.as_ref(), signal).await,
-    };
-    let sink = match mode {
-        // `ask`: with `onText` the model replies are streamed and each text delta is handed over;
-        // neither its throw nor its rejection may reach the host as uncaught.
-        Mode::Ask if prompt.is_some() && a.on_text.is_function() => Some(Sink::text_callback(a.on_text.clone().unchecked_into())),
-        _ => sink,
+        Op::Translate(req) => {
+            let toolkit = decode_toolkit(&a.toolkit)?;
+            (Work::Translate(TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?), toolkit)
+        }
+        Op::Loop(mode, prompt, opts) => {
+            let prompt = prompt.as_ref().map(prompt_of).transpose()?;
+            // `ask`: with `onText` the model replies are streamed and each text delta is handed
+            // over; neither its throw nor its rejection may reach the host as uncaught.
+            if mode == Mode::Ask && prompt.is_some() && a.on_text.is_function() {
+                sink = Some(Sink::text_callback(a.on_text.clone().unchecked_into()));
+            }
+            // The resume options are read before the toolkit, and a refusal of either while the
+            // run is aborted reports the abort, as the core does for the rest of the preparation.
+            let begin = || -> Result<_> {
+                let input = match prompt {
+                    Some(prompt) => Input::Prompt { prompt, id: a.id.clone(), history: &history },
+                    None => Input::resume(&resume_json(&opts), mode)?,
+                };
+                Ok((Work::Loop(mode, input), decode_toolkit(&a.toolkit)?))
+            };
+            begin().map_err(|e| abort_error(signal, inner.timeout_ms).unwrap_or(e))?
+        }
     };
     // The deadline and the signal cover the store too: its calls are settled by the abort.
     let run_store;
@@ -322,16 +254,7 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
             &run_store
         }
     };
-    let p = inner
-        .prepare(prompt, &opts, &a, sink.is_some(), mode, store)
-        .await
-        .map_err(|e| abort_error(signal, inner.timeout_ms).unwrap_or(e))?;
-    let r = inner.execute(p, sink.as_ref().map(|s| s as &dyn EventSink), signal, store).await?;
-    // A stream's result went out in its `done` event: nothing to return.
-    Ok(match sink.as_ref().and_then(Sink::iterable) {
-        Some(_) => JsValue::UNDEFINED,
-        None => super::convert::result_to_js(&r),
-    })
+    inner.execute(work, toolkit, sink.as_ref(), signal, store).await
 }
 
 fn promise(inner: &Rc<Inner>, op: Op) -> Promise {

@@ -100,18 +100,10 @@ pub fn js_error(e: Error) -> JsValue {
     toolnexus_error(&e.message, e.code(), e.status)
 }
 
-/// An error thrown back into Rust from JS: keep a `ToolnexusError`'s code, otherwise wrap it.
+/// An error thrown back into Rust from JS, read by the core (`Error::thrown`).
 pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
     let text = |k| get(v, k).as_string();
-    let name = text("name").unwrap_or_default();
-    if name == "AbortError" || name == "TimeoutError" {
-        return Error::new(Code::Aborted, format!("{context}: aborted"));
-    }
-    // A store's refusal keeps its meaning: the caller must see `conflict`, not a store failure.
-    if text("code").as_deref() == Some("conflict") {
-        return Error::conflict(thrown_message(v));
-    }
-    Error::new(code, format!("{context}: {}", thrown_message(v)))
+    Error::thrown(text("name").as_deref(), text("code").as_deref(), || thrown_message(v), code, context)
 }
 pub type JsResult<T> = std::result::Result<T, JsValue>;
 

@@ -1,9 +1,9 @@
 //! The host's hooks (`hooks: { beforeLLM, afterLLM, beforeTool, afterTool }`) and
 //! `bodyTransform`, each an async JS function called with JSON data; what they return is read
-//! by the core (`crate::json_hooks`).
+//! by the core (`crate::json_hooks`), and so is what they throw.
 
 use super::convert::{from_js, get, settle, thrown_message, to_js};
-use crate::error::{Code, Error, Result};
+use crate::error::Result;
 use crate::hooks::Hook;
 use crate::json_hooks::HookHost;
 use futures_util::future::LocalBoxFuture;
@@ -29,10 +29,9 @@ impl HookHost for JsHooks {
     fn call(&self, hook: Hook, arg: Value) -> LocalBoxFuture<'_, Result<Value>> {
         Box::pin(async move {
             let Some(f) = &self.0[hook as usize] else { return Ok(Value::Null) };
-            let v = settle(f.call1(&JsValue::UNDEFINED, &to_js(&arg)?)).await.map_err(|e| {
-                let aborted = get(&e, "name").as_string().as_deref() == Some("AbortError");
-                Error::new(if aborted { Code::Aborted } else { Code::HostCallback }, thrown_message(&e))
-            })?;
+            let v = settle(f.call1(&JsValue::UNDEFINED, &to_js(&arg)?))
+                .await
+                .map_err(|e| crate::json_hooks::thrown(get(&e, "name").as_string().as_deref(), thrown_message(&e)))?;
             // The hooks but `bodyTransform` only act on an object; anything else is ignored.
             if hook != Hook::BodyTransform && !v.is_object() {
                 return Ok(Value::Null);

@@ -5,8 +5,8 @@
 
 use super::convert::{from_js, from_thrown, settle, to_js};
 use crate::driver::{
-    aborted, request_head, too_large, Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport, Waiter,
-    WholeBody,
+    aborted, host_status, request_head, too_large, Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport,
+    Waiter, WholeBody,
 };
 use crate::error::{redact, Code, Error, Result};
 use crate::metrics::{Metric, Observer};
@@ -73,13 +73,7 @@ impl Fetch<'_> {
             .await
             .map_err(|e| scrubbed(&e, "fetch failed", self.secret))?;
         let out: Array = out.unchecked_into();
-        let status = out.get(0).as_f64().unwrap_or(0.0) as u16;
-        match status {
-            0 => return Err(Error::new(Code::Transport, "fetch resolved to something that is not a Response")),
-            1 => return Err(too_large()),
-            _ => {}
-        }
-        Ok((status, out.get(1).as_string(), out.get(2)))
+        Ok((host_status(out.get(0).as_f64())?, out.get(1).as_string(), out.get(2)))
     }
 
     async fn send_inner(&self, req: &HttpRequest) -> Result<HttpResponse> {
@@ -157,7 +151,7 @@ pub struct JsTools<'a> {
 impl JsTools<'_> {
     async fn call(&self, name: &str, args: &Map<String, Value>, answer: Option<&Answer>) -> Result<ToolResult> {
         let Some((_, f)) = self.fns.iter().find(|(n, _)| n == name) else {
-            return Ok(ToolResult::error(format!("Unknown tool: {name}")));
+            return Ok(ToolResult::unknown(name));
         };
         // The hand writer (`json`): serde_json's would be a second one on the run's path.
         let mut text = String::with_capacity(64);
@@ -213,11 +207,7 @@ impl Waiter for RunHost<'_> {
     fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
         Box::pin(async move {
             let returned = call_host(self.wait_for, to_js(&req.to_value()), "waitFor", self.signal).await?;
-            // No answer at all: the core declines the call.
-            if returned.is_undefined() || returned.is_null() {
-                return Ok(None);
-            }
-            Answer::from_wait_for(&from_js(&returned, "the answer from waitFor")?).map(Some)
+            Answer::from_wait_for(&from_js(&returned, "the answer from waitFor")?)
         })
     }
 }
@@ -244,13 +234,13 @@ impl Sleep for RunHost<'_> {
     }
 }
 
-/// The host's `onError(info)`: `"retry"` retries, anything else fails.
+/// The host's `onError(info)`, its reply read by the core (`Tier::from_reply`).
 impl ErrorPolicy for RunHost<'_> {
     fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>> {
         let info = to_js(&info.to_value());
         Box::pin(async move {
             let v = call_host(self.on_error, info, "onError", self.signal).await?;
-            Ok(if v.as_string().as_deref() == Some("retry") { Tier::Retry } else { Tier::Fail })
+            Ok(Tier::from_reply(v.as_string().as_deref()))
         })
     }
 }

@@ -78,8 +78,7 @@ pub fn check_revision(
     #[wasm_bindgen(unchecked_param_type = "ConversationState | undefined | null")] stored: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ConversationState")] state: JsValue,
 ) -> JsResult<()> {
-    // A missing or unreadable revision counts as 0, as in documents written before revisions.
-    let revision = |v: &JsValue| get(v, "revision").as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0).map_or(0, |n| n as u64);
+    let revision = |v: &JsValue| conversation::revision_of(get(v, "revision").as_f64());
     let stored = (!stored.is_undefined() && !stored.is_null()).then(|| revision(&stored));
     conversation::check_revision(stored, revision(&state)).map_err(js_error)
 }

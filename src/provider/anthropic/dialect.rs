@@ -2,7 +2,7 @@
 //! string or `text` / `tool_use` / `tool_result` blocks, rendered as values and read back. System messages are not Anthropic messages: they go to the body's `system` field.
 
 use crate::message::{push_result, AssistantTurn, Message, ToolCall};
-use crate::part::{str_at, Image, Part};
+use crate::part::Part;
 use crate::provider::common::{obj, split_content, str_field};
 use crate::style::Style;
 use serde_json::Value;
@@ -67,14 +67,6 @@ fn content_blocks(text: Option<&String>, parts: &[Part]) -> Value {
         out.push(p.value(Some(Style::Anthropic)));
     }
     Value::Array(out)
-}
-
-/// An image block's `source`.
-pub(crate) fn read_image(src: &Value) -> Result<Image, String> {
-    match str_at(src, "type") {
-        Some("url") => Image::new(None, str_at(src, "url"), None),
-        _ => Image::new(str_at(src, "data"), None, str_at(src, "media_type")),
-    }
 }
 
 /// An assistant message's content blocks: `text` and `tool_use` (its `input` serialised as the

@@ -4,7 +4,7 @@
 //! the call's name; a history without call ids gets synthesised ones (`call_h<index>_<n>`).
 
 use crate::message::{push_user, AssistantTurn, Message, ToolCall, ToolOutput};
-use crate::part::{str_at, Image, Part};
+use crate::part::Part;
 use crate::provider::common::obj;
 use crate::style::Style;
 use serde_json::Value;
@@ -59,17 +59,6 @@ pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
 
 fn part(p: &Part) -> Value {
     p.value(Some(Style::Gemini))
-}
-
-/// An `inlineData` or `fileData` part.
-pub(crate) fn read_image(p: &Value) -> Result<Image, String> {
-    match (p.get("inlineData"), p.get("fileData")) {
-        (Some(d), _) => Image::new(str_at(d, "data"), None, str_at(d, "mimeType")),
-        (None, f) => {
-            let f = f.unwrap_or(&Value::Null);
-            Image::new(None, str_at(f, "fileUri"), str_at(f, "mimeType"))
-        }
-    }
 }
 
 /// One Gemini content, read into the neutral transcript. Calls without an id get

@@ -4,7 +4,7 @@
 
 use crate::json::write_str;
 use crate::message::{push_result, Message, ToolCall, ToolOutput};
-use crate::part::{str_at, Image, Part};
+use crate::part::Part;
 use crate::provider::common::{split_content, str_field};
 use crate::style::Style;
 use serde_json::{Map, Value};
@@ -45,12 +45,6 @@ fn user_message(parts: &[Part]) -> String {
     let mut out = String::new();
     user_parts(&mut out, parts);
     out + "]}"
-}
-
-/// An `image_url` part: `{ image_url: { url } }` (or the URL as a string); `detail` is not kept.
-pub(crate) fn read_image(v: &Value) -> Result<Image, String> {
-    let u = v.get("image_url").unwrap_or(&Value::Null);
-    Image::new(None, str_at(u, "url").or(u.as_str()), None)
 }
 
 /// The transcript as the request's `messages` array, written by hand: the fields of `render`,
