@@ -99,14 +99,13 @@ export function messageOf(e) {
 // result still reads; an assignment replaces it.
 export function runResult(text, messages) {
   const o = JSON.parse(text);
-  let v;
-  Object.defineProperty(o, "messages", {
-    get: () => (messages === undefined ? v : ((v = JSON.parse(messages)), (messages = undefined), v)),
-    set: (x) => ((v = x), (messages = undefined)),
+  let read;
+  return Object.defineProperty(o, "messages", {
+    get: () => (read ? messages : ((read = 1), (messages = JSON.parse(messages)))),
+    set: (x) => ((read = 1), (messages = x)),
     enumerable: true,
     configurable: true,
   });
-  return o;
 }
 
 // Awaits what a host callback returned inside a promise of our own: a value's own `then`, a
