@@ -75,8 +75,24 @@ impl RunResult {
     /// sized up front. It goes to JS once per run, and serde_json at opt-level z writes each
     /// token through its own call (see `json`).
     pub fn to_json(&self) -> String {
+        self.write(true)
+    }
+
+    /// The result for the edge in two texts: the result with `"messages":null` in its place (so
+    /// that the key keeps its position), and the messages alone. The edge parses the second only
+    /// when `messages` is first read: most callers read `text` and never the transcript.
+    pub fn to_json_parts(&self) -> (String, String) {
+        let mut messages = String::with_capacity(256 * self.transcript.len());
+        crate::dialect::write(&mut messages, &self.transcript, self.style);
+        (self.write(false), messages)
+    }
+
+    /// One body for both callers (inlined, it would be in the wasm twice).
+    #[inline(never)]
+    fn write(&self, messages: bool) -> String {
         use crate::json::{write_key, write_str, write_u64, write_value};
-        let guess = 256 + self.text.len() + self.model.len() + 256 * (self.transcript.len() + self.tool_calls.len());
+        let guess =
+            256 + self.text.len() + self.model.len() + 256 * (usize::from(messages) * self.transcript.len() + self.tool_calls.len());
         let mut out = String::with_capacity(guess);
         out.push('{');
         write_key(&mut out, "schemaVersion");
@@ -88,7 +104,10 @@ impl RunResult {
         write_key(&mut out, "text");
         write_str(&mut out, &self.text);
         write_key(&mut out, "messages");
-        crate::dialect::write(&mut out, &self.transcript, self.style);
+        match messages {
+            true => crate::dialect::write(&mut out, &self.transcript, self.style),
+            false => out.push_str("null"),
+        }
         write_key(&mut out, "toolCalls");
         out.push('[');
         for (i, c) in self.tool_calls.iter().enumerate() {
@@ -200,5 +219,9 @@ mod tests {
             ]
             .concat()
         );
+        let (rest, messages) = sample(false).to_json_parts();
+        let whole = sample(false).to_json();
+        assert_eq!(rest, whole.replace(&messages, "null"));
+        assert_eq!(messages, r#"[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"text","text":"a"}]}]"#);
     }
 }

@@ -119,8 +119,12 @@ impl Inner {
         };
         match work {
             Work::Loop(mode, input) => {
-                let text = session::run(&self.cfg, mode, toolkit.kit, input, store, &env).await?.to_json();
-                js_sys::JSON::parse(&text).map_err(|_| Error::internal("JSON.parse refused our own output"))
+                let r = session::run(&self.cfg, mode, toolkit.kit, input, store, &env).await?;
+                // A stream's result went out in its `done` event: nothing to return.
+                Ok(match sink.and_then(Sink::iterable) {
+                    Some(_) => JsValue::UNDEFINED,
+                    None => super::convert::result_to_js(&r),
+                })
             }
             Work::Translate(request) => {
                 let emit = |chunk: serde_json::Value| {

@@ -13,6 +13,10 @@ extern "C" {
     #[wasm_bindgen(js_name = messageOf)]
     pub fn thrown_message(thrown: &JsValue) -> String;
     fn awaited(v: &JsValue) -> Promise;
+    /// A run's result from its two texts (`RunResult::to_json_parts`); `messages` is parsed on
+    /// first read, in JS: the getter never enters the wasm.
+    #[wasm_bindgen(js_name = runResult)]
+    fn run_result(text: &str, messages: &str) -> JsValue;
     #[wasm_bindgen(js_name = toolnexusError)]
     fn toolnexus_error(message: &str, code: &str, status: Option<u16>) -> JsValue;
 }
@@ -39,6 +43,13 @@ impl From<&str> for Text {
 /// Values only, written by `json::to_text`: serde's serializers are not linked at all.
 pub fn to_js(v: &Value) -> Result<JsValue> {
     JSON::parse(&crate::json::to_text(v)).map_err(|_| Error::internal("JSON.parse refused our own output"))
+}
+
+/// A run's result as the caller gets it, its `messages` rendered to JSON text but parsed only
+/// when read.
+pub fn result_to_js(r: &crate::run::RunResult) -> JsValue {
+    let (text, messages) = r.to_json_parts();
+    run_result(&text, &messages)
 }
 
 /// A JS value to JSON data, with `JSON.stringify` semantics (functions and symbols inside objects

@@ -93,6 +93,21 @@ export function messageOf(e) {
   return "unknown error";
 }
 
+// A run's result: `text` has `"messages":null` where the transcript goes, and `messages` is
+// the transcript's JSON, parsed on first read (most callers never read it). The accessor keeps
+// the key's place, so JSON.stringify, structuredClone and spreading see it as before; a frozen
+// result still reads; an assignment replaces it.
+export function runResult(text, messages) {
+  const o = JSON.parse(text);
+  let read;
+  return Object.defineProperty(o, "messages", {
+    get: () => (read ? messages : ((read = 1), (messages = JSON.parse(messages)))),
+    set: (x) => ((read = 1), (messages = x)),
+    enumerable: true,
+    configurable: true,
+  });
+}
+
 // Awaits what a host callback returned inside a promise of our own: a value's own `then`, a
 // throwing `then` getter or a Promise's `constructor` getter then rejects it, never throws.
 export async function awaited(v) {
@@ -161,9 +176,10 @@ export class EventStream {
   #closed = false;
   #stop; // aborts the run (runSignal)
   #drain = []; // resolvers of host calls waiting for the consumer to take every item
-  push(text) {
+  // An event's JSON text, or (`done`) its result's two texts (`runResult`).
+  push(text, messages) {
     if (this.#closed) return;
-    this.#items.push(text);
+    this.#items.push(messages === undefined ? text : [text, messages]);
     this.#deliver();
   }
   end(error) {
@@ -206,7 +222,8 @@ export class EventStream {
     if (!w) return;
     if (this.#items.length) {
       try {
-        w[0]({ value: JSON.parse(this.#items.shift()), done: false });
+        const t = this.#items.shift();
+        w[0]({ value: typeof t === "string" ? JSON.parse(t) : { type: "done", result: runResult(...t) }, done: false });
       } catch (e) {
         w[1](e);
       }

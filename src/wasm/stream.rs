@@ -19,6 +19,9 @@ extern "C" {
     fn new() -> EventStream;
     #[wasm_bindgen(method)]
     fn push(this: &EventStream, text: &str);
+    /// The `done` event, from its result's two texts (`RunResult::to_json_parts`).
+    #[wasm_bindgen(method, js_name = push)]
+    fn push_done(this: &EventStream, result: &str, messages: &str);
     #[wasm_bindgen(method)]
     fn end(this: &EventStream, error: &JsValue);
     /// What `for await` calls: `{ value, done: false }` per event, then `{ done: true }`.
@@ -60,7 +63,14 @@ impl EventSink for Sink {
         if let (Some(f), StreamEvent::Text { delta }) = (&self.on_text, &e) {
             let _ = f.call1(&JsValue::UNDEFINED, &delta.as_str().into());
         }
-        self.push_text(&e.to_json());
+        match (&self.stream, &e) {
+            // Its messages are parsed only when read, as a returned result's are.
+            (Some(s), StreamEvent::Done { result }) => {
+                let (text, messages) = result.to_json_parts();
+                s.push_done(&text, &messages);
+            }
+            _ => self.push_text(&e.to_json()),
+        }
     }
 }
 
