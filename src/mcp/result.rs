@@ -3,9 +3,10 @@
 //! properties; an error result is its non-blank text parts joined by a blank line, a structured
 //! result is its JSON, any other result its text parts joined by a newline. Parts that are not
 //! text (images, audio, resource links, embedded resources) are kept as they came in
-//! `metadata.content`, so the transcript can carry them to a model that takes them.
+//! `metadata.content`; its images also become the result's `parts`, so the model sees them.
 
 use crate::json;
+use crate::part::{Image, Part};
 use crate::tool::{sanitize_name, ToolResult};
 use serde_json::{Map, Value};
 
@@ -90,7 +91,34 @@ pub fn call_result(server: &str, result: &Value) -> ToolResult {
             _ => (json::join(&texts(content), "\n"), false),
         }
     };
-    ToolResult { output, is_error, metadata: Some(meta), parts: Vec::new() }
+    let (parts, notes) = images(content);
+    let output = if notes.is_empty() {
+        output
+    } else {
+        let mut all: Vec<&str> = Vec::with_capacity(notes.len() + 1);
+        if !output.is_empty() {
+            all.push(&output);
+        }
+        all.extend(notes.iter().map(String::as_str));
+        json::join(&all, "\n\n")
+    };
+    ToolResult { output, is_error, metadata: Some(meta), parts }
+}
+
+/// The image content as parts for the model, checked by the rules every image in a transcript
+/// follows; an image no provider would take (another type, no data) cannot be a part, so it
+/// becomes a note for the text output instead of vanishing.
+fn images(content: Option<&Value>) -> (Vec<Part>, Vec<String>) {
+    let (mut parts, mut notes) = (Vec::new(), Vec::new());
+    let all = content.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    for p in all.iter().filter(|p| p.get("type").and_then(Value::as_str) == Some("image")) {
+        let (data, mt) = (p.get("data").and_then(Value::as_str), p.get("mimeType").and_then(Value::as_str));
+        match Image::new(Some(data.unwrap_or_default()), None, mt) {
+            Ok(image) => parts.push(Part::Image(image)),
+            Err(e) => notes.push(json::join(&["[an image was not sent to the model: ", &e, "]"], "")),
+        }
+    }
+    (parts, notes)
 }
 
 /// A call that failed before the server gave a result (transport, protocol, timeout): an error

@@ -186,6 +186,40 @@ fn results_follow_the_reference_rules() {
 }
 
 #[test]
+fn images_become_parts_the_model_sees() {
+    use crate::part::{Image, Part};
+    let content = json!([
+        {"type": "text", "text": "shot"},
+        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+        {"type": "image", "data": "PHN2Zz4=", "mimeType": "image/svg+xml"},
+        {"type": "resource_link", "uri": "file:///a", "name": "a"},
+        {"type": "image", "data": "/9j/4AAQ"},
+        {"type": "audio", "data": "UklGR", "mimeType": "audio/wav"},
+    ]);
+    let r = result::call_result("s", &json!({ "content": content }));
+    let (r_value, parts) = (r.to_value(), r.parts.clone());
+    let png = Image { source: "iVBORw0KGgo=".into(), inline: true, media_type: "image/png".into() };
+    let jpeg = Image { source: "/9j/4AAQ".into(), inline: true, media_type: "image/jpeg".into() };
+    assert_eq!(r.parts, vec![Part::Image(png), Part::Image(jpeg)], "png kept, jpeg recognised from its bytes");
+    assert!(r.output.starts_with("shot\n\n[an image was not sent to the model: image mediaType image/svg+xml"), "{}", r.output);
+    assert!(!r.is_error);
+    let meta = r.metadata.unwrap();
+    let kept: Vec<&Value> = content.as_array().unwrap().iter().filter(|p| p["type"] != "text").collect();
+    assert_eq!(meta["content"].as_array().unwrap().iter().collect::<Vec<_>>(), kept, "metadata.content as before");
+    // an error result carries its image too; a result without images has no parts and no note
+    let err =
+        result::call_result("s", &json!({"isError": true, "content": [{"type": "image", "data": "R0lGODlh", "mimeType": "image/gif"}]}));
+    assert_eq!((err.output.as_str(), err.is_error, err.parts.len()), ("MCP tool returned an error", true, 1));
+    let plain = result::call_result("s", &json!({"content": [{"type": "text", "text": "x"}]}));
+    assert_eq!((plain.output.as_str(), plain.parts.len()), ("x", 0));
+    // a lone unusable image: the note is the whole output
+    let bad = result::call_result("s", &json!({"content": [{"type": "image", "mimeType": "image/png"}]}));
+    assert_eq!(bad.output, "[an image was not sent to the model: an image part needs data (base64) or a url]");
+    let back = crate::tool::ToolResult::from_return(r_value);
+    assert_eq!(back.parts, parts, "the value `run` returns reads back with its images");
+}
+
+#[test]
 fn failures_become_error_results_the_model_sees() {
     let rpc_err = json_reply(json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Unknown tool: nope"}}));
     let c = client(vec![init(0, None), accepted(), rpc_err, R(500, "text/plain", None, None, vec!["x".repeat(300)])]);

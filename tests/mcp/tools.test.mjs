@@ -40,6 +40,7 @@ for (const { label, opts } of MODES) {
     assert.deepEqual(await byName(tools, "demo_srv_fail").run({}, {}), { output: "it broke\n\ntwice", isError: true, metadata: { server: "demo srv" } });
     const img = await byName(tools, "demo_srv_image").run({}, {});
     assert.equal(img.output, "a red dot");
+    assert.deepEqual(img.parts, [{ type: "image", data: PIXEL, mediaType: "image/png" }], "the image is a part for the model");
     assert.deepEqual(img.metadata.content, [
       { type: "image", data: PIXEL, mimeType: "image/png" },
       { type: "resource_link", uri: "https://example.test/dot.png", name: "dot.png", mimeType: "image/png" },
@@ -75,6 +76,26 @@ test("the tools run in the loop: the model calls them and reads their results", 
   const results = events.filter((e) => e.type === "tool_result").map((e) => [e.name, e.output, e.isError]);
   assert.deepEqual(results, [["demo_echo", "echo: mug", false], ["demo_add", '{"sum":42}', false], ["demo_fail", "it broke\n\ntwice", true]]);
   assert.deepEqual(s.log.calls.map((c) => c.name), ["echo", "add", "fail", "echo", "add", "fail"]);
+  await tools.close();
+});
+
+test("an MCP image reaches the provider: an image_url data URL in a user message after the tool message", async () => {
+  const s = await server({});
+  const tools = await mcpTools({ server: "demo", url: s.url });
+  const scenarios = { mcpimg: [{ calls: [["demo_image", {}]] }, { text: "Got: {{results}}" }] };
+  const inner = scriptedFetch(scenarios);
+  const requests = [];
+  const fetch = async (url, init = {}) => { requests.push(JSON.parse(init.body)); return inner(url, init); };
+  const client = createClient({ baseUrl: "http://model.test/v1", style: "openai", model: "scripted", apiKey: "sk-test", fetch });
+  const r = await client.run("#mcpimg", { toolkit: createToolkit({ tools }) });
+  assert.equal(r.status, "done");
+  assert.equal(requests.length, 2);
+  const msgs = requests[1].messages;
+  const at = msgs.findIndex((m) => m.role === "tool");
+  assert.ok(at > 0, "a tool message");
+  assert.equal(msgs[at].content, "a red dot");
+  assert.deepEqual(msgs[at + 1], { role: "user", content: [{ type: "image_url", image_url: { url: `data:image/png;base64,${PIXEL}` } }] });
+  assert.ok(!JSON.stringify(requests[1]).includes("example.test/dot.png"), "the resource link stays in metadata");
   await tools.close();
 });
 
