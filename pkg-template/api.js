@@ -104,8 +104,7 @@ export class Toolkit {
     this.#tools = copy;
     kits?.register(this, this.#id, this);
   }
-  // `this` itself, or bad_input for an object this class did not make (a private-field read
-  // would throw an untyped TypeError) and, with `live`, for a freed toolkit (`#id` 0).
+  // bad_input, not a private-field TypeError, for a forged `this`; with `live`, for a freed one.
   static #own(t, k, live) {
     if (!(#id in Object(t))) throw toolnexusError("bad_input", `Toolkit.${k}: not a Toolkit`);
     if (live && !t.#id) throw toolnexusError("bad_input", `Toolkit.${k}: the toolkit was freed`);
@@ -115,7 +114,6 @@ export class Toolkit {
     return Toolkit.#own(this, "tools").#tools.slice();
   }
   // The relay collision guard and the duplicate-name check apply; a refused tool changes nothing.
-  // After `free()` nothing is registered again (nothing would ever drop it).
   add(tool) {
     const next = [...Toolkit.#own(this, "add", 1).#tools, schemaTool(tool)];
     toolkitId(next, this);

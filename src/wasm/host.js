@@ -297,8 +297,7 @@ export function runSignal(u, ms, stream) {
   s.public = ms === undefined && !stream ? u : s;
   // Aborting ends the run: what it awaits settles (`guard`, `onAbort`, `sleep`).
   const stop = (reason) => (c.abort(reason), endRun(s));
-  // Called by the caller's signal (its own code may call it at any time): a `reason` that throws
-  // aborts all the same, with the default AbortError, and nothing is thrown back at the caller.
+  // A `reason` that throws aborts all the same (the default AbortError), throwing at no one.
   const on = () => {
     let r;
     try {
@@ -346,7 +345,7 @@ export function guard(p, s) {
 // 0: not aborted; 1: aborted; 2: aborted by a deadline (the reason is a TimeoutError).
 export function abortState(s) {
   if (!s?.aborted) return 0;
-  // The reason may be the caller's (a Proxy, a throwing `name` getter): then it is no deadline.
+  // A caller's reason whose `name` throws is no deadline.
   try {
     const r = s.reason;
     return r !== null && typeof r === "object" && r.name === "TimeoutError" ? 2 : 1;
