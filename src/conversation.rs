@@ -185,12 +185,26 @@ pub struct Saver<'a> {
     id: String,
     revision: Cell<u64>,
     queue: Queue,
+    /// Coalescing (`save_latest`): requests made, the last request a finished save covered, and
+    /// whether a save is being sent. N calls that suspend (or are answered) together then cost
+    /// two saves of the latest state, not N saves of N growing states.
+    requested: Cell<u64>,
+    covered: Cell<u64>,
+    sending: Cell<bool>,
 }
 
 impl<'a> Saver<'a> {
     /// `revision`: the stored revision the run started from (0 for a new conversation).
     pub fn new(store: &'a dyn ConversationStore, id: String, revision: u64) -> Self {
-        Saver { store, id, revision: Cell::new(revision), queue: Queue::default() }
+        Saver {
+            store,
+            id,
+            revision: Cell::new(revision),
+            queue: Queue::default(),
+            requested: Cell::new(0),
+            covered: Cell::new(0),
+            sending: Cell::new(false),
+        }
     }
 
     /// The revision of the last successful save (or the one loaded).
@@ -210,6 +224,51 @@ impl Persist for Saver<'_> {
             self.revision.set(state.revision);
             Ok(())
         })
+    }
+
+    /// One save serves every request made before it was sent: the state is taken when the save
+    /// starts, after every requester recorded its outcome. A request made while a save is being
+    /// sent waits for it, then the first such waiter sends one save for all of them. A save given
+    /// up half-way (the run aborted) lets the waiters go on.
+    fn save_latest<'s>(&'s self, state: &'s dyn Fn() -> ConversationState) -> LocalBoxFuture<'s, Result<()>> {
+        let mine = self.requested.get() + 1;
+        self.requested.set(mine);
+        Box::pin(async move {
+            loop {
+                if self.covered.get() >= mine {
+                    return Ok(());
+                }
+                if !self.sending.get() {
+                    self.sending.set(true);
+                    let _done = Sending(self);
+                    let upto = self.requested.get();
+                    self.save(state()).await?;
+                    self.covered.set(self.covered.get().max(upto));
+                    return Ok(());
+                }
+                std::future::poll_fn(|cx| {
+                    if self.sending.get() {
+                        self.queue.waker.set(Some(cx.waker().clone()));
+                        Poll::Pending
+                    } else {
+                        Poll::Ready(())
+                    }
+                })
+                .await;
+            }
+        })
+    }
+}
+
+/// Ends a coalesced save, done or given up, and wakes the requests that wait for it.
+struct Sending<'s, 'a>(&'s Saver<'a>);
+
+impl Drop for Sending<'_, '_> {
+    fn drop(&mut self) {
+        self.0.sending.set(false);
+        if let Some(w) = self.0.queue.waker.take() {
+            w.wake();
+        }
     }
 }
 

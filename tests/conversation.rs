@@ -31,6 +31,8 @@ struct Mem {
     docs: RefCell<HashMap<String, Value>>,
     slow: bool,
     saved: Cell<usize>,
+    /// The bytes of every state saved, as JSON text.
+    bytes: Cell<usize>,
 }
 
 impl Mem {
@@ -58,6 +60,7 @@ impl ConversationStore for Mem {
             check_revision(stored, state.revision)?;
             self.docs.borrow_mut().insert(id.to_string(), serde_json::to_value(state).unwrap());
             self.saved.set(self.saved.get() + 1);
+            self.bytes.set(self.bytes.get() + state.to_json().len());
             Ok(())
         })
     }
@@ -336,6 +339,35 @@ fn two_calls_suspended_in_one_turn_checkpoint_twice_without_conflicting() {
         assert!(store.saved.get() >= 3, "two checkpoints before waiting, then the turn and the end");
         assert!(last.pending.is_none());
     }
+}
+
+/// N relay calls suspended in one turn and answered in-process, with a checking store: the saves
+/// never conflict with each other, and they are coalesced, so the bytes saved grow linearly
+/// with N (one save per call would grow with N², each save holding every call).
+#[test]
+fn a_turn_of_n_suspended_calls_saves_linear_bytes_without_conflicting() {
+    let mut per_call = Vec::new();
+    for n in [1usize, 10, 100, 1000] {
+        let store = Mem::slow();
+        let calls: Vec<(String, &str, Value)> = (0..n).map(|i| (format!("c{i}"), "click", json!({"s": i}))).collect();
+        let refs: Vec<(&str, &str, Value)> = calls.iter().map(|(id, name, a)| (id.as_str(), *name, a.clone())).collect();
+        let p = Scripted::new(vec![calls_in(Style::OpenAi, &refs), text_in(Style::OpenAi, "clicked them all")]);
+        let w = Wait::new(|r| {
+            let id = r.data.as_ref().unwrap()["calls"][0]["id"].as_str().unwrap().to_string();
+            ok_answer(r, json!({"results": [{"id": id, "output": "ok", "isError": false}]}))
+        });
+        let r = drive_saved(&store, "many", 0, &p, &Tools::default(), Some(&*w), || {
+            Run::start(config(Style::OpenAi), Toolkit::new(vec![relay("click")])?, vec![], "click them all")
+        })
+        .expect("no save conflicts with another save of the same run");
+        assert_eq!(r.status, Status::Done);
+        assert_eq!(w.seen.borrow().len(), n);
+        assert_eq!(store.state("many").revision as usize, store.saved.get(), "every save was the next revision");
+        assert!(store.saved.get() <= 6, "{n} calls: {} saves, not one per call", store.saved.get());
+        per_call.push(store.bytes.get() / n);
+    }
+    // Bytes per call stay flat (within a factor of 3 from 10 to 1,000 calls), not growing with N.
+    assert!(per_call[3] <= per_call[1] * 3, "bytes saved per call: {per_call:?}");
 }
 
 // The facade a client operation calls (`session::run`): the mode decides whether the store is

@@ -128,6 +128,11 @@ pub trait Waiter {
 /// asked for persistence must not believe a state is safe when it is not.
 pub trait Persist {
     fn save(&self, state: ConversationState) -> LocalBoxFuture<'_, Result<()>>;
+    /// Saves what `state()` gives when the save is sent. A store-backed persister may serve
+    /// several requests with one save of the latest state (see `conversation::Saver`).
+    fn save_latest<'s>(&'s self, state: &'s dyn Fn() -> ConversationState) -> LocalBoxFuture<'s, Result<()>> {
+        self.save(state())
+    }
 }
 
 /// Waits between retries. Without one, retries happen at once (tests).
@@ -262,9 +267,9 @@ impl Env<'_> {
 
     /// Saves the conversation `state()` gives, when there is a store (the state is built only
     /// then).
-    async fn save(&self, state: impl FnOnce() -> ConversationState) -> Result<()> {
+    async fn save(&self, state: impl Fn() -> ConversationState) -> Result<()> {
         match self.persist {
-            Some(p) => p.save(state()).await,
+            Some(p) => p.save_latest(&state).await,
             None => Ok(()),
         }
     }
