@@ -104,18 +104,25 @@ export class Toolkit {
     this.#tools = copy;
     kits?.register(this, this.#id, this);
   }
+  // bad_input, not a private-field TypeError, for a forged `this`; with `live`, for a freed one.
+  static #own(t, k, live) {
+    if (!(#id in Object(t))) throw toolnexusError("bad_input", `Toolkit.${k}: not a Toolkit`);
+    if (live && !t.#id) throw toolnexusError("bad_input", `Toolkit.${k}: the toolkit was freed`);
+    return t;
+  }
   get tools() {
-    return this.#tools.slice();
+    return Toolkit.#own(this, "tools").#tools.slice();
   }
   // The relay collision guard and the duplicate-name check apply; a refused tool changes nothing.
   add(tool) {
-    const next = [...this.#tools, schemaTool(tool)];
+    const next = [...Toolkit.#own(this, "add", 1).#tools, schemaTool(tool)];
     toolkitId(next, this);
     this.#tools = next;
   }
   free() {
-    kits?.unregister(this);
+    kits?.unregister(Toolkit.#own(this, "free"));
     dropToolkit(this.#id);
+    this.#id = 0;
   }
   [Symbol.dispose]() {
     this.free();

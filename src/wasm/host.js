@@ -297,7 +297,14 @@ export function runSignal(u, ms, stream) {
   s.public = ms === undefined && !stream ? u : s;
   // Aborting ends the run: what it awaits settles (`guard`, `onAbort`, `sleep`).
   const stop = (reason) => (c.abort(reason), endRun(s));
-  const on = () => stop(u.reason);
+  // A `reason` that throws aborts all the same (the default AbortError), throwing at no one.
+  const on = () => {
+    let r;
+    try {
+      r = u.reason;
+    } catch {}
+    stop(r);
+  };
   let t;
   s[RUN] = [
     () => {
@@ -338,8 +345,13 @@ export function guard(p, s) {
 // 0: not aborted; 1: aborted; 2: aborted by a deadline (the reason is a TimeoutError).
 export function abortState(s) {
   if (!s?.aborted) return 0;
-  const r = s.reason;
-  return r !== null && typeof r === "object" && r.name === "TimeoutError" ? 2 : 1;
+  // A caller's reason whose `name` throws is no deadline.
+  try {
+    const r = s.reason;
+    return r !== null && typeof r === "object" && r.name === "TimeoutError" ? 2 : 1;
+  } catch {
+    return 1;
+  }
 }
 
 // Resolves once the run aborts, or when it ends (then nothing awaits it).

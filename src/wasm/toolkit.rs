@@ -64,6 +64,10 @@ pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
     if let Some(d) = REGISTRY.with(|r| r.borrow().iter().find(|(k, _)| id != 0 && *k == id).map(|(_, d)| d.clone())) {
         return Ok(d);
     }
+    // Bound to an id with no entry: its `free()` dropped it.
+    if id != 0 {
+        return Err(Error::bad_input("the toolkit was freed"));
+    }
     let list = match list_of(toolkit) {
         Some(list) => list,
         None => list_of(&get(toolkit, "tools"))

@@ -479,6 +479,68 @@ test("use after free(), concurrent next() and forged toolkits are typed bad_inpu
   assert.equal(r.toolCalls[0].output, "secret");
 });
 
+// ---- 4. forged `this` on Toolkit, a freed toolkit, signals that turn hostile after the check ----
+
+test("Toolkit methods on a forged this, and a freed toolkit, are typed bad_input", async (t) => {
+  const { get } = Object.getOwnPropertyDescriptor(Toolkit.prototype, "tools");
+  const t1 = () => defineTool({ name: "t1", description: "one more", run: () => "1" });
+  const freedKit = () => {
+    const k = tool(() => "freed");
+    k.free();
+    return k;
+  };
+  const rows = [
+    ...[{}, 5, null, undefined, Object.create(Toolkit.prototype), revoked(), trapping()].flatMap((v, i) => [
+      [`Toolkit.prototype.add on forged this #${i}`, () => Toolkit.prototype.add.call(v, t1()), fails("bad_input")],
+      [`the tools getter on forged this #${i}`, () => get.call(v), fails("bad_input")],
+      [`Toolkit.prototype.free on forged this #${i}`, () => Toolkit.prototype.free.call(v), fails("bad_input")],
+    ]),
+    ["add after free()", () => freedKit().add(t1()), fails("bad_input")],
+    ["a run with a freed toolkit", () => client({ fetch: script(callOf("t"), text("ran")) }).run("x", { toolkit: freedKit() }), fails("bad_input")],
+    ["a run with a freed toolkit after a refused add", () => {
+      const k = freedKit();
+      try {
+        k.add(t1());
+      } catch {}
+      return client({ fetch: script(callOf("t1"), text("ran")) }).run("x", { toolkit: k });
+    }, fails("bad_input")],
+    ["a toolkit freed twice", () => freedKit().free(), {}],
+  ];
+  await table(t, rows);
+});
+
+test("a signal that throws after the run's check: a typed error or a finished run, never an escape", async (t) => {
+  // Passes runOptions' check (the first reads), then every read or call throws.
+  const later = (n = 2) => {
+    let reads = 0;
+    const c = new AbortController();
+    return new Proxy(c.signal, { get(o, k) { if (++reads > n) throw new Error("later"); const v = Reflect.get(o, k, o); return typeof v === "function" ? v.bind(o) : v; } });
+  };
+  const secondRead = () => { let n = 0; return { get aborted() { if (n++) throw Symbol("aborted"); return false; }, addEventListener() {}, removeEventListener() { throw revoked(); } }; };
+  const listenerThrows = () => ({ aborted: false, addEventListener() { throw trapping(); } });
+  const abortedWith = (reason) => { const c = new AbortController(); c.abort(reason); return c.signal; };
+  const reasonThrows = () => ({ aborted: true, get reason() { throw new Error("reason"); }, addEventListener() {} });
+  // Aborts during the tool (the listener fires from host code) with a reason that throws.
+  const firesLater = () => { const o = { aborted: false, get reason() { throw new Error("reason"); }, addEventListener(_, f) { o.fire = f; } }; return o; };
+  const run = (signal, extra = {}) => client({ fetch: script(callOf("t"), text("fine")) }).run("x", { toolkit: tool(() => "ran"), signal, ...extra });
+  const rows = [];
+  for (const [name, make] of Object.entries({ "a Proxy whose reads throw after the check": later, "an aborted getter that throws on the second read": secondRead, "an addEventListener that throws": listenerThrows })) {
+    rows.push([`${name}: run`, () => run(make()), done]);
+    rows.push([`${name}: run with timeoutMs`, () => run(make(), { timeoutMs: 2000 }), done]);
+    rows.push([`${name}: stream`, () => client({ fetch: script(callOf("t"), text("fine")) }).stream("x", { toolkit: tool(() => "ran"), signal: make() }), streamDone]);
+  }
+  rows.push(
+    ["a signal aborted with a reason whose getters throw", () => run(abortedWith(getterThrows(["name", "message", "stack"]))), fails("aborted")],
+    ["a signal aborted with a revoked Proxy as its reason", () => run(abortedWith(revoked()), { timeoutMs: 2000 }), fails("aborted")],
+    ["an aborted signal whose reason getter throws", () => run(reasonThrows()), fails("aborted")],
+    ["a signal that fires during a tool with a throwing reason", () => {
+      const s = firesLater();
+      return client({ fetch: script(callOf("t"), text("fine")) }).run("x", { signal: s, toolkit: tool(() => new Promise((r) => setTimeout(() => (s.fire(), r("late")), 5))) });
+    }, fails("aborted")],
+  );
+  await table(t, rows);
+});
+
 after(() => {
   console.log(`# hostile cases: ${cases}`);
   assert.deepEqual(escaped.map(String), [], "nothing escaped to the host");
