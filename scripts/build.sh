@@ -32,6 +32,14 @@ grep -q "from \"./$err\"" "$pkg"/api.js || { echo "!! api.js: the host.js import
 for f in "$pkg"/*.js "$pkg"/snippets/*/*/*/*.js; do
   esbuild "$f" --minify --line-limit=160 --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
 done
+# Bundlers find the wasm by the literal `new URL("….wasm", import.meta.url)` on one line (Vite's
+# pattern, webpack's): a cut line inside it (`import.meta.` / `url`) hides the asset (a 404 at
+# init()). Join it again, and fail the build if the pattern is gone.
+one_url() { # $1 = glue file, $2 = wasm file name
+  perl -0pi -e 's/new\s+URL\(\s*("[^"]+")\s*,\s*import\s*\.\s*meta\s*\.\s*url\s*\)/new URL($1,import.meta.url)/g' "$1"
+  grep -q "new URL(\"$2\",import.meta.url)" "$1" || { echo "!! $1: no one-line new URL(\"$2\", import.meta.url) for bundlers"; exit 1; }
+}
+one_url "$pkg"/toolnexus_wasm.js toolnexus_wasm_bg.wasm
 # The MCP entry (toolnexus-wasm/mcp): the same crate with the `mcp` feature is a second, small
 # wasm holding only the MCP client; it goes in $pkg/mcp/ beside its entry files, outside the
 # default entry's budget. MCP=0 skips it.
@@ -43,6 +51,7 @@ if [ "${MCP:-1}" != 0 ]; then
   for f in "$pkg"/mcp/*.js "$pkg"/mcp/snippets/*/*/*/*.js; do
     esbuild "$f" --minify --line-limit=160 --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
   done
+  one_url "$pkg"/mcp/toolnexus_mcp.js toolnexus_mcp_bg.wasm
   node -e '
     const fs = require("node:fs"), zlib = require("node:zlib"), p = process.argv[1] + "/mcp/";
     const gz = (f) => zlib.gzipSync(fs.readFileSync(p + f), { level: 9 }).length;
