@@ -40,11 +40,16 @@ before(async () => {
 });
 after(async () => { await context?.close(); server?.close(); fs.rmSync(root, { recursive: true, force: true }); });
 
-test("relay calls act in a real page with approval, across a service worker restart", async () => {
+/** The extension's id (from its service worker) and a tab on the test page. */
+async function openPage() {
   const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
-  const extId = new URL(sw.url()).host;
   const page = await context.newPage();
   await page.goto(pageUrl);
+  return { extId: new URL(sw.url()).host, page };
+}
+
+test("relay calls act in a real page with approval, across a service worker restart", async () => {
+  const { extId, page } = await openPage();
   const panel = await context.newPage();
   await panel.goto(`chrome-extension://${extId}/panel.html`);
   const tabId = await panel.evaluate(async (url) => (await chrome.tabs.query({ url }))[0].id, pageUrl);
@@ -111,10 +116,7 @@ const status = (panel, s) => panel.waitForFunction((want) => document.body.datas
 const texts = (panel, cls) => panel.locator(`#chat .${cls}`).allTextContents();
 
 test("the panel: busy and Stop, a conversation that outlives the panel and the worker, checked settings, a refused key", async () => {
-  const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
-  const extId = new URL(sw.url()).host;
-  const page = await context.newPage();
-  await page.goto(pageUrl);
+  const { extId, page } = await openPage();
   let panel = await context.newPage();
   await panel.goto(`chrome-extension://${extId}/panel.html`);
   const tabId = await panel.evaluate(async (url) => (await chrome.tabs.query({ url }))[0].id, pageUrl);
@@ -226,10 +228,7 @@ test("the panel: busy and Stop, a conversation that outlives the panel and the w
 });
 
 test("the screenshot relay tool sends the tab's pixels to the model", async () => {
-  const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
-  const extId = new URL(sw.url()).host;
-  const page = await context.newPage();
-  await page.goto(pageUrl);
+  const { extId, page } = await openPage();
   const panel = await context.newPage();
   await panel.goto(`chrome-extension://${extId}/panel.html`);
   const tabId = await panel.evaluate(async (url) => (await chrome.tabs.query({ url }))[0].id, pageUrl);
