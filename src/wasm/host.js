@@ -57,11 +57,12 @@ function cancel(x) {
 
 // One tool call: the arguments cross as JSON text. Resolves to [0, string] for a string result,
 // [1, JSON text] for any other value, [2, message] for a throw or rejection, [3] for a value
-// that is not JSON data. Never rejects.
+// that is not JSON data. Never rejects. Tools see the run's `public` signal (the caller's own
+// when there is no deadline).
 export async function callTool(f, args, signal, answer) {
   await drained(signal);
   const ctx = {};
-  if (signal) ctx.signal = signal;
+  if (signal?.public) ctx.signal = signal.public;
   if (answer) ctx.answer = JSON.parse(answer);
   let v;
   try {
@@ -130,11 +131,20 @@ function quietly(f) {
 
 // Toolkits made by `createToolkit`, mapped to their decoded tools' id in the wasm. Only the
 // object itself finds them: a plain `{ id }` or a copied handle cannot pose as a toolkit.
-// `kitId(o, id)` binds `o` to `id`; `kitId(o)` is o's id, or 0.
+// `kitId(o, true)` binds `o` to a new id unless it has one; `kitId(o)` is o's id, or 0.
 const kits = new WeakMap();
-export function kitId(o, id) {
-  if (id && o !== null && typeof o === "object") kits.set(o, id);
+let lastKit = 0;
+export function kitId(o, bind) {
+  if (bind && o !== null && typeof o === "object" && !kits.has(o)) kits.set(o, (lastKit = (lastKit % 4294967295) + 1));
   return kits.get(o) ?? 0;
+}
+
+// A run's toolkit: a Toolkit's id, else a real array copy of its tools (an array of tools, or
+// `{ tools }`), else undefined (a getter that throws, a revoked Proxy included).
+export function kitOf(t) {
+  try {
+    return kits.get(t) ?? listOf(t) ?? listOf(t.tools);
+  } catch {}
 }
 
 // A real array copy of `v` when it is an array (of a toolkit's tools), else undefined; an array
@@ -145,9 +155,6 @@ export function listOf(v) {
   } catch {}
 }
 
-// `createClient`'s options as JSON text for the core to read (src/options.rs): functions drop
-// out as in any JSON.stringify, and so does the store, an object of the host's, not data.
-// A value that is not JSON data (a cycle, a BigInt) gives "", which the core refuses.
 // `createClient`'s options as JSON text for the core to read (src/options.rs): a function
 // option is `true` there (so the core sees every key it must check against its table), and the
 // store, an object of the host's, not data, is left out. A value that is not JSON data (a cycle,
@@ -354,17 +361,14 @@ export function abortState(s) {
   }
 }
 
-// Resolves once the run aborts, or when it ends (then nothing awaits it).
-export function onAbort(s) {
-  return (s.fired ??= new Promise((resolve) => s[RUN].push(resolve)));
-}
-
 // A backoff sleep, cut short (its timer cleared) when the run's signal aborts: an aborted run
 // must not keep the process alive until the timer fires. A host without `setTimeout` does not
 // wait (the rejection ends the sleep). `ms` is within the timer range (the core clamps it).
+// Without `ms` it is the wait for the abort: it resolves once the run aborts, or when it ends
+// (then nothing awaits it).
 export function sleep(ms, s) {
   return new Promise((resolve) => {
-    const t = s?.aborted ? resolve() : setTimeout(resolve, ms);
+    const t = s?.aborted ? resolve() : ms >= 0 && setTimeout(resolve, ms);
     s?.[RUN]?.push(() => (clearTimeout(t), resolve()));
   });
 }

@@ -1,6 +1,10 @@
 //! The wasm edge: decode JS values, call the core, encode results, map errors to JS `Error`s
 //! with a stable `code`. Nothing here decides loop behaviour. No `unwrap` or `expect`: a panic
 //! would trap and poison the instance, so every failure is a typed error.
+//!
+//! Three exports: `createClient`, the client's `op` (client.rs) and `op` here, which serves
+//! every function of the API that holds no state. pkg-template/api.js gives each kind its name:
+//! each export of its own would be glue JS and a wasm shim.
 
 mod client;
 mod convert;
@@ -11,12 +15,13 @@ mod stream;
 mod toolkit;
 
 pub use client::{create_client, Client};
+pub use store::check_revision;
 pub use stream::EventStream;
 pub use toolkit::{define_tool, drop_toolkit, relay_tool, toolkit_id};
 
-use crate::error::Error;
+use crate::error::{Error, Result};
 use crate::suspend::{self, IdGen, Request};
-use convert::{from_js, js_error, string_arg, to_js, JsResult, Text};
+use convert::{from_js, js_error, string_arg, to_js, JsResult};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -32,50 +37,57 @@ pub(crate) fn ids() -> Rc<IdGen> {
     IDS.with(Rc::clone)
 }
 
-fn request_of(v: &JsValue, what: &str) -> Result<Request, Error> {
+/// The functions of the API that hold no state, by kind, in the order of `OPS` in
+/// pkg-template/api.js (typed in pkg-template/index.d.ts).
+#[wasm_bindgen(skip_typescript)]
+pub fn op(kind: u8, a: JsValue, b: JsValue, c: JsValue) -> JsResult<JsValue> {
+    match kind {
+        0 => pending(&a),
+        1 => auth_required(&a, &b),
+        2 => Ok(is_relay_request(&a).into()),
+        3 => relay_calls_of(&a),
+        4 => relay_answer(&a, &b),
+        5 => check_revision(&a, &b).map(|_| JsValue::UNDEFINED),
+        6 => define_tool(&a),
+        7 => relay_tool(&a, &b, &c),
+        8 => toolkit_id(&a, &b).map(JsValue::from),
+        9 => Ok(drop_toolkit(&a)),
+        _ => Err(Error::internal("no such operation")),
+    }
+    .map_err(js_error)
+}
+
+fn request_of(v: &JsValue, what: &str) -> Result<Request> {
     Request::from_host(v.is_object().then(|| from_js(v, what)).transpose()?.as_ref(), what)
 }
 
-/// Suspends a tool call: return `pending({ kind, prompt, url?, data? })` from a tool's `run`.
-/// A missing `id` is generated (`pnd-…`).
-#[wasm_bindgen(unchecked_return_type = "ToolResult")]
-pub fn pending(#[wasm_bindgen(unchecked_param_type = "Partial<Request>")] request: JsValue) -> JsResult<JsValue> {
-    let req = request_of(&request, "pending(request)").map_err(js_error)?;
-    to_js(&suspend::pending_result(req, &ids()).to_value()).map_err(js_error)
+/// `pending({ kind, prompt, url?, data? })`, returned from a tool's `run`, suspends the call. A
+/// missing `id` is generated (`pnd-…`).
+pub fn pending(request: &JsValue) -> Result<JsValue> {
+    to_js(&suspend::pending_result(request_of(request, "pending(request)")?, &ids()).to_value())
 }
 
-/// `pending({ kind: "authorization", prompt, url })`.
-#[wasm_bindgen(js_name = authRequired, unchecked_return_type = "ToolResult")]
-pub fn auth_required(url: Text, prompt: Option<Text>) -> JsResult<JsValue> {
-    let run = || {
-        let prompt = string_arg(&prompt.map_or(JsValue::UNDEFINED, Into::into), true, "authRequired: prompt must be a string")?;
-        let url = string_arg(&url, false, "authRequired: url must be a string")?.unwrap_or_default();
-        let req = suspend::auth_required(&url, prompt.as_deref());
-        to_js(&suspend::pending_result(req, &ids()).to_value())
-    };
-    run().map_err(js_error)
+/// `authRequired(url, prompt?)`: `pending({ kind: "authorization", prompt, url })`.
+pub fn auth_required(url: &JsValue, prompt: &JsValue) -> Result<JsValue> {
+    let prompt = string_arg(prompt, true, "authRequired: prompt must be a string")?;
+    let url = string_arg(url, false, "authRequired: url must be a string")?.unwrap_or_default();
+    to_js(&suspend::pending_result(suspend::auth_required(&url, prompt.as_deref()), &ids()).to_value())
 }
 
 /// Whether a request is a relay tool call (`kind === "tool_call"`).
-#[wasm_bindgen(js_name = isRelayRequest)]
-pub fn is_relay_request(#[wasm_bindgen(unchecked_param_type = "Request | undefined | null")] request: JsValue) -> bool {
-    request_of(&request, "request").map(|r| r.is_relay()).unwrap_or(false)
+pub fn is_relay_request(request: &JsValue) -> bool {
+    request_of(request, "request").map(|r| r.is_relay()).unwrap_or(false)
 }
 
 /// The relay calls a request carries (`data.calls`), in call order; `[]` for other requests.
-#[wasm_bindgen(js_name = relayCallsOf, unchecked_return_type = "RelayCall[]")]
-pub fn relay_calls_of(#[wasm_bindgen(unchecked_param_type = "Request")] request: JsValue) -> JsResult<JsValue> {
-    let req = request_of(&request, "request").map_err(js_error)?;
+pub fn relay_calls_of(request: &JsValue) -> Result<JsValue> {
+    let req = request_of(request, "request")?;
     let calls = if req.is_relay() { req.relay_calls() } else { Vec::new() };
-    to_js(&serde_json::Value::Array(calls.into_iter().map(suspend::RelayCall::into_value).collect())).map_err(js_error)
+    to_js(&serde_json::Value::Array(calls.into_iter().map(suspend::RelayCall::into_value).collect()))
 }
 
-/// Builds the answer to a relay request: `{ id: requestId, ok: true, data: { results } }`.
-#[wasm_bindgen(js_name = relayAnswer, unchecked_return_type = "Answer")]
-pub fn relay_answer(request_id: Text, #[wasm_bindgen(unchecked_param_type = "RelayResult[]")] results: JsValue) -> JsResult<JsValue> {
-    let run = || {
-        let id = string_arg(&request_id, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
-        to_js(&suspend::relay_answer(&id, suspend::relay_results_from_json(&from_js(&results, "results")?)?).into_value())
-    };
-    run().map_err(js_error)
+/// `relayAnswer(requestId, results)`: `{ id: requestId, ok: true, data: { results } }`.
+pub fn relay_answer(request_id: &JsValue, results: &JsValue) -> Result<JsValue> {
+    let id = string_arg(request_id, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
+    to_js(&suspend::relay_answer(&id, suspend::relay_results_from_json(&from_js(results, "results")?)?).into_value())
 }

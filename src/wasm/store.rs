@@ -6,7 +6,7 @@
 //! thin wrappers over a `Map` or a host API, and async methods written in Rust would each add a
 //! compiled future to the wasm.
 
-use super::convert::{from_js, get, js_error, JsResult};
+use super::convert::{from_js, get};
 use crate::conversation::{self, ConversationStore};
 use crate::error::{Code, Error, Result};
 use crate::state::ConversationState;
@@ -14,13 +14,12 @@ use futures_util::future::LocalBoxFuture;
 use futures_util::FutureExt;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// Any JS store, seen from Rust.
-pub struct JsStore {
-    pub store: JsValue,
+pub struct JsStore<'a> {
+    pub store: &'a JsValue,
     /// The run's signal (`undefined` for none): an abort settles a store call that never would.
-    pub signal: JsValue,
+    pub signal: &'a JsValue,
 }
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
@@ -29,15 +28,15 @@ extern "C" {
     fn call_store(store: &JsValue, method: &str, id: &str, state: Option<String>, signal: &JsValue) -> js_sys::Promise;
 }
 
-impl JsStore {
+impl JsStore<'_> {
     /// Calls `method(id, state?)` through `callStore` (host.js). One boxed future serves the
     /// three methods: each distinct future would otherwise be compiled into the wasm again.
     fn call<'a>(&'a self, method: &'static str, id: &'a str, state: Option<&'a ConversationState>) -> LocalBoxFuture<'a, Result<JsValue>> {
         Box::pin(async move {
             let state = state.map(ConversationState::to_json);
-            let mut p = call_store(&self.store, method, id, state, &self.signal);
+            let mut p = call_store(self.store, method, id, state, self.signal);
             if !self.signal.is_undefined() {
-                p = super::host::guard(&p, &self.signal);
+                p = super::host::guard(&p, self.signal);
             }
             let out = wasm_bindgen_futures::JsFuture::from(p)
                 .await
@@ -52,7 +51,7 @@ impl JsStore {
 }
 
 /// The JS store object behind the core's store seam.
-impl ConversationStore for JsStore {
+impl ConversationStore for JsStore<'_> {
     fn get<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, Result<Option<Value>>> {
         Box::pin(self.call("get", id, None).map(|r| match r? {
             v if v.is_undefined() || v.is_null() => Ok(None),
@@ -71,14 +70,10 @@ impl ConversationStore for JsStore {
 
 /// `checkRevision(stored, state)`: the revision rule, for a store to apply inside its own atomic
 /// read-check-write (the stores in `api.js` use it, so the rule is written once, in the core).
-/// `stored` is what the store holds (`undefined` or `null` for nothing). Throws a `conflict`
-/// error when `state` is not exactly the next revision of `stored`.
-#[wasm_bindgen(js_name = checkRevision)]
-pub fn check_revision(
-    #[wasm_bindgen(unchecked_param_type = "ConversationState | undefined | null")] stored: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ConversationState")] state: JsValue,
-) -> JsResult<()> {
+/// `stored` is what the store holds (`undefined` or `null` for nothing). A `conflict` error when
+/// `state` is not exactly the next revision of `stored`.
+pub fn check_revision(stored: &JsValue, state: &JsValue) -> Result<()> {
     let revision = |v: &JsValue| conversation::revision_of(get(v, "revision").as_f64());
-    let stored = (!stored.is_undefined() && !stored.is_null()).then(|| revision(&stored));
-    conversation::check_revision(stored, revision(&state)).map_err(js_error)
+    let stored = (!stored.is_undefined() && !stored.is_null()).then(|| revision(stored));
+    conversation::check_revision(stored, revision(state))
 }
