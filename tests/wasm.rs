@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect, JSON};
-use toolnexus_wasm::wasm::{create_client, define_tool, relay_answer, relay_calls_of, relay_tool, toolkit_id, Client, EventStream};
+use toolnexus_wasm::wasm::{create_client, define_tool, op, relay_tool, toolkit_id, Client, EventStream};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -31,6 +31,15 @@ fn get(v: &JsValue, path: &str) -> JsValue {
 /// of `Client::op` (0 run, 1 runWithAnswer, 2 ask, 3 askWithAnswer, 8 discard).
 fn call(c: &Client, kind: u8, a: impl Into<JsValue>, b: JsValue) -> Promise {
     c.op(kind, a.into(), b).unchecked_into()
+}
+
+/// `relayCallsOf` and `relayAnswer` as pkg-template/api.js defines them: kinds of `wasm::op`.
+fn relay_calls_of(req: &JsValue) -> Result<JsValue, JsValue> {
+    op(3, req.clone(), JsValue::UNDEFINED, JsValue::UNDEFINED)
+}
+
+fn relay_answer(id: &JsValue, results: &JsValue) -> Result<JsValue, JsValue> {
+    op(4, id.clone(), results.clone(), JsValue::UNDEFINED)
 }
 
 fn client(style: &str, extra: &[(&str, JsValue)]) -> Client {

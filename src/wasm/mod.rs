@@ -4,7 +4,7 @@
 //!
 //! Three exports: `createClient`, the client's `op` (client.rs) and `op` here, which serves
 //! every function of the API that holds no state. pkg-template/api.js gives each kind its name:
-//! each export of its own would be glue JS and a wasm shim.
+//! an export of its own would be glue JS and a wasm shim each.
 
 mod client;
 mod convert;
@@ -20,7 +20,7 @@ pub use stream::EventStream;
 pub use toolkit::{define_tool, drop_toolkit, relay_tool, toolkit_id};
 
 use crate::error::{Error, Result};
-use crate::suspend::{self, IdGen, Request};
+use crate::suspend::{self, IdGen};
 use convert::{from_js, js_error, string_arg, to_js, JsResult};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -38,56 +38,36 @@ pub(crate) fn ids() -> Rc<IdGen> {
 }
 
 /// The functions of the API that hold no state, by kind, in the order of `OPS` in
-/// pkg-template/api.js (typed in pkg-template/index.d.ts).
+/// pkg-template/api.js (typed in pkg-template/index.d.ts): 0 `pending(request)`,
+/// 1 `authRequired(url, prompt?)`, 2 `isRelayRequest(request)`, 3 `relayCallsOf(request)`,
+/// 4 `relayAnswer(requestId, results)` (their rules: `crate::suspend`), 5 `checkRevision(stored,
+/// state)`, 6 `defineTool(def)`, 7 `relayTool(name, description?, schema?)`, 8 `toolkitId(list,
+/// toolkit)`, 9 `dropToolkit(id)`.
 #[wasm_bindgen(skip_typescript)]
 pub fn op(kind: u8, a: JsValue, b: JsValue, c: JsValue) -> JsResult<JsValue> {
-    match kind {
-        0 => pending(&a),
-        1 => auth_required(&a, &b),
-        2 => Ok(is_relay_request(&a).into()),
-        3 => relay_calls_of(&a),
-        4 => relay_answer(&a, &b),
-        5 => check_revision(&a, &b).map(|_| JsValue::UNDEFINED),
-        6 => define_tool(&a),
-        7 => relay_tool(&a, &b, &c),
-        8 => toolkit_id(&a, &b).map(JsValue::from),
-        9 => Ok(drop_toolkit(&a)),
-        _ => Err(Error::internal("no such operation")),
-    }
-    .map_err(js_error)
-}
-
-fn request_of(v: &JsValue, what: &str) -> Result<Request> {
-    Request::from_host(v.is_object().then(|| from_js(v, what)).transpose()?.as_ref(), what)
-}
-
-/// `pending({ kind, prompt, url?, data? })`, returned from a tool's `run`, suspends the call. A
-/// missing `id` is generated (`pnd-…`).
-pub fn pending(request: &JsValue) -> Result<JsValue> {
-    to_js(&suspend::pending_result(request_of(request, "pending(request)")?, &ids()).to_value())
-}
-
-/// `authRequired(url, prompt?)`: `pending({ kind: "authorization", prompt, url })`.
-pub fn auth_required(url: &JsValue, prompt: &JsValue) -> Result<JsValue> {
-    let prompt = string_arg(prompt, true, "authRequired: prompt must be a string")?;
-    let url = string_arg(url, false, "authRequired: url must be a string")?.unwrap_or_default();
-    to_js(&suspend::pending_result(suspend::auth_required(&url, prompt.as_deref()), &ids()).to_value())
-}
-
-/// Whether a request is a relay tool call (`kind === "tool_call"`).
-pub fn is_relay_request(request: &JsValue) -> bool {
-    request_of(request, "request").map(|r| r.is_relay()).unwrap_or(false)
-}
-
-/// The relay calls a request carries (`data.calls`), in call order; `[]` for other requests.
-pub fn relay_calls_of(request: &JsValue) -> Result<JsValue> {
-    let req = request_of(request, "request")?;
-    let calls = if req.is_relay() { req.relay_calls() } else { Vec::new() };
-    to_js(&serde_json::Value::Array(calls.into_iter().map(suspend::RelayCall::into_value).collect()))
-}
-
-/// `relayAnswer(requestId, results)`: `{ id: requestId, ok: true, data: { results } }`.
-pub fn relay_answer(request_id: &JsValue, results: &JsValue) -> Result<JsValue> {
-    let id = string_arg(request_id, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
-    to_js(&suspend::relay_answer(&id, suspend::relay_results_from_json(&from_js(results, "results")?)?).into_value())
+    // A suspension as the core reads it: its JSON data, `None` for a value that is not an object.
+    let request = |what| a.is_object().then(|| from_js(&a, what)).transpose();
+    let run = || -> Result<JsValue> {
+        Ok(match kind {
+            0 => to_js(&suspend::pending_of(request("pending(request)")?.as_ref(), &ids())?)?,
+            1 => {
+                let prompt = string_arg(&b, true, "authRequired: prompt must be a string")?;
+                let url = string_arg(&a, false, "authRequired: url must be a string")?.unwrap_or_default();
+                to_js(&suspend::pending_result(suspend::auth_required(&url, prompt.as_deref()), &ids()).to_value())?
+            }
+            2 => request("request").is_ok_and(|r| suspend::is_relay_request(r.as_ref())).into(),
+            3 => to_js(&suspend::relay_calls_of(request("request")?.as_ref())?)?,
+            4 => {
+                let id = string_arg(&a, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
+                to_js(&suspend::relay_answer_of(&id, &from_js(&b, "results")?)?)?
+            }
+            5 => check_revision(&a, &b).map(|_| JsValue::UNDEFINED)?,
+            6 => define_tool(&a)?,
+            7 => relay_tool(&a, &b, &c)?,
+            8 => toolkit_id(&a, &b)?.into(),
+            9 => drop_toolkit(&a),
+            _ => return Err(Error::internal("no such operation")),
+        })
+    };
+    run().map_err(js_error)
 }
