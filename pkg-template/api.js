@@ -11,7 +11,7 @@
 import { Client, createClient as createWith, op } from "./toolnexus_wasm.js";
 // The error class lives in a snippet of the wasm edge, which constructs it; scripts/build.sh
 // points this import at that snippet (its path holds a hash wasm-bindgen chooses).
-import { ToolnexusError } from "./host.js";
+import { ToolnexusError, EventStream } from "./host.js";
 
 export { ToolnexusError, Client };
 
@@ -29,15 +29,23 @@ export function createClient(options) {
 }
 
 // The client's methods and getters, each one kind of the wasm client's `op` (src/wasm/client.rs),
-// in its order. A method of a freed client (or of an object that only has Client's prototype)
-// would meet a null pointer in the glue, whose error has no code: it throws `bad_input` instead.
-// A second `free()` does nothing.
+// in its order. A streamed one gets an EventStream, which the run feeds and its settled promise
+// ends. A method of a freed client (or of an object that only has Client's prototype) would meet
+// a null pointer in the glue, whose error has no code: it throws `bad_input` instead. A second
+// `free()` does nothing.
 const { op: clientOp, free } = Client.prototype;
 delete Client.prototype.op;
 const CLIENT = ["run", "runWithAnswer", "ask", "askWithAnswer", "stream", "streamWithAnswer", "translate", "translateStream", "discard", "conversationStore", "metrics", "style", "model", "free"];
 CLIENT.forEach((k, kind) => {
+  const streamed = /stream/i.test(k);
   function f(a, b) {
-    if (this?.__wbg_ptr) return k == "free" ? free.call(this) : clientOp.call(this, kind, a, b);
+    if (this?.__wbg_ptr) {
+      if (k == "free") return free.call(this);
+      if (!streamed) return clientOp.call(this, kind, a, b);
+      const s = new EventStream();
+      clientOp.call(this, kind, a, b, s).then(() => s.end(), (e) => s.end(e));
+      return s;
+    }
     if (k != "free") throw toolnexusError("bad_input", `Client.${k}: the client was freed`);
   }
   const getter = k == "style" || k == "model";

@@ -30,7 +30,7 @@ fn get(v: &JsValue, path: &str) -> JsValue {
 /// A client method as pkg-template/api.js (outside what this runner loads) defines it: one kind
 /// of `Client::op` (0 run, 1 runWithAnswer, 2 ask, 3 askWithAnswer, 8 discard).
 fn call(c: &Client, kind: u8, a: impl Into<JsValue>, b: JsValue) -> Promise {
-    c.op(kind, a.into(), b).unchecked_into()
+    c.op(kind, a.into(), b, JsValue::UNDEFINED).unchecked_into()
 }
 
 /// `relayCallsOf` and `relayAnswer` as pkg-template/api.js defines them: kinds of `wasm::op`.
@@ -198,11 +198,21 @@ async fn drain(stream: EventStream) -> Result<Vec<JsValue>, JsValue> {
     }
 }
 
+/// `client.stream(prompt, opts)` as pkg-template/api.js makes it (kind 4 of `Client::op`, fed
+/// into a stream ended when its promise settles), drained.
+async fn drain_stream(c: &Client, prompt: &str, opts: JsValue) -> Result<Vec<JsValue>, JsValue> {
+    let stream = EventStream::new();
+    let run: Promise = c.op(4, prompt.into(), opts, stream.clone()).unchecked_into();
+    let end: EventStream = stream.clone().unchecked_into();
+    wasm_bindgen_futures::spawn_local(async move { end.end(&JsFuture::from(run).await.err().unwrap_or(JsValue::UNDEFINED)) });
+    drain(stream).await
+}
+
 #[wasm_bindgen_test]
 async fn streaming_over_real_fetch_bodies_in_both_styles() {
     for style in ["openai", "anthropic"] {
         let c = client(style, &[]);
-        let events = drain(c.op(4, "#hello".into(), obj(&[])).unchecked_into()).await.unwrap();
+        let events = drain_stream(&c, "#hello", obj(&[])).await.unwrap();
         let text: String = events.iter().filter(|e| get(e, "type") == "text").map(|e| get(e, "delta").as_string().unwrap()).collect();
         assert_eq!(text, "Hello from the scripted model.", "{style}");
         assert!(events.len() > 4, "the text arrived in pieces");
@@ -318,7 +328,7 @@ async fn retries_hooks_and_metrics_work_in_this_host() {
     assert_eq!(get(&r, "text"), "Summary: lookup_price → hooked price; click → clicked");
     assert_eq!(attempts.get(), 3, "one 503, retried, then two model calls");
     assert_eq!(seen_llm.get(), 2);
-    let text = c.op(10, JsValue::UNDEFINED, JsValue::UNDEFINED).as_string().unwrap();
+    let text = c.op(10, JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).as_string().unwrap();
     assert!(text.contains("toolnexus_llm_requests_total{model=\"scripted\",status=\"ok\"} 2\n"), "{text}");
     assert!(text.contains("toolnexus_tool_calls_total{tool=\"click\",source=\"relay\",is_error=\"false\",pending=\"true\"} 1\n"), "{text}");
     assert!(text.ends_with('\n'));

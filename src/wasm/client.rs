@@ -9,9 +9,9 @@
 
 use super::convert::{from_js, js_error, string_arg, thrown_message, to_js, JsResult};
 use super::hooks::JsHooks;
-use super::host::{abort_error, end_run, host_options, options_json, resume_json, run_signal, HostFns, RunHost};
+use super::host::{abort_error, end_run, host_options, options_json, resume_json, HostFns, RunHost};
 use super::store::JsStore;
-use super::stream::{EventStream, Sink};
+use super::stream::Sink;
 use super::toolkit::{decode as decode_toolkit, Decoded};
 use crate::conversation;
 use crate::driver::{CallPolicy, Env};
@@ -141,12 +141,14 @@ fn prompt_of(v: &JsValue) -> Result<crate::message::Message> {
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
     /// What an operation's options hold besides JSON data, read and checked in one crossing
-    /// (any JS value may arrive, and a getter that throws is refused too): `[toolkit, signal
-    /// (absent, or an object with `aborted` and `addEventListener`), onText (wrapped so that
-    /// neither its throw nor its rejection reaches the host), id (non-empty), keepHistory,
-    /// history]`; throws a refusal's message.
+    /// (any JS value may arrive, and a getter that throws is refused too): `[toolkit, signal,
+    /// onText (wrapped so that neither its throw nor its rejection reaches the host), id
+    /// (non-empty), keepHistory, history]`; throws a refusal's message. `signal` is the run's:
+    /// none when nothing can abort the run (no signal, no deadline, no stream: nothing is made
+    /// for it) or with `run` false; a stream given here is bound to it (its consumer leaving
+    /// aborts the run, and host calls wait for it to drain).
     #[wasm_bindgen(js_name = runOptions, catch)]
-    fn run_options(opts: &JsValue) -> std::result::Result<js_sys::Array, JsValue>;
+    fn run_options(opts: &JsValue, run: bool, ms: Option<f64>, stream: Option<&JsValue>) -> std::result::Result<js_sys::Array, JsValue>;
 }
 
 /// The run's signal (`runSignal`), ended (`endRun`, host.js) when the operation's future completes
@@ -163,7 +165,6 @@ impl Drop for RunSignal {
 /// come first, in pairs: the prompt (`a`, options `b`), then the resume (options `a`), of `run`,
 /// `ask` and `stream`.
 const TRANSLATE: u8 = 6;
-const TRANSLATE_STREAM: u8 = 7;
 const DISCARD: u8 = 8;
 
 /// Every operation of the client, so that one future type (and one `future_to_promise`) serves
@@ -172,20 +173,17 @@ const DISCARD: u8 = 8;
 /// in the wasm.
 async fn perform(inner: Rc<Inner>, kind: u8, a: JsValue, b: JsValue, sink: Option<Sink>) -> Result<JsValue> {
     let prompt = (kind < TRANSLATE && kind % 2 == 0).then_some(&a);
-    let o = run_options(if prompt.is_some() || kind == DISCARD { &b } else { &a }).map_err(|e| Error::bad_input(thrown_message(&e)))?;
-    let text = |t: &JsValue| string_arg(t, false, "the prompt (or id) must be a string").map(Option::unwrap_or_default);
-    if kind == DISCARD {
-        let store = JsStore { store: &inner.store, signal: &JsValue::UNDEFINED };
-        return conversation::discard(&store, &text(&a)?, o.get(4).is_truthy()).await.map(|_| JsValue::UNDEFINED);
-    }
-    // No signal, no deadline and no stream: nothing can abort the run, and nothing is made for it.
-    // A stream always has one: its consumer leaving aborts the run.
-    let (user, ms) = (o.get(1), inner.host.timeout_ms);
-    let run = RunSignal(match (user.is_undefined() && ms.is_none(), sink.as_ref().and_then(Sink::iterable)) {
-        (true, None) => user,
-        (_, s) => run_signal(&user, ms, s.map_or(&JsValue::UNDEFINED, |s| s.as_ref())),
-    });
+    let (opts, ms) = (if prompt.is_some() || kind == DISCARD { &b } else { &a }, inner.host.timeout_ms);
+    let o = run_options(opts, kind != DISCARD, ms, sink.as_ref().and_then(Sink::iterable).map(AsRef::as_ref))
+        .map_err(|e| Error::bad_input(thrown_message(&e)))?;
+    let run = RunSignal(o.get(1));
     let signal = &run.0;
+    if kind == DISCARD {
+        let id = string_arg(&a, false, "the prompt (or id) must be a string")?.unwrap_or_default();
+        return conversation::discard(&JsStore { store: &inner.store, signal }, &id, o.get(4).is_truthy())
+            .await
+            .map(|_| JsValue::UNDEFINED);
+    }
     let mut sink = sink;
     let history = || from_js(&o.get(5), "history");
     let (work, toolkit) = if kind >= TRANSLATE {
@@ -218,19 +216,18 @@ impl Client {
     /// Every method of the class by kind (`CLIENT` in pkg-template/api.js): 0–5 the loop
     /// operations (see `perform`), 6 `translate(request)`, 7 `translateStream(request)`,
     /// 8 `discard(id, options)`, 9 `conversationStore()`, 10 `metrics()`, 11 and 12 the `style`
-    /// and `model` getters. A promise, an `EventStream` (4, 5, 7) or the value itself.
-    pub fn op(&self, kind: u8, a: JsValue, b: JsValue) -> JsValue {
+    /// and `model` getters: a promise or the value itself. A streamed operation (4, 5, 7) is given
+    /// the `EventStream` its events go to (api.js makes it and ends it when the promise settles).
+    pub fn op(&self, kind: u8, a: JsValue, b: JsValue, stream: JsValue) -> JsValue {
         let inner = self.inner.clone();
         match kind {
             9 => inner.store.clone(),
             10 => inner.host.registry.borrow().render().into(),
             11 => inner.cfg.provider.style.as_str().into(),
             12 => inner.cfg.provider.model.as_str().into(),
-            4 | 5 | TRANSLATE_STREAM => {
-                EventStream::start(move |sink| Box::pin(async move { perform(inner, kind, a, b, Some(sink)).await.map(drop) })).into()
-            }
             _ => {
-                let fut = perform(inner, kind, a, b, None);
+                let sink = (!stream.is_undefined()).then(|| Sink::stream(stream.unchecked_into()));
+                let fut = perform(inner, kind, a, b, sink);
                 future_to_promise(async move { fut.await.map_err(js_error) }).into()
             }
         }

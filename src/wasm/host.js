@@ -264,16 +264,22 @@ const withSignal = (f) => f && (async (arg, s) => (await drained(s), f(arg, { si
 
 // What a call's options hold besides JSON data, read once (one crossing), each checked:
 // [toolkit, signal, onText (wrapped by `quietly`), id (non-empty), keepHistory, history].
-// Throws the message of a refusal, or what a getter threw.
-export function runOptions(o) {
-  if (o == null) return [];
-  if (typeof o !== "object") throw "options must be an object";
-  const { toolkit, signal: s, id, history } = o;
-  if (s != null && !(typeof s.aborted === "boolean" && typeof s.addEventListener === "function")) {
-    throw "options.signal must be an AbortSignal";
+// Throws the message of a refusal, or what a getter threw. `signal` is the run's (`runSignal`),
+// made only when something can abort the run: the caller's signal, the deadline `ms`, or the
+// `stream` its consumer may leave; never for a call that is no run (`run` false: `discard`).
+export function runOptions(o, run, ms, stream) {
+  let a = [];
+  if (o != null) {
+    if (typeof o !== "object") throw "options must be an object";
+    const { toolkit, signal: s, id, history } = o;
+    if (s != null && !(typeof s.aborted === "boolean" && typeof s.addEventListener === "function")) {
+      throw "options.signal must be an AbortSignal";
+    }
+    if (id != null && typeof id !== "string") throw "options.id must be a string";
+    a = [toolkit, s ?? undefined, quietly(fn(o, "onText", "options")), id || undefined, o.keepHistory === true, history];
   }
-  if (id != null && typeof id !== "string") throw "options.id must be a string";
-  return [toolkit, s ?? undefined, quietly(fn(o, "onText", "options")), id || undefined, o.keepHistory === true, history];
+  a[1] = run && (a[1] || ms !== undefined || stream) ? runSignal(a[1], ms, stream) : undefined;
+  return a;
 }
 
 // The data fields of a resume call's options as JSON text, for the core's reader
@@ -296,7 +302,7 @@ export function resumeJson(o) {
 // of an awaited promise only when it settles, so nothing is kept per settled run.
 const RUN = Symbol();
 const READ = Symbol();
-export function runSignal(u, ms, stream) {
+function runSignal(u, ms, stream) {
   const c = new AbortController();
   const s = c.signal;
   if (u === null || typeof u !== "object") u = undefined;

@@ -37,10 +37,6 @@ extern "C" {
     /// `createClient`'s functions and store (host.js); throws a refusal's message.
     #[wasm_bindgen(js_name = hostOptions, catch)]
     pub fn host_options(opts: &JsValue) -> std::result::Result<Array, JsValue>;
-    /// The run's signal; a stream given here is bound to it (its consumer leaving aborts the
-    /// run, and host calls wait for it to drain).
-    #[wasm_bindgen(js_name = runSignal)]
-    pub fn run_signal(user: &JsValue, ms: Option<f64>, stream: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = endRun)]
     pub fn end_run(signal: &JsValue);
     pub fn guard(p: &Promise, signal: &JsValue) -> Promise;
