@@ -8,7 +8,6 @@
 //! and what a prompt or a resume continues, is decided in `crate::session`.
 
 use super::convert::{from_js, js_error, string_arg, thrown_message, to_js, JsResult};
-use super::hooks::JsHooks;
 use super::host::{abort_error, end_run, host_options, options_json, resume_json, HostFns, RunHost};
 use super::store::JsStore;
 use super::stream::Sink;
@@ -31,7 +30,6 @@ struct Inner {
     cfg: LoopConfig,
     policy: CallPolicy,
     host: HostFns,
-    hooks: JsonHooks<JsHooks>,
     /// The store exactly as given, or the default.
     store: JsValue,
 }
@@ -58,11 +56,11 @@ fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
             fetch: f(1),
             on_metric: f(2),
             on_error: f(3),
+            hooks: [f(4), f(5), f(6), f(7), f(8)],
             timeout_ms,
             max: max_response_bytes,
             registry: Default::default(),
         },
-        hooks: JsonHooks(JsHooks([f(4), f(5), f(6), f(7), f(8)])),
         store: if store.is_undefined() { default_store } else { store },
     })
 }
@@ -92,6 +90,7 @@ impl Inner {
         let ids = super::ids();
         let clock = js_sys::Date::now;
         let policy = CallPolicy { stream: sink.is_some(), ..self.policy.clone() };
+        let hooks = JsonHooks(&self.host);
         let env = Env {
             policy: &policy,
             waiter: self.host.wait_for.is_some().then_some(&host as _),
@@ -100,7 +99,7 @@ impl Inner {
             sleep: Some(&host),
             on_error: self.host.on_error.is_some().then_some(&host as _),
             abort: (!signal.is_undefined()).then_some(&host as _),
-            hooks: self.hooks.0.any().then_some(&self.hooks as _),
+            hooks: self.host.hooks.iter().any(Option::is_some).then_some(&hooks as _),
             random: &js_sys::Math::random,
             ..Env::new(&host, &host, &ids, &clock)
         };

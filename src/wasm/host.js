@@ -170,8 +170,9 @@ export function optionsJson(o) {
 }
 
 // The async iterable that `client.stream`, `streamWithAnswer` and `translateStream` return.
-// The wasm pushes each item as JSON text and ends the stream once (with the error of a failed
-// run); items queue until `next()` takes them, so a consumer slower than the model loses nothing.
+// The wasm pushes each item as JSON text; api.js ends the stream once the run's promise settles
+// (with the error of a failed run). Items queue until `next()` takes them, so a consumer slower
+// than the model loses nothing.
 // Backpressure: the run starts no host call (a model call, a tool, `waitFor`, a store save)
 // while items wait here (`drained`), so a `pending` event has been taken by `next()` before its
 // `waitFor` runs, and what is buffered is at most one model reply's events. Leaving the stream

@@ -1,15 +1,17 @@
 //! The driver's seams implemented over JS, all by one value per run (`RunHost`): `fetch` (the
 //! host's `fetch` option, or the global binding, never `window`), JS tool functions, the host's
-//! `waitFor` and `onError`, metrics, backoff sleeps and the run's abort. Host objects are reached
+//! `waitFor` and `onError`, metrics, backoff sleeps and the run's abort; and the client's hooks. Host objects are reached
 //! through the helpers in host.js, which settle each call into plain values, so a wrong shape is
 //! a typed error, never a throw through Rust frames.
 
-use super::convert::{from_js, from_thrown, settle, thrown_message, to_js};
+use super::convert::{from_js, from_thrown, get, settle, thrown_message, to_js};
 use crate::driver::{
     aborted, host_status, request_head, too_large, Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport,
     Waiter, WholeBody,
 };
 use crate::error::{redact, Code, Error, Result};
+use crate::hooks::Hook;
+use crate::json_hooks::HookHost;
 use crate::metrics::{Metric, Observer, Registry};
 use crate::provider::{HttpRequest, HttpResponse};
 use crate::retry::ErrorInfo;
@@ -55,6 +57,9 @@ pub struct HostFns {
     pub fetch: Option<Function>,
     pub on_metric: Option<Function>,
     pub on_error: Option<Function>,
+    /// `hooks: { beforeLLM, afterLLM, beforeTool, afterTool }` and `bodyTransform`, indexed by
+    /// `Hook as usize`.
+    pub hooks: [Option<Function>; 5],
     pub timeout_ms: Option<f64>,
     /// `maxResponseBytes`: a longer body is refused while it is read.
     pub max: f64,
@@ -236,6 +241,28 @@ fn sleep_for(ms: Option<f64>, signal: &JsValue) -> LocalBoxFuture<'static, ()> {
 impl Sleep for RunHost<'_> {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
         sleep_for(Some(ms), self.signal)
+    }
+}
+
+/// The host's hooks, each an async JS function called with JSON data; what they return is read
+/// by the core (`crate::json_hooks`), and so is what they throw.
+impl HookHost for HostFns {
+    fn has(&self, hook: Hook) -> bool {
+        self.hooks[hook as usize].is_some()
+    }
+
+    fn call(&self, hook: Hook, arg: Value) -> LocalBoxFuture<'_, Result<Value>> {
+        Box::pin(async move {
+            let Some(f) = &self.hooks[hook as usize] else { return Ok(Value::Null) };
+            let v = settle(f.call1(&JsValue::UNDEFINED, &to_js(&arg)?))
+                .await
+                .map_err(|e| crate::json_hooks::thrown(get(&e, "name").as_string().as_deref(), thrown_message(&e)))?;
+            // The hooks but `bodyTransform` only act on an object; anything else is ignored.
+            if hook != Hook::BodyTransform && !v.is_object() {
+                return Ok(Value::Null);
+            }
+            from_js(&v, "a hook's return value")
+        })
     }
 }
 

@@ -8,7 +8,6 @@
 
 mod client;
 mod convert;
-mod hooks;
 mod host;
 mod store;
 mod stream;
