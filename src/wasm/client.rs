@@ -9,7 +9,6 @@
 
 use super::convert::{from_js, js_error, string_arg, thrown_message, to_js, JsResult};
 use super::host::{abort_error, end_run, host_options, options_json, resume_json, HostFns, RunHost};
-use super::store::JsStore;
 use super::stream::Sink;
 use super::toolkit::{decode as decode_toolkit, Decoded};
 use crate::conversation;
@@ -30,8 +29,6 @@ struct Inner {
     cfg: LoopConfig,
     policy: CallPolicy,
     host: HostFns,
-    /// The store exactly as given, or the default.
-    store: JsValue,
 }
 
 // Typed in pkg-template/index.d.ts, where its methods are: only `free()` is the glue's.
@@ -57,11 +54,11 @@ fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
             on_metric: f(2),
             on_error: f(3),
             hooks: [f(4), f(5), f(6), f(7), f(8)],
+            store: if store.is_undefined() { default_store } else { store },
             timeout_ms,
             max: max_response_bytes,
             registry: Default::default(),
         },
-        store: if store.is_undefined() { default_store } else { store },
     })
 }
 
@@ -104,14 +101,14 @@ impl Inner {
             ..Env::new(&host, &host, &ids, &clock)
         };
         let emit = |chunk: serde_json::Value| {
-            if let Some(s) = sink {
-                s.push(&chunk);
+            if let Some(s) = sink.and_then(Sink::iterable) {
+                s.push(&crate::json::to_text(&chunk));
             }
         };
         let chunks = sink.map(|_| &emit as &dyn Fn(serde_json::Value));
         Ok(match work {
             Work::Loop(mode, input) => {
-                let r = session::run(&self.cfg, mode, toolkit.kit, input, &JsStore { store: &self.store, signal }, &env).await?;
+                let r = session::run(&self.cfg, mode, toolkit.kit, input, &host, &env).await?;
                 // A stream's result went out in its `done` event: nothing to return.
                 match sink.and_then(Sink::iterable) {
                     Some(_) => JsValue::UNDEFINED,
@@ -179,9 +176,8 @@ async fn perform(inner: Rc<Inner>, kind: u8, a: JsValue, b: JsValue, sink: Optio
     let signal = &run.0;
     if kind == DISCARD {
         let id = string_arg(&a, false, "the prompt (or id) must be a string")?.unwrap_or_default();
-        return conversation::discard(&JsStore { store: &inner.store, signal }, &id, o.get(4).is_truthy())
-            .await
-            .map(|_| JsValue::UNDEFINED);
+        let store = RunHost { fns: &inner.host, signal, secret: None, tools: Vec::new() };
+        return conversation::discard(&store, &id, o.get(4).is_truthy()).await.map(|_| JsValue::UNDEFINED);
     }
     let mut sink = sink;
     let history = || from_js(&o.get(5), "history");
@@ -194,7 +190,7 @@ async fn perform(inner: Rc<Inner>, kind: u8, a: JsValue, b: JsValue, sink: Optio
         // `ask`: with `onText` the model replies are streamed and each text delta is handed
         // over; neither its throw nor its rejection may reach the host as uncaught.
         if mode == Mode::Ask && prompt.is_some() && o.get(2).is_function() {
-            sink = Some(Sink::text_callback(o.get(2).unchecked_into()));
+            sink = Some(Sink::Text(o.get(2).unchecked_into()));
         }
         // The resume options are read before the toolkit, and a refusal of either while the
         // run is aborted reports the abort, as the core does for the rest of the preparation.
@@ -220,12 +216,12 @@ impl Client {
     pub fn op(&self, kind: u8, a: JsValue, b: JsValue, stream: JsValue) -> JsValue {
         let inner = self.inner.clone();
         match kind {
-            9 => inner.store.clone(),
+            9 => inner.host.store.clone(),
             10 => inner.host.registry.borrow().render().into(),
             11 => inner.cfg.provider.style.as_str().into(),
             12 => inner.cfg.provider.model.as_str().into(),
             _ => {
-                let sink = (!stream.is_undefined()).then(|| Sink::stream(stream.unchecked_into()));
+                let sink = (!stream.is_undefined()).then(|| Sink::Stream(stream.unchecked_into()));
                 let fut = perform(inner, kind, a, b, sink);
                 future_to_promise(async move { fut.await.map_err(js_error) }).into()
             }

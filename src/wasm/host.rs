@@ -1,10 +1,12 @@
 //! The driver's seams implemented over JS, all by one value per run (`RunHost`): `fetch` (the
 //! host's `fetch` option, or the global binding, never `window`), JS tool functions, the host's
-//! `waitFor` and `onError`, metrics, backoff sleeps and the run's abort; and the client's hooks. Host objects are reached
+//! `waitFor` and `onError`, metrics, backoff sleeps, the run's abort and the conversation store;
+//! and the client's hooks. Host objects are reached
 //! through the helpers in host.js, which settle each call into plain values, so a wrong shape is
 //! a typed error, never a throw through Rust frames.
 
 use super::convert::{from_js, from_thrown, get, settle, thrown_message, to_js};
+use crate::conversation::ConversationStore;
 use crate::driver::{
     aborted, host_status, request_head, too_large, Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport,
     Waiter, WholeBody,
@@ -15,9 +17,11 @@ use crate::json_hooks::HookHost;
 use crate::metrics::{Metric, Observer, Registry};
 use crate::provider::{HttpRequest, HttpResponse};
 use crate::retry::ErrorInfo;
+use crate::state::ConversationState;
 use crate::suspend::{Answer, Request, ToolOutcome};
 use crate::tool::ToolResult;
 use futures_util::future::LocalBoxFuture;
+use futures_util::FutureExt;
 use js_sys::{Array, Function, Promise, Uint8Array};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -48,6 +52,8 @@ extern "C" {
     fn sleep(ms: Option<f64>, signal: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = readChunk)]
     fn read_chunk(reader: &JsValue, max: f64, signal: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = callStore)]
+    fn call_store(store: &JsValue, method: &str, id: &str, state: Option<String>, signal: &JsValue) -> Promise;
 }
 
 /// What a client keeps of its host: the functions among its options (read by `hostOptions` in
@@ -60,6 +66,8 @@ pub struct HostFns {
     /// `hooks: { beforeLLM, afterLLM, beforeTool, afterTool }` and `bodyTransform`, indexed by
     /// `Hook as usize`.
     pub hooks: [Option<Function>; 5],
+    /// The store exactly as given, or the default.
+    pub store: JsValue,
     pub timeout_ms: Option<f64>,
     /// `maxResponseBytes`: a longer body is refused while it is read.
     pub max: f64,
@@ -241,6 +249,54 @@ fn sleep_for(ms: Option<f64>, signal: &JsValue) -> LocalBoxFuture<'static, ()> {
 impl Sleep for RunHost<'_> {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
         sleep_for(Some(ms), self.signal)
+    }
+}
+
+impl RunHost<'_> {
+    /// Calls `method(id, state?)` through `callStore` (host.js). One boxed future serves the
+    /// three methods: each distinct future would otherwise be compiled into the wasm again.
+    fn call_store<'a>(
+        &'a self,
+        method: &'static str,
+        id: &'a str,
+        state: Option<&'a ConversationState>,
+    ) -> LocalBoxFuture<'a, Result<JsValue>> {
+        Box::pin(async move {
+            let state = state.map(ConversationState::to_json);
+            let mut p = call_store(&self.fns.store, method, id, state, self.signal);
+            if !self.signal.is_undefined() {
+                p = guard(&p, self.signal);
+            }
+            let out = JsFuture::from(p).await.map_err(|e| from_thrown(&e, Code::Store, &format!("store.{method} failed")))?;
+            let out: Array = out.unchecked_into();
+            if out.length() == 0 {
+                return Err(Error::bad_input(format!("the conversation store has no {method}() method")));
+            }
+            Ok(out.get(0))
+        })
+    }
+}
+
+/// The client's store behind the core's store seam. A store is any object with async `get(id)`,
+/// `save(id, state)` and `delete(id)`; `state` is the versioned `ConversationState` as plain JSON
+/// data. The rules are in `crate::conversation`; the stores themselves (`memoryStore()`, the
+/// default, and the host adapters) are plain JS in `pkg-template/api.js`: thin wrappers over a
+/// `Map` or a host API, and async methods written in Rust would each add a compiled future to
+/// the wasm. The run's signal settles a store call that never would.
+impl ConversationStore for RunHost<'_> {
+    fn get<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, Result<Option<Value>>> {
+        Box::pin(self.call_store("get", id, None).map(|r| match r? {
+            v if v.is_undefined() || v.is_null() => Ok(None),
+            v => from_js(&v, "the stored conversation").map(Some),
+        }))
+    }
+
+    fn save<'a>(&'a self, id: &'a str, state: &'a ConversationState) -> LocalBoxFuture<'a, Result<()>> {
+        Box::pin(self.call_store("save", id, Some(state)).map(|r| r.map(drop)))
+    }
+
+    fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, Result<()>> {
+        Box::pin(self.call_store("delete", id, None).map(|r| r.map(drop)))
     }
 }
 

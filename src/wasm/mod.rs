@@ -9,15 +9,14 @@
 mod client;
 mod convert;
 mod host;
-mod store;
 mod stream;
 mod toolkit;
 
 pub use client::{create_client, Client};
-pub use store::check_revision;
 pub use stream::EventStream;
 pub use toolkit::{define_tool, drop_toolkit, relay_tool, toolkit_id};
 
+use crate::conversation;
 use crate::error::{Error, Result};
 use crate::suspend::{self, IdGen};
 use convert::{from_js, js_error, string_arg, to_js, JsResult};
@@ -69,4 +68,14 @@ pub fn op(kind: u8, a: JsValue, b: JsValue, c: JsValue) -> JsResult<JsValue> {
         })
     };
     run().map_err(js_error)
+}
+
+/// `checkRevision(stored, state)`: the revision rule, for a store to apply inside its own atomic
+/// read-check-write (the stores in `api.js` use it, so the rule is written once, in the core).
+/// `stored` is what the store holds (`undefined` or `null` for nothing). A `conflict` error when
+/// `state` is not exactly the next revision of `stored`.
+pub fn check_revision(stored: &JsValue, state: &JsValue) -> Result<()> {
+    let revision = |v: &JsValue| conversation::revision_of(convert::get(v, "revision").as_f64());
+    let stored = (!stored.is_undefined() && !stored.is_null()).then(|| revision(stored));
+    conversation::check_revision(stored, revision(state))
 }
