@@ -1,6 +1,6 @@
-//! `createClient` and the `Client` class's one wasm operation, `op(kind, a, b)`: the class's
-//! methods are written in pkg-template/api.js, each one kind of it (one export instead of
-//! thirteen: each would be glue JS and a wasm shim of its own). This file decodes options and
+//! `createClient` and the `Client` class's one wasm operation, `op(kind, a, b, stream)`: the
+//! class's methods are written in pkg-template/api.js, each one kind of it (one export instead
+//! of thirteen: each would be glue JS and a wasm shim of its own). This file decodes options and
 //! each call's inputs, calls the core (`session::run` for the loop operations,
 //! `translate::translate`) over the JS seams, and encodes the result. Every operation clones an
 //! `Rc` into its future, so several runs of one client may be in flight at once (a `&mut self`
@@ -10,7 +10,7 @@
 use super::convert::{from_js, js_error, string_arg, thrown_message, to_js, JsResult};
 use super::host::{abort_error, end_run, host_options, options_json, resume_json, HostFns, RunHost};
 use super::stream::Sink;
-use super::toolkit::{decode as decode_toolkit, Decoded};
+use super::toolkit::decode as decode_toolkit;
 use crate::conversation;
 use crate::driver::{CallPolicy, Env};
 use crate::error::{Error, Result};
@@ -70,56 +70,12 @@ pub fn create_client(opts: JsValue, default_store: JsValue) -> JsResult<Client> 
     decode_options(&opts, default_store).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
 }
 
-/// What an operation does once its inputs are decoded. Matched here rather than in a core
-/// function of its own: that extra future around `session::run` and `translate` cost 364 B gzip.
+/// What an operation does once its inputs are decoded, matched at the end of `perform` rather
+/// than in a function of its own: each extra future around `session::run` and `translate` costs
+/// wasm (a core `session::perform` cost 364 B gzip, an edge `execute` 125 B).
 enum Work<'a> {
     Loop(Mode, Input<'a>),
     Translate(TranslateRequest),
-}
-
-impl Inner {
-    /// Drives one operation through the core over the JS seams, built over the run's signal
-    /// (`runSignal` in host.js): a loop operation (`session::run`) or a translation, whose chunks
-    /// go to the sink. The deadline and the signal cover the store too: its calls are settled by
-    /// the abort.
-    async fn execute(&self, work: Work<'_>, toolkit: Decoded, sink: Option<&Sink>, signal: &JsValue) -> Result<JsValue> {
-        let host = RunHost { fns: &self.host, signal, secret: self.cfg.provider.api_key.as_deref(), tools: toolkit.fns };
-        let ids = super::ids();
-        let clock = js_sys::Date::now;
-        let policy = CallPolicy { stream: sink.is_some(), ..self.policy.clone() };
-        let hooks = JsonHooks(&self.host);
-        let env = Env {
-            policy: &policy,
-            waiter: self.host.wait_for.is_some().then_some(&host as _),
-            observer: Some(&host),
-            events: sink.map(|s| s as &dyn EventSink),
-            sleep: Some(&host),
-            on_error: self.host.on_error.is_some().then_some(&host as _),
-            abort: (!signal.is_undefined()).then_some(&host as _),
-            hooks: self.host.hooks.iter().any(Option::is_some).then_some(&hooks as _),
-            random: &js_sys::Math::random,
-            ..Env::new(&host, &host, &ids, &clock)
-        };
-        let emit = |chunk: serde_json::Value| {
-            if let Some(s) = sink.and_then(Sink::iterable) {
-                s.push(&crate::json::to_text(&chunk));
-            }
-        };
-        let chunks = sink.map(|_| &emit as &dyn Fn(serde_json::Value));
-        Ok(match work {
-            Work::Loop(mode, input) => {
-                let r = session::run(&self.cfg, mode, toolkit.kit, input, &host, &env).await?;
-                // A stream's result went out in its `done` event: nothing to return.
-                match sink.and_then(Sink::iterable) {
-                    Some(_) => JsValue::UNDEFINED,
-                    None => super::convert::result_to_js(&r),
-                }
-            }
-            Work::Translate(request) => {
-                to_js(&crate::translate::translate(&self.cfg.provider, &self.cfg.system_prompt, request, &env, chunks).await?)?
-            }
-        })
-    }
 }
 
 /// A prompt as the core reads it (a string or an array of parts). Out of line: inlined, it
@@ -203,7 +159,46 @@ async fn perform(inner: Rc<Inner>, kind: u8, a: JsValue, b: JsValue, sink: Optio
         };
         begin().map_err(|e| abort_error(signal, ms).unwrap_or(e))?
     };
-    inner.execute(work, toolkit, sink.as_ref(), signal).await
+    // One operation through the core over the JS seams, built over the run's signal: a loop
+    // operation (`session::run`) or a translation, whose chunks go to the sink. The deadline and
+    // the signal cover the store too: its calls are settled by the abort.
+    let (sink, fns) = (sink.as_ref(), &inner.host);
+    let host = RunHost { fns, signal, secret: inner.cfg.provider.api_key.as_deref(), tools: toolkit.fns };
+    let ids = super::ids();
+    let clock = js_sys::Date::now;
+    let policy = CallPolicy { stream: sink.is_some(), ..inner.policy.clone() };
+    let hooks = JsonHooks(fns);
+    let env = Env {
+        policy: &policy,
+        waiter: fns.wait_for.is_some().then_some(&host as _),
+        observer: Some(&host),
+        events: sink.map(|s| s as &dyn EventSink),
+        sleep: Some(&host),
+        on_error: fns.on_error.is_some().then_some(&host as _),
+        abort: (!signal.is_undefined()).then_some(&host as _),
+        hooks: fns.hooks.iter().any(Option::is_some).then_some(&hooks as _),
+        random: &js_sys::Math::random,
+        ..Env::new(&host, &host, &ids, &clock)
+    };
+    let emit = |chunk: serde_json::Value| {
+        if let Some(s) = sink.and_then(Sink::iterable) {
+            s.push(&crate::json::to_text(&chunk));
+        }
+    };
+    let chunks = sink.map(|_| &emit as &dyn Fn(serde_json::Value));
+    Ok(match work {
+        Work::Loop(mode, input) => {
+            let r = session::run(&inner.cfg, mode, toolkit.kit, input, &host, &env).await?;
+            // A stream's result went out in its `done` event: nothing to return.
+            match sink.and_then(Sink::iterable) {
+                Some(_) => JsValue::UNDEFINED,
+                None => super::convert::result_to_js(&r),
+            }
+        }
+        Work::Translate(request) => {
+            to_js(&crate::translate::translate(&inner.cfg.provider, &inner.cfg.system_prompt, request, &env, chunks).await?)?
+        }
+    })
 }
 
 #[wasm_bindgen]
