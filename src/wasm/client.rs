@@ -37,37 +37,34 @@ pub struct Client {
     inner: Rc<Inner>,
 }
 
-/// The data options are read in the core (`crate::options`) from their JSON text; the edge
-/// reads only the host's functions and the store.
-fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
-    // No text: `undefined` or a function, which the core refuses as not an options object.
-    let ClientOptions { cfg, policy, timeout_ms, max_response_bytes } = ClientOptions::from_json_text(options_json(opts).as_deref())?;
-    let host = host_options(opts).map_err(|e| Error::bad_input(thrown_message(&e)))?;
-    let f = |i: u32| host.get(i).dyn_into::<Function>().ok();
-    let store = host.get(9);
-    Ok(Inner {
-        cfg,
-        policy,
-        host: HostFns {
+/// Creates a client. The API key stays inside the client: it is never part of a result, a
+/// state or an error message. `default_store` is used when `opts.store` is absent: the entries'
+/// `createClient` (pkg-template/api.js) passes a fresh `memoryStore()`. The data options are read
+/// in the core (`crate::options`) from their JSON text; the edge reads only the host's functions
+/// and the store.
+#[wasm_bindgen(js_name = createClient, skip_typescript)]
+pub fn create_client(opts: JsValue, default_store: JsValue) -> JsResult<Client> {
+    let decode = || -> Result<Inner> {
+        // No text: `undefined` or a function, which the core refuses as not an options object.
+        let ClientOptions { cfg, policy, timeout_ms, max_response_bytes: max } =
+            ClientOptions::from_json_text(options_json(&opts).as_deref())?;
+        let fns = host_options(&opts, &default_store).map_err(|e| Error::bad_input(thrown_message(&e)))?;
+        let f = |i: u32| fns.get(i).dyn_into::<Function>().ok();
+        let hooks = [f(4), f(5), f(6), f(7), f(8)];
+        let host = HostFns {
             wait_for: f(0),
             fetch: f(1),
             on_metric: f(2),
             on_error: f(3),
-            hooks: [f(4), f(5), f(6), f(7), f(8)],
-            store: if store.is_undefined() { default_store } else { store },
+            hooks,
+            store: fns.get(9),
             timeout_ms,
-            max: max_response_bytes,
+            max,
             registry: Default::default(),
-        },
-    })
-}
-
-/// Creates a client. The API key stays inside the client: it is never part of a result, a
-/// state or an error message. `default_store` is used when `opts.store` is absent: the entries'
-/// `createClient` (pkg-template/api.js) passes a fresh `memoryStore()`.
-#[wasm_bindgen(js_name = createClient, skip_typescript)]
-pub fn create_client(opts: JsValue, default_store: JsValue) -> JsResult<Client> {
-    decode_options(&opts, default_store).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
+        };
+        Ok(Inner { cfg, policy, host })
+    };
+    decode().map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
 }
 
 /// What an operation does once its inputs are decoded, matched at the end of `perform` rather

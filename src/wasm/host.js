@@ -392,9 +392,9 @@ export async function readChunk(r, max, s) {
 
 // The host's objects among `createClient`'s options, checked in the order the edge reported
 // them before: [waitFor, fetch, onMetric, onError, beforeLLM, afterLLM, beforeTool, afterTool,
-// bodyTransform, store] (`undefined` when absent; `onMetric` wrapped by `quietly`). Throws the
-// message of a refusal as a string, or what a getter threw.
-export function hostOptions(o) {
+// bodyTransform, store] (`undefined` when absent, `dflt` for the store; `onMetric` wrapped by
+// `quietly`). Throws the message of a refusal as a string, or what a getter threw.
+export function hostOptions(o, dflt) {
   o = o !== null && typeof o === "object" ? o : {};
   const s = o.store;
   if (s != null && !["get", "save", "delete"].every((m) => typeof s[m] === "function")) {
@@ -406,7 +406,7 @@ export function hostOptions(o) {
   fns[3] = withSignal(fns[3]);
   if (h != null && typeof h !== "object") throw "hooks must be an object of functions";
   for (const k of ["beforeLLM", "afterLLM", "beforeTool", "afterTool"]) fns.push(fn(h ?? {}, k, "hooks"));
-  fns.push(fn(o, "bodyTransform", "createClient options"), s ?? undefined);
+  fns.push(fn(o, "bodyTransform", "createClient options"), s ?? dflt);
   fns[2] = quietly(fns[2]);
   return fns;
 }

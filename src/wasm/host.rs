@@ -1,9 +1,9 @@
 //! The driver's seams implemented over JS, all by one value per run (`RunHost`): `fetch` (the
 //! host's `fetch` option, or the global binding, never `window`), JS tool functions, the host's
 //! `waitFor` and `onError`, metrics, backoff sleeps, the run's abort and the conversation store;
-//! and the client's hooks. Host objects are reached
-//! through the helpers in host.js, which settle each call into plain values, so a wrong shape is
-//! a typed error, never a throw through Rust frames.
+//! and the client's hooks. Host objects are reached through the helpers in host.js, which settle
+//! each call into plain values, so a wrong shape is a typed error, never a throw through Rust
+//! frames.
 
 use super::convert::{from_js, from_thrown, get, settle, thrown_message, to_js};
 use crate::conversation::ConversationStore;
@@ -40,9 +40,10 @@ extern "C" {
     pub fn options_json(opts: &JsValue) -> Option<String>;
     #[wasm_bindgen(js_name = resumeJson)]
     pub fn resume_json(opts: &JsValue) -> String;
-    /// `createClient`'s functions and store (host.js); throws a refusal's message.
+    /// `createClient`'s functions and store (`default_store` when it has none); throws a
+    /// refusal's message.
     #[wasm_bindgen(js_name = hostOptions, catch)]
-    pub fn host_options(opts: &JsValue) -> std::result::Result<Array, JsValue>;
+    pub fn host_options(opts: &JsValue, default_store: &JsValue) -> std::result::Result<Array, JsValue>;
     #[wasm_bindgen(js_name = endRun)]
     pub fn end_run(signal: &JsValue);
     pub fn guard(p: &Promise, signal: &JsValue) -> Promise;
