@@ -8,31 +8,49 @@
 // only makes its read-check-write atomic. It runs at save time, after the entry has initialised
 // the module.
 
-import { Client, checkRevision, createClient as createWith, defineTool as declareTool, toolkitId, dropToolkit } from "./toolnexus_wasm.js";
+import { Client, createClient as createWith, op } from "./toolnexus_wasm.js";
 // The error class lives in a snippet of the wasm edge, which constructs it; scripts/build.sh
 // points this import at that snippet (its path holds a hash wasm-bindgen chooses).
-import { ToolnexusError } from "./host.js";
+import { ToolnexusError, EventStream } from "./host.js";
 
-export { ToolnexusError };
+export { ToolnexusError, Client };
+
+// The functions that hold no state, each one kind of the wasm's `op` (src/wasm/mod.rs), in its
+// order; `declareTool` is `defineTool` before Standard Schemas are read here.
+const [pending, authRequired, isRelayRequest, relayCallsOf, relayAnswer, checkRevision, declareTool, relayTool, toolkitId, dropToolkit] = Array.from(
+  { length: 10 },
+  (_, kind) => (a, b, c) => op(kind, a, b, c),
+);
+export { pending, authRequired, isRelayRequest, relayCallsOf, relayAnswer, checkRevision, relayTool, toolkitId, dropToolkit };
 
 /** `createClient(options)`: conversations are kept in a fresh `memoryStore()` unless `store` is given. */
 export function createClient(options) {
   return createWith(options, memoryStore());
 }
 
-// A method of a freed client (or of an object that only has Client's prototype) would meet a
-// null pointer in the glue, whose error has no code: it throws `bad_input` instead. A second
+// The client's methods and getters, each one kind of the wasm client's `op` (src/wasm/client.rs),
+// in its order. A streamed one gets an EventStream, which the run feeds and its settled promise
+// ends. A method of a freed client (or of an object that only has Client's prototype) would meet
+// a null pointer in the glue, whose error has no code: it throws `bad_input` instead. A second
 // `free()` does nothing.
-for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(Client.prototype))) {
-  const f = d.value ?? d.get;
-  if (k != "constructor") {
-    d[d.value ? "value" : "get"] = function () {
-      if (this?.__wbg_ptr) return f.apply(this, arguments);
-      if (k != "free") throw toolnexusError("bad_input", `Client.${k}: the client was freed`);
-    };
+const { op: clientOp, free } = Client.prototype;
+delete Client.prototype.op;
+const CLIENT = ["run", "runWithAnswer", "ask", "askWithAnswer", "stream", "streamWithAnswer", "translate", "translateStream", "discard", "conversationStore", "metrics", "style", "model", "free"];
+CLIENT.forEach((k, kind) => {
+  const streamed = /stream/i.test(k);
+  function f(a, b) {
+    if (this?.__wbg_ptr) {
+      if (k == "free") return free.call(this);
+      if (!streamed) return clientOp.call(this, kind, a, b);
+      const s = new EventStream();
+      clientOp.call(this, kind, a, b, s).then(() => s.end(), (e) => s.end(e));
+      return s;
+    }
+    if (k != "free") throw toolnexusError("bad_input", `Client.${k}: the client was freed`);
   }
-  Object.defineProperty(Client.prototype, k, d);
-}
+  const getter = k == "style" || k == "model";
+  Object.defineProperty(Client.prototype, k, getter ? { get: f, configurable: true } : { value: f, writable: true, configurable: true });
+});
 
 /** `jsonSchema<T>(schema)`: the schema itself, typed so that a tool's `run` gets `T` arguments. */
 export function jsonSchema(schema) {

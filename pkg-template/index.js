@@ -5,8 +5,7 @@
 import initWasm, * as glue from "./toolnexus_wasm.js";
 import * as api from "./api.js";
 
-export * from "./toolnexus_wasm.js";
-export { Toolkit, memoryStore, chromeStorageStore, kvStore, durableObjectStore, ConversationObject, ToolnexusError, jsonSchema } from "./api.js";
+export * from "./api.js";
 
 /** `Request.kind` of a relay tool call. */
 export const RELAY_KIND = "tool_call";
@@ -28,7 +27,7 @@ export function initSync(module) {
 
 // Each function that needs the wasm, guarded; local exports take precedence over `export *`.
 const guarded = {};
-for (const [name, f] of Object.entries({ ...glue, ...api })) {
+for (const [name, f] of Object.entries(api)) {
   guarded[name] = (...args) => {
     if (!loaded) throw new api.ToolnexusError(`${name}: \`await init()\` first`, "bad_state");
     return f(...args);

@@ -4,8 +4,8 @@ import { initSync } from "./toolnexus_wasm.js";
 
 initSync({ module: readFileSync(new URL("./toolnexus_wasm_bg.wasm", import.meta.url)) });
 
-export * from "./toolnexus_wasm.js";
-export { createClient, createToolkit, defineTool, Toolkit, memoryStore, chromeStorageStore, kvStore, durableObjectStore, ConversationObject, ToolnexusError, jsonSchema } from "./api.js";
+export { initSync };
+export * from "./api.js";
 
 /** `Request.kind` of a relay tool call. */
 export const RELAY_KIND = "tool_call";

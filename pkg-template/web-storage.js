@@ -1,7 +1,7 @@
 // `toolnexus-wasm/web-storage`: a conversation store over Web Storage for pages. A module of
 // its own (not in the default entry), so only pages that keep conversations in localStorage
 // load it. Import it beside the main entry, which initialises the wasm `checkRevision` uses.
-import { checkRevision } from "./toolnexus_wasm.js";
+import { checkRevision } from "./api.js";
 
 function storeError(code, message) {
   const e = new Error(message);

@@ -5,8 +5,8 @@ import { initSync } from "./toolnexus_wasm.js";
 
 initSync({ module: wasmModule });
 
-export * from "./toolnexus_wasm.js";
-export { createClient, createToolkit, defineTool, Toolkit, memoryStore, chromeStorageStore, kvStore, durableObjectStore, ConversationObject, ToolnexusError, jsonSchema } from "./api.js";
+export { initSync };
+export * from "./api.js";
 
 /** `Request.kind` of a relay tool call. */
 export const RELAY_KIND = "tool_call";

@@ -23,6 +23,17 @@ pub trait HookHost {
     fn call(&self, hook: Hook, arg: Value) -> LocalBoxFuture<'_, Result<Value>>;
 }
 
+/// A borrowed host serves as well (the wasm edge keeps its hook functions with the client's
+/// other host functions, and sees them through this seam per run).
+impl<H: HookHost + ?Sized> HookHost for &H {
+    fn has(&self, hook: Hook) -> bool {
+        (**self).has(hook)
+    }
+    fn call(&self, hook: Hook, arg: Value) -> LocalBoxFuture<'_, Result<Value>> {
+        (**self).call(hook, arg)
+    }
+}
+
 /// A `HookHost` seen through the driver's `Hooks` seam.
 pub struct JsonHooks<H>(pub H);
 

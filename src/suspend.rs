@@ -332,6 +332,30 @@ pub fn relay_results_from_json(v: &Value) -> crate::error::Result<Vec<RelayResul
     read(v).map_err(|e| crate::error::Error::bad_input(format!("results must be [{{ id, output, isError?, parts? }}]: {e}")))
 }
 
+/// `relayAnswer(requestId, results)` from and to JSON data: the answer to a relay request.
+pub fn relay_answer_of(request_id: &str, results: &Value) -> crate::error::Result<Value> {
+    Ok(relay_answer(request_id, relay_results_from_json(results)?).into_value())
+}
+
+/// `pending(request)` from and to JSON data (`None`: a value that is not an object): the tool
+/// result that suspends the call, with an id generated when none is given.
+pub fn pending_of(request: Option<&Value>, ids: &IdGen) -> crate::error::Result<Value> {
+    Ok(pending_result(Request::from_host(request, "pending(request)")?, ids).to_value())
+}
+
+/// `isRelayRequest(request)`: false for anything that is not a relay request, unreadable included.
+pub fn is_relay_request(request: Option<&Value>) -> bool {
+    Request::from_host(request, "request").is_ok_and(|r| r.is_relay())
+}
+
+/// `relayCallsOf(request)`: the relay calls a request carries (`data.calls`), in call order; `[]`
+/// for other requests; a value that is not a request is refused.
+pub fn relay_calls_of(request: Option<&Value>) -> crate::error::Result<Value> {
+    let req = Request::from_host(request, "request")?;
+    let calls = if req.is_relay() { req.relay_calls() } else { Vec::new() };
+    Ok(Value::Array(calls.into_iter().map(RelayCall::into_value).collect()))
+}
+
 pub fn relay_answer(request_id: &str, results: Vec<RelayResult>) -> Answer {
     let mut data = Map::new();
     data.insert("results".into(), Value::Array(results.into_iter().map(RelayResult::into_value).collect()));
@@ -379,6 +403,31 @@ pub fn merge_for_halt(suspended: &[Request]) -> Option<Request> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_host_functions_over_suspensions() {
+        let ids = IdGen::new(Box::new(|| 7));
+        let relay = json!({"id": "r1", "kind": "tool_call", "prompt": "p", "data": {"calls": [{"id": "c1", "name": "click", "input": {}, "arguments": "{}"}, 5]}});
+        assert!(is_relay_request(Some(&relay)));
+        assert!(!is_relay_request(Some(&json!({"kind": "approval"}))) && !is_relay_request(None) && !is_relay_request(Some(&json!([]))));
+        let calls = relay_calls_of(Some(&relay)).unwrap();
+        assert_eq!(
+            calls.as_array().map(|c| (c.len(), c[0]["name"].clone())),
+            Some((1, json!("click"))),
+            "entries that are not calls are skipped"
+        );
+        assert_eq!(relay_calls_of(Some(&json!({"kind": "approval", "data": {"calls": [{"id": "c"}]}}))).unwrap(), json!([]));
+        assert_eq!(relay_calls_of(None).unwrap_err().code, crate::error::Code::BadInput);
+        let answer = relay_answer_of("r1", &json!([{"id": "c1", "output": "ok"}])).unwrap();
+        assert_eq!(
+            (answer["id"].clone(), answer["ok"].clone(), answer["data"]["results"][0]["output"].clone()),
+            (json!("r1"), json!(true), json!("ok"))
+        );
+        assert!(relay_answer_of("r1", &json!("no")).unwrap_err().message.starts_with("results must be ["));
+        let p = pending_of(Some(&json!({"kind": "approval", "prompt": "ok?"})), &ids).unwrap();
+        assert!(p["metadata"]["pending"]["id"].as_str().is_some_and(|id| id.starts_with("pnd-")), "{p}");
+        assert_eq!(pending_of(None, &ids).unwrap_err().message, "pending(request) must be a Request object");
+    }
 
     #[test]
     fn host_requests_and_answers() {

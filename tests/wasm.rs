@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect, JSON};
-use toolnexus_wasm::wasm::{create_client, define_tool, relay_answer, relay_calls_of, relay_tool, toolkit_id};
+use toolnexus_wasm::wasm::{create_client, define_tool, op, relay_tool, toolkit_id, Client, EventStream};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -27,7 +27,22 @@ fn get(v: &JsValue, path: &str) -> JsValue {
     path.split('.').fold(v.clone(), |acc, k| Reflect::get(&acc, &k.into()).unwrap())
 }
 
-fn client(style: &str, extra: &[(&str, JsValue)]) -> toolnexus_wasm::wasm::Client {
+/// A client method as pkg-template/api.js (outside what this runner loads) defines it: one kind
+/// of `Client::op` (0 run, 1 runWithAnswer, 2 ask, 3 askWithAnswer, 8 discard).
+fn call(c: &Client, kind: u8, a: impl Into<JsValue>, b: JsValue) -> Promise {
+    c.op(kind, a.into(), b, JsValue::UNDEFINED).unchecked_into()
+}
+
+/// `relayCallsOf` and `relayAnswer` as pkg-template/api.js defines them: kinds of `wasm::op`.
+fn relay_calls_of(req: &JsValue) -> Result<JsValue, JsValue> {
+    op(3, req.clone(), JsValue::UNDEFINED, JsValue::UNDEFINED)
+}
+
+fn relay_answer(id: &JsValue, results: &JsValue) -> Result<JsValue, JsValue> {
+    op(4, id.clone(), results.clone(), JsValue::UNDEFINED)
+}
+
+fn client(style: &str, extra: &[(&str, JsValue)]) -> Client {
     let base = if style == "openai" { format!("{STUB}/v1") } else { STUB.to_string() };
     let mut pairs = vec![("baseUrl", base.into()), ("style", style.into()), ("model", "scripted".into()), ("apiKey", "test-key".into())];
     pairs.extend(extra.iter().cloned());
@@ -37,13 +52,13 @@ fn client(style: &str, extra: &[(&str, JsValue)]) -> toolnexus_wasm::wasm::Clien
 fn toolkit() -> JsValue {
     let price = Closure::<dyn Fn(JsValue) -> JsValue>::new(|_args: JsValue| JsValue::from_str("$12.50"));
     let f: Function = price.into_js_value().unchecked_into();
-    let lookup = define_tool(obj(&[("name", "lookup_price".into()), ("description", "price".into()), ("run", f.into())])).unwrap();
-    let click = relay_tool("click".into(), "click in the tab".into(), JsValue::UNDEFINED).unwrap();
+    let lookup = define_tool(&obj(&[("name", "lookup_price".into()), ("description", "price".into()), ("run", f.into())])).unwrap();
+    let click = relay_tool(&"click".into(), &"click in the tab".into(), &JsValue::UNDEFINED).unwrap();
     // What `createToolkit` (pkg-template/api.js, outside what this runner loads) hands a run:
     // an object holding the tools, bound to their decoded copy in the wasm.
     let tools: JsValue = Array::of2(&lookup, &click).into();
     let kit = obj(&[("tools", tools.clone())]);
-    toolkit_id(tools, kit.clone()).unwrap();
+    toolkit_id(&tools, &kit).unwrap();
     kit
 }
 
@@ -55,7 +70,7 @@ async fn await_promise(p: Promise) -> Result<JsValue, JsValue> {
 async fn a_plain_run_fetches_the_local_model_in_both_styles() {
     for style in ["openai", "anthropic"] {
         let c = client(style, &[]);
-        let r = await_promise(c.run("#hello".into(), obj(&[]))).await.unwrap();
+        let r = await_promise(call(&c, 0, "#hello", obj(&[]))).await.unwrap();
         assert_eq!(get(&r, "status"), "done");
         assert_eq!(get(&r, "text"), "Hello from the scripted model.");
         assert_eq!(get(&r, "style"), style);
@@ -69,12 +84,12 @@ async fn three_relay_calls_resolve_through_concurrent_waitfor_promises() {
     let s = seen.clone();
     let wait = Closure::<dyn Fn(JsValue) -> Promise>::new(move |req: JsValue| {
         s.set(s.get() + 1);
-        let calls = relay_calls_of(req.clone()).unwrap();
+        let calls = relay_calls_of(&req).unwrap();
         let call = Array::from(&calls).get(0);
         let id = get(&call, "id");
         let output = format!("clicked {}", get(&call, "input.selector").as_string().unwrap());
         let results = Array::of1(&obj(&[("id", id), ("output", output.into())]));
-        let answer = relay_answer(get(&req, "id").into(), results.into()).unwrap();
+        let answer = relay_answer(&get(&req, "id"), &results.into()).unwrap();
         Promise::new(&mut |resolve, _| {
             let global = js_sys::global();
             let set_timeout: Function = Reflect::get(&global, &"setTimeout".into()).unwrap().unchecked_into();
@@ -83,7 +98,7 @@ async fn three_relay_calls_resolve_through_concurrent_waitfor_promises() {
         })
     });
     let c = client("openai", &[("waitFor", wait.into_js_value())]);
-    let r = await_promise(c.run("#three-clicks".into(), obj(&[("toolkit", toolkit())]))).await.unwrap();
+    let r = await_promise(call(&c, 0, "#three-clicks", obj(&[("toolkit", toolkit())]))).await.unwrap();
     assert_eq!(get(&r, "status"), "done");
     assert_eq!(seen.get(), 3);
     assert_eq!(get(&r, "text"), "Clicked: click → clicked #a; click → clicked #b; click → clicked #c");
@@ -92,7 +107,7 @@ async fn three_relay_calls_resolve_through_concurrent_waitfor_promises() {
 #[wasm_bindgen_test]
 async fn a_durable_halt_survives_json_and_resumes_in_a_new_client() {
     let c = client("anthropic", &[]);
-    let halted = await_promise(c.run("#mixed".into(), obj(&[("toolkit", toolkit())]))).await.unwrap();
+    let halted = await_promise(call(&c, 0, "#mixed", obj(&[("toolkit", toolkit())]))).await.unwrap();
     assert_eq!(get(&halted, "status"), "pending");
     let text: JsString = JSON::stringify(&halted).unwrap();
     assert!(!String::from(text.clone()).contains("test-key"), "no key in state");
@@ -100,9 +115,11 @@ async fn a_durable_halt_survives_json_and_resumes_in_a_new_client() {
     let pending_id = get(&state, "pending.id").as_string().unwrap();
     let call_id = get(&Array::from(&get(&state, "pending.data.calls")).get(0), "id");
     let answer =
-        relay_answer(pending_id.as_str().into(), Array::of1(&obj(&[("id", call_id), ("output", "bought".into())])).into()).unwrap();
+        relay_answer(&pending_id.as_str().into(), &Array::of1(&obj(&[("id", call_id), ("output", "bought".into())])).into()).unwrap();
     let fresh = client("anthropic", &[]);
-    let r = await_promise(fresh.run_with_answer(obj(&[("toolkit", toolkit()), ("state", state), ("answer", answer)]))).await.unwrap();
+    let r = await_promise(call(&fresh, 1, obj(&[("toolkit", toolkit()), ("state", state), ("answer", answer)]), JsValue::UNDEFINED))
+        .await
+        .unwrap();
     assert_eq!(get(&r, "status"), "done");
     assert_eq!(get(&r, "text"), "Summary: lookup_price → $12.50; click → bought");
 }
@@ -121,28 +138,28 @@ async fn failures_reject_with_errors_that_carry_a_code() {
         JsValue::UNDEFINED,
     )
     .unwrap();
-    assert_eq!(error_code(keyless.run("#hello".into(), obj(&[]))).await, "provider_http");
+    assert_eq!(error_code(call(&keyless, 0, "#hello", obj(&[]))).await, "provider_http");
     // Nothing listens on port 9: fetch itself fails.
     let dead = create_client(
         obj(&[("baseUrl", "http://127.0.0.1:9".into()), ("style", "openai".into()), ("model", "m".into())]),
         JsValue::UNDEFINED,
     )
     .unwrap();
-    assert_eq!(error_code(dead.run("x".into(), obj(&[]))).await, "transport");
+    assert_eq!(error_code(call(&dead, 0, "x", obj(&[]))).await, "transport");
     // Resume with an answer that does not echo the request id.
     let c = client("openai", &[]);
-    let halted = await_promise(c.run("#mixed".into(), obj(&[("toolkit", toolkit())]))).await.unwrap();
+    let halted = await_promise(call(&c, 0, "#mixed", obj(&[("toolkit", toolkit())]))).await.unwrap();
     let wrong = obj(&[("id", "other".into()), ("ok", true.into())]);
     assert_eq!(
-        error_code(c.run_with_answer(obj(&[("toolkit", toolkit()), ("state", halted), ("answer", wrong)]))).await,
+        error_code(call(&c, 1, obj(&[("toolkit", toolkit()), ("state", halted), ("answer", wrong)]), JsValue::UNDEFINED)).await,
         "answer_mismatch"
     );
     // Bad options are synchronous throws with a code.
     let e = create_client(obj(&[("style", "gemini-ish".into())]), JsValue::UNDEFINED).err().unwrap();
     assert_eq!(get(&e, "code"), "bad_input");
-    let bash = relay_tool("bash".into(), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
-    let e = toolkit_id(Array::of1(&bash).into(), Object::new().into()).err().unwrap();
-    assert_eq!(get(&e, "code"), "relay_collision");
+    let bash = relay_tool(&"bash".into(), &JsValue::UNDEFINED, &JsValue::UNDEFINED).unwrap();
+    let e = toolkit_id(&Array::of1(&bash).into(), &Object::new().into()).err().unwrap();
+    assert_eq!(e.code(), "relay_collision");
 }
 
 /// A store over a JS `Map`, as a host would write one (the entries' default, `memoryStore()`, is
@@ -170,7 +187,7 @@ fn store_get(store: &JsValue, id: &str) -> Promise {
 }
 
 /// Drains an EventStream through its `next()` (what `for await` calls).
-async fn drain(stream: toolnexus_wasm::wasm::EventStream) -> Result<Vec<JsValue>, JsValue> {
+async fn drain(stream: EventStream) -> Result<Vec<JsValue>, JsValue> {
     let mut out = Vec::new();
     loop {
         let step = JsFuture::from(stream.next()).await?;
@@ -181,11 +198,21 @@ async fn drain(stream: toolnexus_wasm::wasm::EventStream) -> Result<Vec<JsValue>
     }
 }
 
+/// `client.stream(prompt, opts)` as pkg-template/api.js makes it (kind 4 of `Client::op`, fed
+/// into a stream ended when its promise settles), drained.
+async fn drain_stream(c: &Client, prompt: &str, opts: JsValue) -> Result<Vec<JsValue>, JsValue> {
+    let stream = EventStream::new();
+    let run: Promise = c.op(4, prompt.into(), opts, stream.clone()).unchecked_into();
+    let end: EventStream = stream.clone().unchecked_into();
+    wasm_bindgen_futures::spawn_local(async move { end.end(&JsFuture::from(run).await.err().unwrap_or(JsValue::UNDEFINED)) });
+    drain(stream).await
+}
+
 #[wasm_bindgen_test]
 async fn streaming_over_real_fetch_bodies_in_both_styles() {
     for style in ["openai", "anthropic"] {
         let c = client(style, &[]);
-        let events = drain(c.stream("#hello".into(), obj(&[]))).await.unwrap();
+        let events = drain_stream(&c, "#hello", obj(&[])).await.unwrap();
         let text: String = events.iter().filter(|e| get(e, "type") == "text").map(|e| get(e, "delta").as_string().unwrap()).collect();
         assert_eq!(text, "Hello from the scripted model.", "{style}");
         assert!(events.len() > 4, "the text arrived in pieces");
@@ -200,19 +227,21 @@ async fn ask_halts_into_the_store_and_ask_with_answer_resumes_then_discard_drops
     for style in ["openai", "anthropic"] {
         let store = map_store();
         let c = client(style, &[("store", store.clone())]);
-        let halted = await_promise(c.ask("#mixed".into(), obj(&[("toolkit", toolkit()), ("id", "w1".into())]))).await.unwrap();
+        let halted = await_promise(call(&c, 2, "#mixed", obj(&[("toolkit", toolkit()), ("id", "w1".into())]))).await.unwrap();
         assert_eq!(get(&halted, "status"), "pending");
         // a new client over the same store: the pending request comes from the store
         let fresh = client(style, &[("store", store.clone())]);
         let stored = await_promise(store_get(&store, "w1")).await.unwrap();
         let call_id = get(&Array::from(&get(&stored, "pending.data.calls")).get(0), "id");
         let answer =
-            relay_answer(get(&stored, "pending.id").into(), Array::of1(&obj(&[("id", call_id), ("output", "ok".into())])).into()).unwrap();
+            relay_answer(&get(&stored, "pending.id"), &Array::of1(&obj(&[("id", call_id), ("output", "ok".into())])).into()).unwrap();
         let done =
-            await_promise(fresh.ask_with_answer(obj(&[("toolkit", toolkit()), ("id", "w1".into()), ("answer", answer)]))).await.unwrap();
+            await_promise(call(&fresh, 3, obj(&[("toolkit", toolkit()), ("id", "w1".into()), ("answer", answer)]), JsValue::UNDEFINED))
+                .await
+                .unwrap();
         assert_eq!(get(&done, "status"), "done", "{style}");
         assert_eq!(get(&done, "text"), "Summary: lookup_price → $12.50; click → ok");
-        await_promise(fresh.discard("w1".into(), JsValue::UNDEFINED)).await.unwrap();
+        await_promise(call(&fresh, 8, "w1", JsValue::UNDEFINED)).await.unwrap();
         let gone = await_promise(store_get(&store, "w1")).await.unwrap();
         assert!(gone.is_undefined());
     }
@@ -232,7 +261,7 @@ async fn an_abort_signal_reaches_a_parked_relay_wait() {
         Promise::new(&mut |_, _| {}) // never settles
     });
     let c = client("anthropic", &[("waitFor", parked.into_js_value())]);
-    let code = error_code(c.run("#three-clicks".into(), obj(&[("toolkit", toolkit()), ("signal", signal)]))).await;
+    let code = error_code(call(&c, 0, "#three-clicks", obj(&[("toolkit", toolkit()), ("signal", signal)]))).await;
     assert_eq!(code, "aborted");
     // and timeoutMs does the same. Node exits when only unref'd timers (AbortSignal.timeout's)
     // are left, so the test keeps one ordinary timer alive meanwhile.
@@ -242,7 +271,7 @@ async fn an_abort_signal_reaches_a_parked_relay_wait() {
     set_timeout.call2(&global, &noop, &JsValue::from(1000)).unwrap();
     let never = Closure::<dyn Fn(JsValue) -> Promise>::new(|_req: JsValue| Promise::new(&mut |_, _| {}));
     let c = client("openai", &[("waitFor", never.into_js_value()), ("timeoutMs", JsValue::from(50))]);
-    let e = await_promise(c.run("#three-clicks".into(), obj(&[("toolkit", toolkit())]))).await.unwrap_err();
+    let e = await_promise(call(&c, 0, "#three-clicks", obj(&[("toolkit", toolkit())]))).await.unwrap_err();
     assert_eq!(get(&e, "code"), "aborted");
     assert_eq!(get(&e, "message"), "run timeout after 50ms");
 }
@@ -283,23 +312,23 @@ async fn retries_hooks_and_metrics_work_in_this_host() {
         }
     });
     let answer_all = Closure::<dyn Fn(JsValue) -> JsValue>::new(|req: JsValue| {
-        let calls = Array::from(&relay_calls_of(req.clone()).unwrap());
+        let calls = Array::from(&relay_calls_of(&req).unwrap());
         let results = Array::new();
         for c in calls.iter() {
             results.push(&obj(&[("id", get(&c, "id")), ("output", "clicked".into())]));
         }
-        relay_answer(get(&req, "id").into(), results.into()).unwrap()
+        relay_answer(&get(&req, "id"), &results.into()).unwrap()
     });
     let hooks = obj(&[("afterLLM", after_llm.into_js_value()), ("beforeTool", before_tool.into_js_value())]);
     let c = client(
         "openai",
         &[("fetch", flaky.into_js_value()), ("hooks", hooks), ("waitFor", answer_all.into_js_value()), ("retryBaseMs", JsValue::from(1))],
     );
-    let r = await_promise(c.run("#mixed".into(), obj(&[("toolkit", toolkit())]))).await.unwrap();
+    let r = await_promise(call(&c, 0, "#mixed", obj(&[("toolkit", toolkit())]))).await.unwrap();
     assert_eq!(get(&r, "text"), "Summary: lookup_price → hooked price; click → clicked");
     assert_eq!(attempts.get(), 3, "one 503, retried, then two model calls");
     assert_eq!(seen_llm.get(), 2);
-    let text = c.metrics();
+    let text = c.op(10, JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).as_string().unwrap();
     assert!(text.contains("toolnexus_llm_requests_total{model=\"scripted\",status=\"ok\"} 2\n"), "{text}");
     assert!(text.contains("toolnexus_tool_calls_total{tool=\"click\",source=\"relay\",is_error=\"false\",pending=\"true\"} 1\n"), "{text}");
     assert!(text.ends_with('\n'));

@@ -1,27 +1,26 @@
-//! `createClient` and the `Client` class: decode options and each call's inputs, call the core
-//! (`session::run` for the loop operations, `translate::translate`) over the JS seams, encode
-//! the result. Every method clones an `Rc` into its future, so several runs of one client may be
-//! in flight at once (a `&mut self` export would throw "recursive use"). Which operations keep
-//! their conversation in the store, and what a prompt or a resume continues, is decided in
-//! `crate::session`.
+//! `createClient` and the `Client` class's one wasm operation, `op(kind, a, b, stream)`: the
+//! class's methods are written in pkg-template/api.js, each one kind of it (one export instead
+//! of thirteen: each would be glue JS and a wasm shim of its own). This file decodes options and
+//! each call's inputs, calls the core (`session::run` for the loop operations,
+//! `translate::translate`) over the JS seams, and encodes the result. Every operation clones an
+//! `Rc` into its future, so several runs of one client may be in flight at once (a `&mut self`
+//! export would throw "recursive use"). Which operations keep their conversation in the store,
+//! and what a prompt or a resume continues, is decided in `crate::session`.
 
-use super::convert::{from_js, get, js_error, string_arg, thrown_message, to_js, JsResult, Text};
-use super::hooks::JsHooks;
-use super::host::{abort_error, end_run, host_options, options_json, resume_json, run_signal, Fetch, JsTools, RunHost};
-use super::store::JsStore;
-use super::stream::{EventStream, Sink};
-use super::toolkit::{decode as decode_toolkit, Decoded};
+use super::convert::{from_js, js_error, string_arg, thrown_message, to_js, JsResult};
+use super::host::{abort_error, end_run, host_options, options_json, resume_json, HostFns, RunHost};
+use super::stream::Sink;
+use super::toolkit::decode as decode_toolkit;
 use crate::conversation;
-use crate::driver::{Abort, CallPolicy, Env, ErrorPolicy, Waiter};
+use crate::driver::{CallPolicy, Env};
 use crate::error::{Error, Result};
 use crate::events::EventSink;
 use crate::json_hooks::JsonHooks;
-use crate::metrics::Observer;
 use crate::options::ClientOptions;
 use crate::run::LoopConfig;
 use crate::session::{self, Input, Mode};
 use crate::translate::TranslateRequest;
-use js_sys::{Function, Promise};
+use js_sys::Function;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -29,114 +28,51 @@ use wasm_bindgen_futures::future_to_promise;
 struct Inner {
     cfg: LoopConfig,
     policy: CallPolicy,
-    wait_for: Option<Function>,
-    fetch: Option<Function>,
-    on_metric: Option<Function>,
-    on_error: Option<Function>,
-    timeout_ms: Option<f64>,
-    max_response_bytes: f64,
-    hooks: JsonHooks<JsHooks>,
-    store: JsStore,
-    registry: std::cell::RefCell<crate::metrics::Registry>,
+    host: HostFns,
 }
 
-#[wasm_bindgen]
+// Typed in pkg-template/index.d.ts, where its methods are: only `free()` is the glue's.
+#[wasm_bindgen(skip_typescript)]
 pub struct Client {
     inner: Rc<Inner>,
 }
 
-/// The data options are read in the core (`crate::options`) from their JSON text; the edge
-/// reads only the host's functions and the store.
-fn decode_options(opts: &JsValue, default_store: JsValue) -> Result<Inner> {
-    // No text: `undefined` or a function, which the core refuses as not an options object.
-    let ClientOptions { cfg, policy, timeout_ms, max_response_bytes } = ClientOptions::from_json_text(options_json(opts).as_deref())?;
-    let host = host_options(opts).map_err(|e| Error::bad_input(thrown_message(&e)))?;
-    let f = |i: u32| host.get(i).dyn_into::<Function>().ok();
-    let store = host.get(9);
-    Ok(Inner {
-        cfg,
-        policy,
-        wait_for: f(0),
-        fetch: f(1),
-        on_metric: f(2),
-        on_error: f(3),
-        hooks: JsonHooks(JsHooks([f(4), f(5), f(6), f(7), f(8)])),
-        timeout_ms,
-        max_response_bytes,
-        store: JsStore { store: if store.is_undefined() { default_store } else { store }, signal: JsValue::UNDEFINED },
-        registry: Default::default(),
-    })
-}
-
 /// Creates a client. The API key stays inside the client: it is never part of a result, a
 /// state or an error message. `default_store` is used when `opts.store` is absent: the entries'
-/// `createClient` (pkg-template/api.js) passes a fresh `memoryStore()`.
-#[wasm_bindgen(js_name = createClient)]
-pub fn create_client(
-    #[wasm_bindgen(unchecked_param_type = "ClientOptions")] opts: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ConversationStore | undefined")] default_store: JsValue,
-) -> JsResult<Client> {
-    decode_options(&opts, default_store).map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
+/// `createClient` (pkg-template/api.js) passes a fresh `memoryStore()`. The data options are read
+/// in the core (`crate::options`) from their JSON text; the edge reads only the host's functions
+/// and the store.
+#[wasm_bindgen(js_name = createClient, skip_typescript)]
+pub fn create_client(opts: JsValue, default_store: JsValue) -> JsResult<Client> {
+    let decode = || -> Result<Inner> {
+        // No text: `undefined` or a function, which the core refuses as not an options object.
+        let ClientOptions { cfg, policy, timeout_ms, max_response_bytes: max } =
+            ClientOptions::from_json_text(options_json(&opts).as_deref())?;
+        let fns = host_options(&opts, &default_store).map_err(|e| Error::bad_input(thrown_message(&e)))?;
+        let f = |i: u32| fns.get(i).dyn_into::<Function>().ok();
+        let hooks = [f(4), f(5), f(6), f(7), f(8)];
+        let host = HostFns {
+            wait_for: f(0),
+            fetch: f(1),
+            on_metric: f(2),
+            on_error: f(3),
+            hooks,
+            store: fns.get(9),
+            timeout_ms,
+            max,
+            registry: Default::default(),
+        };
+        Ok(Inner { cfg, policy, host })
+    };
+    decode().map(|inner| Client { inner: Rc::new(inner) }).map_err(js_error)
 }
 
-/// What an operation does once its inputs are decoded.
+/// What an operation does once its inputs are decoded, matched at the end of `perform` rather
+/// than in a function of its own: each extra future around `session::run` and `translate` costs
+/// wasm (a core `session::perform` cost 364 B gzip, an edge `execute` 125 B).
 enum Work<'a> {
     Loop(Mode, Input<'a>),
     Translate(TranslateRequest),
-}
-
-impl Inner {
-    /// Drives one operation through the core over the JS seams, built over the run's signal
-    /// (`runSignal` in host.js): a loop operation (`session::run`) or a translation, whose chunks
-    /// go to the sink.
-    async fn execute(&self, work: Work<'_>, toolkit: Decoded, sink: Option<&Sink>, signal: &JsValue, store: &JsStore) -> Result<JsValue> {
-        let host = RunHost {
-            wait_for: self.wait_for.as_ref(),
-            on_error: self.on_error.as_ref(),
-            on_metric: self.on_metric.as_ref(),
-            registry: &self.registry,
-            signal,
-            timeout_ms: self.timeout_ms,
-        };
-        let transport =
-            Fetch { fetch: self.fetch.as_ref(), signal, secret: self.cfg.provider.api_key.as_deref(), max: self.max_response_bytes };
-        // Tools see the caller's own signal when there is no deadline (`public`, host.js).
-        let tools = JsTools { fns: toolkit.fns, signal: get(signal, "public"), run: signal };
-        let ids = super::ids();
-        let clock = js_sys::Date::now;
-        let policy = CallPolicy { stream: sink.is_some(), ..self.policy.clone() };
-        let env = Env {
-            policy: &policy,
-            waiter: host.wait_for.is_some().then_some(&host as &dyn Waiter),
-            observer: Some(&host as &dyn Observer),
-            events: sink.map(|s| s as &dyn EventSink),
-            sleep: Some(&host),
-            on_error: host.on_error.is_some().then_some(&host as &dyn ErrorPolicy),
-            abort: (!signal.is_undefined()).then_some(&host as &dyn Abort),
-            hooks: self.hooks.0.any().then_some(&self.hooks as &dyn crate::hooks::Hooks),
-            random: &js_sys::Math::random,
-            ..Env::new(&transport, &tools, &ids, &clock)
-        };
-        match work {
-            Work::Loop(mode, input) => {
-                let r = session::run(&self.cfg, mode, toolkit.kit, input, store, &env).await?;
-                // A stream's result went out in its `done` event: nothing to return.
-                Ok(match sink.and_then(Sink::iterable) {
-                    Some(_) => JsValue::UNDEFINED,
-                    None => super::convert::result_to_js(&r),
-                })
-            }
-            Work::Translate(request) => {
-                let emit = |chunk: serde_json::Value| {
-                    if let Some(s) = sink {
-                        s.push(&chunk);
-                    }
-                };
-                let chunks = sink.map(|_| &emit as &dyn Fn(serde_json::Value));
-                to_js(&crate::translate::translate(&self.cfg.provider, &self.cfg.system_prompt, request, &env, chunks).await?)
-            }
-        }
-    }
 }
 
 /// A prompt as the core reads it (a string or an array of parts). Out of line: inlined, it
@@ -151,46 +87,17 @@ fn prompt_of(v: &JsValue) -> Result<crate::message::Message> {
     crate::message::Message::prompt(&data)
 }
 
-/// Every operation of the client, so that one future type (and one `future_to_promise`) serves
-/// them all: each distinct future would otherwise be compiled into the wasm again. A loop
-/// operation has a prompt, or none to resume with the host's answer.
-enum Op {
-    Loop(Mode, Option<JsValue>, JsValue),
-    Discard(JsValue, JsValue),
-    Translate(JsValue),
-}
-
-/// What an operation's options hold besides JSON data, read and checked in one crossing
-/// (`runOptions` in host.js): any JS value may arrive, and a getter that throws is refused too.
-struct Args {
-    toolkit: JsValue,
-    /// Absent, or an object with `aborted` and `addEventListener`.
-    signal: JsValue,
-    /// `onText`, wrapped so that neither its throw nor its rejection reaches the host.
-    on_text: JsValue,
-    /// A non-empty conversation id.
-    id: Option<String>,
-    keep_history: bool,
-    history: JsValue,
-}
-
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
-    /// `[toolkit, signal, onText, id, keepHistory, history]`; throws a refusal's message.
+    /// What an operation's options hold besides JSON data, read and checked in one crossing
+    /// (any JS value may arrive, and a getter that throws is refused too): `[toolkit, signal,
+    /// onText (wrapped so that neither its throw nor its rejection reaches the host), id
+    /// (non-empty), keepHistory, history]`; throws a refusal's message. `signal` is the run's:
+    /// none when nothing can abort the run (no signal, no deadline, no stream: nothing is made
+    /// for it) or with `run` false; a stream given here is bound to it (its consumer leaving
+    /// aborts the run, and host calls wait for it to drain).
     #[wasm_bindgen(js_name = runOptions, catch)]
-    fn run_options(opts: &JsValue) -> std::result::Result<js_sys::Array, JsValue>;
-}
-
-fn read_args(opts: &JsValue) -> Result<Args> {
-    let a = run_options(opts).map_err(|e| Error::bad_input(thrown_message(&e)))?;
-    Ok(Args {
-        toolkit: a.get(0),
-        signal: a.get(1),
-        on_text: a.get(2),
-        id: a.get(3).as_string(),
-        keep_history: a.get(4).is_truthy(),
-        history: a.get(5),
-    })
+    fn run_options(opts: &JsValue, run: bool, ms: Option<f64>, stream: Option<&JsValue>) -> std::result::Result<js_sys::Array, JsValue>;
 }
 
 /// The run's signal (`runSignal`), ended (`endRun`, host.js) when the operation's future completes
@@ -203,165 +110,113 @@ impl Drop for RunSignal {
     }
 }
 
-/// Each inner future is awaited at one place only: every await site of a future is a copy of
-/// its polling in the wasm.
-async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue> {
-    let (Op::Loop(_, _, opts) | Op::Discard(_, opts) | Op::Translate(opts)) = &op;
-    let a = read_args(opts)?;
-    // No signal, no deadline and no stream: nothing can abort the run, and nothing is made for it.
-    let user = if matches!(op, Op::Discard(..)) { JsValue::UNDEFINED } else { a.signal.clone() };
-    // A stream always has one: its consumer leaving aborts the run.
-    let stream = sink.as_ref().and_then(Sink::iterable);
-    let run = RunSignal(match (user.is_undefined() && inner.timeout_ms.is_none(), stream) {
-        (true, None) => user,
-        (_, s) => run_signal(&user, inner.timeout_ms, s.map_or(&JsValue::UNDEFINED, |s| s.as_ref())),
-    });
+/// The kinds of `op`, in the order of `CLIENT` in pkg-template/api.js. The six loop operations
+/// come first, in pairs: the prompt (`a`, options `b`), then the resume (options `a`), of `run`,
+/// `ask` and `stream`.
+const TRANSLATE: u8 = 6;
+const DISCARD: u8 = 8;
+
+/// Every operation of the client, so that one future type (and one `future_to_promise`) serves
+/// them all: each distinct future would otherwise be compiled into the wasm again. Each inner
+/// future is awaited at one place only: every await site of a future is a copy of its polling
+/// in the wasm.
+async fn perform(inner: Rc<Inner>, kind: u8, a: JsValue, b: JsValue, sink: Option<Sink>) -> Result<JsValue> {
+    let prompt = (kind < TRANSLATE && kind % 2 == 0).then_some(&a);
+    let (opts, ms) = (if prompt.is_some() || kind == DISCARD { &b } else { &a }, inner.host.timeout_ms);
+    let o = run_options(opts, kind != DISCARD, ms, sink.as_ref().and_then(Sink::iterable).map(AsRef::as_ref))
+        .map_err(|e| Error::bad_input(thrown_message(&e)))?;
+    let run = RunSignal(o.get(1));
     let signal = &run.0;
-    let text = |t: &JsValue| string_arg(t, false, "the prompt (or id) must be a string").map(Option::unwrap_or_default);
+    if kind == DISCARD {
+        let id = string_arg(&a, false, "the prompt (or id) must be a string")?.unwrap_or_default();
+        let store = RunHost { fns: &inner.host, signal, secret: None, tools: Vec::new() };
+        return conversation::discard(&store, &id, o.get(4).is_truthy()).await.map(|_| JsValue::UNDEFINED);
+    }
     let mut sink = sink;
-    let history = || from_js(&a.history, "history");
-    let (work, toolkit) = match op {
-        Op::Discard(id, _) => return conversation::discard(&inner.store, &text(&id)?, a.keep_history).await.map(|_| JsValue::UNDEFINED),
-        Op::Translate(req) => {
-            let toolkit = decode_toolkit(&a.toolkit)?;
-            (Work::Translate(TranslateRequest::from_json(&from_js(&req, "translate request")?, &toolkit.kit)?), toolkit)
+    let history = || from_js(&o.get(5), "history");
+    let (work, toolkit) = if kind >= TRANSLATE {
+        let toolkit = decode_toolkit(&o.get(0))?;
+        (Work::Translate(TranslateRequest::from_json(&from_js(&a, "translate request")?, &toolkit.kit)?), toolkit)
+    } else {
+        let mode = [Mode::Run, Mode::Ask, Mode::Stream][usize::from(kind / 2)];
+        let prompt = prompt.map(prompt_of).transpose()?;
+        // `ask`: with `onText` the model replies are streamed and each text delta is handed
+        // over; neither its throw nor its rejection may reach the host as uncaught.
+        if mode == Mode::Ask && prompt.is_some() && o.get(2).is_function() {
+            sink = Some(Sink::Text(o.get(2).unchecked_into()));
         }
-        Op::Loop(mode, prompt, opts) => {
-            let prompt = prompt.as_ref().map(prompt_of).transpose()?;
-            // `ask`: with `onText` the model replies are streamed and each text delta is handed
-            // over; neither its throw nor its rejection may reach the host as uncaught.
-            if mode == Mode::Ask && prompt.is_some() && a.on_text.is_function() {
-                sink = Some(Sink::text_callback(a.on_text.clone().unchecked_into()));
-            }
-            // The resume options are read before the toolkit, and a refusal of either while the
-            // run is aborted reports the abort, as the core does for the rest of the preparation.
-            let begin = || -> Result<_> {
-                let input = match prompt {
-                    Some(prompt) => Input::Prompt { prompt, id: a.id.clone(), history: &history },
-                    None => Input::resume(&resume_json(&opts), mode)?,
-                };
-                Ok((Work::Loop(mode, input), decode_toolkit(&a.toolkit)?))
+        // The resume options are read before the toolkit, and a refusal of either while the
+        // run is aborted reports the abort, as the core does for the rest of the preparation.
+        let begin = || -> Result<_> {
+            let input = match prompt {
+                Some(prompt) => Input::Prompt { prompt, id: o.get(3).as_string(), history: &history },
+                None => Input::resume(&resume_json(&a), mode)?,
             };
-            begin().map_err(|e| abort_error(signal, inner.timeout_ms).unwrap_or(e))?
+            Ok((Work::Loop(mode, input), decode_toolkit(&o.get(0))?))
+        };
+        begin().map_err(|e| abort_error(signal, ms).unwrap_or(e))?
+    };
+    // One operation through the core over the JS seams, built over the run's signal: a loop
+    // operation (`session::run`) or a translation, whose chunks go to the sink. The deadline and
+    // the signal cover the store too: its calls are settled by the abort.
+    let (sink, fns) = (sink.as_ref(), &inner.host);
+    let host = RunHost { fns, signal, secret: inner.cfg.provider.api_key.as_deref(), tools: toolkit.fns };
+    let ids = super::ids();
+    let clock = js_sys::Date::now;
+    let policy = CallPolicy { stream: sink.is_some(), ..inner.policy.clone() };
+    let hooks = JsonHooks(fns);
+    let env = Env {
+        policy: &policy,
+        waiter: fns.wait_for.is_some().then_some(&host as _),
+        observer: Some(&host),
+        events: sink.map(|s| s as &dyn EventSink),
+        sleep: Some(&host),
+        on_error: fns.on_error.is_some().then_some(&host as _),
+        abort: (!signal.is_undefined()).then_some(&host as _),
+        hooks: fns.hooks.iter().any(Option::is_some).then_some(&hooks as _),
+        random: &js_sys::Math::random,
+        ..Env::new(&host, &host, &ids, &clock)
+    };
+    let emit = |chunk: serde_json::Value| {
+        if let Some(s) = sink.and_then(Sink::iterable) {
+            s.push(&crate::json::to_text(&chunk));
         }
     };
-    // The deadline and the signal cover the store too: its calls are settled by the abort.
-    let run_store;
-    let store = match signal.is_undefined() {
-        true => &inner.store,
-        false => {
-            run_store = JsStore { store: inner.store.store.clone(), signal: signal.clone() };
-            &run_store
+    let chunks = sink.map(|_| &emit as &dyn Fn(serde_json::Value));
+    Ok(match work {
+        Work::Loop(mode, input) => {
+            let r = session::run(&inner.cfg, mode, toolkit.kit, input, &host, &env).await?;
+            // A stream's result went out in its `done` event: nothing to return.
+            match sink.and_then(Sink::iterable) {
+                Some(_) => JsValue::UNDEFINED,
+                None => super::convert::result_to_js(&r),
+            }
         }
-    };
-    inner.execute(work, toolkit, sink.as_ref(), signal, store).await
-}
-
-fn promise(inner: &Rc<Inner>, op: Op) -> Promise {
-    let fut = perform(inner.clone(), op, None);
-    future_to_promise(async move { fut.await.map_err(js_error) })
-}
-
-fn event_stream(inner: &Rc<Inner>, op: Op) -> EventStream {
-    let inner = inner.clone();
-    EventStream::start(move |sink| Box::pin(async move { perform(inner, op, Some(sink)).await.map(|_| ()) }))
+        Work::Translate(request) => {
+            to_js(&crate::translate::translate(&inner.cfg.provider, &inner.cfg.system_prompt, request, &env, chunks).await?)?
+        }
+    })
 }
 
 #[wasm_bindgen]
 impl Client {
-    /// Runs the loop on a prompt: a `RunResult`, `"done"`, `"incomplete"` or `"pending"` (a tool
-    /// suspended and no `waitFor` was given). Never touches the store.
-    #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn run(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string | Part[]")] prompt: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RunOptions")] opts: JsValue,
-    ) -> Promise {
-        promise(&self.inner, Op::Loop(Mode::Run, Some(prompt), opts))
-    }
-
-    /// Resumes a halted run with the host's answer (`history` + `pending`, or the `state`).
-    #[wasm_bindgen(js_name = runWithAnswer, unchecked_return_type = "Promise<RunResult>")]
-    pub fn run_with_answer(&self, #[wasm_bindgen(unchecked_param_type = "ResumeOptions")] opts: JsValue) -> Promise {
-        promise(&self.inner, Op::Loop(Mode::Run, None, opts))
-    }
-
-    /// `run` keeping the conversation `id` in the store (loaded, then saved after every turn and
-    /// before any `waitFor`); `onText(delta)` streams the text.
-    #[wasm_bindgen(unchecked_return_type = "Promise<RunResult>")]
-    pub fn ask(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string | Part[]")] prompt: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AskOptions")] opts: JsValue,
-    ) -> Promise {
-        promise(&self.inner, Op::Loop(Mode::Ask, Some(prompt), opts))
-    }
-
-    /// Resumes the halted conversation `id` with the host's answer (`pending` from the store).
-    #[wasm_bindgen(js_name = askWithAnswer, unchecked_return_type = "Promise<RunResult>")]
-    pub fn ask_with_answer(&self, #[wasm_bindgen(unchecked_param_type = "AskWithAnswerOptions")] opts: JsValue) -> Promise {
-        promise(&self.inner, Op::Loop(Mode::Ask, None, opts))
-    }
-
-    /// Streams a run as `StreamEvent`s ending with `done`; with `id` the store is used, as by `ask`.
-    #[wasm_bindgen(unchecked_return_type = "EventStream")]
-    pub fn stream(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string | Part[]")] prompt: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "StreamOptions")] opts: JsValue,
-    ) -> EventStream {
-        event_stream(&self.inner, Op::Loop(Mode::Stream, Some(prompt), opts))
-    }
-
-    /// Streams a resume: `{ answer }` with `id` (from the store), `state`, or `history` + `pending`.
-    #[wasm_bindgen(js_name = streamWithAnswer, unchecked_return_type = "EventStream")]
-    pub fn stream_with_answer(&self, #[wasm_bindgen(unchecked_param_type = "StreamWithAnswerOptions")] opts: JsValue) -> EventStream {
-        event_stream(&self.inner, Op::Loop(Mode::Stream, None, opts))
-    }
-
-    /// One provider call for an OpenAI chat request, whatever this client's style; an OpenAI
-    /// shaped `TranslateResult`. Nothing runs.
-    #[wasm_bindgen(unchecked_return_type = "Promise<TranslateResult>")]
-    pub fn translate(&self, #[wasm_bindgen(unchecked_param_type = "TranslateRequest")] request: JsValue) -> Promise {
-        promise(&self.inner, Op::Translate(request))
-    }
-
-    /// `translate` streamed as OpenAI `chat.completion.chunk` objects, then a usage chunk.
-    #[wasm_bindgen(js_name = translateStream, unchecked_return_type = "AsyncIterable<ChatCompletionChunk>")]
-    pub fn translate_stream(&self, #[wasm_bindgen(unchecked_param_type = "TranslateRequest")] request: JsValue) -> EventStream {
-        event_stream(&self.inner, Op::Translate(request))
-    }
-
-    /// Drops the conversation `id`; `keepHistory` keeps it, its waiting calls closed as declined.
-    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
-    pub fn discard(
-        &self,
-        id: Text,
-        #[wasm_bindgen(unchecked_param_type = "{ keepHistory?: boolean } | undefined")] opts: JsValue,
-    ) -> Promise {
-        promise(&self.inner, Op::Discard(id.into(), opts))
-    }
-
-    /// The store this client keeps conversations in (the exact object given, or the default).
-    #[wasm_bindgen(js_name = conversationStore, unchecked_return_type = "ConversationStore")]
-    pub fn conversation_store(&self) -> JsValue {
-        self.inner.store.store.clone()
-    }
-
-    /// Prometheus text of this client's LLM requests, tokens, durations, tool calls and errors.
-    pub fn metrics(&self) -> String {
-        self.inner.registry.borrow().render()
-    }
-
-    /// The client's style.
-    #[wasm_bindgen(getter)]
-    pub fn style(&self) -> String {
-        self.inner.cfg.provider.style.as_str().into()
-    }
-
-    /// The model id sent verbatim to the provider.
-    #[wasm_bindgen(getter)]
-    pub fn model(&self) -> String {
-        self.inner.cfg.provider.model.clone()
+    /// Every method of the class by kind (`CLIENT` in pkg-template/api.js): 0–5 the loop
+    /// operations (see `perform`), 6 `translate(request)`, 7 `translateStream(request)`,
+    /// 8 `discard(id, options)`, 9 `conversationStore()`, 10 `metrics()`, 11 and 12 the `style`
+    /// and `model` getters: a promise or the value itself. A streamed operation (4, 5, 7) is given
+    /// the `EventStream` its events go to (api.js makes it and ends it when the promise settles).
+    pub fn op(&self, kind: u8, a: JsValue, b: JsValue, stream: JsValue) -> JsValue {
+        let inner = self.inner.clone();
+        match kind {
+            9 => inner.host.store.clone(),
+            10 => inner.host.registry.borrow().render().into(),
+            11 => inner.cfg.provider.style.as_str().into(),
+            12 => inner.cfg.provider.model.as_str().into(),
+            _ => {
+                let sink = (!stream.is_undefined()).then(|| Sink::Stream(stream.unchecked_into()));
+                let fut = perform(inner, kind, a, b, sink);
+                future_to_promise(async move { fut.await.map_err(js_error) }).into()
+            }
+        }
     }
 }

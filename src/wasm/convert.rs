@@ -21,22 +21,6 @@ extern "C" {
     fn toolnexus_error(message: &str, code: &str, status: Option<u16>) -> JsValue;
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// A parameter the typings call `string` that may hold any JS value at run time: it is read
-    /// with `string_arg`, never by the glue's string copy (which reads out of bounds given a
-    /// number).
-    #[wasm_bindgen(typescript_type = "string")]
-    pub type Text;
-}
-
-/// For Rust callers (the wasm-bindgen tests): a string as a `Text`.
-impl From<&str> for Text {
-    fn from(s: &str) -> Text {
-        JsValue::from_str(s).unchecked_into()
-    }
-}
-
 /// Rust data to a JS value through JSON text: `JSON.parse` of one string is much cheaper than
 /// building the object graph field by field across the boundary, and gives plain objects (never
 /// ES `Map`s), so results survive `JSON.stringify`.

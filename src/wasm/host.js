@@ -57,11 +57,12 @@ function cancel(x) {
 
 // One tool call: the arguments cross as JSON text. Resolves to [0, string] for a string result,
 // [1, JSON text] for any other value, [2, message] for a throw or rejection, [3] for a value
-// that is not JSON data. Never rejects.
+// that is not JSON data. Never rejects. Tools see the run's `public` signal (the caller's own
+// when there is no deadline).
 export async function callTool(f, args, signal, answer) {
   await drained(signal);
   const ctx = {};
-  if (signal) ctx.signal = signal;
+  if (signal?.public) ctx.signal = signal.public;
   if (answer) ctx.answer = JSON.parse(answer);
   let v;
   try {
@@ -130,11 +131,20 @@ function quietly(f) {
 
 // Toolkits made by `createToolkit`, mapped to their decoded tools' id in the wasm. Only the
 // object itself finds them: a plain `{ id }` or a copied handle cannot pose as a toolkit.
-// `kitId(o, id)` binds `o` to `id`; `kitId(o)` is o's id, or 0.
+// `kitId(o, true)` binds `o` to a new id unless it has one; `kitId(o)` is o's id, or 0.
 const kits = new WeakMap();
-export function kitId(o, id) {
-  if (id && o !== null && typeof o === "object") kits.set(o, id);
+let lastKit = 0;
+export function kitId(o, bind) {
+  if (bind && o !== null && typeof o === "object" && !kits.has(o)) kits.set(o, (lastKit = (lastKit % 4294967295) + 1));
   return kits.get(o) ?? 0;
+}
+
+// A run's toolkit: a Toolkit's id, else a real array copy of its tools (an array of tools, or
+// `{ tools }`), else undefined (a getter that throws, a revoked Proxy included).
+export function kitOf(t) {
+  try {
+    return kits.get(t) ?? listOf(t) ?? listOf(t.tools);
+  } catch {}
 }
 
 // A real array copy of `v` when it is an array (of a toolkit's tools), else undefined; an array
@@ -145,9 +155,6 @@ export function listOf(v) {
   } catch {}
 }
 
-// `createClient`'s options as JSON text for the core to read (src/options.rs): functions drop
-// out as in any JSON.stringify, and so does the store, an object of the host's, not data.
-// A value that is not JSON data (a cycle, a BigInt) gives "", which the core refuses.
 // `createClient`'s options as JSON text for the core to read (src/options.rs): a function
 // option is `true` there (so the core sees every key it must check against its table), and the
 // store, an object of the host's, not data, is left out. A value that is not JSON data (a cycle,
@@ -163,8 +170,9 @@ export function optionsJson(o) {
 }
 
 // The async iterable that `client.stream`, `streamWithAnswer` and `translateStream` return.
-// The wasm pushes each item as JSON text and ends the stream once (with the error of a failed
-// run); items queue until `next()` takes them, so a consumer slower than the model loses nothing.
+// The wasm pushes each item as JSON text; api.js ends the stream once the run's promise settles
+// (with the error of a failed run). Items queue until `next()` takes them, so a consumer slower
+// than the model loses nothing.
 // Backpressure: the run starts no host call (a model call, a tool, `waitFor`, a store save)
 // while items wait here (`drained`), so a `pending` event has been taken by `next()` before its
 // `waitFor` runs, and what is buffered is at most one model reply's events. Leaving the stream
@@ -257,16 +265,22 @@ const withSignal = (f) => f && (async (arg, s) => (await drained(s), f(arg, { si
 
 // What a call's options hold besides JSON data, read once (one crossing), each checked:
 // [toolkit, signal, onText (wrapped by `quietly`), id (non-empty), keepHistory, history].
-// Throws the message of a refusal, or what a getter threw.
-export function runOptions(o) {
-  if (o == null) return [];
-  if (typeof o !== "object") throw "options must be an object";
-  const { toolkit, signal: s, id, history } = o;
-  if (s != null && !(typeof s.aborted === "boolean" && typeof s.addEventListener === "function")) {
-    throw "options.signal must be an AbortSignal";
+// Throws the message of a refusal, or what a getter threw. `signal` is the run's (`runSignal`),
+// made only when something can abort the run: the caller's signal, the deadline `ms`, or the
+// `stream` its consumer may leave; never for a call that is no run (`run` false: `discard`).
+export function runOptions(o, run, ms, stream) {
+  let a = [];
+  if (o != null) {
+    if (typeof o !== "object") throw "options must be an object";
+    const { toolkit, signal: s, id, history } = o;
+    if (s != null && !(typeof s.aborted === "boolean" && typeof s.addEventListener === "function")) {
+      throw "options.signal must be an AbortSignal";
+    }
+    if (id != null && typeof id !== "string") throw "options.id must be a string";
+    a = [toolkit, s ?? undefined, quietly(fn(o, "onText", "options")), id || undefined, o.keepHistory === true, history];
   }
-  if (id != null && typeof id !== "string") throw "options.id must be a string";
-  return [toolkit, s ?? undefined, quietly(fn(o, "onText", "options")), id || undefined, o.keepHistory === true, history];
+  a[1] = run && (a[1] || ms !== undefined || stream) ? runSignal(a[1], ms, stream) : undefined;
+  return a;
 }
 
 // The data fields of a resume call's options as JSON text, for the core's reader
@@ -289,7 +303,7 @@ export function resumeJson(o) {
 // of an awaited promise only when it settles, so nothing is kept per settled run.
 const RUN = Symbol();
 const READ = Symbol();
-export function runSignal(u, ms, stream) {
+function runSignal(u, ms, stream) {
   const c = new AbortController();
   const s = c.signal;
   if (u === null || typeof u !== "object") u = undefined;
@@ -354,17 +368,14 @@ export function abortState(s) {
   }
 }
 
-// Resolves once the run aborts, or when it ends (then nothing awaits it).
-export function onAbort(s) {
-  return (s.fired ??= new Promise((resolve) => s[RUN].push(resolve)));
-}
-
 // A backoff sleep, cut short (its timer cleared) when the run's signal aborts: an aborted run
 // must not keep the process alive until the timer fires. A host without `setTimeout` does not
 // wait (the rejection ends the sleep). `ms` is within the timer range (the core clamps it).
+// Without `ms` it is the wait for the abort: it resolves once the run aborts, or when it ends
+// (then nothing awaits it).
 export function sleep(ms, s) {
   return new Promise((resolve) => {
-    const t = s?.aborted ? resolve() : setTimeout(resolve, ms);
+    const t = s?.aborted ? resolve() : ms >= 0 && setTimeout(resolve, ms);
     s?.[RUN]?.push(() => (clearTimeout(t), resolve()));
   });
 }
@@ -381,9 +392,9 @@ export async function readChunk(r, max, s) {
 
 // The host's objects among `createClient`'s options, checked in the order the edge reported
 // them before: [waitFor, fetch, onMetric, onError, beforeLLM, afterLLM, beforeTool, afterTool,
-// bodyTransform, store] (`undefined` when absent; `onMetric` wrapped by `quietly`). Throws the
-// message of a refusal as a string, or what a getter threw.
-export function hostOptions(o) {
+// bodyTransform, store] (`undefined` when absent, `dflt` for the store; `onMetric` wrapped by
+// `quietly`). Throws the message of a refusal as a string, or what a getter threw.
+export function hostOptions(o, dflt) {
   o = o !== null && typeof o === "object" ? o : {};
   const s = o.store;
   if (s != null && !["get", "save", "delete"].every((m) => typeof s[m] === "function")) {
@@ -395,7 +406,7 @@ export function hostOptions(o) {
   fns[3] = withSignal(fns[3]);
   if (h != null && typeof h !== "object") throw "hooks must be an object of functions";
   for (const k of ["beforeLLM", "afterLLM", "beforeTool", "afterTool"]) fns.push(fn(h ?? {}, k, "hooks"));
-  fns.push(fn(o, "bodyTransform", "createClient options"), s ?? undefined);
+  fns.push(fn(o, "bodyTransform", "createClient options"), s ?? dflt);
   fns[2] = quietly(fns[2]);
   return fns;
 }

@@ -1,22 +1,30 @@
-//! The driver's seams implemented over JS: `fetch` (the host's `fetch` option, or the global
-//! binding, never `window`), JS tool functions, the host's `waitFor`, timers and the run's abort.
-//! Host objects are reached through the helpers in host.js, which settle each call into plain
-//! values, so a wrong shape is a typed error, never a throw through Rust frames.
+//! The driver's seams implemented over JS, all by one value per run (`RunHost`): `fetch` (the
+//! host's `fetch` option, or the global binding, never `window`), JS tool functions, the host's
+//! `waitFor` and `onError`, metrics, backoff sleeps, the run's abort and the conversation store;
+//! and the client's hooks. Host objects are reached through the helpers in host.js, which settle
+//! each call into plain values, so a wrong shape is a typed error, never a throw through Rust
+//! frames.
 
-use super::convert::{from_js, from_thrown, settle, to_js};
+use super::convert::{from_js, from_thrown, get, settle, thrown_message, to_js};
+use crate::conversation::ConversationStore;
 use crate::driver::{
     aborted, host_status, request_head, too_large, Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport,
     Waiter, WholeBody,
 };
 use crate::error::{redact, Code, Error, Result};
-use crate::metrics::{Metric, Observer};
+use crate::hooks::Hook;
+use crate::json_hooks::HookHost;
+use crate::metrics::{Metric, Observer, Registry};
 use crate::provider::{HttpRequest, HttpResponse};
 use crate::retry::ErrorInfo;
+use crate::state::ConversationState;
 use crate::suspend::{Answer, Request, ToolOutcome};
 use crate::tool::ToolResult;
 use futures_util::future::LocalBoxFuture;
+use futures_util::FutureExt;
 use js_sys::{Array, Function, Promise, Uint8Array};
 use serde_json::{Map, Value};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -32,65 +40,66 @@ extern "C" {
     pub fn options_json(opts: &JsValue) -> Option<String>;
     #[wasm_bindgen(js_name = resumeJson)]
     pub fn resume_json(opts: &JsValue) -> String;
-    /// `createClient`'s functions and store (host.js); throws a refusal's message.
+    /// `createClient`'s functions and store (`default_store` when it has none); throws a
+    /// refusal's message.
     #[wasm_bindgen(js_name = hostOptions, catch)]
-    pub fn host_options(opts: &JsValue) -> std::result::Result<Array, JsValue>;
-    /// The run's signal; a stream given here is bound to it (its consumer leaving aborts the
-    /// run, and host calls wait for it to drain).
-    #[wasm_bindgen(js_name = runSignal)]
-    pub fn run_signal(user: &JsValue, ms: Option<f64>, stream: &JsValue) -> JsValue;
+    pub fn host_options(opts: &JsValue, default_store: &JsValue) -> std::result::Result<Array, JsValue>;
     #[wasm_bindgen(js_name = endRun)]
     pub fn end_run(signal: &JsValue);
     pub fn guard(p: &Promise, signal: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = abortState)]
     fn abort_state(signal: &JsValue) -> u8;
-    #[wasm_bindgen(js_name = onAbort)]
-    fn on_abort(signal: &JsValue) -> Promise;
-    fn sleep(ms: f64, signal: &JsValue) -> Promise;
+    /// Resolves after `ms`, or (without `ms`) never; at once when the run aborts or ends.
+    fn sleep(ms: Option<f64>, signal: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = readChunk)]
     fn read_chunk(reader: &JsValue, max: f64, signal: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = callStore)]
+    fn call_store(store: &JsValue, method: &str, id: &str, state: Option<String>, signal: &JsValue) -> Promise;
 }
 
-pub struct Fetch<'a> {
-    pub fetch: Option<&'a Function>,
-    /// The run's signal (`undefined` for none).
+/// What a client keeps of its host: the functions among its options (read by `hostOptions` in
+/// host.js), its limits, and its metrics registry (`client.metrics()`).
+pub struct HostFns {
+    pub wait_for: Option<Function>,
+    pub fetch: Option<Function>,
+    pub on_metric: Option<Function>,
+    pub on_error: Option<Function>,
+    /// `hooks: { beforeLLM, afterLLM, beforeTool, afterTool }` and `bodyTransform`, indexed by
+    /// `Hook as usize`.
+    pub hooks: [Option<Function>; 5],
+    /// The store exactly as given, or the default.
+    pub store: JsValue,
+    pub timeout_ms: Option<f64>,
+    /// `maxResponseBytes`: a longer body is refused while it is read.
+    pub max: f64,
+    pub registry: RefCell<Registry>,
+}
+
+/// One run's host side: the client's functions over the run's signal (`undefined` for none: the
+/// caller's `signal` and the `timeoutMs` deadline as one, `runSignal` in host.js), which fetch,
+/// the body reader, tools, host callbacks and sleeps are given too.
+pub struct RunHost<'a> {
+    pub fns: &'a HostFns,
     pub signal: &'a JsValue,
     /// Only used to scrub transport error text.
     pub secret: Option<&'a str>,
-    /// `maxResponseBytes`: a longer body is refused while it is read.
-    pub max: f64,
+    /// Host tool functions by name; declaration-only (relay) tools have none.
+    pub tools: Vec<(String, Function)>,
 }
 
-impl Fetch<'_> {
+impl RunHost<'_> {
     /// One model call through `callModel` (host.js): status, `Retry-After` and the body text (or
     /// reader, with `stream`) in one await.
-    async fn call(&self, req: &HttpRequest, stream: bool) -> Result<(u16, Option<String>, JsValue)> {
+    async fn fetch(&self, req: &HttpRequest, stream: bool) -> Result<(u16, Option<String>, JsValue)> {
         if !self.signal.is_undefined() && abort_state(self.signal) != 0 {
             return Err(aborted(false, None));
         }
-        let f = self.fetch.map_or(JsValue::UNDEFINED, |f| f.into());
-        let out = JsFuture::from(call_model(&f, &req.url, &request_head(req), &req.body, self.signal, stream, self.max))
+        let f = self.fns.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
+        let out = JsFuture::from(call_model(&f, &req.url, &request_head(req), &req.body, self.signal, stream, self.fns.max))
             .await
             .map_err(|e| scrubbed(&e, "fetch failed", self.secret))?;
         let out: Array = out.unchecked_into();
         Ok((host_status(out.get(0).as_f64())?, out.get(1).as_string(), out.get(2)))
-    }
-
-    async fn send_inner(&self, req: &HttpRequest) -> Result<HttpResponse> {
-        let (status, retry_after, body) = self.call(req, false).await?;
-        Ok(HttpResponse { status, body: text_of(body)?, retry_after })
-    }
-
-    /// The body as it arrives, through `response.body.getReader()`; a Response without a
-    /// readable body (a hand-made mock) is read whole.
-    async fn open_inner(&self, req: &HttpRequest) -> Result<StreamResponse> {
-        let (status, retry_after, body) = self.call(req, true).await?;
-        let body: Box<dyn ByteStream> = if body.is_object() {
-            Box::new(Reader { reader: body, secret: self.secret.map(str::to_string), max: self.max, signal: self.signal.clone() })
-        } else {
-            Box::new(WholeBody(Some(text_of(body)?.into_bytes())))
-        };
-        Ok(StreamResponse { status, body, retry_after })
     }
 }
 
@@ -105,12 +114,30 @@ fn text_of(body: JsValue) -> Result<String> {
     body.as_string().ok_or_else(|| Error::new(Code::Transport, "Response.text() did not give a string"))
 }
 
-impl Transport for Fetch<'_> {
+impl Transport for RunHost<'_> {
     fn send<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<HttpResponse>> {
-        Box::pin(self.send_inner(req))
+        Box::pin(async move {
+            let (status, retry_after, body) = self.fetch(req, false).await?;
+            Ok(HttpResponse { status, body: text_of(body)?, retry_after })
+        })
     }
+
+    /// The body as it arrives, through `response.body.getReader()`; a Response without a
+    /// readable body (a hand-made mock) is read whole.
     fn open<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<StreamResponse>> {
-        Box::pin(self.open_inner(req))
+        Box::pin(async move {
+            let (status, retry_after, body) = self.fetch(req, true).await?;
+            let body: Box<dyn ByteStream> = match body.is_object() {
+                true => Box::new(Reader {
+                    reader: body,
+                    secret: self.secret.map(str::to_string),
+                    max: self.fns.max,
+                    signal: self.signal.clone(),
+                }),
+                false => Box::new(WholeBody(Some(text_of(body)?.into_bytes()))),
+            };
+            Ok(StreamResponse { status, body, retry_after })
+        })
     }
 }
 
@@ -139,57 +166,33 @@ impl ByteStream for Reader {
     }
 }
 
-/// Host tool functions by name. Declaration-only (relay) tools have none.
-pub struct JsTools<'a> {
-    pub fns: Vec<(String, Function)>,
-    /// Handed to tools as `ctx.signal` (`undefined` for none).
-    pub signal: JsValue,
-    /// The run's signal, which settles a tool call left running by an abort.
-    pub run: &'a JsValue,
-}
-
-impl JsTools<'_> {
-    async fn call(&self, name: &str, args: &Map<String, Value>, answer: Option<&Answer>) -> Result<ToolResult> {
-        let Some((_, f)) = self.fns.iter().find(|(n, _)| n == name) else {
-            return Ok(ToolResult::unknown(name));
-        };
-        // The hand writer (`json`): serde_json's would be a second one on the run's path.
-        let mut text = String::with_capacity(64);
-        crate::json::write_object(&mut text, args);
-        let args = text;
-        let answer = answer.map(|a| crate::json::to_text(&a.clone().into_value()));
-        // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
-        let out: Array = match JsFuture::from(guard(&call_tool(f, &args, &self.signal, answer), self.run)).await {
-            Ok(v) => v.unchecked_into(),
-            Err(e) => return Ok(ToolResult::error(super::convert::thrown_message(&e))),
-        };
-        Ok(ToolResult::from_host_reply(name, out.get(0).as_f64(), out.get(1).as_string().unwrap_or_default()))
-    }
-}
-
-impl ToolExecutor for JsTools<'_> {
+impl ToolExecutor for RunHost<'_> {
     fn execute<'a>(
         &'a self,
         name: &'a str,
         args: &'a Map<String, Value>,
         answer: Option<&'a Answer>,
     ) -> LocalBoxFuture<'a, Result<ToolOutcome>> {
-        // The `pending()` marker a JS tool returns is read here, once.
-        Box::pin(async move { self.call(name, args, answer).await.map(ToolOutcome::from_result) })
+        Box::pin(async move {
+            let Some((_, f)) = self.tools.iter().find(|(n, _)| n == name) else {
+                return Ok(ToolOutcome::from_result(ToolResult::unknown(name)));
+            };
+            // The hand writer (`json`): serde_json's would be a second one on the run's path.
+            let mut text = String::with_capacity(64);
+            crate::json::write_object(&mut text, args);
+            let answer = answer.map(|a| crate::json::to_text(&a.clone().into_value()));
+            // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
+            let result = match JsFuture::from(guard(&call_tool(f, &text, self.signal, answer), self.signal)).await {
+                Ok(out) => {
+                    let out: Array = out.unchecked_into();
+                    ToolResult::from_host_reply(name, out.get(0).as_f64(), out.get(1).as_string().unwrap_or_default())
+                }
+                Err(e) => ToolResult::error(thrown_message(&e)),
+            };
+            // The `pending()` marker a JS tool returns is read here, once.
+            Ok(ToolOutcome::from_result(result))
+        })
     }
-}
-
-/// The run's host side behind the driver's other seams: `waitFor`, `onError`, metrics (the
-/// client's registry, `client.metrics()`, and `onMetric`), backoff sleeps, and the abort: the
-/// caller's `signal` and the `timeoutMs` deadline as one signal (`runSignal` in host.js), which
-/// fetch, the body reader and tools are given too.
-pub struct RunHost<'a> {
-    pub wait_for: Option<&'a Function>,
-    pub on_error: Option<&'a Function>,
-    pub on_metric: Option<&'a Function>,
-    pub registry: &'a std::cell::RefCell<crate::metrics::Registry>,
-    pub signal: &'a JsValue,
-    pub timeout_ms: Option<f64>,
 }
 
 /// Calls a host callback with JSON data and `{ signal }` (the run's, so a host can withdraw what
@@ -206,30 +209,8 @@ async fn call_host(f: Option<&Function>, arg: Result<JsValue>, what: &str, signa
 impl Waiter for RunHost<'_> {
     fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
         Box::pin(async move {
-            let returned = call_host(self.wait_for, to_js(&req.to_value()), "waitFor", self.signal).await?;
+            let returned = call_host(self.fns.wait_for.as_ref(), to_js(&req.to_value()), "waitFor", self.signal).await?;
             Answer::from_wait_for(&from_js(&returned, "the answer from waitFor")?)
-        })
-    }
-}
-
-/// A sink that throws is ignored: metrics never fail a run.
-impl Observer for RunHost<'_> {
-    fn metric(&self, m: &Metric) {
-        self.registry.borrow_mut().record(m);
-        // Encoded only for a sink: most clients have none, and a run makes five metrics.
-        if let Some(f) = self.on_metric {
-            if let Ok(v) = to_js(&m.to_value()) {
-                let _ = f.call1(&JsValue::UNDEFINED, &v);
-            }
-        }
-    }
-}
-
-impl Sleep for RunHost<'_> {
-    fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
-        let p = sleep(ms, self.signal);
-        Box::pin(async move {
-            let _ = JsFuture::from(p).await;
         })
     }
 }
@@ -239,8 +220,105 @@ impl ErrorPolicy for RunHost<'_> {
     fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>> {
         let info = to_js(&info.to_value());
         Box::pin(async move {
-            let v = call_host(self.on_error, info, "onError", self.signal).await?;
+            let v = call_host(self.fns.on_error.as_ref(), info, "onError", self.signal).await?;
             Ok(Tier::from_reply(v.as_string().as_deref()))
+        })
+    }
+}
+
+/// A sink that throws is ignored: metrics never fail a run.
+impl Observer for RunHost<'_> {
+    fn metric(&self, m: &Metric) {
+        self.fns.registry.borrow_mut().record(m);
+        // Encoded only for a sink: most clients have none, and a run makes five metrics.
+        if let Some(f) = &self.fns.on_metric {
+            if let Ok(v) = to_js(&m.to_value()) {
+                let _ = f.call1(&JsValue::UNDEFINED, &v);
+            }
+        }
+    }
+}
+
+/// A backoff sleep and the wait for the abort are one host timer helper (`sleep` in host.js).
+fn sleep_for(ms: Option<f64>, signal: &JsValue) -> LocalBoxFuture<'static, ()> {
+    let p = sleep(ms, signal);
+    Box::pin(async move {
+        let _ = JsFuture::from(p).await;
+    })
+}
+
+impl Sleep for RunHost<'_> {
+    fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
+        sleep_for(Some(ms), self.signal)
+    }
+}
+
+impl RunHost<'_> {
+    /// Calls `method(id, state?)` through `callStore` (host.js). One boxed future serves the
+    /// three methods: each distinct future would otherwise be compiled into the wasm again.
+    fn call_store<'a>(
+        &'a self,
+        method: &'static str,
+        id: &'a str,
+        state: Option<&'a ConversationState>,
+    ) -> LocalBoxFuture<'a, Result<JsValue>> {
+        Box::pin(async move {
+            let state = state.map(ConversationState::to_json);
+            let mut p = call_store(&self.fns.store, method, id, state, self.signal);
+            if !self.signal.is_undefined() {
+                p = guard(&p, self.signal);
+            }
+            let out = JsFuture::from(p).await.map_err(|e| from_thrown(&e, Code::Store, &format!("store.{method} failed")))?;
+            let out: Array = out.unchecked_into();
+            if out.length() == 0 {
+                return Err(Error::bad_input(format!("the conversation store has no {method}() method")));
+            }
+            Ok(out.get(0))
+        })
+    }
+}
+
+/// The client's store behind the core's store seam. A store is any object with async `get(id)`,
+/// `save(id, state)` and `delete(id)`; `state` is the versioned `ConversationState` as plain JSON
+/// data. The rules are in `crate::conversation`; the stores themselves (`memoryStore()`, the
+/// default, and the host adapters) are plain JS in `pkg-template/api.js`: thin wrappers over a
+/// `Map` or a host API, and async methods written in Rust would each add a compiled future to
+/// the wasm. The run's signal settles a store call that never would.
+impl ConversationStore for RunHost<'_> {
+    fn get<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, Result<Option<Value>>> {
+        Box::pin(self.call_store("get", id, None).map(|r| match r? {
+            v if v.is_undefined() || v.is_null() => Ok(None),
+            v => from_js(&v, "the stored conversation").map(Some),
+        }))
+    }
+
+    fn save<'a>(&'a self, id: &'a str, state: &'a ConversationState) -> LocalBoxFuture<'a, Result<()>> {
+        Box::pin(self.call_store("save", id, Some(state)).map(|r| r.map(drop)))
+    }
+
+    fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, Result<()>> {
+        Box::pin(self.call_store("delete", id, None).map(|r| r.map(drop)))
+    }
+}
+
+/// The host's hooks, each an async JS function called with JSON data; what they return is read
+/// by the core (`crate::json_hooks`), and so is what they throw.
+impl HookHost for HostFns {
+    fn has(&self, hook: Hook) -> bool {
+        self.hooks[hook as usize].is_some()
+    }
+
+    fn call(&self, hook: Hook, arg: Value) -> LocalBoxFuture<'_, Result<Value>> {
+        Box::pin(async move {
+            let Some(f) = &self.hooks[hook as usize] else { return Ok(Value::Null) };
+            let v = settle(f.call1(&JsValue::UNDEFINED, &to_js(&arg)?))
+                .await
+                .map_err(|e| crate::json_hooks::thrown(get(&e, "name").as_string().as_deref(), thrown_message(&e)))?;
+            // The hooks but `bodyTransform` only act on an object; anything else is ignored.
+            if hook != Hook::BodyTransform && !v.is_object() {
+                return Ok(Value::Null);
+            }
+            from_js(&v, "a hook's return value")
         })
     }
 }
@@ -253,7 +331,7 @@ pub fn abort_error(signal: &JsValue, timeout_ms: Option<f64>) -> Option<Error> {
 
 impl Abort for RunHost<'_> {
     fn aborted(&self) -> Option<Error> {
-        abort_error(self.signal, self.timeout_ms)
+        abort_error(self.signal, self.fns.timeout_ms)
     }
 
     fn wait(&self) -> LocalBoxFuture<'_, Error> {
@@ -261,9 +339,9 @@ impl Abort for RunHost<'_> {
             // Nothing can abort this run: no JS promise to make.
             return Box::pin(futures_util::future::pending());
         }
-        let fired = on_abort(self.signal);
+        let fired = sleep_for(None, self.signal);
         Box::pin(async move {
-            let _ = JsFuture::from(fired).await;
+            fired.await;
             self.aborted().unwrap_or_else(|| aborted(false, None))
         })
     }

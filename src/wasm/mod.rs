@@ -1,12 +1,14 @@
 //! The wasm edge: decode JS values, call the core, encode results, map errors to JS `Error`s
 //! with a stable `code`. Nothing here decides loop behaviour. No `unwrap` or `expect`: a panic
 //! would trap and poison the instance, so every failure is a typed error.
+//!
+//! Three exports: `createClient`, the client's `op` (client.rs) and `op` here, which serves
+//! every function of the API that holds no state. pkg-template/api.js gives each kind its name:
+//! an export of its own would be glue JS and a wasm shim each.
 
 mod client;
 mod convert;
-mod hooks;
 mod host;
-mod store;
 mod stream;
 mod toolkit;
 
@@ -14,9 +16,10 @@ pub use client::{create_client, Client};
 pub use stream::EventStream;
 pub use toolkit::{define_tool, drop_toolkit, relay_tool, toolkit_id};
 
-use crate::error::Error;
-use crate::suspend::{self, IdGen, Request};
-use convert::{from_js, js_error, string_arg, to_js, JsResult, Text};
+use crate::conversation;
+use crate::error::{Error, Result};
+use crate::suspend::{self, IdGen};
+use convert::{from_js, js_error, string_arg, to_js, JsResult};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -32,50 +35,47 @@ pub(crate) fn ids() -> Rc<IdGen> {
     IDS.with(Rc::clone)
 }
 
-fn request_of(v: &JsValue, what: &str) -> Result<Request, Error> {
-    Request::from_host(v.is_object().then(|| from_js(v, what)).transpose()?.as_ref(), what)
-}
-
-/// Suspends a tool call: return `pending({ kind, prompt, url?, data? })` from a tool's `run`.
-/// A missing `id` is generated (`pnd-…`).
-#[wasm_bindgen(unchecked_return_type = "ToolResult")]
-pub fn pending(#[wasm_bindgen(unchecked_param_type = "Partial<Request>")] request: JsValue) -> JsResult<JsValue> {
-    let req = request_of(&request, "pending(request)").map_err(js_error)?;
-    to_js(&suspend::pending_result(req, &ids()).to_value()).map_err(js_error)
-}
-
-/// `pending({ kind: "authorization", prompt, url })`.
-#[wasm_bindgen(js_name = authRequired, unchecked_return_type = "ToolResult")]
-pub fn auth_required(url: Text, prompt: Option<Text>) -> JsResult<JsValue> {
-    let run = || {
-        let prompt = string_arg(&prompt.map_or(JsValue::UNDEFINED, Into::into), true, "authRequired: prompt must be a string")?;
-        let url = string_arg(&url, false, "authRequired: url must be a string")?.unwrap_or_default();
-        let req = suspend::auth_required(&url, prompt.as_deref());
-        to_js(&suspend::pending_result(req, &ids()).to_value())
+/// The functions of the API that hold no state, by kind, in the order of `OPS` in
+/// pkg-template/api.js (typed in pkg-template/index.d.ts): 0 `pending(request)`,
+/// 1 `authRequired(url, prompt?)`, 2 `isRelayRequest(request)`, 3 `relayCallsOf(request)`,
+/// 4 `relayAnswer(requestId, results)` (their rules: `crate::suspend`), 5 `checkRevision(stored,
+/// state)`, 6 `defineTool(def)`, 7 `relayTool(name, description?, schema?)`, 8 `toolkitId(list,
+/// toolkit)`, 9 `dropToolkit(id)`.
+#[wasm_bindgen(skip_typescript)]
+pub fn op(kind: u8, a: JsValue, b: JsValue, c: JsValue) -> JsResult<JsValue> {
+    // A suspension as the core reads it: its JSON data, `None` for a value that is not an object.
+    let request = |what| a.is_object().then(|| from_js(&a, what)).transpose();
+    let run = || -> Result<JsValue> {
+        Ok(match kind {
+            0 => to_js(&suspend::pending_of(request("pending(request)")?.as_ref(), &ids())?)?,
+            1 => {
+                let prompt = string_arg(&b, true, "authRequired: prompt must be a string")?;
+                let url = string_arg(&a, false, "authRequired: url must be a string")?.unwrap_or_default();
+                to_js(&suspend::pending_result(suspend::auth_required(&url, prompt.as_deref()), &ids()).to_value())?
+            }
+            2 => request("request").is_ok_and(|r| suspend::is_relay_request(r.as_ref())).into(),
+            3 => to_js(&suspend::relay_calls_of(request("request")?.as_ref())?)?,
+            4 => {
+                let id = string_arg(&a, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
+                to_js(&suspend::relay_answer_of(&id, &from_js(&b, "results")?)?)?
+            }
+            5 => check_revision(&a, &b).map(|_| JsValue::UNDEFINED)?,
+            6 => define_tool(&a)?,
+            7 => relay_tool(&a, &b, &c)?,
+            8 => toolkit_id(&a, &b)?.into(),
+            9 => drop_toolkit(&a),
+            _ => return Err(Error::internal("no such operation")),
+        })
     };
     run().map_err(js_error)
 }
 
-/// Whether a request is a relay tool call (`kind === "tool_call"`).
-#[wasm_bindgen(js_name = isRelayRequest)]
-pub fn is_relay_request(#[wasm_bindgen(unchecked_param_type = "Request | undefined | null")] request: JsValue) -> bool {
-    request_of(&request, "request").map(|r| r.is_relay()).unwrap_or(false)
-}
-
-/// The relay calls a request carries (`data.calls`), in call order; `[]` for other requests.
-#[wasm_bindgen(js_name = relayCallsOf, unchecked_return_type = "RelayCall[]")]
-pub fn relay_calls_of(#[wasm_bindgen(unchecked_param_type = "Request")] request: JsValue) -> JsResult<JsValue> {
-    let req = request_of(&request, "request").map_err(js_error)?;
-    let calls = if req.is_relay() { req.relay_calls() } else { Vec::new() };
-    to_js(&serde_json::Value::Array(calls.into_iter().map(suspend::RelayCall::into_value).collect())).map_err(js_error)
-}
-
-/// Builds the answer to a relay request: `{ id: requestId, ok: true, data: { results } }`.
-#[wasm_bindgen(js_name = relayAnswer, unchecked_return_type = "Answer")]
-pub fn relay_answer(request_id: Text, #[wasm_bindgen(unchecked_param_type = "RelayResult[]")] results: JsValue) -> JsResult<JsValue> {
-    let run = || {
-        let id = string_arg(&request_id, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
-        to_js(&suspend::relay_answer(&id, suspend::relay_results_from_json(&from_js(&results, "results")?)?).into_value())
-    };
-    run().map_err(js_error)
+/// `checkRevision(stored, state)`: the revision rule, for a store to apply inside its own atomic
+/// read-check-write (the stores in `api.js` use it, so the rule is written once, in the core).
+/// `stored` is what the store holds (`undefined` or `null` for nothing). A `conflict` error when
+/// `state` is not exactly the next revision of `stored`.
+pub fn check_revision(stored: &JsValue, state: &JsValue) -> Result<()> {
+    let revision = |v: &JsValue| conversation::revision_of(convert::get(v, "revision").as_f64());
+    let stored = (!stored.is_undefined() && !stored.is_null()).then(|| revision(stored));
+    conversation::check_revision(stored, revision(state))
 }

@@ -1,13 +1,10 @@
 //! The event streams that `client.stream`, `client.streamWithAnswer` and `client.translateStream`
 //! return. The queue and the async-iterator stepping are the `EventStream` class in `host.js`;
-//! the run is driven by `spawn_local` and pushes each event into it as JSON text.
+//! api.js makes one per call, hands it to the client's `op`, whose run pushes each event into it
+//! as JSON text, and ends it when the run's promise settles.
 
-use super::convert::js_error;
-use crate::error::Result;
 use crate::events::{EventSink, StreamEvent};
 use js_sys::{Function, Promise};
-use std::future::Future;
-use std::pin::Pin;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
@@ -15,72 +12,53 @@ extern "C" {
     /// The JS async iterable (host.js). Its methods do not throw.
     #[wasm_bindgen(typescript_type = "EventStream")]
     pub type EventStream;
+    /// For Rust callers (the wasm-bindgen tests), which play api.js's part.
     #[wasm_bindgen(constructor)]
-    fn new() -> EventStream;
+    pub fn new() -> EventStream;
+    /// Queues an item as JSON text (an event, or a chunk of translateStream).
     #[wasm_bindgen(method)]
-    fn push(this: &EventStream, text: &str);
+    pub fn push(this: &EventStream, text: &str);
     /// The `done` event, from its result's two texts (`RunResult::to_json_parts`).
     #[wasm_bindgen(method, js_name = push)]
     fn push_done(this: &EventStream, result: &str, messages: &str);
+    /// Ends the stream: with the error of a failed run, else `undefined`.
     #[wasm_bindgen(method)]
-    fn end(this: &EventStream, error: &JsValue);
+    pub fn end(this: &EventStream, error: &JsValue);
     /// What `for await` calls: `{ value, done: false }` per event, then `{ done: true }`.
     #[wasm_bindgen(method)]
     pub fn next(this: &EventStream) -> Promise;
 }
 
-/// Feeds the driver's events into a stream, or (`ask` with `onText`) only into a callback.
-pub struct Sink {
-    stream: Option<EventStream>,
-    on_text: Option<Function>,
+/// Where the driver's events go: a stream, or (`ask` with `onText`) only a callback, given each
+/// text delta (no queue is kept).
+pub enum Sink {
+    Stream(EventStream),
+    Text(Function),
 }
 
 impl Sink {
-    /// A sink that only calls `onText(delta)` (for `ask`): no queue is kept.
-    pub fn text_callback(on_text: Function) -> Sink {
-        Sink { stream: None, on_text: Some(on_text) }
-    }
-
     /// The iterable this sink feeds (none for `ask`'s callback sink).
     pub fn iterable(&self) -> Option<&EventStream> {
-        self.stream.as_ref()
-    }
-
-    /// Queues any JSON data as the next item (events, and translateStream's chunks).
-    pub fn push(&self, item: &serde_json::Value) {
-        self.push_text(&crate::json::to_text(item));
-    }
-
-    fn push_text(&self, text: &str) {
-        if let Some(s) = &self.stream {
-            s.push(text);
+        match self {
+            Sink::Stream(s) => Some(s),
+            Sink::Text(_) => None,
         }
     }
 }
 
 impl EventSink for Sink {
     fn event(&self, e: StreamEvent) {
-        if let (Some(f), StreamEvent::Text { delta }) = (&self.on_text, &e) {
-            let _ = f.call1(&JsValue::UNDEFINED, &delta.as_str().into());
-        }
-        match (&self.stream, &e) {
+        match (self, &e) {
+            (Sink::Text(f), StreamEvent::Text { delta }) => {
+                let _ = f.call1(&JsValue::UNDEFINED, &delta.as_str().into());
+            }
+            (Sink::Text(_), _) => {}
             // Its messages are parsed only when read, as a returned result's are.
-            (Some(s), StreamEvent::Done { result }) => {
+            (Sink::Stream(s), StreamEvent::Done { result }) => {
                 let (text, messages) = result.to_json_parts();
                 s.push_done(&text, &messages);
             }
-            _ => self.push_text(&e.to_json()),
+            (Sink::Stream(s), _) => s.push(&e.to_json()),
         }
-    }
-}
-
-impl EventStream {
-    /// Starts `run` (which reports through the sink it is given) and returns the iterable.
-    pub fn start(run: impl FnOnce(Sink) -> Pin<Box<dyn Future<Output = Result<()>>>>) -> EventStream {
-        let stream = EventStream::new();
-        let fut = run(Sink { stream: Some(stream.clone().unchecked_into()), on_text: None });
-        let end: EventStream = stream.clone().unchecked_into();
-        wasm_bindgen_futures::spawn_local(async move { end.end(&fut.await.err().map_or(JsValue::UNDEFINED, js_error)) });
-        stream
     }
 }

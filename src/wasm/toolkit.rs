@@ -4,16 +4,16 @@
 //! `{ tools: [...] }` object works too; the collision guard runs on construction, on `add`, and
 //! again when a run reads such a toolkit.
 
-use super::convert::{from_js, get, js_error, opt_function, string_arg, JsResult};
+use super::convert::{from_js, opt_function, string_arg, to_js};
 use crate::declare;
 use crate::error::{Error, Result};
 use crate::tool::{ToolSpec, Toolkit as CoreToolkit};
 use js_sys::{Array, Function, Reflect};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 /// A decoded toolkit: the declarations for the core and the functions for the executor.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct Decoded {
     pub kit: CoreToolkit,
     pub fns: Vec<(String, Function)>,
@@ -31,23 +31,21 @@ fn decode_tool(v: &JsValue, i: usize) -> Result<(ToolSpec, Option<Function>)> {
 
 thread_local! {
     /// Decoded `Toolkit` instances by id, so a run does not re-read and re-validate every tool
-    /// object. An entry lives as long as its `Toolkit` (removed by `dropToolkit`).
+    /// object. An entry lives as long as its `Toolkit` (removed by `dropToolkit`). A short list,
+    /// not a map: hosts hold a handful of toolkits, and a map's hashing code would cost more
+    /// wasm bytes than the lookups ever save.
     static REGISTRY: RefCell<Vec<(u32, Decoded)>> = const { RefCell::new(Vec::new()) };
-    static NEXT_ID: Cell<u32> = const { Cell::new(1) };
-}
-
-/// A short list, not a map: hosts hold a handful of toolkits, and a map's hashing code would
-/// cost more wasm bytes than the lookups ever save.
-fn registry_set(id: u32, decoded: Decoded) {
-    forget(id);
-    REGISTRY.with(|r| r.borrow_mut().push((id, decoded)));
 }
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
-    /// The id a `Toolkit` object is bound to (0: none); with `id`, binds it first.
+    /// The id a `Toolkit` object is bound to (0: none); with `bind`, binds it to a new one first.
     #[wasm_bindgen(js_name = kitId)]
-    fn kit_id(toolkit: &JsValue, id: u32) -> u32;
+    fn kit_id(toolkit: &JsValue, bind: bool) -> u32;
+    /// A run's toolkit: the id of a bound `Toolkit`, else a real array copy of its tools (an
+    /// array, or `{ tools }`), else `undefined`.
+    #[wasm_bindgen(js_name = kitOf)]
+    fn kit_of(toolkit: &JsValue) -> JsValue;
     /// A real array copy of an array; `undefined` for anything else or an array that throws.
     #[wasm_bindgen(js_name = listOf)]
     fn list_of(v: &JsValue) -> Option<Array>;
@@ -58,22 +56,18 @@ extern "C" {
 /// time, since a plain array can change between runs).
 pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
     if toolkit.is_undefined() || toolkit.is_null() {
-        return Ok(Decoded { kit: CoreToolkit::default(), fns: Vec::new() });
+        return Ok(Decoded::default());
     }
-    let id = kit_id(toolkit, 0);
-    if let Some(d) = REGISTRY.with(|r| r.borrow().iter().find(|(k, _)| id != 0 && *k == id).map(|(_, d)| d.clone())) {
-        return Ok(d);
+    let kit = kit_of(toolkit);
+    if let Some(id) = kit.as_f64() {
+        let found = REGISTRY.with(|r| r.borrow().iter().find(|(k, _)| f64::from(*k) == id).map(|(_, d)| d.clone()));
+        // Bound to an id with no entry: its `free()` dropped it.
+        return found.ok_or_else(|| Error::bad_input("the toolkit was freed"));
     }
-    // Bound to an id with no entry: its `free()` dropped it.
-    if id != 0 {
-        return Err(Error::bad_input("the toolkit was freed"));
+    match kit.dyn_into::<Array>() {
+        Ok(list) => decode_list(&list),
+        Err(_) => Err(Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }")),
     }
-    let list = match list_of(toolkit) {
-        Some(list) => list,
-        None => list_of(&get(toolkit, "tools"))
-            .ok_or_else(|| Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }"))?,
-    };
-    decode_list(&list)
 }
 
 /// `list` is a real array (from `list_of`): reading it cannot throw.
@@ -91,61 +85,47 @@ fn decode_list(list: &Array) -> Result<Decoded> {
 }
 
 fn tool_object(spec: &ToolSpec, run: Option<&Function>) -> Result<JsValue> {
-    let o = super::convert::to_js(&spec.to_value())?;
+    let o = to_js(&spec.to_value())?;
     if let Some(f) = run {
         let _ = Reflect::set(&o, &"run".into(), f);
     }
     Ok(o)
 }
 
-/// Declares a host tool: `run(args, ctx)` may return a string, a `ToolResult`, any JSON value,
-/// or `pending(...)` to suspend; a throw becomes an error result the model sees.
-#[wasm_bindgen(js_name = defineTool, unchecked_return_type = "Tool")]
-pub fn define_tool(#[wasm_bindgen(unchecked_param_type = "ToolDefinition")] def: JsValue) -> JsResult<JsValue> {
-    // A missing `source` reads as native; the returned object is built anew, so it says so.
-    let run = || -> Result<JsValue> {
-        let (spec, f) = decode_tool(&def, 0)?;
-        tool_object(&spec, f.as_ref())
-    };
-    run().map_err(js_error)
+/// `defineTool(def)` declares a host tool: `run(args, ctx)` may return a string, a `ToolResult`,
+/// any JSON value, or `pending(...)` to suspend; a throw becomes an error result the model sees.
+/// A missing `source` reads as native; the returned object is built anew, so it says so.
+pub fn define_tool(def: &JsValue) -> Result<JsValue> {
+    let (spec, f) = decode_tool(def, 0)?;
+    tool_object(&spec, f.as_ref())
 }
 
-/// Declares a relay tool: nothing runs in-process; each call surfaces to the host as a
-/// `Request` of kind `"tool_call"` (to `waitFor`, or as a durable `status: "pending"` halt).
-// skip_typescript: an optional trailing JsValue cannot be expressed; types.d.ts declares it.
-#[wasm_bindgen(js_name = relayTool, skip_typescript)]
-pub fn relay_tool(name: JsValue, description: JsValue, schema: JsValue) -> JsResult<JsValue> {
-    let run = || {
-        let name = string_arg(&name, false, "relayTool: name must be a string")?.unwrap_or_default();
-        let description = string_arg(&description, true, "relayTool: description must be a string")?;
-        tool_object(&declare::relay(name, description, from_js(&schema, "schema")?)?, None)
-    };
-    run().map_err(js_error)
+/// `relayTool(name, description?, schema?)` declares a relay tool: nothing runs in-process; each
+/// call surfaces to the host as a `Request` of kind `"tool_call"` (to `waitFor`, or as a durable
+/// `status: "pending"` halt).
+pub fn relay_tool(name: &JsValue, description: &JsValue, schema: &JsValue) -> Result<JsValue> {
+    let name = string_arg(name, false, "relayTool: name must be a string")?.unwrap_or_default();
+    let description = string_arg(description, true, "relayTool: description must be a string")?;
+    tool_object(&declare::relay(name, description, from_js(schema, "schema")?)?, None)
 }
 
-/// Decodes a `Toolkit`'s tool objects (its constructor and `add` in api.js) and keeps them for
-/// runs of that toolkit object to find; returns their id. A refusal keeps nothing.
-#[wasm_bindgen(js_name = toolkitId, skip_typescript)]
-pub fn toolkit_id(list: JsValue, toolkit: JsValue) -> JsResult<u32> {
-    let list = list_of(&list).filter(|_| toolkit.is_object());
-    let list = list.ok_or_else(|| js_error(Error::bad_input("createToolkit needs { tools: [...] } or an array of tools")))?;
-    let decoded = decode_list(&list).map_err(js_error)?;
-    let id = match kit_id(&toolkit, 0) {
-        0 => NEXT_ID.with(|n| {
-            let id = n.get();
-            n.set(id.wrapping_add(1).max(1));
-            id
-        }),
-        id => id,
-    };
-    registry_set(id, decoded);
-    Ok(kit_id(&toolkit, id))
+/// `toolkitId(list, toolkit)` decodes a `Toolkit`'s tool objects (its constructor and `add` in
+/// api.js) and keeps them for runs of that toolkit object to find; returns their id. A refusal
+/// keeps nothing.
+pub fn toolkit_id(list: &JsValue, toolkit: &JsValue) -> Result<u32> {
+    let list = list_of(list).filter(|_| toolkit.is_object());
+    let decoded = decode_list(&list.ok_or_else(|| Error::bad_input("createToolkit needs { tools: [...] } or an array of tools"))?)?;
+    let id = kit_id(toolkit, true);
+    forget(id);
+    REGISTRY.with(|r| r.borrow_mut().push((id, decoded)));
+    Ok(id)
 }
 
-/// Forgets a `Toolkit`'s decoded tools (its `free()`, or the finalizer once it is collected).
-#[wasm_bindgen(js_name = dropToolkit, skip_typescript)]
-pub fn drop_toolkit(id: JsValue) {
+/// `dropToolkit(id)` forgets a `Toolkit`'s decoded tools (its `free()`, or the finalizer once it
+/// is collected).
+pub fn drop_toolkit(id: &JsValue) -> JsValue {
     forget(id.as_f64().unwrap_or_default() as u32);
+    JsValue::UNDEFINED
 }
 
 fn forget(id: u32) {
