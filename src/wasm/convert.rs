@@ -64,7 +64,7 @@ pub fn from_js(v: &JsValue, what: &str) -> Result<Value> {
         return Ok(Value::String(s));
     }
     let text = JSON::stringify(v).ok().and_then(|s| s.as_string()).ok_or_else(|| Error::bad_input(format!("{what} is not JSON data")))?;
-    serde_json::from_str(&text).map_err(|e| Error::bad_input(format!("{what} is not JSON data: {e}")))
+    crate::json::parse(&text).map_err(|e| Error::bad_input(format!("{what} is not JSON data: {e}")))
 }
 
 /// `obj[key]`; `undefined` for a value that has no properties, and for a getter that throws (or

@@ -2,6 +2,9 @@
 //! deserializer into the wasm; the handful of shapes the edge reads from hosts (requests,
 //! answers, relay calls and results, tool declarations, stored states) are read here instead.
 
+mod parse;
+
+pub use parse::{parse, ParseError};
 use serde_json::{Map, Value};
 
 /// `parts.join(sep)` (and `concat` with `""`) by a plain loop: `alloc`'s generic joiner is
