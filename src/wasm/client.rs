@@ -24,7 +24,6 @@ use crate::translate::TranslateRequest;
 use js_sys::{Function, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 struct Inner {
     cfg: LoopConfig,
@@ -151,7 +150,7 @@ fn prompt_of(v: &JsValue) -> Result<crate::message::Message> {
     crate::message::Message::prompt(&data)
 }
 
-/// Every operation of the client, so that one future type (and one `future_to_promise`) serves
+/// Every operation of the client, so that one future type (and one task) serves
 /// them all: each distinct future would otherwise be compiled into the wasm again. A loop
 /// operation has a prompt, or none to resume with the host's answer.
 enum Op {
@@ -259,7 +258,7 @@ async fn perform(inner: Rc<Inner>, op: Op, sink: Option<Sink>) -> Result<JsValue
 
 fn promise(inner: &Rc<Inner>, op: Op) -> Promise {
     let fut = perform(inner.clone(), op, None);
-    future_to_promise(async move { fut.await.map_err(js_error) })
+    super::task::promise(async move { fut.await.map_err(js_error) })
 }
 
 fn event_stream(inner: &Rc<Inner>, op: Op) -> EventStream {

@@ -113,7 +113,7 @@ pub async fn settle(call: std::result::Result<JsValue, JsValue>) -> std::result:
     match call {
         // Only an object can be a thenable: a plain value needs no promise hop.
         Ok(v) if !v.is_object() && !v.is_function() => Ok(v),
-        Ok(v) => wasm_bindgen_futures::JsFuture::from(awaited(&v)).await,
+        Ok(v) => super::task::settle(&awaited(&v)).await,
         Err(e) => Err(e),
     }
 }

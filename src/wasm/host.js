@@ -441,3 +441,19 @@ export class ToolnexusError extends Error {
 export function toolnexusError(message, code, status) {
   return new ToolnexusError(message, code, status && { status });
 }
+
+// The edge's await (src/wasm/task.rs): `p`'s outcome goes to `report(slot, ok, value)`. `p` is
+// always a promise of this file's own (a host's value is first wrapped by `awaited`).
+export function settleInto(p, slot, report) {
+  p.then(
+    (v) => report(slot, true, v),
+    (e) => report(slot, false, e),
+  );
+}
+
+// A promise and its two settling functions, for a task's result.
+export function deferred() {
+  let a, b;
+  const p = new Promise((x, y) => ((a = x), (b = y)));
+  return [p, a, b];
+}

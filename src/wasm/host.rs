@@ -4,6 +4,7 @@
 //! values, so a wrong shape is a typed error, never a throw through Rust frames.
 
 use super::convert::{from_js, from_thrown, settle, to_js};
+use super::task::settle as await_js;
 use crate::driver::{
     aborted, host_status, request_head, too_large, Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport,
     Waiter, WholeBody,
@@ -18,7 +19,6 @@ use futures_util::future::LocalBoxFuture;
 use js_sys::{Array, Function, Promise, Uint8Array};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
@@ -69,7 +69,7 @@ impl Fetch<'_> {
             return Err(aborted(false, None));
         }
         let f = self.fetch.map_or(JsValue::UNDEFINED, |f| f.into());
-        let out = JsFuture::from(call_model(&f, &req.url, &request_head(req), &req.body, self.signal, stream, self.max))
+        let out = await_js(&call_model(&f, &req.url, &request_head(req), &req.body, self.signal, stream, self.max))
             .await
             .map_err(|e| scrubbed(&e, "fetch failed", self.secret))?;
         let out: Array = out.unchecked_into();
@@ -126,7 +126,7 @@ struct Reader {
 impl ByteStream for Reader {
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
         Box::pin(async move {
-            let r = JsFuture::from(read_chunk(&self.reader, self.max, &self.signal))
+            let r = await_js(&read_chunk(&self.reader, self.max, &self.signal))
                 .await
                 .map_err(|e| scrubbed(&e, "reading the response body failed", self.secret.as_deref()))?;
             match r {
@@ -159,7 +159,7 @@ impl JsTools<'_> {
         let args = text;
         let answer = answer.map(|a| crate::json::to_text(&a.clone().into_value()));
         // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
-        let out: Array = match JsFuture::from(guard(&call_tool(f, &args, &self.signal, answer), self.run)).await {
+        let out: Array = match await_js(&guard(&call_tool(f, &args, &self.signal, answer), self.run)).await {
             Ok(v) => v.unchecked_into(),
             Err(e) => return Ok(ToolResult::error(super::convert::thrown_message(&e))),
         };
@@ -229,7 +229,7 @@ impl Sleep for RunHost<'_> {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
         let p = sleep(ms, self.signal);
         Box::pin(async move {
-            let _ = JsFuture::from(p).await;
+            let _ = await_js(&p).await;
         })
     }
 }
@@ -263,7 +263,7 @@ impl Abort for RunHost<'_> {
         }
         let fired = on_abort(self.signal);
         Box::pin(async move {
-            let _ = JsFuture::from(fired).await;
+            let _ = await_js(&fired).await;
             self.aborted().unwrap_or_else(|| aborted(false, None))
         })
     }

@@ -8,6 +8,7 @@ mod hooks;
 mod host;
 mod store;
 mod stream;
+mod task;
 mod toolkit;
 
 pub use client::{create_client, Client};

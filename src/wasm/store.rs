@@ -39,7 +39,7 @@ impl JsStore {
             if !self.signal.is_undefined() {
                 p = super::host::guard(&p, &self.signal);
             }
-            let out = wasm_bindgen_futures::JsFuture::from(p)
+            let out = super::task::settle(&p)
                 .await
                 .map_err(|e| super::convert::from_thrown(&e, Code::Store, &format!("store.{method} failed")))?;
             let out: js_sys::Array = out.unchecked_into();

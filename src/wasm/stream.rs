@@ -1,6 +1,6 @@
 //! The event streams that `client.stream`, `client.streamWithAnswer` and `client.translateStream`
 //! return. The queue and the async-iterator stepping are the `EventStream` class in `host.js`;
-//! the run is driven by `spawn_local` and pushes each event into it as JSON text.
+//! the run is driven by `task::spawn` and pushes each event into it as JSON text.
 
 use super::convert::js_error;
 use crate::error::Result;
@@ -80,7 +80,7 @@ impl EventStream {
         let stream = EventStream::new();
         let fut = run(Sink { stream: Some(stream.clone().unchecked_into()), on_text: None });
         let end: EventStream = stream.clone().unchecked_into();
-        wasm_bindgen_futures::spawn_local(async move { end.end(&fut.await.err().map_or(JsValue::UNDEFINED, js_error)) });
+        super::task::spawn(async move { end.end(&fut.await.err().map_or(JsValue::UNDEFINED, js_error)) });
         stream
     }
 }
