@@ -142,6 +142,10 @@ impl Inner {
 /// would be copied into the one future that serves every operation.
 #[inline(never)]
 fn prompt_of(v: &JsValue) -> Result<crate::message::Message> {
+    // The usual prompt, a string, needs no JSON round.
+    if let Some(s) = v.as_string() {
+        return crate::message::Message::prompt(&serde_json::Value::String(s));
+    }
     // JSON makes a Date (or a boxed String) a string: only a string itself is one.
     let data = match from_js(v, "prompt")? {
         serde_json::Value::String(_) if !v.is_string() => serde_json::Value::Null,

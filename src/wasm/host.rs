@@ -141,7 +141,7 @@ impl ByteStream for Reader {
 
 /// Host tool functions by name. Declaration-only (relay) tools have none.
 pub struct JsTools<'a> {
-    pub fns: Vec<(String, Function)>,
+    pub fns: std::rc::Rc<Vec<(String, Function)>>,
     /// Handed to tools as `ctx.signal` (`undefined` for none).
     pub signal: JsValue,
     /// The run's signal, which settles a tool call left running by an abort.

@@ -12,11 +12,12 @@ use js_sys::{Array, Function, Reflect};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
-/// A decoded toolkit: the declarations for the core and the functions for the executor.
+/// A decoded toolkit: the declarations for the core and the functions for the executor. Both
+/// are shared: each run of a registered toolkit takes its own copy.
 #[derive(Clone)]
 pub struct Decoded {
     pub kit: CoreToolkit,
-    pub fns: Vec<(String, Function)>,
+    pub fns: std::rc::Rc<Vec<(String, Function)>>,
 }
 
 fn decode_tool(v: &JsValue, i: usize) -> Result<(ToolSpec, Option<Function>)> {
@@ -58,7 +59,7 @@ extern "C" {
 /// time, since a plain array can change between runs).
 pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
     if toolkit.is_undefined() || toolkit.is_null() {
-        return Ok(Decoded { kit: CoreToolkit::default(), fns: Vec::new() });
+        return Ok(Decoded { kit: CoreToolkit::default(), fns: Default::default() });
     }
     let id = kit_id(toolkit, 0);
     if let Some(d) = REGISTRY.with(|r| r.borrow().iter().find(|(k, _)| id != 0 && *k == id).map(|(_, d)| d.clone())) {
@@ -87,7 +88,7 @@ fn decode_list(list: &Array) -> Result<Decoded> {
         }
         specs.push(spec);
     }
-    Ok(Decoded { kit: CoreToolkit::new(specs)?, fns })
+    Ok(Decoded { kit: CoreToolkit::new(specs)?, fns: fns.into() })
 }
 
 fn tool_object(spec: &ToolSpec, run: Option<&Function>) -> Result<JsValue> {
