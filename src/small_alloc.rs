@@ -30,6 +30,7 @@ impl<A> SmallCache<A> {
     }
 }
 
+#[inline(always)]
 fn class(l: &Layout) -> Option<usize> {
     (l.size() != 0 && l.size() <= STEP * CLASSES && l.align() <= ALIGN).then(|| (l.size() - 1) / STEP)
 }

@@ -56,10 +56,12 @@ impl Reader<'_> {
         Err(ParseError { what, at: self.i })
     }
 
+    #[inline(always)]
     fn peek(&self) -> u8 {
         self.b.get(self.i).copied().unwrap_or(0)
     }
 
+    #[inline(always)]
     fn ws(&mut self) {
         while matches!(self.peek(), b' ' | b'\n' | b'\r' | b'\t') {
             self.i += 1;
@@ -67,6 +69,7 @@ impl Reader<'_> {
     }
 
     /// Skips whitespace, then takes `c` if it is next.
+    #[inline(always)]
     fn eat(&mut self, c: u8) -> bool {
         self.ws();
         let hit = self.peek() == c;
