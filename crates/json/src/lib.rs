@@ -9,6 +9,8 @@
 
 mod parse;
 
+#[cfg(feature = "differential")]
+pub use parse::check_against_serde_json;
 pub use parse::{parse, ParseError};
 use serde_json::{Map, Value};
 

@@ -338,5 +338,28 @@ static POW10: [f64; 309] = [
     1e304, 1e305, 1e306, 1e307, 1e308,
 ];
 
+/// Panics unless this reader and serde_json's agree on `text`: the same value (floats with
+/// exponents past 10^22 within a few ulps) or both a refusal. For the tests and the `json` fuzz
+/// target (feature `differential`).
+#[cfg(any(test, feature = "differential"))]
+pub fn check_against_serde_json(text: &str) {
+    fn same(a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) if x.is_f64() || y.is_f64() => {
+                let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
+                x.to_bits() == y.to_bits() || (x - y).abs() <= x.abs().max(y.abs()) * 4.0 * f64::EPSILON
+            }
+            (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
+            (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().zip(y).all(|((ka, a), (kb, b))| ka == kb && same(a, b)),
+            _ => a == b,
+        }
+    }
+    match (parse(text), serde_json::from_str::<Value>(text)) {
+        (Ok(a), Ok(b)) => assert!(same(&a, &b), "{text:?}: ours {a:?}, serde_json {b:?}"),
+        (Err(_), Err(_)) => {}
+        (a, b) => panic!("{text:?}: ours {a:?}, serde_json {b:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests;
