@@ -338,7 +338,7 @@ impl ResumeOptions {
     /// Reads the options from their JSON text; text that does not parse is what the edge gives
     /// for options that are not JSON data.
     pub fn from_json_text(text: &str, use_store: bool, needs_id: bool) -> Result<ResumeOptions> {
-        let data = serde_json::from_str(text).map_err(|_| Error::bad_input("the resume options are not JSON data"))?;
+        let data = crate::json::parse(text).map_err(|_| Error::bad_input("the resume options are not JSON data"))?;
         ResumeOptions::from_json(data, use_store, needs_id)
     }
 

@@ -43,7 +43,7 @@ pub enum StreamEvent {
 /// that text back as a value.
 fn result_as_value<S: serde::Serializer>(r: &RunResult, s: S) -> Result<S::Ok, S::Error> {
     // Our own writer's text always parses.
-    serde_json::from_str::<Value>(&r.to_json()).unwrap_or(Value::Null).serialize(s)
+    crate::json::parse(&r.to_json()).unwrap_or(Value::Null).serialize(s)
 }
 
 impl StreamEvent {

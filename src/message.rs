@@ -83,7 +83,7 @@ impl ToolCall {
         if raw.is_empty() || raw == "null" {
             return Ok(Map::new());
         }
-        match serde_json::from_str::<Value>(raw) {
+        match crate::json::parse(raw) {
             Ok(Value::Object(m)) => Ok(m),
             Ok(other) => Err(format!("arguments must be a JSON object, got {}", kind_of(&other))),
             Err(e) => Err(format!("arguments are not valid JSON ({e})")),

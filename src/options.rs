@@ -120,7 +120,7 @@ impl ClientOptions {
     pub fn from_json_text(text: Option<&str>) -> Result<ClientOptions> {
         let data = match text {
             None => Value::Null,
-            Some(t) => serde_json::from_str(t).map_err(|_| Error::bad_input("createClient options are not JSON data"))?,
+            Some(t) => crate::json::parse(t).map_err(|_| Error::bad_input("createClient options are not JSON data"))?,
         };
         ClientOptions::from_json(&data)
     }

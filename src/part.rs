@@ -140,7 +140,7 @@ impl Part {
     pub fn value(&self, style: Option<Style>) -> Value {
         let mut text = String::new();
         self.write(&mut text, style);
-        serde_json::from_str(&text).unwrap_or(Value::Null)
+        crate::json::parse(&text).unwrap_or(Value::Null)
     }
 
     /// Writes this part as `style` spells it (`None`: the neutral shape): OpenAI `text` and

@@ -21,7 +21,7 @@ pub const DEFAULT_MAX_RETRY_AFTER_MS: f64 = 60_000.0;
 /// allowed, read by serde_json's `Value` parser, which the crate links anyway. `None`: no hint
 /// this reads; the caller backs off.
 pub fn retry_after_ms(hint: Option<&str>) -> Option<f64> {
-    serde_json::from_str::<serde_json::Value>(hint?).ok()?.as_f64().filter(|v| *v >= 0.0)
+    crate::json::parse(hint?).ok()?.as_f64().filter(|v| *v >= 0.0)
 }
 
 /// Exponential backoff with jitter: `base · 2^attempt + [0, 100) ms`. `random` is in [0, 1).

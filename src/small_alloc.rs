@@ -30,11 +30,13 @@ impl<A> SmallCache<A> {
     }
 }
 
+#[inline(always)]
 fn class(l: &Layout) -> Option<usize> {
     (l.size() != 0 && l.size() <= STEP * CLASSES && l.align() <= ALIGN).then(|| (l.size() - 1) / STEP)
 }
 
 unsafe impl<A: GlobalAlloc> GlobalAlloc for SmallCache<A> {
+    #[inline(always)]
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
         let Some(c) = class(&l) else { return self.inner.alloc(l) };
         let head = &mut (*self.heads.get())[c];
@@ -47,6 +49,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for SmallCache<A> {
         p
     }
 
+    #[inline(always)]
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
         let Some(c) = class(&l) else { return self.inner.dealloc(p, l) };
         let head = &mut (*self.heads.get())[c];

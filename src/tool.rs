@@ -267,7 +267,7 @@ impl ToolResult {
         let not_data = || ToolResult::error(format!("tool {name} returned a value that is not JSON data"));
         match kind {
             Some(0.0) => ToolResult::from_return(Value::String(text)),
-            Some(1.0) => serde_json::from_str(&text).map_or_else(|_| not_data(), ToolResult::from_return),
+            Some(1.0) => crate::json::parse(&text).map_or_else(|_| not_data(), ToolResult::from_return),
             Some(2.0) => ToolResult::error(text),
             _ => not_data(),
         }

@@ -12,9 +12,7 @@ use toolnexus_wasm::provider::{HttpRequest, HttpResponse, ProviderConfig, Style}
 use toolnexus_wasm::run::{LoopConfig, ResumeInput, Run, RunResult, Step};
 use toolnexus_wasm::state::ConversationState;
 use toolnexus_wasm::suspend::{auth_required, pending_result, Answer, IdGen, Request, ToolOutcome};
-use toolnexus_wasm::tool::{
-    default_relay_schema, default_schema, ToolResult, ToolSource, ToolSpec, Toolkit,
-};
+use toolnexus_wasm::tool::{default_relay_schema, default_schema, ToolResult, ToolSource, ToolSpec, Toolkit};
 use toolnexus_wasm::Result;
 
 pub const SECRET: &str = "sk-fuzz-key";
@@ -31,11 +29,7 @@ pub fn provider(style: Style) -> ProviderConfig {
 
 /// The machine's settings; calls follow the driver's default policy (whole replies, one attempt).
 fn config(style: Style, max_turns: u32) -> LoopConfig {
-    LoopConfig {
-        provider: provider(style),
-        system_prompt: "You are terse.".into(),
-        max_turns,
-    }
+    LoopConfig { provider: provider(style), system_prompt: "You are terse.".into(), max_turns }
 }
 
 /// The tools every loop run declares: `lookup` answers, `auth` suspends for authorization until it
@@ -58,12 +52,7 @@ fn toolkit() -> Toolkit {
 }
 
 pub fn answer(id: &str, ok: bool, data: Option<Map<String, Value>>) -> Answer {
-    Answer {
-        id: id.into(),
-        ok,
-        data,
-        reason: (!ok).then(|| "declined".into()),
-    }
+    Answer { id: id.into(), ok, data, reason: (!ok).then(|| "declined".into()) }
 }
 
 /// The first loop step after one reply: the ids the machine gave that reply's calls.
@@ -116,11 +105,7 @@ impl World {
 impl Transport for World {
     fn send<'a>(&'a self, _req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<HttpResponse>> {
         self.requests.set(self.requests.get() + 1);
-        let next = self
-            .replies
-            .borrow_mut()
-            .pop_front()
-            .unwrap_or_else(|| self.fallback.clone());
+        let next = self.replies.borrow_mut().pop_front().unwrap_or_else(|| self.fallback.clone());
         Box::pin(async move { Ok(next) })
     }
 }
@@ -149,10 +134,7 @@ impl ToolExecutor for World {
 
 impl Waiter for World {
     fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
-        let plan = self.wait.unwrap_or(WaitPlan {
-            ok: None,
-            shorthand: false,
-        });
+        let plan = self.wait.unwrap_or(WaitPlan { ok: None, shorthand: false });
         Box::pin(async move {
             let data = if req.is_relay() {
                 if plan.shorthand {
@@ -163,9 +145,7 @@ impl Waiter for World {
             } else {
                 json!({"code": 7})
             };
-            Ok(plan
-                .ok
-                .map(|ok| answer(&req.id, ok, data.as_object().cloned())))
+            Ok(plan.ok.map(|ok| answer(&req.id, ok, data.as_object().cloned())))
         })
     }
 }
@@ -189,56 +169,21 @@ fn go(world: &World, run: Result<(Run, Step)>) -> Result<RunResult> {
     let (run, step) = run?;
     let ids = core_ids();
     let clock = || 0.0;
-    let env = Env {
-        waiter: world.wait.is_some().then_some(world as &dyn Waiter),
-        persist: Some(world),
-        ..Env::new(world, world, &ids, &clock)
-    };
+    let env =
+        Env { waiter: world.wait.is_some().then_some(world as &dyn Waiter), persist: Some(world), ..Env::new(world, world, &ids, &clock) };
     futures_executor::block_on(drive(run, step, &env))
 }
 
-pub fn start(
-    world: &World,
-    style: Style,
-    max_turns: u32,
-    history: Vec<Message>,
-    prompt: &str,
-) -> Result<RunResult> {
-    go(
-        world,
-        Run::start(config(style, max_turns), toolkit(), history, prompt),
-    )
+pub fn start(world: &World, style: Style, max_turns: u32, history: Vec<Message>, prompt: &str) -> Result<RunResult> {
+    go(world, Run::start(config(style, max_turns), toolkit(), history, prompt))
 }
 
-pub fn resume(
-    world: &World,
-    style: Style,
-    max_turns: u32,
-    history: Vec<Message>,
-    pending: Request,
-    answer: Answer,
-) -> Result<RunResult> {
-    go(
-        world,
-        Run::resume(
-            config(style, max_turns),
-            toolkit(),
-            ResumeInput {
-                history,
-                pending,
-                answer,
-            },
-        ),
-    )
+pub fn resume(world: &World, style: Style, max_turns: u32, history: Vec<Message>, pending: Request, answer: Answer) -> Result<RunResult> {
+    go(world, Run::resume(config(style, max_turns), toolkit(), ResumeInput { history, pending, answer }))
 }
 
 /// A resume in a world whose model only ever answers with text.
-pub fn resume_to_end(
-    style: Style,
-    history: Vec<Message>,
-    pending: Request,
-    answer: Answer,
-) -> Result<RunResult> {
+pub fn resume_to_end(style: Style, history: Vec<Message>, pending: Request, answer: Answer) -> Result<RunResult> {
     let world = World::new(vec![], final_text(style, "done"), None);
     resume(&world, style, 4, history, pending, answer)
 }
@@ -259,9 +204,5 @@ pub fn final_text(style: Style, text: &str) -> HttpResponse {
                                 "usageMetadata": {"promptTokenCount": 2, "candidatesTokenCount": 1, "totalTokenCount": 3}})
         }
     };
-    HttpResponse {
-        status: 200,
-        body: body.to_string(),
-        retry_after: None,
-    }
+    HttpResponse { status: 200, body: body.to_string(), retry_after: None }
 }

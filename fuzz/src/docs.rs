@@ -15,12 +15,7 @@ use toolnexus_wasm::Error;
 const STYLES: [Style; 3] = [Style::OpenAi, Style::Anthropic, Style::Gemini];
 
 fn expect_code(e: &Error, codes: &[&str], what: &str) {
-    assert!(
-        codes.contains(&e.code()),
-        "{what}: unexpected error code {} ({})",
-        e.code(),
-        e.message
-    );
+    assert!(codes.contains(&e.code()), "{what}: unexpected error code {} ({})", e.code(), e.message);
 }
 
 /// Target `dialect`: `dialect::read_json` on any text.
@@ -34,18 +29,10 @@ pub fn dialect(data: &[u8]) {
     // results merge); after it, the transcript must be a fixpoint: nothing more is lost or
     // invented on later passes. (An empty Gemini user text is kept: it used to be dropped here.)
     for style in STYLES {
-        let once = read(&render(&messages, style)).unwrap_or_else(|e| {
-            panic!("{style:?}: a rendered transcript does not read back: {e:?}")
-        });
+        let once = read(&render(&messages, style)).unwrap_or_else(|e| panic!("{style:?}: a rendered transcript does not read back: {e:?}"));
         let shown = render(&once, style);
-        let twice = read(&shown).unwrap_or_else(|e| {
-            panic!("{style:?}: a rendered transcript does not read back: {e:?}")
-        });
-        assert_eq!(
-            floats_rounded(twice),
-            floats_rounded(once),
-            "{style:?}: render → read is not a fixpoint after one pass"
-        );
+        let twice = read(&shown).unwrap_or_else(|e| panic!("{style:?}: a rendered transcript does not read back: {e:?}"));
+        assert_eq!(floats_rounded(twice), floats_rounded(once), "{style:?}: render → read is not a fixpoint after one pass");
     }
 }
 
@@ -56,9 +43,7 @@ pub fn dialect(data: &[u8]) {
 fn floats_rounded(mut messages: Vec<Message>) -> Vec<Message> {
     fn round(v: &mut Value) {
         match v {
-            Value::Number(n) if n.is_f64() => {
-                *v = Value::String(format!("{:.11e}", n.as_f64().unwrap_or(0.0)))
-            }
+            Value::Number(n) if n.is_f64() => *v = Value::String(format!("{:.11e}", n.as_f64().unwrap_or(0.0))),
             Value::Array(a) => a.iter_mut().for_each(round),
             Value::Object(o) => o.values_mut().for_each(round),
             _ => {}
@@ -99,11 +84,7 @@ pub fn state(data: &[u8]) {
             return expect_code(&resumed.unwrap_err(), &["bad_state"], "resume from a state the reader refuses");
         }
     };
-    let style = v
-        .get("style")
-        .and_then(Value::as_str)
-        .and_then(|s| Style::parse(s).ok())
-        .unwrap_or(Style::OpenAi);
+    let style = v.get("style").and_then(Value::as_str).and_then(|s| Style::parse(s).ok()).unwrap_or(Style::OpenAi);
     let answer = adapter::answer(&halted.pending.id, true, None);
     // The reader refuses a turn whose calls lack ids or share one (results pair by id), so
     // everything that reads is held to the full result checks.
@@ -133,14 +114,7 @@ pub fn conversation(data: &[u8]) {
         Err(e) => return expect_code(&e, &["bad_state", "bad_input"], "load_conversation"),
     };
     let saved = serde_json::to_value(&state).expect("a ConversationState serialises");
-    let (again, transcript2) = load_conversation(&saved)
-        .unwrap_or_else(|e| panic!("a loaded conversation state does not reload: {e:?}"));
-    assert_eq!(
-        again, state,
-        "conversation state changed over a JSON round trip"
-    );
-    assert_eq!(
-        transcript2, transcript,
-        "conversation transcript changed over a JSON round trip"
-    );
+    let (again, transcript2) = load_conversation(&saved).unwrap_or_else(|e| panic!("a loaded conversation state does not reload: {e:?}"));
+    assert_eq!(again, state, "conversation state changed over a JSON round trip");
+    assert_eq!(transcript2, transcript, "conversation transcript changed over a JSON round trip");
 }

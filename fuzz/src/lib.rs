@@ -8,14 +8,14 @@
 mod adapter;
 mod chunks;
 mod docs;
+mod json;
 mod providers;
 mod run_loop;
 mod sse;
 
 pub use docs::{conversation, dialect, state};
-pub use providers::{
-    reply_anthropic, reply_gemini, reply_openai, stream_anthropic, stream_gemini, stream_openai,
-};
+pub use json::json;
+pub use providers::{reply_anthropic, reply_gemini, reply_openai, stream_anthropic, stream_gemini, stream_openai};
 pub use run_loop::run_loop;
 pub use sse::sse;
 
@@ -35,4 +35,5 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("state", state),
     ("conversation", conversation),
     ("run_loop", run_loop),
+    ("json", json),
 ];

@@ -13,18 +13,9 @@ fn allowed(code: &str) -> bool {
 
 fn reply(style: Style, data: &[u8]) {
     let cfg = adapter::provider(style);
-    let resp = HttpResponse {
-        status: 200,
-        body: String::from_utf8_lossy(data).into_owned(),
-        retry_after: None,
-    };
+    let resp = HttpResponse { status: 200, body: String::from_utf8_lossy(data).into_owned(), retry_after: None };
     match parse_response(&cfg, &resp) {
-        Err(e) => assert!(
-            allowed(e.code()),
-            "{style:?} reply: unexpected error code {} ({})",
-            e.code(),
-            e.message
-        ),
+        Err(e) => assert!(allowed(e.code()), "{style:?} reply: unexpected error code {} ({})", e.code(), e.message),
         Ok(_) => {
             let ids = adapter::first_turn_call_ids(style, &resp)
                 .unwrap_or_else(|e| panic!("{style:?}: a parsed reply failed in the loop: {e:?}"));
@@ -53,10 +44,7 @@ fn assemble(style: Style, parts: &[&[u8]]) -> (String, Result<ModelReply, (Strin
         }
     }
     let text = deltas.concat();
-    (
-        text,
-        asm.finish().map_err(|e| (e.code().to_string(), e.message)),
-    )
+    (text, asm.finish().map_err(|e| (e.code().to_string(), e.message)))
 }
 
 fn stream(style: Style, data: &[u8]) {
@@ -65,22 +53,13 @@ fn stream(style: Style, data: &[u8]) {
     };
     let whole = assemble(style, &[body]);
     if let Err((code, msg)) = &whole.1 {
-        assert!(
-            allowed(code),
-            "{style:?} stream: unexpected error code {code} ({msg})"
-        );
+        assert!(allowed(code), "{style:?} stream: unexpected error code {code} ({msg})");
     }
     // Errors included: the deltas before a failing event are delivered whatever the chunking
     // (they used to be dropped with the failing push, so they depended on the chunking).
     let same = |other: (String, Result<ModelReply, (String, String)>)| other == whole;
-    assert!(
-        same(assemble(style, &chunks::random(body, seed))),
-        "{style:?} stream: random chunking (seed {seed}) changed the result"
-    );
-    assert!(
-        same(assemble(style, &chunks::bytewise(body))),
-        "{style:?} stream: byte-by-byte chunking changed the result"
-    );
+    assert!(same(assemble(style, &chunks::random(body, seed))), "{style:?} stream: random chunking (seed {seed}) changed the result");
+    assert!(same(assemble(style, &chunks::bytewise(body))), "{style:?} stream: byte-by-byte chunking changed the result");
 }
 
 pub fn stream_openai(data: &[u8]) {

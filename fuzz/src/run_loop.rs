@@ -119,13 +119,7 @@ impl Call {
 fn reply(style: Style, turn: &Turn) -> HttpResponse {
     let calls = match turn {
         Turn::Text(n) => return adapter::final_text(style, &format!("text {n}")),
-        Turn::HttpError => {
-            return HttpResponse {
-                status: 500,
-                body: "{\"error\":{\"message\":\"overloaded\"}}".into(),
-                retry_after: None,
-            }
-        }
+        Turn::HttpError => return HttpResponse { status: 500, body: "{\"error\":{\"message\":\"overloaded\"}}".into(), retry_after: None },
         Turn::Calls(c) => c,
     };
     let with_id = |mut v: Value, key: &str, c: &Call| {
@@ -134,9 +128,7 @@ fn reply(style: Style, turn: &Turn) -> HttpResponse {
         }
         v
     };
-    let input = |c: &Call| {
-        serde_json::from_str::<Value>(&c.args()).unwrap_or_else(|_| Value::String(c.args()))
-    };
+    let input = |c: &Call| serde_json::from_str::<Value>(&c.args()).unwrap_or_else(|_| Value::String(c.args()));
     let body = match style {
         Style::OpenAi => {
             let tc: Vec<Value> = calls
@@ -146,50 +138,30 @@ fn reply(style: Style, turn: &Turn) -> HttpResponse {
             json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": tc}, "finish_reason": "tool_calls"}]})
         }
         Style::Anthropic => {
-            let blocks: Vec<Value> = calls
-                .iter()
-                .map(|c| {
-                    with_id(
-                        json!({"type": "tool_use", "name": c.name(), "input": input(c)}),
-                        "id",
-                        c,
-                    )
-                })
-                .collect();
+            let blocks: Vec<Value> =
+                calls.iter().map(|c| with_id(json!({"type": "tool_use", "name": c.name(), "input": input(c)}), "id", c)).collect();
             json!({"type": "message", "role": "assistant", "content": blocks, "stop_reason": "tool_use"})
         }
         Style::Gemini => {
-            let parts: Vec<Value> = calls
-                .iter()
-                .map(|c| json!({"functionCall": with_id(json!({"name": c.name(), "args": input(c)}), "id", c)}))
-                .collect();
+            let parts: Vec<Value> =
+                calls.iter().map(|c| json!({"functionCall": with_id(json!({"name": c.name(), "args": input(c)}), "id", c)})).collect();
             json!({"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}]})
         }
     };
-    HttpResponse {
-        status: 200,
-        body: body.to_string(),
-        retry_after: None,
-    }
+    HttpResponse { status: 200, body: body.to_string(), retry_after: None }
 }
 
 pub fn assert_unique_ids(ids: &[String], what: &str) {
     for (i, id) in ids.iter().enumerate() {
         assert!(!id.is_empty(), "{what}: call {i} has an empty id: {ids:?}");
-        assert!(
-            !ids[..i].contains(id),
-            "{what}: id {id:?} is used twice: {ids:?}"
-        );
+        assert!(!ids[..i].contains(id), "{what}: id {id:?} is used twice: {ids:?}");
     }
 }
 
 /// The invariants every result of a run must hold.
 pub fn check_result(r: &RunResult, what: &str) {
-    let transcript = read(&r.messages())
-        .unwrap_or_else(|e| panic!("{what}: the result's messages do not read back: {e:?}"));
-    let last_calls = transcript
-        .iter()
-        .rposition(|m| matches!(m, Message::Assistant(t) if !t.calls.is_empty()));
+    let transcript = read(&r.messages()).unwrap_or_else(|e| panic!("{what}: the result's messages do not read back: {e:?}"));
+    let last_calls = transcript.iter().rposition(|m| matches!(m, Message::Assistant(t) if !t.calls.is_empty()));
     for (i, m) in transcript.iter().enumerate() {
         let Message::Assistant(turn) = m else {
             continue;
@@ -204,27 +176,14 @@ pub fn check_result(r: &RunResult, what: &str) {
             _ => Vec::new(),
         };
         for (k, id) in results.iter().enumerate() {
-            assert!(
-                ids.contains(id),
-                "{what}: result for {id:?}, which is no call of its turn {ids:?}"
-            );
-            assert!(
-                !results[..k].contains(id),
-                "{what}: two results for call {id:?}"
-            );
+            assert!(ids.contains(id), "{what}: result for {id:?}, which is no call of its turn {ids:?}");
+            assert!(!results[..k].contains(id), "{what}: two results for call {id:?}");
         }
         let halted_turn = r.status == Status::Pending && Some(i) == last_calls;
         if halted_turn {
-            assert!(
-                results.len() < ids.len(),
-                "{what}: halted, but every call of the halted turn has a result"
-            );
+            assert!(results.len() < ids.len(), "{what}: halted, but every call of the halted turn has a result");
         } else {
-            assert_eq!(
-                results.len(),
-                ids.len(),
-                "{what}: calls {ids:?} have results {results:?}"
-            );
+            assert_eq!(results.len(), ids.len(), "{what}: calls {ids:?} have results {results:?}");
         }
     }
     match (&r.status, &r.pending) {
@@ -242,16 +201,9 @@ fn round_trip(r: &RunResult) -> (Vec<Message>, Request) {
     let text = r.to_json();
     let v: Value = serde_json::from_str(&text).expect("a RunResult's JSON parses");
     let h = load(&v).unwrap_or_else(|e| panic!("a halted result does not load: {e:?}"));
-    assert_eq!(
-        Some(&h.pending),
-        r.pending.as_ref(),
-        "the pending request changed over JSON"
-    );
+    assert_eq!(Some(&h.pending), r.pending.as_ref(), "the pending request changed over JSON");
     assert_eq!(h.messages, r.messages(), "the messages changed over JSON");
-    (
-        read(&h.messages).expect("checked by check_result"),
-        h.pending,
-    )
+    (read(&h.messages).expect("checked by check_result"), h.pending)
 }
 
 fn check_saves(world: &World) {
@@ -263,12 +215,7 @@ fn check_saves(world: &World) {
     }
 }
 
-fn answer_for(
-    pending: &Request,
-    ok: bool,
-    mask: u8,
-    shorthand: bool,
-) -> toolnexus_wasm::suspend::Answer {
+fn answer_for(pending: &Request, ok: bool, mask: u8, shorthand: bool) -> toolnexus_wasm::suspend::Answer {
     let data = if shorthand {
         json!({"output": "clicked", "isError": mask & 1 == 1})
     } else {
@@ -296,23 +243,13 @@ pub fn run_loop(data: &[u8]) {
     };
     let style = [Style::OpenAi, Style::Anthropic, Style::Gemini][usize::from(script.style % 3)];
     let max_turns = u32::from(script.max_turns % 6) + 1;
-    let replies = script
-        .turns
-        .iter()
-        .take(12)
-        .map(|t| reply(style, t))
-        .collect();
-    let wait = script
-        .wait
-        .map(|(ok, shorthand)| WaitPlan { ok, shorthand });
+    let replies = script.turns.iter().take(12).map(|t| reply(style, t)).collect();
+    let wait = script.wait.map(|(ok, shorthand)| WaitPlan { ok, shorthand });
     let world = World::new(replies, adapter::final_text(style, "done"), wait);
     let history = if script.history {
         vec![
             Message::User("earlier".into()),
-            Message::Assistant(toolnexus_wasm::message::AssistantTurn {
-                text: "hello".into(),
-                calls: vec![],
-            }),
+            Message::Assistant(toolnexus_wasm::message::AssistantTurn { text: "hello".into(), calls: vec![] }),
         ]
     } else {
         Vec::new()
@@ -331,42 +268,20 @@ pub fn run_loop(data: &[u8]) {
         }
         let (history, pending) = round_trip(r);
         let (ok, mask, shorthand) = match *plan {
-            Resume::Good {
-                ok,
-                mask,
-                shorthand,
-            } => (ok, mask, shorthand),
+            Resume::Good { ok, mask, shorthand } => (ok, mask, shorthand),
             Resume::StaleId => {
                 let before = world.requests.get();
                 let mut stale = answer_for(&pending, true, 0xff, false);
                 stale.id.push_str("-stale");
-                let e = adapter::resume(
-                    &world,
-                    style,
-                    max_turns,
-                    history.clone(),
-                    pending.clone(),
-                    stale,
-                )
-                .expect_err("a stale answer resumed");
+                let e =
+                    adapter::resume(&world, style, max_turns, history.clone(), pending.clone(), stale).expect_err("a stale answer resumed");
                 assert_eq!(e.code(), "answer_mismatch", "stale answer: {e:?}");
-                assert_eq!(
-                    world.requests.get(),
-                    before,
-                    "a refused answer reached the model"
-                );
+                assert_eq!(world.requests.get(), before, "a refused answer reached the model");
                 (true, 0xff, false)
             }
         };
         let answer = answer_for(&pending, ok, mask, shorthand);
-        result = adapter::resume(
-            &world,
-            style,
-            max_turns,
-            history.clone(),
-            pending.clone(),
-            answer.clone(),
-        );
+        result = adapter::resume(&world, style, max_turns, history.clone(), pending.clone(), answer.clone());
         // Replaying the same answer over the transcript the resume produced is refused once that
         // run finished: its halted turn is no longer the last.
         if let Ok(done) = &result {

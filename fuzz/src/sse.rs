@@ -29,10 +29,7 @@ pub fn reference(bytes: &[u8]) -> (Vec<SseEvent>, bool) {
     for line in lines {
         if line.is_empty() {
             if let Some(d) = data.take() {
-                events.push(SseEvent {
-                    event: event.take(),
-                    data: d,
-                });
+                events.push(SseEvent { event: event.take(), data: d });
             }
             event = None;
             continue;
@@ -71,19 +68,7 @@ pub fn sse(data: &[u8]) {
         return;
     };
     let want = reference(body);
-    assert_eq!(
-        decode(&[body]),
-        want,
-        "whole stream differs from the reference"
-    );
-    assert_eq!(
-        decode(&chunks::random(body, seed)),
-        want,
-        "random chunking (seed {seed}) differs from the reference"
-    );
-    assert_eq!(
-        decode(&chunks::bytewise(body)),
-        want,
-        "byte-by-byte with empty chunks differs from the reference"
-    );
+    assert_eq!(decode(&[body]), want, "whole stream differs from the reference");
+    assert_eq!(decode(&chunks::random(body, seed)), want, "random chunking (seed {seed}) differs from the reference");
+    assert_eq!(decode(&chunks::bytewise(body)), want, "byte-by-byte with empty chunks differs from the reference");
 }

@@ -109,7 +109,7 @@ fn name_results(out: &mut [Message]) {
 
 /// Reads a history given as JSON text (an array of messages).
 pub fn read_json(text: &str) -> Result<Vec<Message>> {
-    match serde_json::from_str::<Value>(text) {
+    match crate::json::parse(text) {
         Ok(Value::Array(a)) => read(&a),
         Ok(Value::Null) => Ok(Vec::new()),
         Ok(_) => Err(Error::bad_input("history must be an array of messages")),

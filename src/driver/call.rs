@@ -79,8 +79,8 @@ async fn call(provider: &ProviderConfig, subject: &dyn CallSubject, stream: bool
         Delivered::Whole(resp) => {
             let reply = provider::parse_response(provider, &resp)?;
             // The body is parsed again as plain JSON only for whoever reads it raw.
-            let raw = (subject.keeps_raw() || env.hook(Hook::AfterLlm).is_some())
-                .then(|| serde_json::from_str(&resp.body).unwrap_or(Value::Null));
+            let raw =
+                (subject.keeps_raw() || env.hook(Hook::AfterLlm).is_some()).then(|| crate::json::parse(&resp.body).unwrap_or(Value::Null));
             (reply, raw)
         }
     };
@@ -106,7 +106,7 @@ async fn shape(provider: &ProviderConfig, subject: &dyn CallSubject, stream: boo
     let params = env.policy.request_params.as_ref();
     let transform = env.hook(Hook::BodyTransform);
     if params.is_some() || transform.is_some() {
-        let mut body: Value = serde_json::from_str(&req.body).map_err(|e| Error::internal(e.to_string()))?;
+        let mut body: Value = crate::json::parse(&req.body).map_err(|e| Error::internal(e.to_string()))?;
         if let Some(p) = params {
             merge_params(&mut body, p);
         }

@@ -344,7 +344,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                     env.event(|| StreamEvent::ToolCall {
                         id: inv.call.id.clone(),
                         name: inv.call.name.clone(),
-                        args: Value::Object(inv.args.clone()),
+                        args: Value::Object((*inv.args).clone()),
                     });
                 }
                 join_all(invocations.into_iter().map(|inv| Box::pin(tools::resolve(inv, run, env))).collect()).await?;

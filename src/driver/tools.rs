@@ -30,8 +30,8 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
                 first = Some((outcome, false));
             }
             Some(ToolVerdict::Args(a)) => {
-                run.borrow_mut().note_args(slot, a.clone());
-                inv.args = a;
+                inv.args = std::rc::Rc::new(a);
+                run.borrow_mut().note_args(slot, inv.args.clone());
                 // New arguments replace invalid ones; a call to an undeclared tool stays unknown.
                 if inv.known {
                     inv.preset = None;

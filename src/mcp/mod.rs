@@ -38,8 +38,7 @@ pub fn find(hay: &str, needle: &str) -> Option<usize> {
     hay.as_bytes().windows(n).position(|w| w == needle.as_bytes())
 }
 
-/// JSON text to data, through one deserializer: `from_str` and `from_slice` are separate copies of
-/// serde_json's parser in the wasm.
+/// JSON text to data, through the crate's one reader (`crate::json::parse`).
 pub fn parse(bytes: &[u8]) -> Option<serde_json::Value> {
-    serde_json::from_slice(bytes).ok()
+    crate::json::parse(core::str::from_utf8(bytes).ok()?).ok()
 }

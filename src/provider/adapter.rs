@@ -75,7 +75,7 @@ impl Assembly {
 
     /// An event's data as JSON; the error quotes it with the key removed.
     pub(crate) fn json(&self, data: &str) -> Result<Value> {
-        serde_json::from_str(data)
+        crate::json::parse(data)
             .map_err(|e| Error::parse(format!("a provider stream event is not valid JSON ({e}): {}", redact(data, self.secret.as_deref()))))
     }
 

@@ -51,7 +51,7 @@ pub struct HttpRequest {
 impl HttpRequest {
     /// The body as JSON data (for tests and for hosts that inspect requests).
     pub fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+        crate::json::parse(&self.body).unwrap_or(Value::Null)
     }
 }
 

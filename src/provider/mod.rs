@@ -55,7 +55,7 @@ pub fn parse_response(cfg: &ProviderConfig, resp: &HttpResponse) -> Result<Model
     if !(200..300).contains(&resp.status) {
         return Err(status_error(resp.status, &resp.body, secret));
     }
-    let v: Value = serde_json::from_str(&resp.body)
+    let v: Value = crate::json::parse(&resp.body)
         .map_err(|e| Error::parse(format!("provider reply is not valid JSON ({e}): {}", redact(&resp.body, secret))))?;
     if !v.is_object() {
         return Err(Error::parse("provider reply is not a JSON object"));

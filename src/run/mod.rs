@@ -29,6 +29,7 @@ use crate::suspend::{merge_for_halt, Answer, Request, ToolOutcome};
 use crate::tool::{ToolResult, ToolSource, ToolSpec, Toolkit};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::rc::Rc;
 
 pub const DEFAULT_MAX_TURNS: u32 = 10;
 
@@ -62,7 +63,8 @@ pub const UNKNOWN_TOOL_LABEL: &str = "unknown";
 pub struct Invocation {
     pub slot: usize,
     pub call: ToolCall,
-    pub args: Map<String, Value>,
+    /// Shared with the turn's record (`TurnSlots::used_args`): not copied per call.
+    pub args: Rc<Map<String, Value>>,
     /// Whether the call names a declared tool.
     pub known: bool,
     /// The declared tool's source; an unknown tool is labelled [`UNKNOWN_TOOL_SOURCE`].
@@ -95,7 +97,15 @@ struct TurnSlots {
     /// Whether each slot's result goes into `toolCalls` (answered relay results on resume do not).
     record: Vec<bool>,
     /// Arguments a `beforeTool` hook rewrote, recorded as the ones actually used.
-    used_args: Vec<Option<Map<String, Value>>>,
+    used_args: Vec<Option<Rc<Map<String, Value>>>>,
+}
+
+/// `n` empty slots. `vec![None; n]` clones a `None` per slot through the element type's
+/// `Clone`, which at opt-level z is a call per slot.
+pub(super) fn nones<T>(n: usize) -> Vec<Option<T>> {
+    let mut v = Vec::with_capacity(n);
+    v.resize_with(n, || None);
+    v
 }
 
 impl TurnSlots {
@@ -216,7 +226,7 @@ impl Run {
     }
 
     /// A `beforeTool` hook rewrote the arguments of call `slot`.
-    pub fn note_args(&mut self, slot: usize, args: Map<String, Value>) {
+    pub fn note_args(&mut self, slot: usize, args: Rc<Map<String, Value>>) {
         if let Phase::Tools(t) = &mut self.phase {
             if let Some(a) = t.used_args.get_mut(slot) {
                 *a = Some(args);
@@ -246,9 +256,9 @@ impl Run {
         }
         let mut slots = TurnSlots {
             calls: turn.calls.clone(),
-            slots: vec![None; turn.calls.len()],
+            slots: nones(turn.calls.len()),
             record: vec![true; turn.calls.len()],
-            used_args: vec![None; turn.calls.len()],
+            used_args: nones(turn.calls.len()),
         };
         self.transcript.push(Message::Assistant(turn));
         let mut invocations = Vec::with_capacity(slots.calls.len());
@@ -267,7 +277,7 @@ impl Run {
         let mut inv = Invocation {
             slot,
             call: call.clone(),
-            args: Map::new(),
+            args: Rc::default(),
             known: false,
             source: ToolSource::Other(UNKNOWN_TOOL_SOURCE.into()),
             answer,
@@ -280,7 +290,7 @@ impl Run {
         inv.known = true;
         inv.source = spec.source.clone();
         match call.input() {
-            Ok(args) => inv.args = args,
+            Ok(args) => inv.args = Rc::new(args),
             Err(e) => inv.preset = Some(ToolResult::error(format!("Invalid arguments for tool {}: {e}", call.name))),
         }
         inv
@@ -390,7 +400,8 @@ impl Run {
                 Some(ToolOutcome::Suspend(req)) => (placeholder(&req), Some(req)),
                 None => return Err(Error::internal("closing a turn with a call still running")),
             };
-            let args = || Value::Object(used.unwrap_or_else(|| call.input_or_empty()));
+            // The invocations are gone by now: the shared arguments are this record's alone.
+            let args = || Value::Object(used.map_or_else(|| call.input_or_empty(), |a| Rc::try_unwrap(a).unwrap_or_else(|a| (*a).clone())));
             if let Some(r) = req {
                 if record {
                     let (id, name) = (call.id.clone(), call.name.clone());

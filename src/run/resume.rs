@@ -49,9 +49,9 @@ impl Run {
 
         let mut slots = TurnSlots {
             calls: open.calls.clone(),
-            slots: vec![None; open.calls.len()],
+            slots: super::nones(open.calls.len()),
             record: vec![false; open.calls.len()],
-            used_args: vec![None; open.calls.len()],
+            used_args: super::nones(open.calls.len()),
         };
         for (i, r) in open.results.iter().enumerate() {
             if let Some(r) = r {

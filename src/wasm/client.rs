@@ -23,7 +23,6 @@ use crate::translate::TranslateRequest;
 use js_sys::Function;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 struct Inner {
     cfg: LoopConfig,
@@ -79,6 +78,10 @@ enum Work<'a> {
 /// would be copied into the one future that serves every operation.
 #[inline(never)]
 fn prompt_of(v: &JsValue) -> Result<crate::message::Message> {
+    // The usual prompt, a string, needs no JSON round.
+    if let Some(s) = v.as_string() {
+        return crate::message::Message::prompt(&serde_json::Value::String(s));
+    }
     // JSON makes a Date (or a boxed String) a string: only a string itself is one.
     let data = match from_js(v, "prompt")? {
         serde_json::Value::String(_) if !v.is_string() => serde_json::Value::Null,
@@ -116,7 +119,7 @@ impl Drop for RunSignal {
 const TRANSLATE: u8 = 6;
 const DISCARD: u8 = 8;
 
-/// Every operation of the client, so that one future type (and one `future_to_promise`) serves
+/// Every operation of the client, so that one future type (and one task) serves
 /// them all: each distinct future would otherwise be compiled into the wasm again. Each inner
 /// future is awaited at one place only: every await site of a future is a copy of its polling
 /// in the wasm.
@@ -129,7 +132,7 @@ async fn perform(inner: Rc<Inner>, kind: u8, a: JsValue, b: JsValue, sink: Optio
     let signal = &run.0;
     if kind == DISCARD {
         let id = string_arg(&a, false, "the prompt (or id) must be a string")?.unwrap_or_default();
-        let store = RunHost { fns: &inner.host, signal, secret: None, tools: Vec::new() };
+        let store = RunHost { fns: &inner.host, signal, secret: None, tools: Default::default() };
         return conversation::discard(&store, &id, o.get(4).is_truthy()).await.map(|_| JsValue::UNDEFINED);
     }
     let mut sink = sink;
@@ -215,7 +218,7 @@ impl Client {
             _ => {
                 let sink = (!stream.is_undefined()).then(|| Sink::Stream(stream.unchecked_into()));
                 let fut = perform(inner, kind, a, b, sink);
-                future_to_promise(async move { fut.await.map_err(js_error) }).into()
+                toolnexus_task::promise(async move { fut.await.map_err(js_error) }).into()
             }
         }
     }

@@ -48,7 +48,7 @@ pub fn from_js(v: &JsValue, what: &str) -> Result<Value> {
         return Ok(Value::String(s));
     }
     let text = JSON::stringify(v).ok().and_then(|s| s.as_string()).ok_or_else(|| Error::bad_input(format!("{what} is not JSON data")))?;
-    serde_json::from_str(&text).map_err(|e| Error::bad_input(format!("{what} is not JSON data: {e}")))
+    crate::json::parse(&text).map_err(|e| Error::bad_input(format!("{what} is not JSON data: {e}")))
 }
 
 /// `obj[key]`; `undefined` for a value that has no properties, and for a getter that throws (or
@@ -97,7 +97,7 @@ pub async fn settle(call: std::result::Result<JsValue, JsValue>) -> std::result:
     match call {
         // Only an object can be a thenable: a plain value needs no promise hop.
         Ok(v) if !v.is_object() && !v.is_function() => Ok(v),
-        Ok(v) => wasm_bindgen_futures::JsFuture::from(awaited(&v)).await,
+        Ok(v) => toolnexus_task::settle(&awaited(&v)).await,
         Err(e) => Err(e),
     }
 }

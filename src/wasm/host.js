@@ -41,13 +41,20 @@ export async function callModel(f, url, head, body, signal, stream, max) {
     return t?.length > max ? [1] : [s, ra, t];
   }
   if (stream) return [s, ra, b];
+  // The whole body, read here rather than through `readChunk`: one await per chunk.
   const parts = [];
-  let x;
-  while ((x = await readChunk(b, max, signal))) parts.push(x);
-  // Past the cap, or a reader that gave no bytes (`0`: not a string, refused by the edge).
-  if (x !== undefined) return x === false ? [1] : [s, ra, 0];
-  return [s, ra, parts.length < 2 ? new TextDecoder().decode(parts[0]) : await new Blob(parts).text()];
+  for (let n = 0, x; !(x = await guard(b.read(), signal))?.done; ) {
+    const v = x?.value;
+    // A reader that gave no bytes (`0`: not a string, refused by the edge), or past the cap.
+    if (!(v instanceof Uint8Array)) return [s, ra, 0];
+    if ((n += v.byteLength) > max) return cancel(b), [1];
+    parts.push(v);
+  }
+  return [s, ra, parts.length < 2 ? UTF8.decode(parts[0]) : await new Blob(parts).text()];
 }
+
+// Whole bodies only (no `stream` option): one decoder serves every call.
+const UTF8 = new TextDecoder();
 
 function cancel(x) {
   try {
@@ -445,3 +452,4 @@ export class ToolnexusError extends Error {
 export function toolnexusError(message, code, status) {
   return new ToolnexusError(message, code, status && { status });
 }
+

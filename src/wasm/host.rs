@@ -25,8 +25,8 @@ use futures_util::FutureExt;
 use js_sys::{Array, Function, Promise, Uint8Array};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
+use toolnexus_task::settle as await_js;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
@@ -84,7 +84,7 @@ pub struct RunHost<'a> {
     /// Only used to scrub transport error text.
     pub secret: Option<&'a str>,
     /// Host tool functions by name; declaration-only (relay) tools have none.
-    pub tools: Vec<(String, Function)>,
+    pub tools: std::rc::Rc<Vec<(String, Function)>>,
 }
 
 impl RunHost<'_> {
@@ -95,7 +95,7 @@ impl RunHost<'_> {
             return Err(aborted(false, None));
         }
         let f = self.fns.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
-        let out = JsFuture::from(call_model(&f, &req.url, &request_head(req), &req.body, self.signal, stream, self.fns.max))
+        let out = await_js(&call_model(&f, &req.url, &request_head(req), &req.body, self.signal, stream, self.fns.max))
             .await
             .map_err(|e| scrubbed(&e, "fetch failed", self.secret))?;
         let out: Array = out.unchecked_into();
@@ -153,7 +153,7 @@ struct Reader {
 impl ByteStream for Reader {
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
         Box::pin(async move {
-            let r = JsFuture::from(read_chunk(&self.reader, self.max, &self.signal))
+            let r = await_js(&read_chunk(&self.reader, self.max, &self.signal))
                 .await
                 .map_err(|e| scrubbed(&e, "reading the response body failed", self.secret.as_deref()))?;
             match r {
@@ -182,7 +182,7 @@ impl ToolExecutor for RunHost<'_> {
             crate::json::write_object(&mut text, args);
             let answer = answer.map(|a| crate::json::to_text(&a.clone().into_value()));
             // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
-            let result = match JsFuture::from(guard(&call_tool(f, &text, self.signal, answer), self.signal)).await {
+            let result = match await_js(&guard(&call_tool(f, &text, self.signal, answer), self.signal)).await {
                 Ok(out) => {
                     let out: Array = out.unchecked_into();
                     ToolResult::from_host_reply(name, out.get(0).as_f64(), out.get(1).as_string().unwrap_or_default())
@@ -243,7 +243,7 @@ impl Observer for RunHost<'_> {
 fn sleep_for(ms: Option<f64>, signal: &JsValue) -> LocalBoxFuture<'static, ()> {
     let p = sleep(ms, signal);
     Box::pin(async move {
-        let _ = JsFuture::from(p).await;
+        let _ = await_js(&p).await;
     })
 }
 
@@ -268,7 +268,7 @@ impl RunHost<'_> {
             if !self.signal.is_undefined() {
                 p = guard(&p, self.signal);
             }
-            let out = JsFuture::from(p).await.map_err(|e| from_thrown(&e, Code::Store, &format!("store.{method} failed")))?;
+            let out = await_js(&p).await.map_err(|e| from_thrown(&e, Code::Store, &format!("store.{method} failed")))?;
             let out: Array = out.unchecked_into();
             if out.length() == 0 {
                 return Err(Error::bad_input(format!("the conversation store has no {method}() method")));

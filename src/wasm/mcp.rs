@@ -17,8 +17,8 @@ use futures_util::future::LocalBoxFuture;
 use js_sys::{Array, Promise, Reflect, Uint8Array, JSON};
 use serde_json::Value;
 use std::rc::Rc;
+use toolnexus_task::{promise as future_to_promise, settle};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 #[wasm_bindgen(module = "/src/wasm/mcp.js")]
 extern "C" {
@@ -108,7 +108,7 @@ impl ByteStream for Body {
             if self.done {
                 return Ok(None);
             }
-            let v = JsFuture::from(mcp_read(&self.reader, &self.signal)).await.map_err(|e| self.fetch.failed(&e))?;
+            let v = settle(&mcp_read(&self.reader, &self.signal)).await.map_err(|e| self.fetch.failed(&e))?;
             if v.is_undefined() || v.is_null() {
                 self.done = true;
                 return Ok(None);
@@ -155,7 +155,7 @@ impl Transport {
             // A long-lived stream has no deadline and outlives the call that opened it.
             let (signal, ms) = if req.stream { (JsValue::UNDEFINED, 0.0) } else { (f.signal.clone(), f.timeout_ms) };
             let p = mcp_send(&f.fetch, &f.token, &f.who, auth, method, &req.url, &head, req.body.clone(), &signal, ms);
-            let out: Array = JsFuture::from(p).await.map_err(|e| f.failed(&e))?.unchecked_into();
+            let out: Array = settle(&p).await.map_err(|e| f.failed(&e))?.unchecked_into();
             let text = |i: u32| out.get(i).as_string();
             let reader = out.get(4);
             let body: Box<dyn ByteStream> = match reader.as_string() {
@@ -463,7 +463,7 @@ impl crate::sources::a2a::A2aHost for Transport {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
         let p = mcp_sleep(ms, &self.0.signal);
         Box::pin(async move {
-            let _ = JsFuture::from(p).await;
+            let _ = settle(&p).await;
         })
     }
     fn aborted(&self) -> bool {

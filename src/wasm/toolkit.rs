@@ -12,11 +12,12 @@ use js_sys::{Array, Function, Reflect};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
-/// A decoded toolkit: the declarations for the core and the functions for the executor.
+/// A decoded toolkit: the declarations for the core and the functions for the executor. Both
+/// are shared: each run of a registered toolkit takes its own copy.
 #[derive(Clone, Default)]
 pub struct Decoded {
     pub kit: CoreToolkit,
-    pub fns: Vec<(String, Function)>,
+    pub fns: std::rc::Rc<Vec<(String, Function)>>,
 }
 
 fn decode_tool(v: &JsValue, i: usize) -> Result<(ToolSpec, Option<Function>)> {
@@ -81,7 +82,7 @@ fn decode_list(list: &Array) -> Result<Decoded> {
         }
         specs.push(spec);
     }
-    Ok(Decoded { kit: CoreToolkit::new(specs)?, fns })
+    Ok(Decoded { kit: CoreToolkit::new(specs)?, fns: fns.into() })
 }
 
 fn tool_object(spec: &ToolSpec, run: Option<&Function>) -> Result<JsValue> {

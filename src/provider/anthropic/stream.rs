@@ -70,7 +70,7 @@ fn usage(asm: &mut Assembly, u: &Value) {
 /// The input arrives as JSON fragments; normalise it as the whole reply serialises `input`,
 /// keeping the raw text if it is not valid JSON.
 pub(super) fn arguments(raw: String) -> String {
-    match serde_json::from_str::<Value>(if raw.trim().is_empty() { "{}" } else { &raw }) {
+    match crate::json::parse(if raw.trim().is_empty() { "{}" } else { &raw }) {
         Ok(v) => crate::json::to_text(&v),
         Err(_) => raw,
     }

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
     let mut text = String::new();
     write_messages(&mut text, messages);
-    match serde_json::from_str(&text) {
+    match crate::json::parse(&text) {
         Ok(Value::Array(a)) => a,
         _ => Vec::new(),
     }

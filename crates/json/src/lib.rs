@@ -1,7 +1,17 @@
+//! The JSON text work of toolnexus-wasm (which re-exports this crate as `json`): a reader of JSON
+//! text (`parse`), the writers every request body and result goes through, and readers of small
+//! objects field by field. Its own crate so that it can be built for speed while the rest of the
+//! wasm is built for size (the release profile in the main Cargo.toml).
+//!
 //! Reading small JSON objects field by field. Each `serde_json::from_value::<T>` compiles a whole
 //! deserializer into the wasm; the handful of shapes the edge reads from hosts (requests,
 //! answers, relay calls and results, tool declarations, stored states) are read here instead.
 
+mod parse;
+
+#[cfg(feature = "differential")]
+pub use parse::check_against_serde_json;
+pub use parse::{parse, ParseError};
 use serde_json::{Map, Value};
 
 /// `parts.join(sep)` (and `concat` with `""`) by a plain loop: `alloc`'s generic joiner is

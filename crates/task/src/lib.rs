@@ -1,0 +1,207 @@
+//! An executor for wasm32 hosts: each operation is one task, polled in place when a host promise
+//! it awaits settles. toolnexus-wasm's two entries run every operation on it, in place of
+//! wasm-bindgen-futures.
+//!
+//! wasm-bindgen-futures pays per await two wasm-bindgen closures (each registered with a
+//! `FinalizationRegistry`, then destroyed), a `then`, and a second microtask to poll the task
+//! from its queue; a run awaits four host calls or more. Here one JS arrow pair per await reports
+//! into a slot (`settleInto` in host.js calls the export `settled`), and the task is polled
+//! right there, with no other wasm frame on the stack.
+
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, RawWaker, RawWakerVTable, Waker};
+use wasm_bindgen::prelude::*;
+
+// The only JS it needs, inlined into the package as a snippet of its own.
+#[wasm_bindgen(inline_js = "
+export function settleInto(p, slot, report) {
+  p.then((v) => report(slot, true, v), (e) => report(slot, false, e));
+}
+export function deferred() {
+  let a, b;
+  const p = new Promise((x, y) => ((a = x), (b = y)));
+  return [p, a, b];
+}
+")]
+extern "C" {
+    /// Reports the outcome of `p` to `report(slot, ok, value)` (`settled` below) when it settles.
+    /// `p` must be a native promise (a host's value is wrapped by the caller first): its `then`
+    /// is called as it is.
+    #[wasm_bindgen(js_name = settleInto)]
+    fn settle_into(p: &JsValue, slot: u32, report: &JsValue);
+    /// `[promise, resolve, reject]`.
+    fn deferred() -> js_sys::Array;
+}
+
+enum Slot {
+    Free,
+    Waiting(Option<Waker>),
+    Done(bool, JsValue),
+    /// Its future was dropped (an aborted run): the promise's report only frees it.
+    Dropped,
+}
+
+thread_local! {
+    static SLOTS: RefCell<Vec<Slot>> = const { RefCell::new(Vec::new()) };
+    /// Tasks woken while another task was being polled, polled once it returns.
+    static LATER: RefCell<Vec<Rc<Task>>> = const { RefCell::new(Vec::new()) };
+    static POLLING: Cell<bool> = const { Cell::new(false) };
+    /// `settled` as one JS function for the life of the instance (not a closure per await).
+    static REPORT: Closure<dyn Fn(u32, bool, JsValue)> = Closure::new(settled);
+}
+
+/// A host promise awaited by the edge: `Ok` with its value, `Err` with what it rejected with.
+pub struct Settle(u32);
+
+/// Awaits `p` (a Promise, or any value, which `Promise.resolve` takes as it is).
+pub fn settle(p: &JsValue) -> Settle {
+    let slot = SLOTS.with(|s| {
+        let mut s = s.borrow_mut();
+        let i = s.iter().position(|x| matches!(x, Slot::Free)).unwrap_or(s.len());
+        match s.get_mut(i) {
+            Some(x) => *x = Slot::Waiting(None),
+            None => s.push(Slot::Waiting(None)),
+        }
+        i as u32
+    });
+    REPORT.with(|r| settle_into(p, slot, r.as_ref()));
+    Settle(slot)
+}
+
+impl Future for Settle {
+    type Output = Result<JsValue, JsValue>;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        SLOTS.with(|s| {
+            let mut s = s.borrow_mut();
+            let Some(x) = s.get_mut(self.0 as usize) else { return Poll::Ready(Err(JsValue::UNDEFINED)) };
+            match std::mem::replace(x, Slot::Free) {
+                Slot::Done(ok, v) => Poll::Ready(if ok { Ok(v) } else { Err(v) }),
+                _ => {
+                    *x = Slot::Waiting(Some(cx.waker().clone()));
+                    Poll::Pending
+                }
+            }
+        })
+    }
+}
+
+impl Drop for Settle {
+    fn drop(&mut self) {
+        SLOTS.with(|s| {
+            if let Some(x @ Slot::Waiting(_)) = s.borrow_mut().get_mut(self.0 as usize) {
+                *x = Slot::Dropped;
+            }
+        });
+    }
+}
+
+/// Called from host.js when the promise of `slot` settles, with no other wasm frame on the stack.
+fn settled(slot: u32, ok: bool, value: JsValue) {
+    let waker = SLOTS.with(|s| {
+        let mut s = s.borrow_mut();
+        let x = s.get_mut(slot as usize)?;
+        match std::mem::replace(x, Slot::Done(ok, value)) {
+            Slot::Waiting(w) => w,
+            _ => {
+                *x = Slot::Free;
+                None
+            }
+        }
+    });
+    if let Some(w) = waker {
+        w.wake();
+    }
+}
+
+type Boxed = Pin<Box<dyn Future<Output = ()>>>;
+
+struct Task {
+    fut: RefCell<Option<Boxed>>,
+    /// Woken while it was being polled: poll it again before returning.
+    again: Cell<bool>,
+    running: Cell<bool>,
+}
+
+/// Runs `fut` to completion, starting now.
+pub fn spawn(fut: impl Future<Output = ()> + 'static) {
+    run(Rc::new(Task { fut: RefCell::new(Some(Box::pin(fut))), again: Cell::new(false), running: Cell::new(false) }));
+}
+
+/// A JS Promise of what `fut` gives.
+pub fn promise(fut: impl Future<Output = Result<JsValue, JsValue>> + 'static) -> js_sys::Promise {
+    let d = deferred();
+    let (resolve, reject) = (d.get(1), d.get(2));
+    spawn(async move {
+        let (f, v) = match fut.await {
+            Ok(v) => (resolve, v),
+            Err(e) => (reject, e),
+        };
+        let _ = js_sys::Function::from(f).call1(&JsValue::UNDEFINED, &v);
+    });
+    d.get(0).unchecked_into()
+}
+
+fn run(task: Rc<Task>) {
+    if task.running.get() {
+        task.again.set(true);
+        return;
+    }
+    // Inside another task's poll: that one may hold borrows this one needs; it goes next.
+    if POLLING.with(|p| p.replace(true)) {
+        LATER.with(|l| l.borrow_mut().push(task));
+        return;
+    }
+    let mut next = Some(task);
+    while let Some(task) = next {
+        task.running.set(true);
+        loop {
+            let waker = waker_of(&task);
+            let mut slot = task.fut.borrow_mut();
+            if let Some(f) = slot.as_mut() {
+                if f.as_mut().poll(&mut Context::from_waker(&waker)).is_ready() {
+                    *slot = None;
+                }
+            }
+            drop(slot);
+            if !task.again.replace(false) {
+                break;
+            }
+        }
+        task.running.set(false);
+        next = LATER.with(|l| l.borrow_mut().pop());
+    }
+    POLLING.with(|p| p.set(false));
+}
+
+// A waker is an `Rc<Task>`: everything runs on one thread.
+const VTABLE: RawWakerVTable = RawWakerVTable::new(clone_raw, wake_raw, wake_by_ref_raw, drop_raw);
+
+fn raw(task: Rc<Task>) -> RawWaker {
+    RawWaker::new(Rc::into_raw(task) as *const (), &VTABLE)
+}
+
+fn waker_of(task: &Rc<Task>) -> Waker {
+    // SAFETY: the vtable's functions treat the pointer as the `Rc<Task>` made by `raw`.
+    unsafe { Waker::from_raw(raw(task.clone())) }
+}
+
+unsafe fn clone_raw(p: *const ()) -> RawWaker {
+    let task = std::mem::ManuallyDrop::new(Rc::from_raw(p as *const Task));
+    raw(Rc::clone(&task))
+}
+
+unsafe fn wake_raw(p: *const ()) {
+    run(Rc::from_raw(p as *const Task));
+}
+
+unsafe fn wake_by_ref_raw(p: *const ()) {
+    let task = std::mem::ManuallyDrop::new(Rc::from_raw(p as *const Task));
+    run(Rc::clone(&task));
+}
+
+unsafe fn drop_raw(p: *const ()) {
+    drop(Rc::from_raw(p as *const Task));
+}
