@@ -54,9 +54,11 @@ thread_local! {
 }
 
 /// A host promise awaited by the edge: `Ok` with its value, `Err` with what it rejected with.
-pub struct Settle(u32);
+/// Holds its slot until it has taken the outcome (`None` after): a slot is reused only once
+/// free, so no other await can ever see this one's.
+pub struct Settle(Option<u32>);
 
-/// Awaits `p` (a Promise, or any value, which `Promise.resolve` takes as it is).
+/// Awaits `p`, a native Promise (see `settle_into`).
 pub fn settle(p: &JsValue) -> Settle {
     let slot = SLOTS.with(|s| {
         let mut s = s.borrow_mut();
@@ -68,51 +70,53 @@ pub fn settle(p: &JsValue) -> Settle {
         i as u32
     });
     REPORT.with(|r| settle_into(p, slot, r.as_ref()));
-    Settle(slot)
+    Settle(Some(slot))
+}
+
+/// Puts `new` in `slot` and hands back what was there, to be dropped once the table is no
+/// longer borrowed: dropping a waker may drop a task, and with it other `Settle`s.
+fn swap(slot: u32, new: Slot) -> Slot {
+    SLOTS.with(|s| s.borrow_mut().get_mut(slot as usize).map_or(Slot::Free, |x| std::mem::replace(x, new)))
 }
 
 impl Future for Settle {
     type Output = Result<JsValue, JsValue>;
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        SLOTS.with(|s| {
-            let mut s = s.borrow_mut();
-            let Some(x) = s.get_mut(self.0 as usize) else { return Poll::Ready(Err(JsValue::UNDEFINED)) };
-            match std::mem::replace(x, Slot::Free) {
-                Slot::Done(ok, v) => Poll::Ready(if ok { Ok(v) } else { Err(v) }),
-                _ => {
-                    *x = Slot::Waiting(Some(cx.waker().clone()));
-                    Poll::Pending
-                }
+        let this = self.get_mut();
+        let Some(slot) = this.0 else { return Poll::Ready(Err(JsValue::UNDEFINED)) };
+        match swap(slot, Slot::Free) {
+            Slot::Done(ok, v) => {
+                this.0 = None;
+                Poll::Ready(if ok { Ok(v) } else { Err(v) })
             }
-        })
+            _old => {
+                swap(slot, Slot::Waiting(Some(cx.waker().clone())));
+                Poll::Pending
+            }
+        }
     }
 }
 
 impl Drop for Settle {
+    /// Before its promise settled (an aborted run): the report only frees the slot. After (a
+    /// `select` that took the other branch): the outcome is dropped and the slot freed.
     fn drop(&mut self) {
-        SLOTS.with(|s| {
-            if let Some(x @ Slot::Waiting(_)) = s.borrow_mut().get_mut(self.0 as usize) {
-                *x = Slot::Dropped;
+        if let Some(slot) = self.0 {
+            if let Slot::Done(..) = swap(slot, Slot::Dropped) {
+                swap(slot, Slot::Free);
             }
-        });
+        }
     }
 }
 
-/// Called from host.js when the promise of `slot` settles, with no other wasm frame on the stack.
+/// Called from the inline snippet when the promise of `slot` settles, with no other wasm frame
+/// on the stack.
 fn settled(slot: u32, ok: bool, value: JsValue) {
-    let waker = SLOTS.with(|s| {
-        let mut s = s.borrow_mut();
-        let x = s.get_mut(slot as usize)?;
-        match std::mem::replace(x, Slot::Done(ok, value)) {
-            Slot::Waiting(w) => w,
-            _ => {
-                *x = Slot::Free;
-                None
-            }
-        }
-    });
-    if let Some(w) = waker {
-        w.wake();
+    match swap(slot, Slot::Done(ok, value)) {
+        Slot::Waiting(Some(w)) => w.wake(),
+        Slot::Waiting(None) => {}
+        // Its future is gone: nothing will take the outcome.
+        _ => drop(swap(slot, Slot::Free)),
     }
 }
 
