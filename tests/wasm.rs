@@ -333,3 +333,41 @@ async fn retries_hooks_and_metrics_work_in_this_host() {
     assert!(text.contains("toolnexus_tool_calls_total{tool=\"click\",source=\"relay\",is_error=\"false\",pending=\"true\"} 1\n"), "{text}");
     assert!(text.ends_with('\n'));
 }
+
+/// A promise and the function that resolves it.
+fn pending_promise() -> (Promise, Function) {
+    let mut resolve = None;
+    let p = Promise::new(&mut |r, _| resolve = Some(r));
+    (p, resolve.unwrap())
+}
+
+#[wasm_bindgen_test]
+async fn the_executor_keeps_each_await_apart() {
+    use toolnexus_task::{promise, settle};
+    // A finished await still alive while the next one starts (a `match` on it, say) must not
+    // touch the next one's slot when it is dropped.
+    let mut first = settle(&Promise::resolve(&JsValue::from(1)));
+    assert_eq!((&mut first).await.unwrap(), 1);
+    let (p, resolve) = pending_promise();
+    let second = settle(&p);
+    drop(first);
+    resolve.call1(&JsValue::UNDEFINED, &2.into()).unwrap();
+    assert_eq!(second.await.unwrap(), 2);
+    // An await dropped before its promise settles (an aborted run) frees its slot when it does.
+    let (p, resolve) = pending_promise();
+    drop(settle(&p));
+    resolve.call1(&JsValue::UNDEFINED, &3.into()).unwrap();
+    assert_eq!(settle(&Promise::reject(&JsValue::from("no"))).await.unwrap_err(), "no");
+    // Many tasks at once, each awaiting twice, settle each with its own value.
+    let tasks: Vec<Promise> = (0..64)
+        .map(|i| {
+            promise(async move {
+                let a = settle(&Promise::resolve(&JsValue::from(i))).await?;
+                settle(&Promise::resolve(&JsValue::from(a.as_f64().unwrap() * 2.0))).await
+            })
+        })
+        .collect();
+    for (i, t) in tasks.into_iter().enumerate() {
+        assert_eq!(await_promise(t).await.unwrap(), (i * 2) as f64);
+    }
+}
