@@ -175,6 +175,10 @@ fn run(task: Rc<Task>) {
             }
         }
         task.running.set(false);
+        // Let go of it before looking for the next: if this was the last reference to a task
+        // still pending (nothing holds its waker), its future is dropped here, and whatever that
+        // drop wakes goes to `LATER` and must be found.
+        drop(task);
         next = LATER.with(|l| l.borrow_mut().pop());
     }
     POLLING.with(|p| p.set(false));
