@@ -175,6 +175,10 @@ fn run(task: Rc<Task>) {
             }
         }
         task.running.set(false);
+        // Let go of it before looking for the next: if this was the last reference to a task
+        // still pending (nothing holds its waker), its future is dropped here, and whatever that
+        // drop wakes goes to `LATER` and must be found.
+        drop(task);
         next = LATER.with(|l| l.borrow_mut().pop());
     }
     POLLING.with(|p| p.set(false));
@@ -208,4 +212,50 @@ unsafe fn wake_by_ref_raw(p: *const ()) {
 
 unsafe fn drop_raw(p: *const ()) {
     drop(Rc::from_raw(p as *const Task));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sets `flag` and wakes whoever waits for it when dropped.
+    struct Guard(Rc<Cell<bool>>, Rc<RefCell<Option<Waker>>>);
+
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            self.0.set(true);
+            if let Some(w) = self.1.borrow_mut().take() {
+                w.wake();
+            }
+        }
+    }
+
+    /// A task dropped by the executor while still pending (nothing holds its waker: it can never
+    /// be woken) drops its future; a task that future's drop wakes is polled, not left in
+    /// `LATER` until some unrelated wake-up runs the executor again.
+    #[test]
+    fn a_wake_from_a_dropped_task_is_not_lost() {
+        let (flag, waker) = (Rc::new(Cell::new(false)), Rc::new(RefCell::new(None::<Waker>)));
+        let done = Rc::new(Cell::new(false));
+        let (f, w, d) = (flag.clone(), waker.clone(), done.clone());
+        spawn(async move {
+            std::future::poll_fn(|cx| match f.get() {
+                true => Poll::Ready(()),
+                false => {
+                    *w.borrow_mut() = Some(cx.waker().clone());
+                    Poll::Pending
+                }
+            })
+            .await;
+            d.set(true);
+        });
+        assert!(!done.get());
+        let guard = Guard(flag, waker);
+        spawn(async move {
+            let _guard = guard;
+            std::future::pending::<()>().await;
+        });
+        assert!(done.get(), "the woken task was never polled");
+        assert!(LATER.with(|l| l.borrow().is_empty()));
+    }
 }

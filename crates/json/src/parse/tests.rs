@@ -161,3 +161,94 @@ fn agrees_on_cuts_and_mutations() {
         }
     }
 }
+
+/// The same value as serde_json, floats bit for bit (`check` allows a few ulps, which hides a
+/// reader that computes a float differently), or both a refusal.
+fn exact(t: &str) {
+    let short = t.get(..t.len().min(60)).unwrap_or(t);
+    match (parse(t), serde_json::from_str::<serde_json::Value>(t)) {
+        (Ok(a), Ok(b)) => {
+            let bits = |v: &serde_json::Value| v.as_f64().map(f64::to_bits);
+            assert!(a == b && bits(&a) == bits(&b), "{short}: ours {a:?}, serde_json {b:?}");
+        }
+        (Err(_), Err(_)) => {}
+        (a, b) => panic!("{short}: ours {a:?}, serde_json {:?}", b.map(|_| ())),
+    }
+}
+
+/// An integer part that overflowed u64 at 1844674407370955161 followed by 6..9: serde_json's
+/// `parse_decimal` starts over with that significand and still takes one fraction digit 0..5
+/// (the overflow is not carried into the fraction).
+#[test]
+fn a_fraction_digit_after_an_overflowed_integer_counts_as_in_serde_json() {
+    for last in ['6', '7', '8', '9'] {
+        for frac in ['0', '1', '2', '3', '4', '5', '9'] {
+            for e in ["", "e-1", "e-20", "e-310", "e5", "e288"] {
+                exact(&format!("1844674407370955161{last}.{frac}{e}"));
+                exact(&format!("-1844674407370955161{last}.{frac}7{e}"));
+            }
+        }
+    }
+}
+
+/// serde_json adds the exponent to the digit-count scale exactly (an i32), however many digits
+/// came before: a million leading fraction zeros and an exponent of a million is 0.1, not 0 or
+/// out of range. An exponent past i32 is 0, or out of range for a nonzero positive power.
+#[test]
+fn exponents_of_long_digit_strings_as_in_serde_json() {
+    let n = 1_100_000;
+    exact(&format!("0.{}1e{n}", "0".repeat(n)));
+    exact(&format!("-0.{}1e{}", "0".repeat(n), n + 1));
+    exact(&format!("1{}e-{n}", "0".repeat(n)));
+    exact(&format!("1{}e-{}", "0".repeat(n), n + 5));
+    for t in [
+        "1e2147483647",
+        "1e2147483648",
+        "1e-2147483648",
+        "-1e-99999999999",
+        "0e99999999999",
+        "-0.0e2147483648",
+        "0.01e2147483648",
+        "1e0000000000000000000000000000001",
+    ] {
+        exact(t);
+    }
+}
+
+/// Random number texts of every shape: bit for bit serde_json's value.
+#[test]
+fn numbers_bit_for_bit() {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut r = |m: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % m
+    };
+    for _ in 0..300_000 {
+        let mut t = String::new();
+        if r(2) == 0 {
+            t.push('-');
+        }
+        let digit = |d: u64| char::from(b'0' + d as u8);
+        match r(25) {
+            0 => t.push('0'),
+            n => {
+                t.push(digit(1 + r(9)));
+                for _ in 1..n {
+                    t.push(digit(r(10)));
+                }
+            }
+        }
+        if r(2) == 0 {
+            t.push('.');
+            for _ in 0..1 + r(25) {
+                t.push(digit(r(10)));
+            }
+        }
+        if r(2) == 0 {
+            t.push_str(&format!("e{}", r(700) as i64 - 350));
+        }
+        exact(&t);
+    }
+}
