@@ -112,6 +112,10 @@ impl Drop for Settle {
 /// Called from the inline snippet when the promise of `slot` settles, with no other wasm frame
 /// on the stack.
 fn settled(slot: u32, ok: bool, value: JsValue) {
+    // Nothing is being polled here, ever. Were `POLLING` still set, a JS exception thrown through
+    // a poll left it so (no Rust code runs while a throw unwinds the wasm): that one operation is
+    // lost, but the next ones must still run.
+    POLLING.with(|p| p.set(false));
     match swap(slot, Slot::Done(ok, value)) {
         Slot::Waiting(Some(w)) => w.wake(),
         Slot::Waiting(None) => {}
