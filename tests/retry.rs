@@ -5,20 +5,11 @@ mod common;
 use common::*;
 use futures_util::future::LocalBoxFuture;
 use std::cell::RefCell;
-use toolnexus_wasm::driver::{drive, CallPolicy, Env, ErrorPolicy, Sleep, Tier};
+use toolnexus_wasm::driver::{drive, CallPolicy, Env, ErrorPolicy, Tier};
 use toolnexus_wasm::provider::{HttpResponse, Style};
 use toolnexus_wasm::retry::ErrorInfo;
 use toolnexus_wasm::run::Run;
 use toolnexus_wasm::tool::Toolkit;
-
-#[derive(Default)]
-struct Sleeps(RefCell<Vec<f64>>);
-impl Sleep for Sleeps {
-    fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
-        self.0.borrow_mut().push(ms);
-        Box::pin(async {})
-    }
-}
 
 struct Policy(Box<dyn Fn(&ErrorInfo) -> Tier>, RefCell<Vec<ErrorInfo>>);
 impl ErrorPolicy for Policy {

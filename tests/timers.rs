@@ -4,21 +4,11 @@
 mod common;
 use common::*;
 use futures_util::future::LocalBoxFuture;
-use std::cell::RefCell;
-use toolnexus_wasm::driver::{drive, CallPolicy, Env, Sleep};
+use toolnexus_wasm::driver::{drive, CallPolicy, Env};
 use toolnexus_wasm::options::MAX_TIMER_MS;
 use toolnexus_wasm::provider::{HttpResponse, Style};
 use toolnexus_wasm::run::Run;
 use toolnexus_wasm::tool::Toolkit;
-
-#[derive(Default)]
-struct Sleeps(RefCell<Vec<f64>>);
-impl Sleep for Sleeps {
-    fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
-        self.0.borrow_mut().push(ms);
-        Box::pin(async {})
-    }
-}
 
 #[test]
 fn computed_retry_delays_are_clamped_to_the_timer_range() {

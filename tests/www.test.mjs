@@ -6,7 +6,7 @@
 // Screenshots go to test-output/.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
+import { serveRepository } from "../demo/serve.mjs";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,18 +14,11 @@ import { createRequire } from "node:module";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { chromium } = createRequire(path.join(root, "tools/js/package.json"))("playwright-core");
-const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
 const shots = path.join(root, "test-output");
 let server, browser, url;
 
 before(async () => {
-  server = http.createServer((req, res) => {
-    const file = path.join(root, decodeURIComponent(new URL(req.url, "http://x").pathname));
-    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) { res.writeHead(404); return res.end(); }
-    res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  server = await serveRepository(0);
   url = `http://127.0.0.1:${server.address().port}/www/index.html`;
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"] });

@@ -478,3 +478,14 @@ pub fn msgs_of(body: &Value) -> Value {
         body["messages"].clone()
     }
 }
+
+/// A backoff sleep that returns at once and records how long it was asked to wait.
+#[derive(Default)]
+pub struct Sleeps(pub RefCell<Vec<f64>>);
+
+impl toolnexus_wasm::driver::Sleep for Sleeps {
+    fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
+        self.0.borrow_mut().push(ms);
+        Box::pin(async {})
+    }
+}

@@ -2,8 +2,7 @@
 // CORS) and the scripted model uses its tool, in headless Chromium (Playwright).
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
-import fs from "node:fs";
+import { serveRepository } from "../../demo/serve.mjs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
@@ -11,17 +10,10 @@ import { startServer } from "./servers.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const { chromium } = createRequire(path.join(root, "tools/js/package.json"))("playwright-core");
-const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".wasm": "application/wasm" };
 let server, browser, url, mcp;
 
 before(async () => {
-  server = http.createServer((req, res) => {
-    const file = path.join(root, decodeURIComponent(new URL(req.url, "http://x").pathname));
-    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) { res.writeHead(404); return res.end(); }
-    res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  server = await serveRepository(0);
   url = `http://127.0.0.1:${server.address().port}/www/index.html`;
   mcp = await startServer({ cors: true });
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true,

@@ -4,17 +4,9 @@
 // Worker's secret ever reaching that origin, whole and streamed, for every upstream style.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
+import { startProxyWorker } from "./worker.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.resolve(here, "../../tools/js/package.json"));
-const { Miniflare } = require("miniflare");
-const OpenAI = require("openai").default;
 
 const SECRETS = { OPENAI_API_KEY: "openai-secret-1", ANTHROPIC_API_KEY: "anthropic-secret-2", GEMINI_API_KEY: "gemini-secret-3" };
 
@@ -31,22 +23,14 @@ async function serve(handler) {
   return { hits, url: `http://127.0.0.1:${server.address().port}`, close: () => { server.closeAllConnections?.(); server.close(); } };
 }
 
-let elsewhere, upstream, mf, openai, root;
+let elsewhere, upstream, openai, proxy;
 before(async () => {
   elsewhere = await serve((req, res) => { res.writeHead(200, { "content-type": "application/json" }); res.end("{}"); });
   upstream = await serve((req, res) => { res.writeHead(307, { location: `${elsewhere.url}${req.url}` }); res.end(); });
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-proxy-origin-"));
-  fs.cpSync(path.resolve(here, "../../pkg"), path.join(root, "pkg"), { recursive: true });
-  fs.copyFileSync(path.resolve(here, "../../examples/worker-proxy/worker.mjs"), path.join(root, "worker.mjs"));
-  mf = new Miniflare({
-    modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,
-    modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
-    compatibilityDate: "2026-04-01", host: "127.0.0.1", port: 0,
-    bindings: { OPENAI_BASE_URL: `${upstream.url}/v1`, ANTHROPIC_BASE_URL: upstream.url, GEMINI_BASE_URL: upstream.url, ...SECRETS },
-  });
-  openai = new OpenAI({ baseURL: new URL("/v1", await mf.ready).href, apiKey: "proxy-client-key", maxRetries: 0 });
+  proxy = await startProxyWorker({ OPENAI_BASE_URL: `${upstream.url}/v1`, ANTHROPIC_BASE_URL: upstream.url, GEMINI_BASE_URL: upstream.url, ...SECRETS });
+  ({ openai } = proxy);
 });
-after(async () => { await mf?.dispose(); upstream.close(); elsewhere.close(); fs.rmSync(root, { recursive: true, force: true }); });
+after(async () => { await proxy?.close(); upstream.close(); elsewhere.close(); });
 
 const keyIn = (hits) => hits.some((h) => Object.values(h.headers).some((v) => Object.values(SECRETS).some((k) => String(v).includes(k))));
 

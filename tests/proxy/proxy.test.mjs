@@ -3,38 +3,20 @@
 // check every request body they receive against the shape of the real APIs.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
 import { startScriptedModel } from "../../demo/scripted-model.mjs";
+import { startProxyWorker } from "./worker.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.resolve(here, "../../tools/js/package.json"));
-const { Miniflare } = require("miniflare");
-const OpenAI = require("openai").default;
-
-let model, mf, openai, root;
+let model, mf, openai, proxy;
 before(async () => {
   model = await startScriptedModel();
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-proxy-"));
-  fs.cpSync(path.resolve(here, "../../pkg"), path.join(root, "pkg"), { recursive: true });
-  fs.copyFileSync(path.resolve(here, "../../examples/worker-proxy/worker.mjs"), path.join(root, "worker.mjs"));
-  mf = new Miniflare({
-    modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,
-    modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
-    compatibilityDate: "2026-04-01", host: "127.0.0.1", port: 0,
-    bindings: {
-      OPENAI_BASE_URL: `${model.url}/v1`, ANTHROPIC_BASE_URL: model.url, GEMINI_BASE_URL: model.url,
-      OPENAI_API_KEY: "openai-secret", ANTHROPIC_API_KEY: "anthropic-secret", GEMINI_API_KEY: "gemini-secret",
-      MODELS: "gpt-scripted,claude-scripted,gemini-scripted",
-    },
+  proxy = await startProxyWorker({
+    OPENAI_BASE_URL: `${model.url}/v1`, ANTHROPIC_BASE_URL: model.url, GEMINI_BASE_URL: model.url,
+    OPENAI_API_KEY: "openai-secret", ANTHROPIC_API_KEY: "anthropic-secret", GEMINI_API_KEY: "gemini-secret",
+    MODELS: "gpt-scripted,claude-scripted,gemini-scripted",
   });
-  const url = await mf.ready;
-  openai = new OpenAI({ baseURL: new URL("/v1", url).href, apiKey: "proxy-client-key", maxRetries: 0 });
+  ({ mf, openai } = proxy);
 });
-after(async () => { await mf?.dispose(); await model.close(); fs.rmSync(root, { recursive: true, force: true }); });
+after(async () => { await proxy?.close(); await model.close(); });
 
 const MODELS = { openai: "gpt-scripted", anthropic: "claude-scripted", gemini: "gemini-scripted" };
 const tools = [
