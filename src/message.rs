@@ -2,9 +2,10 @@
 //! them in any provider's dialect and reads any back (the views and readers live in the provider
 //! folders), so a conversation is not locked to the style that started it.
 //!
-//! User messages and tool results may carry images (`part`); assistant turns are text and calls.
-//! Deliberately not modelled: Anthropic thinking blocks (dropped when a history is read, as the
-//! Go reference does) and non-image media (refused when read, never dropped).
+//! User messages and tool results may carry images (`part`); assistant turns are text, calls and
+//! the provider's opaque reasoning state ([`Reasoning`]: thinking blocks, thought signatures,
+//! reasoning items), kept verbatim and replayed only to the provider and model that made it.
+//! Deliberately not modelled: non-image media (refused when read, never dropped).
 
 use crate::error::Error;
 use crate::part::{has_image, read_parts, text_of, Part};
@@ -26,9 +27,84 @@ pub enum Message {
 pub struct AssistantTurn {
     pub text: String,
     pub calls: Vec<ToolCall>,
+    /// The provider's opaque reasoning state for this turn, if it sent any.
+    pub reasoning: Option<Reasoning>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// Reasoning state a provider requires back verbatim in later requests (Anthropic `thinking` /
+/// `redacted_thinking` blocks, Gemini thought parts and signatures, OpenAI Responses `reasoning`
+/// items and server-run tool items). It is tagged with the provider and model that produced it:
+/// sent to any other, it is a 400, so it is replayed only to the same (see
+/// [`AssistantTurn::reasoning_for`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reasoning {
+    /// `"anthropic"`, `"gemini"` or `"openai"` (the Responses API): whose format `items` are in.
+    pub provider: String,
+    /// The model it came from; empty when unknown (a history that did not say), which matches
+    /// any model of `provider`.
+    pub model: String,
+    /// Opaque items exactly as received, each with the number of the turn's calls before it
+    /// (0: before the text and the first call). Their order among themselves is kept.
+    pub items: Vec<(usize, Value)>,
+    /// Gemini: the `thoughtSignature` of the turn's text part.
+    pub text_signature: Option<String>,
+}
+
+impl Reasoning {
+    pub fn new(provider: &str) -> Reasoning {
+        Reasoning { provider: provider.to_string(), ..Reasoning::default() }
+    }
+
+    /// Whether this is for `provider` and, when given, `model` (a request); `None` accepts any
+    /// model of the provider (a rendering for the state or a result).
+    pub fn is_for(&self, provider: &str, model: Option<&str>) -> bool {
+        self.provider == provider && model.is_none_or(|m| self.model.is_empty() || self.model == m)
+    }
+
+    /// The items that come right before call `k` (or, for `k == 0`, before the text).
+    pub fn before(&self, k: usize) -> impl Iterator<Item = &Value> {
+        self.items.iter().filter(move |(at, _)| *at == k).map(|(_, v)| v)
+    }
+
+    /// The items after the last of the turn's `calls` calls (none when it has no calls: then
+    /// every item comes before the text).
+    pub fn after(&self, calls: usize) -> impl Iterator<Item = &Value> {
+        self.items.iter().filter(move |(at, _)| calls > 0 && *at >= calls).map(|(_, v)| v)
+    }
+
+    /// `{ provider, model }`: how a rendered message says whose reasoning it carries.
+    pub fn origin_value(&self) -> Value {
+        crate::json::obj(vec![("provider", self.provider.as_str().into()), ("model", self.model.as_str().into())])
+    }
+
+    /// Reads `{ provider, model }` written by [`Reasoning::origin_value`].
+    pub fn from_origin(v: Option<&Value>) -> Option<Reasoning> {
+        let v = v?;
+        let provider = v.get("provider").and_then(Value::as_str)?;
+        let mut r = Reasoning::new(provider);
+        r.model = v.get("model").and_then(Value::as_str).unwrap_or_default().to_string();
+        Some(r)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty() && self.text_signature.is_none()
+    }
+}
+
+impl AssistantTurn {
+    /// This turn's reasoning state if it may go to `provider` (and `model`, for a request);
+    /// foreign reasoning is dropped, never replayed.
+    pub fn reasoning_for(&self, provider: &str, model: Option<&str>) -> Option<&Reasoning> {
+        self.reasoning.as_ref().filter(|r| r.is_for(provider, model))
+    }
+
+    /// Whether the turn holds nothing at all: no text, calls or reasoning.
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty() && self.calls.is_empty() && self.reasoning.as_ref().is_none_or(Reasoning::is_empty)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ToolCall {
     /// The provider's call id: the key that pairs a call with its result.
     pub id: String,
@@ -36,6 +112,9 @@ pub struct ToolCall {
     /// The arguments exactly as the provider sent them: OpenAI's raw string, or the serialised
     /// `input` object for Anthropic (contract Part 1 rule 2).
     pub arguments: String,
+    /// Gemini's `thoughtSignature` on this call's part, verbatim. Like [`Reasoning`] it belongs to
+    /// the turn's reasoning origin and is sent back only to the same provider and model.
+    pub signature: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -247,7 +326,7 @@ mod tests {
     fn balance_fills_missing_results_after_the_turn() {
         let mut m = vec![
             Message::User("u".into()),
-            Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("a"), call("b")] }),
+            Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("a"), call("b")], reasoning: None }),
             Message::Tool(vec![out("a")]),
             Message::User("next".into()),
         ];
@@ -257,7 +336,7 @@ mod tests {
         assert!(outs[1].is_error && outs[1].call_id == "b");
         assert_eq!(m.len(), 4);
 
-        let mut bare = vec![Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("x")] })];
+        let mut bare = vec![Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("x")], reasoning: None })];
         balance(&mut bare);
         assert!(matches!(&bare[1], Message::Tool(o) if o[0].call_id == "x"));
     }
@@ -272,7 +351,7 @@ mod tests {
     #[test]
     fn last_tool_turn_maps_results_by_id() {
         let m = vec![
-            Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("a"), call("b")] }),
+            Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("a"), call("b")], reasoning: None }),
             Message::Tool(vec![out("b")]),
         ];
         let t = last_tool_turn(&m).unwrap();

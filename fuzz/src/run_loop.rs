@@ -249,7 +249,7 @@ pub fn run_loop(data: &[u8]) {
     let history = if script.history {
         vec![
             Message::User("earlier".into()),
-            Message::Assistant(toolnexus_wasm::message::AssistantTurn { text: "hello".into(), calls: vec![] }),
+            Message::Assistant(toolnexus_wasm::message::AssistantTurn { text: "hello".into(), calls: vec![], reasoning: None }),
         ]
     } else {
         Vec::new()

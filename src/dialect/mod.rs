@@ -64,7 +64,7 @@ mod tests {
                 is_error: true,
                 parts: vec![],
             }]),
-            Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![] }),
+            Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![], reasoning: None }),
         ]
     }
 

@@ -43,10 +43,10 @@ impl StreamAssembler {
             return Err(Error::parse(format!("the provider stream ended before {marker}: truncated reply")));
         }
         let asm = self.asm;
-        let mut turn = AssistantTurn { text: asm.text, calls: Vec::new() };
+        let mut turn = AssistantTurn { text: asm.text, calls: Vec::new(), reasoning: None };
         for p in asm.parts.into_iter().filter(|p| p.is_tool) {
             let arguments = self.adapter.streamed_arguments(p.arguments);
-            turn.calls.push(ToolCall { id: p.id, name: p.name, arguments });
+            turn.calls.push(ToolCall { id: p.id, name: p.name, arguments, signature: None });
         }
         Ok(ModelReply { turn, stop_reason: asm.stop_reason, usage: asm.usage })
     }

@@ -100,14 +100,14 @@ fn gemini_replies_and_streams_cut_at_every_byte_are_errors_not_panics() {
 fn openai_body_is_what_serde_json_writes() {
     use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
     use crate::tool::ToolSpec;
-    let call = |id: &str, args: &str| ToolCall { id: id.into(), name: "add".into(), arguments: args.into() };
+    let call = |id: &str, args: &str| ToolCall { id: id.into(), name: "add".into(), arguments: args.into(), signature: None };
     let out = |id: &str, o: &str| ToolOutput { call_id: id.into(), name: "add".into(), output: o.into(), is_error: false, parts: vec![] };
     let messages = vec![
         Message::System("be \"brief\"\n".into()),
         Message::User("héllo 👋 \u{1}".into()),
-        Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("c1", r#"{"a":1}"#), call("c2", "")] }),
+        Message::Assistant(AssistantTurn { text: String::new(), calls: vec![call("c1", r#"{"a":1}"#), call("c2", "")], reasoning: None }),
         Message::Tool(vec![out("c1", "2"), out("c2", "tab\there")]),
-        Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![] }),
+        Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![], reasoning: None }),
     ];
     let tool = ToolSpec {
         name: "add".into(),
@@ -277,7 +277,7 @@ fn anthropic_body_is_what_serde_json_writes() {
 #[test]
 fn anthropic_and_gemini_renders_keep_their_fields_and_order() {
     use crate::message::{AssistantTurn, Message, ToolCall, ToolOutput};
-    let call = |id: &str, args: &str| ToolCall { id: id.into(), name: "add".into(), arguments: args.into() };
+    let call = |id: &str, args: &str| ToolCall { id: id.into(), name: "add".into(), arguments: args.into(), signature: None };
     let out =
         |id: &str, o: &str, e: bool| ToolOutput { call_id: id.into(), name: "add".into(), output: o.into(), is_error: e, parts: vec![] };
     let messages = vec![
@@ -288,8 +288,8 @@ fn anthropic_and_gemini_renders_keep_their_fields_and_order() {
             calls: vec![call("c1", r#"{"a":1.5,"b":[true,null]}"#), call("c2", "not json")],
         }),
         Message::Tool(vec![out("c1", "2", false), out("c2", "bad\n", true)]),
-        Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![] }),
-        Message::Assistant(AssistantTurn { text: "both".into(), calls: vec![call("c3", "{}")] }),
+        Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![], reasoning: None }),
+        Message::Assistant(AssistantTurn { text: "both".into(), calls: vec![call("c3", "{}")], reasoning: None }),
     ];
     let text = |v: Vec<serde_json::Value>| serde_json::to_string(&v).unwrap();
     assert_eq!(

@@ -79,6 +79,7 @@ pub(crate) fn read_assistant_blocks(blocks: &[Value], turn: &mut AssistantTurn) 
                 id: str_field(b, "id"),
                 name: str_field(b, "name"),
                 arguments: b.get("input").map_or_else(|| "{}".into(), crate::json::to_text),
+                signature: None,
             }),
             _ => {}
         }

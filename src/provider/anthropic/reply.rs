@@ -22,6 +22,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
                     id: b.get("id").and_then(Value::as_str).unwrap_or_default().to_string(),
                     name: name.to_string(),
                     arguments: crate::json::to_text(&input),
+                    signature: None,
                 });
             }
             _ => {}

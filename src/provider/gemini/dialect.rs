@@ -79,6 +79,7 @@ pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Mess
                     id: id.unwrap_or_else(|| format!("call_h{index}_{n}")),
                     name: f.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
                     arguments: f.get("args").map_or_else(|| "{}".into(), crate::json::to_text),
+                    signature: None,
                 });
             }
         }

@@ -48,6 +48,7 @@ pub(super) fn candidate(v: &Value, turn: &mut AssistantTurn) -> Result<Option<St
                 id: f.get("id").and_then(Value::as_str).unwrap_or_default().to_string(),
                 name: name.to_string(),
                 arguments: f.get("args").map_or_else(|| "{}".into(), crate::json::to_text),
+                signature: None,
             });
         }
     }

@@ -128,7 +128,7 @@ pub(crate) fn read_tool_calls(list: &[Value], name_required: bool, calls: &mut V
             Some(Value::Null) | None => String::new(),
             Some(other) => crate::json::to_text(other),
         };
-        calls.push(ToolCall { id: str_field(c, "id"), name, arguments });
+        calls.push(ToolCall { id: str_field(c, "id"), name, arguments, signature: None });
     }
     Ok(())
 }

@@ -22,7 +22,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
         read_tool_calls(list, true, &mut calls).map_err(|(i, missing)| Error::parse(format!("OpenAI tool_calls[{i}] has no {missing}")))?;
     }
     let stop_reason = first.get("finish_reason").and_then(Value::as_str).map(str::to_string);
-    Ok(ModelReply { turn: AssistantTurn { text, calls }, stop_reason, usage })
+    Ok(ModelReply { turn: AssistantTurn { text, calls, reasoning: None }, stop_reason, usage })
 }
 
 /// `usage` of a reply or of the last stream chunk; `total_tokens` when sent, else the sum.
