@@ -305,7 +305,7 @@ mod tests {
     use super::*;
 
     fn call(id: &str) -> ToolCall {
-        ToolCall { id: id.into(), name: format!("t_{id}"), arguments: "{}".into() }
+        ToolCall { id: id.into(), name: format!("t_{id}"), arguments: "{}".into(), signature: None }
     }
     fn out(id: &str) -> ToolOutput {
         ToolOutput { call_id: id.into(), name: format!("t_{id}"), output: "ok".into(), is_error: false, parts: vec![] }

@@ -511,7 +511,7 @@ mod tests {
     #[test]
     fn halt_merges_relay_calls_onto_the_first_suspension() {
         let g = ids();
-        let call = |id: &str| ToolCall { id: id.into(), name: "click".into(), arguments: "{\"s\": 1}".into() };
+        let call = |id: &str| ToolCall { id: id.into(), name: "click".into(), arguments: "{\"s\": 1}".into(), signature: None };
         let r1 = relay_request(&call("c1"), &Map::new(), &g);
         let r2 = relay_request(&call("c2"), &Map::new(), &g);
         let merged = merge_for_halt(&[r1.clone(), r2]).unwrap();

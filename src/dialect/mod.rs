@@ -55,7 +55,8 @@ mod tests {
             Message::User("hi".into()),
             Message::Assistant(AssistantTurn {
                 text: "checking".into(),
-                calls: vec![ToolCall { id: "c1".into(), name: "lookup".into(), arguments: "{\"q\":1}".into() }],
+                calls: vec![ToolCall { id: "c1".into(), name: "lookup".into(), arguments: "{\"q\":1}".into(), signature: None }],
+                reasoning: None,
             }),
             Message::Tool(vec![ToolOutput {
                 call_id: "c1".into(),

@@ -163,7 +163,8 @@ fn gemini_body_is_what_serde_json_writes() {
         Message::User("hi\n".into()),
         Message::Assistant(AssistantTurn {
             text: String::new(),
-            calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into() }],
+            calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into(), signature: None }],
+            reasoning: None,
         }),
         Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: false, parts: vec![] }]),
     ];
@@ -221,7 +222,8 @@ fn anthropic_body_is_what_serde_json_writes() {
         Message::User("hi \"there\"".into()),
         Message::Assistant(AssistantTurn {
             text: "ok".into(),
-            calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into() }],
+            calls: vec![ToolCall { id: "c1".into(), name: "add".into(), arguments: r#"{"a":1}"#.into(), signature: None }],
+            reasoning: None,
         }),
         Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: true, parts: vec![] }]),
     ];
@@ -286,6 +288,7 @@ fn anthropic_and_gemini_renders_keep_their_fields_and_order() {
         Message::Assistant(AssistantTurn {
             text: String::new(),
             calls: vec![call("c1", r#"{"a":1.5,"b":[true,null]}"#), call("c2", "not json")],
+            reasoning: None,
         }),
         Message::Tool(vec![out("c1", "2", false), out("c2", "bad\n", true)]),
         Message::Assistant(AssistantTurn { text: "done".into(), calls: vec![], reasoning: None }),
