@@ -15,6 +15,10 @@ pub enum StreamEvent {
     Text {
         delta: String,
     },
+    /// Readable reasoning of a streamed reply (thinking text, thought summaries), never text.
+    Reasoning {
+        delta: String,
+    },
     ToolCall {
         id: String,
         name: String,
@@ -55,6 +59,7 @@ impl StreamEvent {
         let mut out = String::from("{");
         let (kind, fields): (&str, Vec<(&str, Value)>) = match self {
             StreamEvent::Text { delta } => ("text", vec![("delta", delta.as_str().into())]),
+            StreamEvent::Reasoning { delta } => ("reasoning", vec![("delta", delta.as_str().into())]),
             StreamEvent::ToolCall { id, name, args } => {
                 ("tool_call", vec![("id", id.as_str().into()), ("name", name.as_str().into()), ("args", args.clone())])
             }

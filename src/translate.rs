@@ -211,8 +211,14 @@ impl CallSubject for Translation<'_, '_> {
         *self.stream_id.borrow_mut() = (format!("chatcmpl-{}", self.env.ids.next()), ((self.env.clock)() / 1000.0) as u64);
         self.emit(obj(vec![("role", "assistant".into()), ("content", "".into())]), None, None);
     }
-    fn delta(&self, text: String) {
-        self.emit(obj(vec![("content", text.into())]), None, None);
+    /// Text as `content`; readable reasoning as `reasoning_content`, the field OpenAI-compatible
+    /// servers that stream reasoning use, so it never joins the answer.
+    fn delta(&self, delta: crate::provider::Delta) {
+        let (key, text) = match delta {
+            crate::provider::Delta::Text(t) => ("content", t),
+            crate::provider::Delta::Reasoning(t) => ("reasoning_content", t),
+        };
+        self.emit(obj(vec![(key, text.into())]), None, None);
     }
     fn keeps_raw(&self) -> bool {
         true

@@ -5,7 +5,7 @@
 
 use crate::adapter;
 use crate::chunks;
-use toolnexus_wasm::provider::{parse_response, HttpResponse, ModelReply, StreamAssembler, Style};
+use toolnexus_wasm::provider::{parse_response, Delta, HttpResponse, ModelReply, StreamAssembler, Style};
 
 fn allowed(code: &str) -> bool {
     matches!(code, "provider_parse" | "provider_error")
@@ -34,16 +34,29 @@ pub fn reply_gemini(data: &[u8]) {
     reply(Style::Gemini, data)
 }
 
+/// The text deltas joined, then a mark and the reasoning deltas joined: however the bytes were
+/// cut, both must come out the same, and neither may leak into the other.
+fn joined(deltas: &[Delta]) -> String {
+    let (mut text, mut reasoning) = (String::new(), String::from("\u{1}"));
+    for d in deltas {
+        match d {
+            Delta::Text(t) => text.push_str(t),
+            Delta::Reasoning(t) => reasoning.push_str(t),
+        }
+    }
+    text + &reasoning
+}
+
 /// The concatenated deltas and the final reply (or the first error as code and message).
 fn assemble(style: Style, parts: &[&[u8]]) -> (String, Result<ModelReply, (String, String)>) {
     let mut asm = StreamAssembler::new(&adapter::provider(style));
     let mut deltas = Vec::new();
     for p in parts {
         if let Err(e) = asm.push(p, &mut deltas) {
-            return (deltas.concat(), Err((e.code().to_string(), e.message)));
+            return (joined(&deltas), Err((e.code().to_string(), e.message)));
         }
     }
-    let text = deltas.concat();
+    let text = joined(&deltas);
     (text, asm.finish().map_err(|e| (e.code().to_string(), e.message)))
 }
 

@@ -8,7 +8,7 @@ use crate::error::{Code, Error, Result};
 use crate::hooks::{merge_params, Hook};
 use crate::message::{Message, Usage};
 use crate::metrics::Metric;
-use crate::provider::{self, HttpRequest, HttpResponse, ModelReply, ProviderConfig, StreamAssembler};
+use crate::provider::{self, Delta, HttpRequest, HttpResponse, ModelReply, ProviderConfig, StreamAssembler};
 use crate::retry::{backoff_ms, retry_after_ms, retryable_status, ErrorInfo};
 use crate::tool::ToolSpec;
 use serde_json::Value;
@@ -26,8 +26,8 @@ pub(crate) trait CallSubject {
     fn request(&self, stream: bool) -> HttpRequest;
     /// A streamed reply is about to deliver its deltas.
     fn opened(&self) {}
-    /// One text delta of a streamed reply.
-    fn delta(&self, text: String);
+    /// One text or reasoning delta of a streamed reply.
+    fn delta(&self, delta: Delta);
     /// Whether [`CallSubject::accept`] wants a whole reply's body as JSON even without `afterLLM`.
     fn keeps_raw(&self) -> bool {
         false

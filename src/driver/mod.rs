@@ -402,8 +402,11 @@ impl CallSubject for LoopTurn<'_, '_> {
     fn request(&self, stream: bool) -> HttpRequest {
         self.run.borrow().build_request(stream)
     }
-    fn delta(&self, text: String) {
-        self.env.event(|| StreamEvent::Text { delta: text });
+    fn delta(&self, delta: crate::provider::Delta) {
+        self.env.event(|| match delta {
+            crate::provider::Delta::Text(delta) => StreamEvent::Text { delta },
+            crate::provider::Delta::Reasoning(delta) => StreamEvent::Reasoning { delta },
+        });
     }
     fn accept(&self, reply: ModelReply, _raw: Option<&Value>) -> Result<()> {
         let step = self.run.borrow_mut().on_model_reply(reply)?;

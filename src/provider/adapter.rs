@@ -3,9 +3,9 @@
 //! handler fills in. The one place a [`Style`](crate::style::Style) picks its adapter is
 //! `dispatch.rs`; this file knows no provider.
 
-use super::call::{ModelReply, ModelRequest, ProviderConfig};
+use super::call::{Finish, ModelReply, ModelRequest, ProviderConfig};
 use crate::error::{redact, Code, Error, Result};
-use crate::message::{Message, Usage};
+use crate::message::{Message, Reasoning, Usage};
 use serde_json::Value;
 
 /// The faces of one wire format that the shared code calls by style. The history reader is not
@@ -18,11 +18,20 @@ pub(crate) trait Adapter: Sync {
     /// A 2xx reply that is a JSON object with no `error` member (checked by the caller).
     fn parse(&self, reply: &Value) -> Result<ModelReply>;
 
-    /// The transcript as this style presents it in `RunResult.messages`.
+    /// The transcript as this style presents it in `RunResult.messages` and the saved state
+    /// (reasoning of this provider kept, tagged with its origin).
     fn render(&self, messages: &[Message]) -> Vec<Value>;
 
-    /// One SSE event's data (trimmed) of a streamed reply; text deltas go to `deltas`.
-    fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<String>) -> Result<()>;
+    /// The provider's name in a [`Reasoning`](crate::message::Reasoning) tag: whose reasoning
+    /// state this style can carry and send back.
+    fn reasoning_provider(&self) -> &'static str;
+
+    /// The provider's stop reason, normalised. `has_calls`: the reply holds tool calls.
+    fn finish(&self, stop_reason: Option<&str>, has_calls: bool) -> Finish;
+
+    /// One SSE event's data (trimmed) of a streamed reply; text and reasoning deltas go to
+    /// `deltas`.
+    fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()>;
 
     /// Whether a stream that has stopped is whole. By default the end marker, or, for servers
     /// that omit it, a stop reason followed by a clean end of the body.
@@ -39,6 +48,27 @@ pub(crate) trait Adapter: Sync {
     }
 }
 
+/// What a stream delivers as it arrives: answer text, or readable reasoning (never mixed).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Delta {
+    Text(String),
+    Reasoning(String),
+}
+
+impl Delta {
+    /// The text deltas of `deltas` joined (`reasoning: false`), or the reasoning ones.
+    pub fn join(deltas: &[Delta], reasoning: bool) -> String {
+        let mut out = String::new();
+        for d in deltas {
+            match (d, reasoning) {
+                (Delta::Text(t), false) | (Delta::Reasoning(t), true) => out.push_str(t),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
 /// A streamed reply so far. The text is kept whole; `parts` are tool calls (and, for Anthropic,
 /// text blocks) in the order the provider opened them.
 pub(crate) struct Assembly {
@@ -49,6 +79,13 @@ pub(crate) struct Assembly {
     pub stop_reason: Option<String>,
     /// The provider's terminal marker arrived; nothing after it counts.
     pub finished: bool,
+    /// Opaque reasoning state assembled so far (the provider's adapter fills `items`; the
+    /// provider tag and the model are set when the reply is finished).
+    pub reasoning: Reasoning,
+    /// Readable reasoning so far.
+    pub reasoning_text: String,
+    /// The model refused (its refusal is the text).
+    pub refusal: bool,
 }
 
 #[derive(Default)]
@@ -60,17 +97,42 @@ pub(crate) struct Part {
     pub name: String,
     pub arguments: String,
     pub text: String,
+    /// Gemini: the call part's `thoughtSignature`.
+    pub signature: Option<String>,
 }
 
 impl Assembly {
     pub(crate) fn new(secret: Option<String>) -> Self {
-        Assembly { secret, text: String::new(), parts: Vec::new(), usage: Usage::default(), stop_reason: None, finished: false }
+        Assembly {
+            secret,
+            text: String::new(),
+            parts: Vec::new(),
+            usage: Usage::default(),
+            stop_reason: None,
+            finished: false,
+            reasoning: Reasoning::default(),
+            reasoning_text: String::new(),
+            refusal: false,
+        }
     }
 
     /// Adds answer text and reports it as a delta.
-    pub(crate) fn push_text(&mut self, text: &str, deltas: &mut Vec<String>) {
+    pub(crate) fn push_text(&mut self, text: &str, deltas: &mut Vec<Delta>) {
         self.text.push_str(text);
-        deltas.push(text.to_string());
+        deltas.push(Delta::Text(text.to_string()));
+    }
+
+    /// Adds readable reasoning and reports it as a delta.
+    pub(crate) fn push_reasoning(&mut self, text: &str, deltas: &mut Vec<Delta>) {
+        if !text.is_empty() {
+            self.reasoning_text.push_str(text);
+            deltas.push(Delta::Reasoning(text.to_string()));
+        }
+    }
+
+    /// The number of tool calls opened so far: where a reasoning item arriving now goes.
+    pub(crate) fn calls_so_far(&self) -> usize {
+        self.parts.iter().filter(|p| p.is_tool).count()
     }
 
     /// An event's data as JSON; the error quotes it with the key removed.

@@ -89,9 +89,46 @@ pub enum ToolChoice<'a> {
     Given(&'a Value),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ModelReply {
     pub turn: AssistantTurn,
+    /// The provider's own finish / stop reason, verbatim.
     pub stop_reason: Option<String>,
+    /// `stop_reason` normalised across providers (set from it by the shared code through
+    /// [`crate::provider::Adapter`], unless the adapter found a refusal).
+    pub finish: Finish,
     pub usage: Usage,
+    /// The readable reasoning of the reply (thinking text, thought summaries), never its text.
+    pub reasoning_text: String,
+    /// The model refused: `turn.text` is the refusal.
+    pub refusal: bool,
+}
+
+/// Why a model call ended, the same words for every provider.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Finish {
+    #[default]
+    Stop,
+    ToolCalls,
+    /// Cut at the token limit: the answer is incomplete.
+    Length,
+    /// Withheld or cut by the provider's safety system.
+    ContentFilter,
+    /// The model declined; the refusal is the text.
+    Refusal,
+    /// Anything else the provider named (its value is beside it).
+    Other,
+}
+
+impl Finish {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Finish::Stop => "stop",
+            Finish::ToolCalls => "tool_calls",
+            Finish::Length => "length",
+            Finish::ContentFilter => "content_filter",
+            Finish::Refusal => "refusal",
+            Finish::Other => "other",
+        }
+    }
 }

@@ -22,7 +22,8 @@ mod stream;
 mod tests;
 
 pub use crate::style::Style;
-pub use call::{HttpRequest, HttpResponse, ModelReply, ModelRequest, ProviderConfig, ToolChoice};
+pub use adapter::Delta;
+pub use call::{Finish, HttpRequest, HttpResponse, ModelReply, ModelRequest, ProviderConfig, ToolChoice};
 pub use common::flatten;
 pub use gemini::{gemini_finish_reason, gemini_schema};
 pub use stream::StreamAssembler;
@@ -64,5 +65,25 @@ pub fn parse_response(cfg: &ProviderConfig, resp: &HttpResponse) -> Result<Model
         let detail = err.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| crate::json::to_text(err));
         return Err(Error::new(Code::ProviderError, format!("provider returned an error: {}", redact(&detail, secret))));
     }
-    adapter(cfg.style).parse(&v)
+    let a = adapter(cfg.style);
+    Ok(finished(a, &cfg.model, a.parse(&v)?))
+}
+
+/// The last touches every reply gets, whole or streamed: its reasoning is tagged with the
+/// provider and the model it will be sent back to (dropped when there is none), and its stop
+/// reason is normalised.
+fn finished(a: &dyn adapter::Adapter, model: &str, mut reply: ModelReply) -> ModelReply {
+    let signed = reply.turn.calls.iter().any(|c| c.signature.is_some());
+    if signed || reply.turn.reasoning.as_ref().is_some_and(|r| !r.is_empty()) {
+        let r = reply.turn.reasoning.get_or_insert_with(Default::default);
+        r.provider = a.reasoning_provider().to_string();
+        r.model = model.to_string();
+    } else {
+        reply.turn.reasoning = None;
+    }
+    reply.finish = match reply.refusal {
+        true => Finish::Refusal,
+        false => a.finish(reply.stop_reason.as_deref(), !reply.turn.calls.is_empty()),
+    };
+    reply
 }

@@ -139,6 +139,10 @@ pub struct Run {
     phase: Phase,
     /// Declarations that replaced the toolkit's in requests (`beforeLLM`).
     declared: Option<Vec<ToolSpec>>,
+    /// How the last model call of this segment ended: normalised, and the provider's own word.
+    last_finish: Option<(provider::Finish, Option<String>)>,
+    /// The readable reasoning of this segment's model calls.
+    reasoning: String,
 }
 
 impl Run {
@@ -173,6 +177,8 @@ impl Run {
             records: Vec::new(),
             phase: Phase::Model,
             declared: None,
+            last_finish: None,
+            reasoning: String::new(),
         })
     }
 
@@ -247,6 +253,8 @@ impl Run {
             return Err(Error::internal("model response fed while not waiting for the model"));
         }
         self.usage.add(reply.usage);
+        self.last_finish = Some((reply.finish, reply.stop_reason));
+        self.reasoning.push_str(&reply.reasoning_text);
         let mut turn = reply.turn;
         assign_call_ids(&mut turn.calls, self.turns);
         if turn.calls.is_empty() {
@@ -470,6 +478,9 @@ impl Run {
             model: self.cfg.provider.model.clone(),
             limit,
             pending,
+            finish_reason: self.last_finish.as_ref().map(|(f, _)| *f),
+            provider_finish_reason: self.last_finish.take().and_then(|(_, raw)| raw),
+            reasoning: std::mem::take(&mut self.reasoning),
         }))
     }
 }

@@ -4,7 +4,7 @@
 //! serde derive: that would be a second writer compiled into the wasm).
 
 use crate::message::{Message, Usage};
-use crate::provider::Style;
+use crate::provider::{Finish, Style};
 use crate::suspend::Request;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -53,6 +53,13 @@ pub struct RunResult {
     pub limit: Option<String>,
     /// Present iff `status` is `"pending"`: the request the host must answer.
     pub pending: Option<Request>,
+    /// How the last model call of this segment ended (absent when it made none, as a resume
+    /// that only ran tools and halted again).
+    pub finish_reason: Option<Finish>,
+    /// The provider's own word for it, verbatim.
+    pub provider_finish_reason: Option<String>,
+    /// The readable reasoning of this segment's model calls; empty when the model gave none.
+    pub reasoning: String,
 }
 
 impl Status {
@@ -156,6 +163,16 @@ impl RunResult {
         out.push('}');
         write_key(&mut out, "model");
         write_str(&mut out, &self.model);
+        if let Some(f) = self.finish_reason {
+            write_key(&mut out, "finishReason");
+            write_str(&mut out, f.as_str());
+        }
+        if let Some(r) = &self.provider_finish_reason {
+            write_key(&mut out, "providerFinishReason");
+            write_str(&mut out, r);
+        }
+        write_key(&mut out, "reasoning");
+        write_str(&mut out, &self.reasoning);
         if let Some(l) = &self.limit {
             write_key(&mut out, "limit");
             write_str(&mut out, l);
@@ -198,6 +215,9 @@ mod tests {
             model: "m".into(),
             limit: full.then(|| "maxTurns".into()),
             pending: full.then(|| Request { id: "r1".into(), kind: "input".into(), prompt: "p".into(), ..Request::default() }),
+            finish_reason: full.then_some(Finish::ToolCalls),
+            provider_finish_reason: full.then(|| "tool_use".into()),
+            reasoning: String::new(),
         }
     }
 
@@ -206,7 +226,7 @@ mod tests {
         let head = r#"{"schemaVersion":1,"style":"anthropic","status":"#;
         let body = r#","text":"say \"hi\"\n\u0001é","messages":[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"text","text":"a"}]}],"toolCalls":[{"id":"c1","name":"t","args":{"x":1.5,"y":"z"},"output":"out","isError":"#;
         let tail = r#","toolCallCount":1,"turns":2,"usage":{"promptTokens":10,"completionTokens":0,"totalTokens":18446744073709551615},"model":"m""#;
-        assert_eq!(sample(false).to_json(), [head, "\"done\"", body, "false}]", tail, "}"].concat());
+        assert_eq!(sample(false).to_json(), [head, "\"done\"", body, "false}]", tail, r#","reasoning":""}"#].concat());
         assert_eq!(
             sample(true).to_json(),
             [
@@ -215,7 +235,7 @@ mod tests {
                 body,
                 r#"true,"metadata":{"k":{"b":1,"a":[true,null]}}}]"#,
                 tail,
-                r#","limit":"maxTurns","pending":{"id":"r1","kind":"input","prompt":"p"}}"#
+                r#","finishReason":"tool_calls","providerFinishReason":"tool_use","reasoning":"","limit":"maxTurns","pending":{"id":"r1","kind":"input","prompt":"p"}}"#
             ]
             .concat()
         );

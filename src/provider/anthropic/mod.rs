@@ -13,8 +13,8 @@ mod reply;
 mod request;
 mod stream;
 
-use super::adapter::{Adapter, Assembly};
-use super::call::{ModelReply, ModelRequest, ProviderConfig};
+use super::adapter::{Adapter, Assembly, Delta};
+use super::call::{Finish, ModelReply, ModelRequest, ProviderConfig};
 use crate::error::Result;
 use crate::message::Message;
 use serde_json::Value;
@@ -31,7 +31,7 @@ impl Adapter for Anthropic {
     fn render(&self, messages: &[Message]) -> Vec<Value> {
         dialect::render(messages)
     }
-    fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<String>) -> Result<()> {
+    fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
         stream::on_event(data, asm, deltas)
     }
     /// No stop reason makes a stream whole without `message_stop`.
@@ -40,6 +40,19 @@ impl Adapter for Anthropic {
     }
     fn end_marker(&self) -> &'static str {
         "message_stop"
+    }
+    fn reasoning_provider(&self) -> &'static str {
+        "anthropic"
+    }
+    fn finish(&self, stop_reason: Option<&str>, has_calls: bool) -> Finish {
+        match stop_reason {
+            Some("max_tokens" | "model_context_window_exceeded") => Finish::Length,
+            Some("refusal") => Finish::Refusal,
+            _ if has_calls => Finish::ToolCalls,
+            None | Some("end_turn" | "stop_sequence") => Finish::Stop,
+            Some("tool_use") => Finish::ToolCalls,
+            Some(_) => Finish::Other,
+        }
     }
     fn streamed_arguments(&self, raw: String) -> String {
         stream::arguments(raw)

@@ -36,5 +36,5 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
         })
         .unwrap_or_default();
     let stop_reason = v.get("stop_reason").and_then(Value::as_str).map(str::to_string);
-    Ok(ModelReply { turn, stop_reason, usage })
+    Ok(ModelReply { turn, stop_reason, usage, ..ModelReply::default() })
 }

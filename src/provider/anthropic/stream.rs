@@ -2,10 +2,10 @@
 //! (stop reason, cumulative usage), `message_stop`, and in-stream `error`s.
 
 use crate::error::{Error, Result};
-use crate::provider::adapter::{Assembly, Part};
+use crate::provider::adapter::{Assembly, Delta, Part};
 use serde_json::Value;
 
-pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<String>) -> Result<()> {
+pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
     let v = asm.json(data)?;
     match v.get("type").and_then(Value::as_str).unwrap_or("") {
         "message_start" => {
@@ -34,7 +34,7 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<String>)
                     if !t.is_empty() {
                         part.text.push_str(t);
                         asm.text.push_str(t); // `part` holds `asm.parts`, so not `push_text`
-                        deltas.push(t.to_string());
+                        deltas.push(Delta::Text(t.to_string()));
                     }
                 }
                 Some("input_json_delta") => part.arguments.push_str(d.get("partial_json").and_then(Value::as_str).unwrap_or("")),

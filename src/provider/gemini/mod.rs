@@ -21,8 +21,8 @@ mod stream;
 pub use finish::gemini_finish_reason;
 pub use schema::gemini_schema;
 
-use super::adapter::{Adapter, Assembly};
-use super::call::{ModelReply, ModelRequest, ProviderConfig};
+use super::adapter::{Adapter, Assembly, Delta};
+use super::call::{Finish, ModelReply, ModelRequest, ProviderConfig};
 use crate::error::Result;
 use crate::message::Message;
 use serde_json::Value;
@@ -39,10 +39,16 @@ impl Adapter for Gemini {
     fn render(&self, messages: &[Message]) -> Vec<Value> {
         dialect::render(messages)
     }
-    fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<String>) -> Result<()> {
+    fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
         stream::on_event(data, asm, deltas)
     }
     fn end_marker(&self) -> &'static str {
         "a finishReason"
+    }
+    fn reasoning_provider(&self) -> &'static str {
+        "gemini"
+    }
+    fn finish(&self, stop_reason: Option<&str>, has_calls: bool) -> Finish {
+        finish::finish(stop_reason, has_calls)
     }
 }

@@ -18,7 +18,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
     if reason.is_none() && turn.text.is_empty() && turn.calls.is_empty() {
         return Err(Error::parse("Gemini reply has an empty candidate list"));
     }
-    Ok(ModelReply { turn, stop_reason: reason, usage: usage_of(v) })
+    Ok(ModelReply { turn, stop_reason: reason, usage: usage_of(v), ..ModelReply::default() })
 }
 
 pub(super) fn usage_of(v: &Value) -> Usage {

@@ -4,9 +4,9 @@
 use super::reply::{candidate, usage_of};
 use crate::error::Result;
 use crate::message::{AssistantTurn, Usage};
-use crate::provider::adapter::{Assembly, Part};
+use crate::provider::adapter::{Assembly, Delta, Part};
 
-pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<String>) -> Result<()> {
+pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
     let v = asm.json(data)?;
     if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
         return Err(asm.provider_error(err));
@@ -14,12 +14,11 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<String>)
     let mut part = AssistantTurn::default();
     let reason = candidate(&v, &mut part)?;
     if !part.text.is_empty() {
-        asm.text.push_str(&part.text);
-        deltas.push(part.text);
+        asm.push_text(&part.text, deltas);
     }
     for c in part.calls {
         let index = asm.parts.len() as u64;
-        asm.parts.push(Part { index, is_tool: true, id: c.id, name: c.name, arguments: c.arguments, text: String::new() });
+        asm.parts.push(Part { index, is_tool: true, id: c.id, name: c.name, arguments: c.arguments, text: String::new(), signature: c.signature });
     }
     let usage = usage_of(&v);
     if usage != Usage::default() {

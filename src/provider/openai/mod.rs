@@ -13,8 +13,8 @@ mod reply;
 mod request;
 mod stream;
 
-use super::adapter::{Adapter, Assembly};
-use super::call::{ModelReply, ModelRequest, ProviderConfig};
+use super::adapter::{Adapter, Assembly, Delta};
+use super::call::{Finish, ModelReply, ModelRequest, ProviderConfig};
 use crate::error::Result;
 use crate::message::Message;
 use serde_json::Value;
@@ -31,10 +31,26 @@ impl Adapter for OpenAi {
     fn render(&self, messages: &[Message]) -> Vec<Value> {
         dialect::render(messages)
     }
-    fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<String>) -> Result<()> {
+    fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
         stream::on_event(data, asm, deltas)
     }
     fn end_marker(&self) -> &'static str {
         "[DONE]"
+    }
+    /// Chat completions carry no reasoning state of OpenAI's own; Gemini's OpenAI-compatible
+    /// endpoint sends its thought signatures on tool calls (`extra_content.google`).
+    fn reasoning_provider(&self) -> &'static str {
+        "gemini"
+    }
+    /// A call wins over a plain `stop` (some servers say `stop` with calls).
+    fn finish(&self, stop_reason: Option<&str>, has_calls: bool) -> Finish {
+        match stop_reason {
+            Some("length") => Finish::Length,
+            Some("content_filter") => Finish::ContentFilter,
+            _ if has_calls => Finish::ToolCalls,
+            None | Some("stop") => Finish::Stop,
+            Some("tool_calls" | "function_call") => Finish::ToolCalls,
+            Some(_) => Finish::Other,
+        }
     }
 }

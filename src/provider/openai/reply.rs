@@ -12,7 +12,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
     let usage = usage_of(v.get("usage"));
     // Empty choices is a final, empty answer (as the Go reference reads it).
     let Some(first) = choices.first() else {
-        return Ok(ModelReply { turn: AssistantTurn::default(), stop_reason: None, usage });
+        return Ok(ModelReply { usage, ..ModelReply::default() });
     };
     let message =
         first.get("message").filter(|m| m.is_object()).ok_or_else(|| Error::parse("OpenAI reply choices[0] has no message object"))?;
@@ -22,7 +22,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
         read_tool_calls(list, true, &mut calls).map_err(|(i, missing)| Error::parse(format!("OpenAI tool_calls[{i}] has no {missing}")))?;
     }
     let stop_reason = first.get("finish_reason").and_then(Value::as_str).map(str::to_string);
-    Ok(ModelReply { turn: AssistantTurn { text, calls, reasoning: None }, stop_reason, usage })
+    Ok(ModelReply { turn: AssistantTurn { text, calls, reasoning: None }, stop_reason, usage, ..ModelReply::default() })
 }
 
 /// `usage` of a reply or of the last stream chunk; `total_tokens` when sent, else the sum.

@@ -2,10 +2,10 @@
 //! `finish_reason`, a final chunk with `usage`, then `[DONE]`.
 
 use crate::error::Result;
-use crate::provider::adapter::{Assembly, Part};
+use crate::provider::adapter::{Assembly, Delta, Part};
 use serde_json::Value;
 
-pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<String>) -> Result<()> {
+pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
     if data == "[DONE]" {
         asm.finished = true;
         return Ok(());
