@@ -50,6 +50,10 @@ pub struct Reasoning {
     pub text_signature: Option<String>,
 }
 
+/// The member of a rendered assistant message (a result's `messages`, a saved state) that says
+/// whose reasoning it carries: `{ provider, model }`. Never sent to a provider.
+pub const ORIGIN_KEY: &str = "reasoningOrigin";
+
 impl Reasoning {
     pub fn new(provider: &str) -> Reasoning {
         Reasoning { provider: provider.to_string(), ..Reasoning::default() }

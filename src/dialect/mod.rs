@@ -24,7 +24,7 @@ pub fn render(messages: &[Message], style: Style) -> Vec<Value> {
 /// others through their rendered values.
 pub fn write(out: &mut String, messages: &[Message], style: Style) {
     match style {
-        Style::OpenAi => crate::provider::openai::dialect::write_messages(out, messages),
+        Style::OpenAi => crate::provider::openai::dialect::write_messages(out, messages, None),
         _ => crate::json::write_value(out, &Value::Array(render(messages, style))),
     }
 }

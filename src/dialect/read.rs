@@ -5,7 +5,7 @@
 //! no reliable gain, 14 KB more gzip.
 
 use crate::error::{Error, Result};
-use crate::message::{AssistantTurn, Message};
+use crate::message::{AssistantTurn, Message, Reasoning, ORIGIN_KEY};
 use crate::provider::flatten;
 use crate::provider::{anthropic::dialect as anthropic, gemini::dialect as gemini, openai::dialect as openai};
 use serde_json::{Map, Value};
@@ -48,6 +48,7 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
         if let Err(e) = read {
             return Err(Error::bad_input(at(&crate::json::join(&["]: ", &e], ""))));
         }
+        stamp_origin(obj, &mut out);
     }
     name_results(&mut out);
     check_ids(&out)?;
@@ -67,6 +68,17 @@ fn read_assistant(obj: &Map<String, Value>, i: usize) -> Result<AssistantTurn> {
             .map_err(|(k, missing)| Error::bad_state(format!("history[{i}].tool_calls[{k}] has no {missing}")))?;
     }
     Ok(turn)
+}
+
+/// A rendered assistant message names whose reasoning it carries ([`ORIGIN_KEY`]); the
+/// provider's reader has already tagged it with its own provider (model unknown: any), which
+/// the named origin refines. A history from elsewhere, with no such member, keeps the reader's.
+fn stamp_origin(obj: &Map<String, Value>, out: &mut [Message]) {
+    let Some(origin) = Reasoning::from_origin(obj.get(ORIGIN_KEY)) else { return };
+    if let Some(Message::Assistant(AssistantTurn { reasoning: Some(r), .. })) = out.last_mut() {
+        r.provider = origin.provider;
+        r.model = origin.model;
+    }
 }
 
 /// Every call of a turn needs its own id: results are paired with calls by id, so a call

@@ -19,7 +19,9 @@ pub(crate) trait Adapter: Sync {
     fn parse(&self, reply: &Value) -> Result<ModelReply>;
 
     /// The transcript as this style presents it in `RunResult.messages` and the saved state
-    /// (reasoning of this provider kept, tagged with its origin).
+    /// (reasoning of this provider kept, tagged with its origin). Each dialect's renderer takes
+    /// `model`: `None` for this view, `Some(model)` for a request body to that model, where only
+    /// reasoning from this provider and that model is sent, untagged.
     fn render(&self, messages: &[Message]) -> Vec<Value>;
 
     /// The provider's name in a [`Reasoning`](crate::message::Reasoning) tag: whose reasoning

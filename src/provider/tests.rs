@@ -117,7 +117,7 @@ fn openai_body_is_what_serde_json_writes() {
     };
     let tools = vec![tool.clone()];
     let choice = json!({"type": "function", "function": {"name": "add"}});
-    let view = serde_json::Value::Array(openai::dialect::render(&messages));
+    let view = serde_json::Value::Array(openai::dialect::render(&messages, None));
     // The rendered fields and their order, as the serde view that rendered them before wrote them.
     let rendered = concat!(
         r#"[{"role":"system","content":"be \"brief\"\n"},{"role":"user","content":"héllo 👋 \u0001"},"#,
@@ -170,7 +170,7 @@ fn gemini_body_is_what_serde_json_writes() {
     ];
     let schema = json!({"type": ["number", "null"], "additionalProperties": false});
     let tools = vec![ToolSpec { name: "add".into(), description: "adds".into(), input_schema: schema.clone(), source: Default::default() }];
-    let contents = serde_json::Value::Array(gemini::dialect::render(&messages));
+    let contents = serde_json::Value::Array(gemini::dialect::render(&messages, None));
     let system = json!({"parts": [{"text": "be brief\n\nsys \"one\""}]});
     let decl = json!([{"functionDeclarations": [{"name": "add", "description": "adds", "parameters": gemini_schema(&schema)}]}]);
     let forced = json!({"function": {"name": "add"}});
@@ -230,7 +230,7 @@ fn anthropic_body_is_what_serde_json_writes() {
     let schema = json!({"type": "object", "properties": {"a": {"type": "number"}}});
     let tools =
         vec![ToolSpec { name: "add".into(), description: "adds\n".into(), input_schema: schema.clone(), source: Default::default() }];
-    let view = serde_json::Value::Array(anthropic::dialect::render(&messages));
+    let view = serde_json::Value::Array(anthropic::dialect::render(&messages, None));
     let decl = json!([{"name": "add", "description": "adds\n", "input_schema": schema}]);
     let forced = json!({"function": {"name": "add"}});
     let (none, any, auto) = (json!("none"), json!("any"), json!("auto"));
@@ -296,7 +296,7 @@ fn anthropic_and_gemini_renders_keep_their_fields_and_order() {
     ];
     let text = |v: Vec<serde_json::Value>| serde_json::to_string(&v).unwrap();
     assert_eq!(
-        text(anthropic::dialect::render(&messages)),
+        text(anthropic::dialect::render(&messages, None)),
         concat!(
             r#"[{"role":"user","content":"héllo \"x\""},{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"add","input":{"a":1.5,"b":[true,null]}},"#,
             r#"{"type":"tool_use","id":"c2","name":"add","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"2","is_error":false},"#,
@@ -305,7 +305,7 @@ fn anthropic_and_gemini_renders_keep_their_fields_and_order() {
         )
     );
     assert_eq!(
-        text(gemini::dialect::render(&messages)),
+        text(gemini::dialect::render(&messages, None)),
         concat!(
             r#"[{"role":"user","parts":[{"text":"héllo \"x\""}]},{"role":"model","parts":[{"functionCall":{"id":"c1","name":"add","args":{"a":1.5,"b":[true,null]}}},"#,
             r#"{"functionCall":{"id":"c2","name":"add","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"add","response":{"output":"2"}}},"#,

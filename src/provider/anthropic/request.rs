@@ -26,7 +26,7 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     out.push_str(",\"max_tokens\":");
     crate::json::write_u64(&mut out, req.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS));
     out.push_str(",\"messages\":");
-    write_value(&mut out, &Value::Array(render(req.messages)));
+    write_value(&mut out, &Value::Array(render(req.messages, Some(&cfg.model))));
     // Omitted when empty (as the Go reference does).
     if !system.is_empty() {
         out.push_str(",\"system\":");

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 /// The transcript as Gemini `contents` (a run's `messages`, what `beforeLLM` sees, and the
 /// request's `contents`), built as values directly: no serde view is compiled for it.
-pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
+pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
     let mut out = Vec::with_capacity(messages.len());
     for m in messages {
         let (role, parts) = match m {

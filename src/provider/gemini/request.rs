@@ -23,7 +23,7 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     // Written by hand around the serde view of `contents` (see `json::write_str`): the field
     // order is contents, systemInstruction, tools, toolConfig, generationConfig.
     let mut out = String::from("{\"contents\":");
-    write_value(&mut out, &Value::Array(render(req.messages)));
+    write_value(&mut out, &Value::Array(render(req.messages, Some(&cfg.model))));
     if !system.is_empty() {
         out.push_str(",\"systemInstruction\":{\"parts\":[{\"text\":");
         write_str(&mut out, &system);

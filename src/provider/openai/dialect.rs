@@ -12,9 +12,9 @@ use serde_json::{Map, Value};
 /// The transcript as OpenAI messages (a run's `messages`, what `beforeLLM` sees, a saved
 /// state): the request's text (`write_messages`) read back as values. One writer for both keeps
 /// them equal by construction and costs less wasm than a value builder beside it.
-pub(crate) fn render(messages: &[Message]) -> Vec<Value> {
+pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
     let mut text = String::new();
-    write_messages(&mut text, messages);
+    write_messages(&mut text, messages, model);
     match crate::json::parse(&text) {
         Ok(Value::Array(a)) => a,
         _ => Vec::new(),
@@ -49,7 +49,7 @@ fn user_message(parts: &[Part]) -> String {
 
 /// The transcript as the request's `messages` array, written by hand: the fields of `render`,
 /// in its order, as serde_json would write them (see `json::write_str`).
-pub(crate) fn write_messages(out: &mut String, messages: &[Message]) {
+pub(crate) fn write_messages(out: &mut String, messages: &[Message], model: Option<&str>) {
     let mut first = true;
     let mut sep = |out: &mut String| out.push(if std::mem::take(&mut first) { '[' } else { ',' });
     let open = |out: &mut String, sep: &mut dyn FnMut(&mut String), role: &str| {

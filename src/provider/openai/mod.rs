@@ -29,7 +29,7 @@ impl Adapter for OpenAi {
         reply::parse(reply)
     }
     fn render(&self, messages: &[Message]) -> Vec<Value> {
-        dialect::render(messages)
+        dialect::render(messages, None)
     }
     fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
         stream::on_event(data, asm, deltas)

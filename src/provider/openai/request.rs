@@ -19,7 +19,7 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     out.push_str("{\"model\":");
     write_str(&mut out, &cfg.model);
     out.push_str(",\"messages\":");
-    write_messages(&mut out, req.messages);
+    write_messages(&mut out, req.messages, Some(&cfg.model));
     // `tools` and `tool_choice` are omitted when no tool is declared.
     if !req.tools.is_empty() {
         out.push_str(",\"tools\":[");
