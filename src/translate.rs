@@ -10,7 +10,7 @@ use crate::driver::{abortable, model_call, CallSubject, Env};
 use crate::error::{Error, Result};
 use crate::json::obj;
 use crate::message::{Message, ToolCall, Usage};
-use crate::provider::{self, HttpRequest, ModelReply, ModelRequest, ProviderConfig, Style, ToolChoice};
+use crate::provider::{self, Finish, HttpRequest, ModelReply, ModelRequest, ProviderConfig, Style, ToolChoice};
 use crate::tool::{ToolSource, ToolSpec, Toolkit};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -82,16 +82,24 @@ pub fn build(provider: &ProviderConfig, system_prompt: &str, req: &TranslateRequ
     provider::build_request(provider, &model_req)
 }
 
-/// Any tool call means `"tool_calls"`; otherwise the provider's reason mapped to OpenAI's.
-pub fn finish_reason(has_calls: bool, stop: Option<&str>) -> &'static str {
-    if has_calls {
+/// The reply's normalised finish in OpenAI's words: any tool call means `"tool_calls"`; a
+/// refusal is `"content_filter"` (its text is also given as `refusal`); `"other"` is `"stop"`
+/// (the provider's own word is `providerFinishReason`).
+pub fn finish_reason(reply: &ModelReply) -> &'static str {
+    if !reply.turn.calls.is_empty() {
         return "tool_calls";
     }
-    match stop.unwrap_or("") {
-        "length" | "max_tokens" => "length",
-        "content_filter" | "refusal" => "content_filter",
-        other => provider::gemini_finish_reason(other).unwrap_or("stop"),
+    match reply.finish {
+        Finish::Length => "length",
+        Finish::ContentFilter | Finish::Refusal => "content_filter",
+        _ => "stop",
     }
+}
+
+/// A Gemini thought signature on a call, as Gemini's OpenAI-compatible endpoint carries it.
+fn extra_content(c: &ToolCall) -> Option<Value> {
+    let s = c.signature.as_deref()?;
+    Some(obj(vec![("google", obj(vec![("thought_signature", s.into())]))]))
 }
 
 /// A call's arguments as sent on: `{}` for none.
@@ -102,17 +110,27 @@ fn arguments(c: &ToolCall) -> Value {
 fn tool_calls(reply: &ModelReply) -> Vec<Value> {
     let mut out = Vec::with_capacity(reply.turn.calls.len());
     for c in &reply.turn.calls {
-        out.push(obj(vec![("id", c.id.as_str().into()), ("name", c.name.as_str().into()), ("arguments", arguments(c))]));
+        let mut fields = vec![("id", c.id.as_str().into()), ("name", c.name.as_str().into()), ("arguments", arguments(c))];
+        fields.extend(extra_content(c).map(|e| ("extra_content", e)));
+        out.push(obj(fields));
     }
     out
 }
 
-/// `{ text, toolCalls, finishReason, usage, model, raw? }`.
+/// `{ text, toolCalls, finishReason, providerFinishReason?, refusal?, reasoning, usage, model,
+/// raw? }`. A refusal's text is both `text` and `refusal`.
 pub fn result(reply: &ModelReply, model: &str, raw: Option<Value>) -> Value {
     let mut o = Map::new();
     o.insert("text".into(), reply.turn.text.as_str().into());
     o.insert("toolCalls".into(), Value::Array(tool_calls(reply)));
-    o.insert("finishReason".into(), finish_reason(!reply.turn.calls.is_empty(), reply.stop_reason.as_deref()).into());
+    o.insert("finishReason".into(), finish_reason(reply).into());
+    if let Some(r) = &reply.stop_reason {
+        o.insert("providerFinishReason".into(), r.as_str().into());
+    }
+    if reply.refusal {
+        o.insert("refusal".into(), reply.turn.text.as_str().into());
+    }
+    o.insert("reasoning".into(), reply.reasoning_text.as_str().into());
     o.insert("usage".into(), reply.usage.to_json());
     o.insert("model".into(), model.into());
     if let Some(r) = raw {
@@ -232,17 +250,13 @@ impl CallSubject for Translation<'_, '_> {
                 let mut calls = Vec::with_capacity(reply.turn.calls.len());
                 for (i, c) in reply.turn.calls.iter().enumerate() {
                     let function = obj(vec![("name", c.name.as_str().into()), ("arguments", arguments(c))]);
-                    calls.push(obj(vec![
-                        ("index", i.into()),
-                        ("id", c.id.as_str().into()),
-                        ("type", "function".into()),
-                        ("function", function),
-                    ]));
+                    let mut fields = vec![("index", i.into()), ("id", c.id.as_str().into()), ("type", "function".into()), ("function", function)];
+                    fields.extend(extra_content(c).map(|e| ("extra_content", e)));
+                    calls.push(obj(fields));
                 }
                 self.emit(obj(vec![("tool_calls", Value::Array(calls))]), None, None);
             }
-            let finish = finish_reason(!reply.turn.calls.is_empty(), reply.stop_reason.as_deref());
-            self.emit(Value::Object(Map::new()), Some(finish), None);
+            self.emit(Value::Object(Map::new()), Some(finish_reason(&reply)), None);
             self.emit(Value::Null, None, Some(reply.usage));
         }
         *self.out.borrow_mut() = Some(result(&reply, &self.provider.model, raw.cloned()));

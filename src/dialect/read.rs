@@ -66,6 +66,9 @@ fn read_assistant(obj: &Map<String, Value>, i: usize) -> Result<AssistantTurn> {
     if let Some(list) = obj.get("tool_calls").and_then(Value::as_array) {
         openai::read_tool_calls(list, false, &mut turn.calls)
             .map_err(|(k, missing)| Error::bad_state(format!("history[{i}].tool_calls[{k}] has no {missing}")))?;
+        if turn.reasoning.is_none() && turn.calls.iter().any(|c| c.signature.is_some()) {
+            turn.reasoning = Some(Reasoning::new(openai::SIGNATURES));
+        }
     }
     Ok(turn)
 }

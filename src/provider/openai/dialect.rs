@@ -3,7 +3,12 @@
 //! `tool_calls` reader here is the only one: replies and histories both use it.
 
 use crate::json::write_str;
-use crate::message::{push_result, Message, ToolCall, ToolOutput};
+use crate::message::{push_result, Message, ToolCall, ToolOutput, ORIGIN_KEY};
+
+/// Whose reasoning state this dialect carries: Gemini's thought signatures, as
+/// `extra_content.google.thought_signature` on a tool call (Gemini's OpenAI-compatible endpoint
+/// sends and takes them so). OpenAI's own chat completions have none.
+pub(crate) const SIGNATURES: &str = "gemini";
 use crate::part::Part;
 use crate::provider::common::{split_content, str_field};
 use crate::style::Style;
@@ -74,6 +79,9 @@ pub(crate) fn write_messages(out: &mut String, messages: &[Message], model: Opti
                 open(out, &mut sep, "assistant");
                 out.push_str(",\"content\":");
                 write_str(out, &turn.text);
+                // Gemini's thought signatures ride on the calls as its OpenAI-compatible endpoint
+                // sends them; only to a model that may take them back.
+                let signed = turn.reasoning_for(SIGNATURES, model).filter(|_| turn.calls.iter().any(|c| c.signature.is_some()));
                 if !turn.calls.is_empty() {
                     out.push_str(",\"tool_calls\":[");
                     for (i, c) in turn.calls.iter().enumerate() {
@@ -83,9 +91,21 @@ pub(crate) fn write_messages(out: &mut String, messages: &[Message], model: Opti
                         write_str(out, &c.name);
                         out.push_str(",\"arguments\":");
                         write_str(out, &c.arguments);
-                        out.push_str("}}");
+                        out.push('}');
+                        if let Some(s) = c.signature.as_deref().filter(|_| signed.is_some()) {
+                            out.push_str(",\"extra_content\":{\"google\":{\"thought_signature\":");
+                            write_str(out, s);
+                            out.push_str("}}");
+                        }
+                        out.push('}');
                     }
                     out.push(']');
+                }
+                if let Some(r) = signed.filter(|_| model.is_none()) {
+                    out.push_str(",\"");
+                    out.push_str(ORIGIN_KEY);
+                    out.push_str("\":");
+                    crate::json::write_value(out, &r.origin_value());
                 }
                 out.push('}');
             }
@@ -128,7 +148,8 @@ pub(crate) fn read_tool_calls(list: &[Value], name_required: bool, calls: &mut V
             Some(Value::Null) | None => String::new(),
             Some(other) => crate::json::to_text(other),
         };
-        calls.push(ToolCall { id: str_field(c, "id"), name, arguments, signature: None });
+        let signature = c.pointer("/extra_content/google/thought_signature").and_then(Value::as_str).map(str::to_string);
+        calls.push(ToolCall { id: str_field(c, "id"), name, arguments, signature });
     }
     Ok(())
 }

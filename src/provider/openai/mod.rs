@@ -40,7 +40,7 @@ impl Adapter for OpenAi {
     /// Chat completions carry no reasoning state of OpenAI's own; Gemini's OpenAI-compatible
     /// endpoint sends its thought signatures on tool calls (`extra_content.google`).
     fn reasoning_provider(&self) -> &'static str {
-        "gemini"
+        dialect::SIGNATURES
     }
     /// A call wins over a plain `stop` (some servers say `stop` with calls).
     fn finish(&self, stop_reason: Option<&str>, has_calls: bool) -> Finish {

@@ -27,6 +27,11 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
     if let Some(t) = delta.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
         asm.push_text(t, deltas);
     }
+    // A refusal streams in its own field; it is the text, and the reply is marked refused.
+    if let Some(t) = delta.get("refusal").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+        asm.refusal = true;
+        asm.push_text(t, deltas);
+    }
     for c in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
         let index = c.get("index").and_then(Value::as_u64).unwrap_or(0);
         let pos = match asm.parts.iter().position(|p| p.index == index) {
@@ -39,6 +44,9 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
         let part = &mut asm.parts[pos];
         if let Some(id) = c.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()) {
             part.id = id.to_string();
+        }
+        if let Some(s) = c.pointer("/extra_content/google/thought_signature").and_then(Value::as_str) {
+            part.signature = Some(s.to_string());
         }
         if let Some(f) = c.get("function") {
             part.name.push_str(f.get("name").and_then(Value::as_str).unwrap_or(""));
