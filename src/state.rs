@@ -177,7 +177,11 @@ fn check_version(v: &Value, what: &str) -> Result<()> {
             "unsupported state schemaVersion {version}: this build reads versions 1 to {SCHEMA_VERSION}; upgrade toolnexus-wasm"
         )));
     }
-    // Version 1 is current; there is nothing to migrate yet.
+    // Version 2 added reasoning state to assistant messages (thinking blocks, thought
+    // signatures, reasoning items, each message tagged with `reasoningOrigin`). A version 1
+    // document has none, and every member it has means the same in version 2: it migrates as it
+    // is. The bump is for the other direction: a version 1 reader would drop the reasoning and
+    // resume into a request the provider refuses, so it must refuse a version 2 document.
     Ok(())
 }
 

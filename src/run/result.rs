@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// Bumped whenever the serialised shape changes; `state::load` migrates older versions.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn writes_the_result_with_its_pinned_keys() {
-        let head = r#"{"schemaVersion":1,"style":"anthropic","status":"#;
+        let head = r#"{"schemaVersion":2,"style":"anthropic","status":"#;
         let body = r#","text":"say \"hi\"\n\u0001é","messages":[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"text","text":"a"}]}],"toolCalls":[{"id":"c1","name":"t","args":{"x":1.5,"y":"z"},"output":"out","isError":"#;
         let tail = r#","toolCallCount":1,"turns":2,"usage":{"promptTokens":10,"completionTokens":0,"totalTokens":18446744073709551615},"model":"m""#;
         assert_eq!(sample(false).to_json(), [head, "\"done\"", body, "false}]", tail, r#","reasoning":""}"#].concat());

@@ -88,7 +88,7 @@ for (const style of STYLES) {
     const lookups = [];
     const halted = await client(style).run("#mixed", { toolkit: toolkit(lookups) });
     assert.equal(halted.status, "pending");
-    assert.equal(halted.schemaVersion, 1);
+    assert.equal(halted.schemaVersion, 2);
     const stored = JSON.stringify(halted);
     assert.ok(!stored.includes("sk-node-test"), "the key is never in the state");
 

@@ -105,7 +105,7 @@ for (const style of ["openai", "anthropic", "gemini"]) {
     const second = await c.ask("#hello", { toolkit: toolkit(), id: "conv-1" });
     assert.equal(second.text, "Hello from the scripted model.");
     const stored = await store.get("conv-1");
-    assert.equal(stored.schemaVersion, 1);
+    assert.equal(stored.schemaVersion, 2);
     assert.equal(stored.style, style);
     assert.equal(stored.pending, undefined);
     assert.ok(JSON.stringify(stored).includes("#default") && JSON.stringify(stored).includes("Hello from"));

@@ -44,7 +44,7 @@ for (const style of ["openai", "anthropic"]) {
       const halted = await post(first, "/ask", { id, prompt: "#mixed" });
       assert.equal(halted.status, "pending");
       const stored = await (await first.dispatchFetch(`http://worker/state?id=${id}`)).json();
-      assert.equal(stored.schemaVersion, 1);
+      assert.equal(stored.schemaVersion, 2);
       assert.equal(stored.pending.id, halted.pending.id);
       assert.deepEqual(stored.outstanding.map((o) => o.name), ["click"]);
       assert.ok(!JSON.stringify(stored).includes("kv-secret"));
