@@ -40,8 +40,18 @@ function upstreamError(e) {
 }
 
 function completion(model, r) {
-  const message = { role: "assistant", content: r.text === "" && r.toolCalls.length ? null : r.text };
-  if (r.toolCalls.length) message.tool_calls = r.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
+  // A refusal is OpenAI's `refusal` field with `content` null; Gemini thought signatures ride on
+  // the calls as `extra_content`, as Gemini's own OpenAI-compatible endpoint sends them.
+  const message = { role: "assistant", content: r.refusal !== undefined || (r.text === "" && r.toolCalls.length) ? null : r.text };
+  if (r.refusal !== undefined) message.refusal = r.refusal;
+  if (r.toolCalls.length) {
+    message.tool_calls = r.toolCalls.map((c) => ({
+      id: c.id,
+      type: "function",
+      function: { name: c.name, arguments: c.arguments },
+      ...(c.extra_content ? { extra_content: c.extra_content } : {}),
+    }));
+  }
   return {
     id: `chatcmpl-${crypto.randomUUID()}`, object: "chat.completion", created: Math.floor(Date.now() / 1000), model,
     choices: [{ index: 0, message, finish_reason: r.finishReason, logprobs: null }],

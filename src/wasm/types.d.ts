@@ -164,7 +164,7 @@ export interface Hooks {
     void | { result?: ToolReturn } | Promise<void | { result?: ToolReturn }>;
 }
 
-export type Style = "openai" | "anthropic" | "gemini";
+export type Style = "openai" | "anthropic" | "gemini" | "responses";
 
 export interface ClientOptions {
   /** e.g. "https://api.openai.com/v1", "https://api.anthropic.com" or "https://generativelanguage.googleapis.com". */
@@ -214,7 +214,25 @@ export interface ClientOptions {
 }
 
 /** A message in the client's style dialect (OpenAI chat messages or Anthropic messages). */
-export type Message = { role: string; content?: unknown; [key: string]: unknown };
+/**
+ * A message in a style's dialect (OpenAI, Anthropic, Gemini), or a Responses API input item (a
+ * `function_call`, `function_call_output` or `reasoning` item has a `type` and no `role`). An
+ * assistant message that carries the provider's reasoning state (thinking blocks, thought
+ * signatures, reasoning items) also has `reasoningOrigin`: it is sent back only to that
+ * provider and model.
+ */
+export type Message =
+  | { role: string; content?: unknown; reasoningOrigin?: ReasoningOrigin; [key: string]: unknown }
+  | { type: string; reasoningOrigin?: ReasoningOrigin; [key: string]: unknown };
+
+/** Whose reasoning state a message carries; `model` is "" when a history did not say. */
+export interface ReasoningOrigin {
+  provider: "anthropic" | "gemini" | "openai";
+  model: string;
+}
+
+/** Why the last model call ended, the same words for every provider. */
+export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "refusal" | "other";
 
 export interface RunOptions {
   toolkit?: Toolkit | { tools: Tool[] };
@@ -256,6 +274,8 @@ export type StreamWithAnswerOptions =
 /** Events of client.stream / client.streamWithAnswer, in contract order. */
 export type StreamEvent =
   | { type: "text"; delta: string }
+  /** Readable reasoning (thinking text, thought summaries) of a streamed reply; never in `text`. */
+  | { type: "reasoning"; delta: string }
   | { type: "tool_call"; id: string; name: string; args: { [key: string]: unknown } }
   | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
   | { type: "pending"; request: Suspension }
@@ -274,7 +294,8 @@ export interface EventStream extends AsyncIterable<StreamEvent> {
 
 /** What a store keeps per conversation id: plain, versioned JSON. */
 export interface ConversationState {
-  schemaVersion: 1;
+  /** 2 since reasoning state is kept; stores written with 1 still load. */
+  schemaVersion: 1 | 2;
   style: Style;
   messages: Message[];
   /** Present while the conversation is halted on a request. */
@@ -320,7 +341,8 @@ export interface ToolCallRecord {
 
 /** Plain data: JSON.stringify / JSON.parse keep everything resume needs. */
 export interface RunResult {
-  schemaVersion: 1;
+  /** 2 since reasoning state is kept; a version 1 state still resumes. */
+  schemaVersion: 1 | 2;
   /** The dialect `messages` is written in. */
   style: Style;
   status: "done" | "pending" | "incomplete";
@@ -331,6 +353,16 @@ export interface RunResult {
   turns: number;
   usage: Usage;
   model: string;
+  /**
+   * How the last model call of this run (or resume) ended; absent when it made none. "length":
+   * cut at the token limit; "refusal": the model declined and `text` is its refusal;
+   * "content_filter": the provider's safety system cut it.
+   */
+  finishReason?: FinishReason;
+  /** The provider's own word for it (`end_turn`, `STOP`, `max_output_tokens`, ...). */
+  providerFinishReason?: string;
+  /** The readable reasoning of this run's model calls; "" when the model gave none. */
+  reasoning: string;
   /** Present iff status is "incomplete". */
   limit?: "maxTurns";
   /** Present iff status is "pending". */
@@ -385,9 +417,15 @@ export interface TranslateRequest {
 export interface TranslateResult {
   text: string;
   /** `arguments` is always a JSON string. */
-  toolCalls: { id: string; name: string; arguments: string }[];
-  /** Any tool call means "tool_calls". */
+  toolCalls: { id: string; name: string; arguments: string; extra_content?: { google: { thought_signature: string } } }[];
+  /** Any tool call means "tool_calls"; a refusal is "content_filter" (and `refusal` is set). */
   finishReason: "stop" | "tool_calls" | "length" | "content_filter";
+  /** The provider's own finish reason. */
+  providerFinishReason?: string;
+  /** The refusal's text, when the model declined. */
+  refusal?: string;
+  /** The readable reasoning of the reply; "" when none. */
+  reasoning: string;
   usage: Usage;
   model: string;
   /** The provider's reply (absent when streamed). */
@@ -400,6 +438,6 @@ export interface ChatCompletionChunk {
   object: "chat.completion.chunk";
   created: number;
   model: string;
-  choices: { index: number; delta: { role?: "assistant"; content?: string; tool_calls?: { index: number; id: string; type: "function"; function: { name: string; arguments: string } }[] }; finish_reason: string | null }[];
+  choices: { index: number; delta: { role?: "assistant"; content?: string; reasoning_content?: string; tool_calls?: { index: number; id: string; type: "function"; function: { name: string; arguments: string }; extra_content?: { google: { thought_signature: string } } }[] }; finish_reason: string | null }[];
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }

@@ -21,9 +21,14 @@ function twoTurns() {
 
 const toolkit = createToolkit({ tools: [defineTool({ name: "echo", description: "echo", inputSchema: { type: "object" }, run: async ({ x }) => `got ${x}` })] });
 const KEYS = ["schemaVersion", "style", "status", "text", "messages", "toolCalls", "toolCallCount", "turns", "usage", "model"];
+// After `model`, in this order: the finish of the last model call (absent when the run made
+// none), `reasoning` always, then `limit` / `pending` when they apply.
+const TAIL = ["finishReason", "providerFinishReason", "reasoning", "limit", "pending"];
 
 function checkResult(r, first) {
-  assert.deepEqual(Object.keys(r), Object.keys(r).includes("pending") ? [...KEYS, "pending"] : KEYS);
+  const keys = Object.keys(r);
+  assert.deepEqual(keys, [...KEYS, ...TAIL.filter((k) => k === "reasoning" || keys.includes(k))]);
+  assert.equal(typeof r.reasoning, "string");
   const whole = JSON.parse(JSON.stringify(r));
   const messages = r.messages;
   assert.ok(Array.isArray(messages) && messages.length >= 2, "messages is the transcript");
