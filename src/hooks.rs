@@ -52,15 +52,30 @@ pub trait Hooks {
     fn transform_body(&self, body: Value) -> LocalBoxFuture<'_, Result<Option<Value>>>;
 }
 
-/// Keys `requestParams` may never set: the loop owns them.
-pub const FORBIDDEN_PARAMS: [&str; 3] = ["messages", "tools", "stream"];
+/// Keys `requestParams` may never set: the loop owns them (the transcript under each style's
+/// name for it, and streaming).
+pub const FORBIDDEN_PARAMS: [&str; 4] = ["messages", "input", "contents", "stream"];
 
 /// `requestParams` shallow-merged into a body: the caller wins, except on the loop's own keys.
+/// `tools` never replaces the loop's declarations: its entries are added after them, which is
+/// how a caller turns on the tools a provider runs itself (Responses `web_search`, Anthropic
+/// server tools, Gemini `google_search`), whose items the loop keeps but never answers.
 pub fn merge_params(body: &mut Value, params: &Map<String, Value>) {
     if let Value::Object(b) = body {
         for (k, v) in params {
-            if !FORBIDDEN_PARAMS.contains(&k.as_str()) {
-                b.insert(k.clone(), v.clone());
+            match (k.as_str(), v) {
+                (k, _) if FORBIDDEN_PARAMS.contains(&k) => {}
+                ("tools", Value::Array(extra)) if extra.is_empty() => {}
+                ("tools", Value::Array(extra)) => match b.get_mut("tools") {
+                    Some(Value::Array(tools)) => tools.extend(extra.iter().cloned()),
+                    _ => {
+                        b.insert("tools".into(), v.clone());
+                    }
+                },
+                ("tools", _) => {}
+                _ => {
+                    b.insert(k.clone(), v.clone());
+                }
             }
         }
     }
@@ -74,8 +89,15 @@ mod tests {
     #[test]
     fn request_params_merge_shallowly_and_never_touch_the_loops_keys() {
         let mut body = json!({"model": "m", "messages": [1], "max_tokens": 4096});
-        let params = json!({"max_tokens": 100, "temperature": 0.2, "messages": [], "stream": true, "tools": []});
+        let params = json!({"max_tokens": 100, "temperature": 0.2, "messages": [], "stream": true, "tools": [], "input": [], "contents": []});
         merge_params(&mut body, params.as_object().unwrap());
         assert_eq!(body, json!({"model": "m", "messages": [1], "max_tokens": 100, "temperature": 0.2}));
+        // Server-run tools are added after the loop's declarations, never in their place.
+        let mut body = json!({"input": [1], "tools": [{"type": "function", "name": "f"}]});
+        merge_params(&mut body, json!({"tools": [{"type": "web_search"}]}).as_object().unwrap());
+        assert_eq!(body, json!({"input": [1], "tools": [{"type": "function", "name": "f"}, {"type": "web_search"}]}));
+        let mut body = json!({"input": [1], "tools": [{"type": "function", "name": "f"}]});
+        merge_params(&mut body, json!({"tools": "all"}).as_object().unwrap());
+        assert_eq!(body["tools"], json!([{"type": "function", "name": "f"}]), "a tools that is not an array is ignored");
     }
 }
