@@ -62,7 +62,7 @@ impl Reasoning {
     /// Whether this is for `provider` and, when given, `model` (a request); `None` accepts any
     /// model of the provider (a rendering for the state or a result).
     pub fn is_for(&self, provider: &str, model: Option<&str>) -> bool {
-        self.provider == provider && model.is_none_or(|m| self.model.is_empty() || self.model == m)
+        self.provider == provider && model.map_or(true, |m| self.model.is_empty() || self.model == m)
     }
 
     /// The items that come right before call `k` (or, for `k == 0`, before the text).
@@ -104,7 +104,7 @@ impl AssistantTurn {
 
     /// Whether the turn holds nothing at all: no text, calls or reasoning.
     pub fn is_empty(&self) -> bool {
-        self.text.is_empty() && self.calls.is_empty() && self.reasoning.as_ref().is_none_or(Reasoning::is_empty)
+        self.text.is_empty() && self.calls.is_empty() && self.reasoning.as_ref().map_or(true, Reasoning::is_empty)
     }
 }
 
