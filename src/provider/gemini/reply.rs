@@ -3,8 +3,7 @@
 //! reasoning items, never answer text), `functionCall` parts, thought signatures, the finish
 //! reason, `usageMetadata`, and the ways a candidate ends without an answer.
 
-use super::finish::empty_is_answer;
-use super::finish::withheld;
+use super::finish::{empty_is_answer, withheld};
 use crate::error::{Code, Error, Result};
 use crate::message::{AssistantTurn, Reasoning, ToolCall, Usage};
 use crate::provider::call::ModelReply;
