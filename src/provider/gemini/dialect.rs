@@ -2,8 +2,15 @@
 //! `functionCall` / `functionResponse` parts, rendered as values and read back. System
 //! messages go to `systemInstruction`. Results go back as `{ output }` or `{ error }` objects with
 //! the call's name; a history without call ids gets synthesised ones (`call_h<index>_<n>`).
+//!
+//! A model turn's reasoning state goes back where Gemini put it: thought parts verbatim (by
+//! their `at`), the text part's `thoughtSignature`, each call's. For a request only a turn made
+//! by the same model keeps it; a Gemini 3 model is sent the documented validator-skipping
+//! signature on the first call of a turn that has none of its own (a turn from another model or
+//! provider), and a turn with nothing to send is left out, since Gemini refuses an empty one.
 
-use crate::message::{push_user, AssistantTurn, Message, ToolCall, ToolOutput};
+use super::reply::{is_thought, signature};
+use crate::message::{push_user, AssistantTurn, Message, Reasoning, ToolCall, ToolOutput, ORIGIN_KEY};
 use crate::part::Part;
 use crate::provider::common::obj;
 use crate::style::Style;
@@ -25,16 +32,19 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
                 ("user", parts)
             }
             Message::Assistant(turn) => {
-                let mut parts = Vec::with_capacity(turn.calls.len() + 1);
-                if !turn.text.is_empty() || turn.calls.is_empty() {
-                    parts.push(obj(&mut [("text", Value::from(turn.text.as_str()))]));
+                let r = turn.reasoning_for("gemini", model);
+                let parts = model_parts(turn, r, model.is_some_and(validated));
+                match (model, r) {
+                    // A request: an empty content is refused, so the turn is left out.
+                    (Some(_), _) if parts.is_empty() => continue,
+                    (None, Some(r)) => {
+                        // The state view: says whose reasoning this is. An empty turn is `parts: []`.
+                        let mut fields = [("role", Value::from("model")), ("parts", Value::Array(parts)), (ORIGIN_KEY, r.origin_value())];
+                        out.push(obj(&mut fields));
+                        continue;
+                    }
+                    _ => ("model", parts),
                 }
-                for c in &turn.calls {
-                    let (id, name) = (Value::from(c.id.as_str()), Value::from(c.name.as_str()));
-                    let call = obj(&mut [("id", id), ("name", name), ("args", Value::Object(c.input_or_empty()))]);
-                    parts.push(obj(&mut [("functionCall", call)]));
-                }
-                ("model", parts)
             }
             Message::Tool(outs) => {
                 // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
@@ -61,29 +71,57 @@ fn part(p: &Part) -> Value {
     p.value(Some(Style::Gemini))
 }
 
+/// What Google documents for a call whose signature is lost (a history from another model or
+/// provider, a call made up by the application): it lets a Gemini 3 model accept the call.
+pub(crate) const SKIP_SIGNATURE: &str = "skip_thought_signature_validator";
+
+/// Whether `model` validates thought signatures on function calls (Gemini 3 and later ones
+/// named so): a request to it fails when the first call of a step has none.
+fn validated(model: &str) -> bool {
+    model.to_ascii_lowercase().contains("gemini-3")
+}
+
+/// A model turn's parts: thought items before the text, the text (signed), each call (signed)
+/// with the items that came before it, then the items after the last call. `r` is the turn's
+/// reasoning when it may be sent; without it no signature goes out. `skip`: the first call gets
+/// [`SKIP_SIGNATURE`] when it has no signature of its own.
+fn model_parts(turn: &AssistantTurn, r: Option<&Reasoning>, skip: bool) -> Vec<Value> {
+    let mut parts = Vec::with_capacity(turn.calls.len() + 1);
+    let items = |k: usize, parts: &mut Vec<Value>| parts.extend(r.into_iter().flat_map(|r| r.before(k)).cloned());
+    items(0, &mut parts);
+    let text_sig = r.and_then(|r| r.text_signature.as_deref());
+    if !turn.text.is_empty() || text_sig.is_some() {
+        parts.push(signed(&mut [("text", Value::from(turn.text.as_str()))], text_sig));
+    }
+    for (k, c) in turn.calls.iter().enumerate() {
+        if k > 0 {
+            items(k, &mut parts);
+        }
+        let own = r.and(c.signature.as_deref());
+        let sig = own.or((skip && k == 0).then_some(SKIP_SIGNATURE));
+        let (id, name) = (Value::from(c.id.as_str()), Value::from(c.name.as_str()));
+        let call = obj(&mut [("id", id), ("name", name), ("args", Value::Object(c.input_or_empty()))]);
+        parts.push(signed(&mut [("functionCall", call)], sig));
+    }
+    parts.extend(r.into_iter().flat_map(|r| r.after(turn.calls.len())).cloned());
+    parts
+}
+
+/// A part of `fields`, with its `thoughtSignature` after them when there is one.
+fn signed(fields: &mut [(&str, Value)], sig: Option<&str>) -> Value {
+    let mut v = obj(fields);
+    if let (Some(s), Value::Object(m)) = (sig, &mut v) {
+        m.insert("thoughtSignature".into(), s.into());
+    }
+    v
+}
+
 /// One Gemini content, read into the neutral transcript. Calls without an id get
 /// `call_h<index>_<n>`; a response without an id answers the first call of that name still
 /// waiting in the turn before it.
 pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Message>) -> Result<(), String> {
     if role == "model" {
-        let mut turn = AssistantTurn::default();
-        for (n, p) in parts.iter().enumerate() {
-            if p.get("thought").and_then(Value::as_bool) == Some(true) {
-                continue;
-            }
-            if let Some(t) = p.get("text").and_then(Value::as_str) {
-                turn.text.push_str(t);
-            } else if let Some(f) = p.get("functionCall") {
-                let id = f.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
-                turn.calls.push(ToolCall {
-                    id: id.unwrap_or_else(|| format!("call_h{index}_{n}")),
-                    name: f.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
-                    arguments: f.get("args").map_or_else(|| "{}".into(), crate::json::to_text),
-                    signature: None,
-                });
-            }
-        }
-        out.push(Message::Assistant(turn));
+        out.push(Message::Assistant(read_model(index, parts)));
         return Ok(());
     }
     let (mut user, mut has_text) = (Vec::new(), parts.is_empty());
@@ -117,6 +155,41 @@ pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Mess
     // A text part, even an empty one, is a user turn: dropping it would change the transcript.
     push_user(out, user, has_text);
     Ok(())
+}
+
+/// A model content: text, calls, and the reasoning state as [`render`] writes it (thought parts
+/// verbatim at their place, the signatures of the text part and of each call), tagged `gemini`
+/// with the model unknown until the content's origin member says it. Of several signed text
+/// parts the last signature is kept, as in a reply.
+fn read_model(index: usize, parts: &[Value]) -> AssistantTurn {
+    let mut turn = AssistantTurn::default();
+    let mut r = Reasoning::new("gemini");
+    let mut found = false;
+    for (n, p) in parts.iter().enumerate() {
+        let sig = signature(p).map(str::to_string);
+        found |= sig.is_some();
+        if is_thought(p) {
+            r.items.push((turn.calls.len(), p.clone()));
+            found = true;
+        } else if let Some(t) = p.get("text").and_then(Value::as_str) {
+            turn.text.push_str(t);
+            if sig.is_some() {
+                r.text_signature = sig;
+            }
+        } else if let Some(f) = p.get("functionCall") {
+            let id = f.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+            turn.calls.push(ToolCall {
+                id: id.unwrap_or_else(|| format!("call_h{index}_{n}")),
+                name: f.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
+                arguments: f.get("args").map_or_else(|| "{}".into(), crate::json::to_text),
+                signature: sig,
+            });
+        }
+    }
+    if found {
+        turn.reasoning = Some(r);
+    }
+    turn
 }
 
 fn text_of(v: &Value) -> String {

@@ -1,6 +1,6 @@
-//! Gemini's finish reasons. The one list of reasons that mean the answer was withheld: the
-//! reply parser turns such an empty candidate into `provider_error`, and `translate` reports
-//! them as OpenAI's `content_filter`.
+//! Gemini's finish reasons. The one list of reasons that mean the answer was withheld, the one
+//! rule for when an empty candidate is an answer, and the one normalisation ([`finish`]) that
+//! both the loop's `Finish` and `translate`'s OpenAI `finish_reason` come from.
 
 use crate::provider::call::Finish;
 
@@ -21,8 +21,9 @@ pub(crate) fn withheld(reason: &str) -> bool {
 }
 
 /// Whether a candidate that ended for `reason` with no content is an answer (an empty one) and
-/// not a withheld reply: only a plain stop or the token limit. Any other reason, known or not,
-/// with nothing in the candidate is the provider's error, never an empty success.
+/// not a withheld reply: only a plain stop or the token limit. Any other reason, known or not
+/// (`MALFORMED_FUNCTION_CALL`, `OTHER`, one added next year), with neither text nor calls in the
+/// candidate is the provider's error, never an empty success.
 pub(crate) fn empty_is_answer(reason: &str) -> bool {
     matches!(reason, "STOP" | "MAX_TOKENS")
 }
@@ -39,11 +40,11 @@ pub(crate) fn finish(reason: Option<&str>, has_calls: bool) -> Finish {
 }
 
 /// A Gemini finish reason as OpenAI's `finish_reason`, for the reasons that are not a plain
-/// stop: `MAX_TOKENS` is `length`, a withheld answer `content_filter`; anything else `None`.
+/// stop: what [`finish`] makes of it when it is `length` or `content_filter`; `None` otherwise
+/// (OpenAI has no `other`, and `translate` also passes other providers' values through here).
 pub fn gemini_finish_reason(reason: &str) -> Option<&'static str> {
-    match reason {
-        "MAX_TOKENS" => Some("length"),
-        r if withheld(r) => Some("content_filter"),
+    match finish(Some(reason), false) {
+        f @ (Finish::Length | Finish::ContentFilter) => Some(f.as_str()),
         _ => None,
     }
 }

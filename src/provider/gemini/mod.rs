@@ -6,8 +6,11 @@
 //! Quirks kept here: `{base}/v1beta/models/{model}:generateContent`
 //! (`:streamGenerateContent?alt=sse` when streaming) with `x-goog-api-key`; the system prompt is
 //! `systemInstruction`; one `functionDeclarations` tool; the OpenAPI schema subset; thought parts
-//! are not answer text; a withheld answer (safety and kindred finish reasons, a blocked prompt)
-//! is `provider_error`; calls may come without ids (the loop then assigns `call_<turn>_<i>`,
+//! are readable reasoning, never answer text, and go back verbatim with every `thoughtSignature`
+//! (on the text part, on each call) to the model that made them, while a Gemini 3 model gets
+//! the documented skip-validator signature on an unsigned turn's first call; a candidate that
+//! ends empty for any reason but `STOP` / `MAX_TOKENS` (safety, a malformed call, one not yet
+//! known), or a blocked prompt, is `provider_error`; an empty model turn is never sent; calls may come without ids (the loop then assigns `call_<turn>_<i>`,
 //! which travel in `functionCall.id` / `functionResponse.id`); a stream has no end marker, only
 //! the `finishReason` of its last event.
 

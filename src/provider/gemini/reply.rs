@@ -1,10 +1,11 @@
 //! The whole Gemini reply, and one candidate of a (partial) response, which the stream reads
-//! event by event: text parts (thought parts skipped), `functionCall` parts, the finish reason,
-//! `usageMetadata`, and the two ways an answer is withheld.
+//! event by event: text parts, thought parts (readable reasoning, kept verbatim as the turn's
+//! reasoning items, never answer text), `functionCall` parts, thought signatures, the finish
+//! reason, `usageMetadata`, and the ways a candidate ends without an answer.
 
-use super::finish::withheld;
+use super::finish::{empty_is_answer, withheld};
 use crate::error::{Code, Error, Result};
-use crate::message::{AssistantTurn, ToolCall, Usage};
+use crate::message::{AssistantTurn, Reasoning, ToolCall, Usage};
 use crate::provider::call::ModelReply;
 use crate::provider::common::u64_at;
 use serde_json::Value;
@@ -14,11 +15,14 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
         return Err(Error::parse("Gemini reply has no candidates"));
     }
     let mut turn = AssistantTurn::default();
-    let reason = candidate(v, &mut turn)?;
-    if reason.is_none() && turn.text.is_empty() && turn.calls.is_empty() {
-        return Err(Error::parse("Gemini reply has an empty candidate list"));
+    let mut thoughts = String::new();
+    let reason = candidate(v, &mut turn, &mut thoughts)?;
+    let answered = !turn.text.is_empty() || !turn.calls.is_empty();
+    match reason.as_deref() {
+        None if !answered => Err(Error::parse("Gemini reply has an empty candidate list")),
+        Some(r) if !answered && !empty_is_answer(r) => Err(no_answer(v, r)),
+        _ => Ok(ModelReply { turn, stop_reason: reason, usage: usage_of(v), reasoning_text: thoughts, ..ModelReply::default() }),
     }
-    Ok(ModelReply { turn, stop_reason: reason, usage: usage_of(v), ..ModelReply::default() })
 }
 
 pub(super) fn usage_of(v: &Value) -> Usage {
@@ -28,8 +32,45 @@ pub(super) fn usage_of(v: &Value) -> Usage {
     Usage { prompt_tokens: p, completion_tokens: c, total_tokens: total }
 }
 
-/// Text and calls of one (partial) response's first candidate; the finish reason if present.
-pub(super) fn candidate(v: &Value, turn: &mut AssistantTurn) -> Result<Option<String>> {
+/// A candidate that ended for `reason` with neither text nor calls (a reason other than a plain
+/// stop or the token limit): the provider's error, naming the reason and Gemini's
+/// `finishMessage` when it gave one (it says what was malformed, for example).
+pub(super) fn no_answer(v: &Value, reason: &str) -> Error {
+    let what = if withheld(reason) { "withheld the answer" } else { "ended without an answer" };
+    let mut msg = format!("Gemini {what}: finishReason {reason}");
+    let first = v.get("candidates").and_then(|c| c.get(0));
+    if let Some(m) = first.and_then(|c| c.get("finishMessage")).and_then(Value::as_str).filter(|m| !m.is_empty()) {
+        msg.push_str(" (");
+        msg.push_str(m);
+        msg.push(')');
+    }
+    Error::new(Code::ProviderError, msg)
+}
+
+/// A part's `thoughtSignature`; an empty one is none (there is nothing to send back).
+pub(super) fn signature(p: &Value) -> Option<&str> {
+    p.get("thoughtSignature").and_then(Value::as_str).filter(|s| !s.is_empty())
+}
+
+pub(super) fn is_thought(p: &Value) -> bool {
+    p.get("thought").and_then(Value::as_bool) == Some(true)
+}
+
+fn reasoning(turn: &mut AssistantTurn) -> &mut Reasoning {
+    turn.reasoning.get_or_insert_with(|| Reasoning::new("gemini"))
+}
+
+/// Text, thoughts, calls and signatures of one (partial) response's first candidate, added to
+/// `turn` (thought text to `thoughts`); the finish reason if present. A blocked prompt is an
+/// error here; a candidate that ended empty is judged by the caller, which sees the whole reply.
+///
+/// Signatures are kept verbatim where Gemini put them: a `functionCall` part's on that call
+/// (for parallel calls Gemini signs only the first, and the others stay unsigned), a text part's
+/// as the turn's `text_signature`. The turn has one text part, so of several signed text parts
+/// the last signature wins: a stream sends the text in pieces and signs the last one, often an
+/// empty `{ text: "", thoughtSignature }` at the very end, where the whole reply signs its one
+/// text part with the same value.
+pub(super) fn candidate(v: &Value, turn: &mut AssistantTurn, thoughts: &mut String) -> Result<Option<String>> {
     let Some(c) = v.get("candidates").and_then(Value::as_array).and_then(|c| c.first()) else {
         if let Some(reason) = v.get("promptFeedback").and_then(|f| f.get("blockReason")).and_then(Value::as_str) {
             return Err(Error::new(Code::ProviderError, format!("Gemini blocked the prompt: {reason}")));
@@ -37,26 +78,59 @@ pub(super) fn candidate(v: &Value, turn: &mut AssistantTurn) -> Result<Option<St
         return Ok(None);
     };
     for p in c.get("content").and_then(|c| c.get("parts")).and_then(Value::as_array).into_iter().flatten() {
-        if p.get("thought").and_then(Value::as_bool) == Some(true) {
-            continue; // thinking summaries are not part of the answer
-        }
-        if let Some(t) = p.get("text").and_then(Value::as_str) {
+        let sig = signature(p);
+        if is_thought(p) {
+            // Thought summaries are readable reasoning, and the part goes back verbatim.
+            thoughts.push_str(p.get("text").and_then(Value::as_str).unwrap_or_default());
+            let at = turn.calls.len();
+            push_thought(&mut reasoning(turn).items, at, p.clone());
+        } else if let Some(t) = p.get("text").and_then(Value::as_str) {
             turn.text.push_str(t);
+            if let Some(s) = sig {
+                reasoning(turn).text_signature = Some(s.to_string());
+            }
         } else if let Some(f) = p.get("functionCall") {
             let name = f.get("name").and_then(Value::as_str).ok_or_else(|| Error::parse("Gemini functionCall has no name"))?;
+            if sig.is_some() {
+                reasoning(turn);
+            }
             turn.calls.push(ToolCall {
                 id: f.get("id").and_then(Value::as_str).unwrap_or_default().to_string(),
                 name: name.to_string(),
                 arguments: f.get("args").map_or_else(|| "{}".into(), crate::json::to_text),
-                signature: None,
+                signature: sig.map(str::to_string),
             });
         }
     }
-    let reason = c.get("finishReason").and_then(Value::as_str).map(str::to_string);
-    if let Some(r) = reason.as_deref().filter(|r| withheld(r)) {
-        if turn.text.is_empty() && turn.calls.is_empty() {
-            return Err(Error::new(Code::ProviderError, format!("Gemini withheld the answer: finishReason {r}")));
+    Ok(c.get("finishReason").and_then(Value::as_str).map(str::to_string))
+}
+
+/// Adds a thought part as a reasoning item. A stream cuts one thought part into pieces, one per
+/// event, and signs only the last; so a plain thought part (`text`, `thought`, at most a
+/// signature) right after an unsigned plain one at the same place continues it: its text is
+/// appended and its signature taken. The whole reply goes through the same rule, so a reply
+/// reads the same streamed or not.
+pub(super) fn push_thought(items: &mut Vec<(usize, Value)>, at: usize, part: Value) {
+    if let Some((last_at, Value::Object(last))) = items.last_mut() {
+        if *last_at == at && plain(last) && !last.contains_key("thoughtSignature") {
+            if let Value::Object(next) = &part {
+                if plain(next) {
+                    let add = next.get("text").and_then(Value::as_str).unwrap_or_default();
+                    if let Some(Value::String(t)) = last.get_mut("text") {
+                        t.push_str(add);
+                    }
+                    if let Some(s) = next.get("thoughtSignature") {
+                        last.insert("thoughtSignature".into(), s.clone());
+                    }
+                    return;
+                }
+            }
         }
     }
-    Ok(reason)
+    items.push((at, part));
+}
+
+/// A thought part of only `text` (a string), `thought` and `thoughtSignature`.
+fn plain(p: &serde_json::Map<String, Value>) -> bool {
+    p.get("text").is_some_and(Value::is_string) && p.keys().all(|k| matches!(k.as_str(), "text" | "thought" | "thoughtSignature"))
 }
