@@ -89,7 +89,8 @@ mod tests {
     #[test]
     fn request_params_merge_shallowly_and_never_touch_the_loops_keys() {
         let mut body = json!({"model": "m", "messages": [1], "max_tokens": 4096});
-        let params = json!({"max_tokens": 100, "temperature": 0.2, "messages": [], "stream": true, "tools": [], "input": [], "contents": []});
+        let params =
+            json!({"max_tokens": 100, "temperature": 0.2, "messages": [], "stream": true, "tools": [], "input": [], "contents": []});
         merge_params(&mut body, params.as_object().unwrap());
         assert_eq!(body, json!({"model": "m", "messages": [1], "max_tokens": 100, "temperature": 0.2}));
         // Server-run tools are added after the loop's declarations, never in their place.

@@ -250,7 +250,8 @@ impl CallSubject for Translation<'_, '_> {
                 let mut calls = Vec::with_capacity(reply.turn.calls.len());
                 for (i, c) in reply.turn.calls.iter().enumerate() {
                     let function = obj(vec![("name", c.name.as_str().into()), ("arguments", arguments(c))]);
-                    let mut fields = vec![("index", i.into()), ("id", c.id.as_str().into()), ("type", "function".into()), ("function", function)];
+                    let mut fields =
+                        vec![("index", i.into()), ("id", c.id.as_str().into()), ("type", "function".into()), ("function", function)];
                     fields.extend(extra_content(c).map(|e| ("extra_content", e)));
                     calls.push(obj(fields));
                 }

@@ -20,7 +20,12 @@ pub struct StreamAssembler {
 
 impl StreamAssembler {
     pub fn new(cfg: &ProviderConfig) -> Self {
-        StreamAssembler { adapter: adapter(cfg.style), model: cfg.model.clone(), sse: SseDecoder::new(), asm: Assembly::new(cfg.api_key.clone()) }
+        StreamAssembler {
+            adapter: adapter(cfg.style),
+            model: cfg.model.clone(),
+            sse: SseDecoder::new(),
+            asm: Assembly::new(cfg.api_key.clone()),
+        }
     }
 
     /// Feeds response bytes; the text deltas they completed go to `deltas`. When an event fails,
