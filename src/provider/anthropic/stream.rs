@@ -40,12 +40,12 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
                 (Some("input_json_delta"), _) => asm.parts[pos].arguments.push_str(text("partial_json")),
                 (Some("thinking_delta"), Some(k)) => {
                     let t = text("thinking");
-                    if let Some(fresh) = asm.reasoning.items.get_mut(k).and_then(|(_, item)| append(item, "thinking", t)) {
+                    if let Some(fresh) = thinking_block(asm, k).and_then(|item| append(item, "thinking", t)) {
                         readable(asm, fresh, t, deltas);
                     }
                 }
                 (Some("signature_delta"), Some(k)) => {
-                    if let Some((_, item)) = asm.reasoning.items.get_mut(k) {
+                    if let Some(item) = thinking_block(asm, k) {
                         append(item, "signature", text("signature"));
                     }
                 }
@@ -115,6 +115,11 @@ fn start(asm: &mut Assembly, v: &Value, deltas: &mut Vec<Delta>) {
 fn slot(parts: &[Part], pos: usize) -> Option<usize> {
     let is_item = |p: &Part| !p.is_tool && !p.name.is_empty();
     is_item(&parts[pos]).then(|| parts[..pos].iter().filter(|p| is_item(p)).count())
+}
+
+/// Item `k` if it is a `thinking` block: the only one thinking and signature deltas may change.
+fn thinking_block(asm: &mut Assembly, k: usize) -> Option<&mut Value> {
+    asm.reasoning.items.get_mut(k).map(|(_, item)| item).filter(|item| item.get("type").and_then(Value::as_str) == Some("thinking"))
 }
 
 /// Appends to an item's string member (created if missing); whether it was empty before, or
