@@ -590,3 +590,12 @@ fn malformed_thinking_streams_are_typed_errors_or_ignored_never_panics() {
     assert_eq!(r.turn.reasoning, reasoning("anthropic", "test-model", vec![(0, redacted())]));
     assert_eq!((text.as_str(), thought.as_str(), r.reasoning_text.as_str()), ("", "", ""));
 }
+
+#[test]
+fn openai_content_parts_in_an_assistant_message_are_not_taken_for_anthropic_blocks() {
+    let m = json!({"role": "assistant", "content": [{"type": "text", "text": "No."}, {"type": "refusal", "refusal": "I can't."}, {"type": "output_text", "text": "x"}]});
+    assert_eq!(
+        dialect::read(&[m]).unwrap(),
+        vec![Message::Assistant(AssistantTurn { text: "No.".into(), calls: vec![], reasoning: None })]
+    );
+}

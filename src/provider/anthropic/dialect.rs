@@ -104,7 +104,8 @@ fn content_blocks(text: Option<&String>, parts: &[Part]) -> Value {
 /// call's arguments); any other block (thinking, redacted thinking, server tool blocks) is
 /// Anthropic reasoning state, kept verbatim after the calls read so far. The model that made it
 /// is unknown here: a rendered state names it (`reasoningOrigin`, applied by `dialect::read`).
-/// An OpenAI `refusal` content part is no Anthropic block and is dropped, as before.
+/// OpenAI content parts are no Anthropic blocks (this reader also reads OpenAI assistant content
+/// arrays): they are dropped, as before, rather than replayed to Anthropic as reasoning.
 pub(crate) fn read_assistant_blocks(blocks: &[Value], turn: &mut AssistantTurn) {
     for b in blocks {
         match b.get("type").and_then(Value::as_str) {
@@ -115,7 +116,8 @@ pub(crate) fn read_assistant_blocks(blocks: &[Value], turn: &mut AssistantTurn) 
                 arguments: b.get("input").map_or_else(|| "{}".into(), crate::json::to_text),
                 signature: None,
             }),
-            Some("refusal") | None => {}
+            Some(kind) if OPENAI_PARTS.contains(&kind) => {}
+            None => {}
             Some(_) => {
                 let at = turn.calls.len();
                 turn.reasoning.get_or_insert_with(|| Reasoning::new("anthropic")).items.push((at, b.clone()));
@@ -123,6 +125,9 @@ pub(crate) fn read_assistant_blocks(blocks: &[Value], turn: &mut AssistantTurn) 
         }
     }
 }
+
+/// OpenAI content part types an assistant message may carry (Chat Completions and Responses).
+const OPENAI_PARTS: [&str; 6] = ["refusal", "output_text", "input_text", "image_url", "input_image", "input_audio"];
 
 /// A user message's content blocks (Anthropic's, or OpenAI's content parts): each `tool_result`
 /// is a result (merged with the results just before it), and the other blocks, if any, one user
