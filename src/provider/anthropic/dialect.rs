@@ -1,7 +1,9 @@
 //! The Anthropic dialect of the transcript: `user` / `assistant` messages whose content is a
-//! string or `text` / `tool_use` / `tool_result` blocks, rendered as values and read back. System messages are not Anthropic messages: they go to the body's `system` field.
+//! string or `text` / `tool_use` / `tool_result` blocks (and, in assistant turns, reasoning
+//! blocks kept verbatim: `thinking`, `redacted_thinking`, server tool blocks), rendered as values
+//! and read back. System messages are not Anthropic messages: they go to the body's `system` field.
 
-use crate::message::{push_result, AssistantTurn, Message, ToolCall};
+use crate::message::{push_result, AssistantTurn, Message, Reasoning, ToolCall, ORIGIN_KEY};
 use crate::part::Part;
 use crate::provider::common::{obj, split_content, str_field};
 use crate::style::Style;
@@ -17,20 +19,15 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
             Message::User(t) => ("user", Value::from(t.as_str())),
             Message::UserParts(p) => ("user", content_blocks(None, p)),
             Message::Assistant(turn) => {
-                let mut blocks = Vec::with_capacity(turn.calls.len() + 1);
-                if !turn.text.is_empty() {
-                    blocks.push(obj(&mut [("type", Value::from("text")), ("text", Value::from(turn.text.as_str()))]));
+                let reasoning = turn.reasoning_for("anthropic", model);
+                let content = assistant_blocks(turn, reasoning);
+                let mut msg = obj(&mut [("role", Value::from("assistant")), ("content", content)]);
+                // The state's view says whose reasoning this is, so it is never replayed elsewhere.
+                if let (None, Some(r), Value::Object(fields)) = (model, reasoning, &mut msg) {
+                    fields.insert(ORIGIN_KEY.to_string(), r.origin_value());
                 }
-                for c in &turn.calls {
-                    let (id, name) = (Value::from(c.id.as_str()), Value::from(c.name.as_str()));
-                    blocks.push(obj(&mut [
-                        ("type", Value::from("tool_use")),
-                        ("id", id),
-                        ("name", name),
-                        ("input", Value::Object(c.input_or_empty())),
-                    ]));
-                }
-                ("assistant", Value::Array(blocks))
+                out.push(msg);
+                continue;
             }
             Message::Tool(outs) => {
                 // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
@@ -57,6 +54,40 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
     out
 }
 
+/// An assistant turn's blocks in the order the API gave them: the reasoning items before the
+/// first call (so a thinking block opens the message, as the API requires when thinking is on),
+/// the text, then each call preceded by the items that came before it, then the items after the
+/// last call. `reasoning` is the turn's, when it may go where this rendering goes.
+fn assistant_blocks(turn: &AssistantTurn, reasoning: Option<&Reasoning>) -> Value {
+    let items = reasoning.map_or(0, |r| r.items.len());
+    let mut blocks = Vec::with_capacity(turn.calls.len() + 1 + items);
+    let items_before = |k: usize, blocks: &mut Vec<Value>| {
+        if let Some(r) = reasoning {
+            blocks.extend(r.before(k).cloned());
+        }
+    };
+    items_before(0, &mut blocks);
+    if !turn.text.is_empty() {
+        blocks.push(obj(&mut [("type", Value::from("text")), ("text", Value::from(turn.text.as_str()))]));
+    }
+    for (k, c) in turn.calls.iter().enumerate() {
+        if k > 0 {
+            items_before(k, &mut blocks);
+        }
+        let (id, name) = (Value::from(c.id.as_str()), Value::from(c.name.as_str()));
+        blocks.push(obj(&mut [
+            ("type", Value::from("tool_use")),
+            ("id", id),
+            ("name", name),
+            ("input", Value::Object(c.input_or_empty())),
+        ]));
+    }
+    if let Some(r) = reasoning {
+        blocks.extend(r.after(turn.calls.len()).cloned());
+    }
+    Value::Array(blocks)
+}
+
 /// Content blocks: `text` (when given) then the parts.
 fn content_blocks(text: Option<&String>, parts: &[Part]) -> Value {
     let mut out = Vec::with_capacity(parts.len() + 1);
@@ -70,7 +101,11 @@ fn content_blocks(text: Option<&String>, parts: &[Part]) -> Value {
 }
 
 /// An assistant message's content blocks: `text` and `tool_use` (its `input` serialised as the
-/// call's arguments); other blocks (thinking, images) are not modelled and are dropped.
+/// call's arguments); any other block (thinking, redacted thinking, server tool blocks) is
+/// Anthropic reasoning state, kept verbatim after the calls read so far. The model that made it
+/// is unknown here: a rendered state names it (`reasoningOrigin`, applied by `dialect::read`).
+/// OpenAI content parts are no Anthropic blocks (this reader also reads OpenAI assistant content
+/// arrays): they are dropped, as before, rather than replayed to Anthropic as reasoning.
 pub(crate) fn read_assistant_blocks(blocks: &[Value], turn: &mut AssistantTurn) {
     for b in blocks {
         match b.get("type").and_then(Value::as_str) {
@@ -81,10 +116,18 @@ pub(crate) fn read_assistant_blocks(blocks: &[Value], turn: &mut AssistantTurn) 
                 arguments: b.get("input").map_or_else(|| "{}".into(), crate::json::to_text),
                 signature: None,
             }),
-            _ => {}
+            Some(kind) if OPENAI_PARTS.contains(&kind) => {}
+            None => {}
+            Some(_) => {
+                let at = turn.calls.len();
+                turn.reasoning.get_or_insert_with(|| Reasoning::new("anthropic")).items.push((at, b.clone()));
+            }
         }
     }
 }
+
+/// OpenAI content part types an assistant message may carry (Chat Completions and Responses).
+const OPENAI_PARTS: [&str; 6] = ["refusal", "output_text", "input_text", "image_url", "input_image", "input_audio"];
 
 /// A user message's content blocks (Anthropic's, or OpenAI's content parts): each `tool_result`
 /// is a result (merged with the results just before it), and the other blocks, if any, one user

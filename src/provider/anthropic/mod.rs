@@ -6,7 +6,10 @@
 //! required (4096 unless set); the schema is named `input_schema`; only a forced or
 //! `required`/`none` choice is sent; results carry `is_error`; streamed tool input arrives as
 //! JSON fragments and is normalised as the whole reply serialises `input`; usage in
-//! `message_delta` is cumulative; a stream is whole only at `message_stop`.
+//! `message_delta` is cumulative; a stream is whole only at `message_stop`. Thinking,
+//! redacted thinking and server tool blocks are reasoning items kept verbatim at their place
+//! among the calls and sent back first (before the text) only to the model that made them; a
+//! refusal with no answer is withheld (`provider_error`).
 
 pub(crate) mod dialect;
 mod reply;

@@ -1,14 +1,25 @@
 //! The whole Anthropic reply: `content` blocks, `stop_reason` and `usage`.
+//!
+//! `text` blocks make the answer and `tool_use` blocks the calls; every other block (`thinking`,
+//! `redacted_thinking`, server tool blocks such as `server_tool_use` / `web_search_tool_result`)
+//! is reasoning state kept verbatim, at its place among the calls, because the API wants it back
+//! unchanged in the next request (a thinking block's `signature` is checked).
 
-use crate::error::{Error, Result};
-use crate::message::{AssistantTurn, ToolCall, Usage};
+use crate::error::{Code, Error, Result};
+use crate::message::{AssistantTurn, Reasoning, ToolCall, Usage};
 use crate::provider::call::ModelReply;
 use crate::provider::common::u64_at;
 use serde_json::{json, Value};
 
+/// Between the readable texts of two `thinking` blocks: each block is a paragraph of its own
+/// (interleaved thinking between tool calls would otherwise run sentences together).
+pub(super) const THINKING_SEPARATOR: &str = "\n\n";
+
 pub(super) fn parse(v: &Value) -> Result<ModelReply> {
     let blocks = v.get("content").and_then(Value::as_array).ok_or_else(|| Error::parse("Anthropic reply has no content array"))?;
     let mut turn = AssistantTurn::default();
+    let mut reasoning = Reasoning::new("anthropic");
+    let mut reasoning_text = String::new();
     for (i, b) in blocks.iter().enumerate() {
         match b.get("type").and_then(Value::as_str) {
             Some("text") => turn.text.push_str(b.get("text").and_then(Value::as_str).unwrap_or("")),
@@ -25,9 +36,16 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
                     signature: None,
                 });
             }
-            _ => {}
+            Some(kind) => {
+                if kind == "thinking" {
+                    add_thinking(&mut reasoning_text, b.get("thinking").and_then(Value::as_str).unwrap_or(""));
+                }
+                reasoning.items.push((turn.calls.len(), b.clone()));
+            }
+            None => {} // not a block the API could take back either
         }
     }
+    turn.reasoning = Some(reasoning); // `provider::finished` drops it when it holds nothing
     let usage = v
         .get("usage")
         .map(|u| {
@@ -36,5 +54,32 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
         })
         .unwrap_or_default();
     let stop_reason = v.get("stop_reason").and_then(Value::as_str).map(str::to_string);
-    Ok(ModelReply { turn, stop_reason, usage, ..ModelReply::default() })
+    let refusal = stop_reason.as_deref() == Some("refusal");
+    if refusal && turn.text.is_empty() && turn.calls.is_empty() {
+        return Err(withheld(v.get("stop_details")));
+    }
+    Ok(ModelReply { turn, stop_reason, usage, reasoning_text, refusal, ..ModelReply::default() })
+}
+
+/// Appends one thinking block's readable text, a paragraph apart from the one before.
+pub(super) fn add_thinking(out: &mut String, text: &str) {
+    if !text.is_empty() {
+        if !out.is_empty() {
+            out.push_str(THINKING_SEPARATOR);
+        }
+        out.push_str(text);
+    }
+}
+
+/// A refusal with no answer (no text, no call): there is no turn worth storing (an assistant
+/// message that is empty, or thinking only, is a 400 on the next request), so it is an error
+/// naming the reason and, when given, why.
+pub(super) fn withheld(details: Option<&Value>) -> Error {
+    let mut msg = String::from("Anthropic withheld the answer: stop_reason refusal");
+    if let Some(why) = details.and_then(|d| d.get("explanation")).and_then(Value::as_str).filter(|s| !s.is_empty()) {
+        msg.push_str(" (");
+        msg.push_str(why);
+        msg.push(')');
+    }
+    Error::new(Code::ProviderError, msg)
 }
