@@ -577,3 +577,27 @@ fn the_apis_own_output_items_read_as_a_history() {
     // An object with a type but neither a role nor an id is no item.
     assert_eq!(dialect::read(&[json!({"type": "thing"})]).unwrap_err().message, "history[0] has no string role");
 }
+
+#[test]
+fn a_retried_call_sends_the_same_items_and_request_params_merge_into_the_body() {
+    use serde_json::Map;
+    use toolnexus_wasm::driver::{drive, CallPolicy, Env};
+    use toolnexus_wasm::run::Run;
+    use toolnexus_wasm::tool::Toolkit;
+    let p = Scripted::default();
+    p.push(429, "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\"}}".into());
+    p.push(200, response(vec![rs("rs_1", &["s"], "enc"), msg("fine")]).to_string());
+    let mut params = Map::new();
+    params.insert("reasoning".into(), json!({"effort": "high", "summary": "auto"}));
+    let policy = CallPolicy { retries: 2, retry_base_ms: 1.0, request_params: Some(params), ..CallPolicy::SINGLE };
+    let (sleeps, ids, clock, tools, half) = (Sleeps::default(), ids(), tick(), Tools::default(), || 0.5);
+    let env = Env { sleep: Some(&sleeps), random: &half, policy: &policy, ..Env::new(&p, &tools, &ids, &clock) };
+    let (r, step) = Run::start(config(R), Toolkit::default(), vec![], "x").unwrap();
+    let r = futures_executor::block_on(drive(r, step, &env)).unwrap();
+    assert_eq!((r.text.as_str(), r.reasoning.as_str()), ("fine", "s"));
+    let bodies = p.bodies();
+    assert_eq!(bodies.len(), 2);
+    assert_eq!(bodies[0], bodies[1], "a retry sends the same body");
+    assert_eq!(bodies[0]["reasoning"], json!({"effort": "high", "summary": "auto"}));
+    assert_eq!(bodies[0]["input"], json!([{"role": "user", "content": "x"}]));
+}
