@@ -116,7 +116,7 @@ impl Part {
     /// an image (audio, documents, files) is an error, never skipped.
     pub fn read(v: &Value) -> Result<Part, String> {
         let ty = str_at(v, "type");
-        if let (None | Some("text"), Some(t)) = (ty, str_at(v, "text")) {
+        if let (None | Some("text" | "input_text" | "output_text"), Some(t)) = (ty, str_at(v, "text")) {
             return Ok(Part::Text(t.to_string()));
         }
         let image = match ty {
@@ -125,6 +125,8 @@ impl Part {
                 None => Image::new(str_at(v, "data"), str_at(v, "url"), str_at(v, "mediaType")),
             },
             Some("image_url") => openai_image(v),
+            // Responses: `image_url` is the URL itself (a data URL for bytes).
+            Some("input_image") => Image::new(None, str_at(v, "image_url"), None),
             None if v.get("inlineData").is_some() || v.get("fileData").is_some() => gemini_image(v),
             t => return Err(join(&["a part of type ", t.unwrap_or("(none)"), " is not supported (text and image parts are)"], "")),
         };
@@ -145,13 +147,18 @@ impl Part {
 
     /// Writes this part as `style` spells it (`None`: the neutral shape): OpenAI `text` and
     /// `image_url` (a data URL for bytes), Anthropic `text` and `image` blocks with a `base64` or
-    /// `url` source, Gemini `text`, `inlineData` and `fileData` parts. One writer for every
+    /// `url` source, Gemini `text`, `inlineData` and `fileData` parts, Responses `input_text` and
+    /// `input_image` (a data URL for bytes). One writer for every
     /// dialect: each provider's part is a handful of fixed keys, and one function of pushes is
     /// a fraction of the wasm that a value builder per provider took.
     pub fn write(&self, out: &mut String, style: Option<Style>) {
         let i = match self {
             Part::Text(t) => {
-                out.push_str(if style == Some(Style::Gemini) { "{\"text\":" } else { "{\"type\":\"text\",\"text\":" });
+                out.push_str(match style {
+                    Some(Style::Gemini) => "{\"text\":",
+                    Some(Style::Responses) => "{\"type\":\"input_text\",\"text\":",
+                    _ => "{\"type\":\"text\",\"text\":",
+                });
                 write_str(out, t);
                 out.push('}');
                 return;
@@ -167,6 +174,12 @@ impl Part {
                 out.push_str("{\"type\":\"image_url\",\"image_url\":{\"url\":");
                 write_str(out, &i.url());
                 out.push_str("}}");
+                return;
+            }
+            (Some(Style::Responses), _) => {
+                out.push_str("{\"type\":\"input_image\",\"image_url\":");
+                write_str(out, &i.url());
+                out.push('}');
                 return;
             }
             (Some(Style::Anthropic), true) => ("{\"type\":\"image\",\"source\":{\"type\":\"base64\"", "media_type", "data", "}}"),
@@ -282,6 +295,11 @@ mod tests {
             assert_eq!(Part::read(&v), Ok(Part::Image(url.clone())), "{v}");
         }
         assert_eq!(Part::read(&json!({"text": "hi"})), Ok(Part::Text("hi".into())));
+        assert_eq!(Part::read(&json!({"type": "output_text", "text": "hi"})), Ok(Part::Text("hi".into())));
+        assert_eq!(
+            Part::read(&json!({"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgoAAA"})),
+            Ok(Part::Image(png.clone()))
+        );
     }
 
     #[test]
@@ -327,12 +345,21 @@ mod tests {
                     json!({"text": "t\""}),
                 ],
             ),
+            (
+                Some(Style::Responses),
+                [
+                    json!({"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo"}),
+                    json!({"type": "input_image", "image_url": "https://x/a.jpg"}),
+                    json!({"type": "input_image", "image_url": "https://x/b.gif"}),
+                    json!({"type": "input_text", "text": "t\""}),
+                ],
+            ),
         ];
         for (style, want) in cases {
             for (p, w) in [&png, &url, &typed, &text].into_iter().zip(want) {
                 assert_eq!(p.value(style), w, "{style:?}");
-                // OpenAI and Anthropic URLs carry no media type: the rest read back whole.
-                let lossy = matches!(style, Some(Style::OpenAi | Style::Anthropic)) && p == &typed;
+                // OpenAI, Anthropic and Responses URLs carry no media type: the rest read back whole.
+                let lossy = matches!(style, Some(Style::OpenAi | Style::Anthropic | Style::Responses)) && p == &typed;
                 if !lossy {
                     assert_eq!(&Part::read(&w).unwrap(), p, "{style:?} {w}");
                 }

@@ -12,6 +12,10 @@ pub enum Style {
     Anthropic,
     #[serde(rename = "gemini")]
     Gemini,
+    /// OpenAI's Responses API (`POST /responses`), stateless: the transcript travels as `input`
+    /// items every call.
+    #[serde(rename = "responses")]
+    Responses,
 }
 
 impl Style {
@@ -20,7 +24,10 @@ impl Style {
             "openai" => Ok(Style::OpenAi),
             "anthropic" => Ok(Style::Anthropic),
             "gemini" => Ok(Style::Gemini),
-            other => Err(Error::bad_input(format!("style must be \"openai\", \"anthropic\" or \"gemini\", got \"{other}\""))),
+            "responses" => Ok(Style::Responses),
+            other => {
+                Err(Error::bad_input(format!("style must be \"openai\", \"anthropic\", \"gemini\" or \"responses\", got \"{other}\"")))
+            }
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -28,6 +35,7 @@ impl Style {
             Style::OpenAi => "openai",
             Style::Anthropic => "anthropic",
             Style::Gemini => "gemini",
+            Style::Responses => "responses",
         }
     }
 }

@@ -62,6 +62,10 @@ fn prompt_wire(style: Style) -> Value {
             {"text": "what is this?"},
             {"inlineData": {"mimeType": "image/png", "data": PNG}},
             {"fileData": {"fileUri": URL}}]}),
+        Style::Responses => json!({"role": "user", "content": [
+            {"type": "input_text", "text": "what is this?"},
+            {"type": "input_image", "image_url": format!("data:image/png;base64,{PNG}")},
+            {"type": "input_image", "image_url": URL}]}),
     }
 }
 
@@ -114,6 +118,10 @@ fn result_wire(style: Style, msgs: &[Value]) {
             msgs.last().unwrap()["parts"],
             json!([{"functionResponse": {"id": "c1", "name": "screenshot", "response": {"output": "captured"}}},
                    {"inlineData": {"mimeType": "image/png", "data": PNG}}])
+        ),
+        Style::Responses => assert_eq!(
+            msgs.last().unwrap()["output"],
+            json!([{"type": "input_text", "text": "captured"}, {"type": "input_image", "image_url": format!("data:image/png;base64,{PNG}")}])
         ),
     }
 }
@@ -221,6 +229,7 @@ fn result_wire_relay(style: Style, msgs: &[Value]) {
         Style::OpenAi => assert_eq!(msgs.last().unwrap()["content"][0]["type"], "image_url"),
         Style::Anthropic => assert_eq!(msgs.last().unwrap()["content"][0]["content"][1]["source"]["type"], "base64"),
         Style::Gemini => assert_eq!(msgs.last().unwrap()["parts"][1]["inlineData"]["mimeType"], "image/png"),
+        Style::Responses => assert_eq!(msgs.last().unwrap()["output"][1]["type"], "input_image"),
     }
 }
 
@@ -265,11 +274,13 @@ fn translate_carries_image_parts_to_every_provider() {
             Style::OpenAi => user["content"][1]["image_url"]["url"].clone(),
             Style::Anthropic => user["content"][1]["source"].clone(),
             Style::Gemini => user["parts"][1]["inlineData"].clone(),
+            Style::Responses => user["content"][1]["image_url"].clone(),
         };
         let want = match style {
             Style::OpenAi => json!("data:image/jpeg;base64,/9j/4AAQ"),
             Style::Anthropic => json!({"type": "base64", "media_type": "image/jpeg", "data": "/9j/4AAQ"}),
             Style::Gemini => json!({"mimeType": "image/jpeg", "data": "/9j/4AAQ"}),
+            Style::Responses => json!("data:image/jpeg;base64,/9j/4AAQ"),
         };
         assert_eq!(image, want, "{style:?}");
     }

@@ -203,6 +203,10 @@ pub fn final_text(style: Style, text: &str) -> HttpResponse {
             json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}],
                                 "usageMetadata": {"promptTokenCount": 2, "candidatesTokenCount": 1, "totalTokenCount": 3}})
         }
+        Style::Responses => {
+            json!({"status": "completed", "output": [{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}],
+                   "usage": {"input_tokens": 2, "output_tokens": 1, "total_tokens": 3}})
+        }
     };
     HttpResponse { status: 200, body: body.to_string(), retry_after: None }
 }

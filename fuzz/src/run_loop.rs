@@ -147,6 +147,13 @@ fn reply(style: Style, turn: &Turn) -> HttpResponse {
                 calls.iter().map(|c| json!({"functionCall": with_id(json!({"name": c.name(), "args": input(c)}), "id", c)})).collect();
             json!({"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}]})
         }
+        Style::Responses => {
+            let items: Vec<Value> = calls
+                .iter()
+                .map(|c| with_id(json!({"type": "function_call", "name": c.name(), "arguments": c.args()}), "call_id", c))
+                .collect();
+            json!({"status": "completed", "output": items})
+        }
     };
     HttpResponse { status: 200, body: body.to_string(), retry_after: None }
 }

@@ -1,19 +1,23 @@
 //! Reading a history in any dialect back into the neutral transcript. The dialect is decided
 //! per message from its own shape (Gemini `parts`; OpenAI `tool_calls` and `tool` messages;
-//! Anthropic content blocks), the provider folder's reader does the rest, and a refused message
+//! Anthropic content blocks; Responses items with a `type`), the provider folder's reader does the rest, and a refused message
 //! is named (`history[3] has no string role`). A typed serde fast path was measured and dropped:
 //! no reliable gain, 14 KB more gzip.
 
 use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, Message, Reasoning, ORIGIN_KEY};
 use crate::provider::flatten;
-use crate::provider::{anthropic::dialect as anthropic, gemini::dialect as gemini, openai::dialect as openai};
+use crate::provider::{
+    anthropic::dialect as anthropic, gemini::dialect as gemini, openai::dialect as openai, responses::dialect as responses,
+};
 use serde_json::{Map, Value};
 
 /// Reads a history in any dialect. Consecutive tool results merge into one `Tool` message;
 /// result names are recovered from the calls they answer.
 pub fn read(history: &[Value]) -> Result<Vec<Message>> {
     let mut out: Vec<Message> = Vec::new();
+    // Responses items of one assistant turn come one after another.
+    let mut items = responses::ItemRun::default();
     for (i, v) in history.iter().enumerate() {
         let at = |rest: &str| {
             let mut s = String::from("history[");
@@ -22,6 +26,15 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
             s
         };
         let obj = v.as_object().ok_or_else(|| Error::bad_state(at("] is not an object")))?;
+        // Responses items (a call, a result, reasoning: a `type`, often no `role`); the reader
+        // restores the origin tag itself, as it may come before the turn's reasoning.
+        if responses::is_item(obj) {
+            if let Err(e) = responses::read_item(obj, &mut out, &mut items) {
+                return Err(Error::bad_input(at(&crate::json::join(&["]: ", &e], ""))));
+            }
+            continue;
+        }
+        items = responses::ItemRun::default();
         let role = obj.get("role").and_then(Value::as_str).ok_or_else(|| Error::bad_state(at("] has no string role")))?;
         let content = obj.get("content").unwrap_or(&Value::Null);
         // The readers of parts say what they refuse (a part no provider could carry is never

@@ -2,7 +2,7 @@
 //! the [`Adapter`] returned here, so a new provider is one folder and one arm below.
 
 use super::adapter::Adapter;
-use super::{anthropic::Anthropic, gemini::Gemini, openai::OpenAi};
+use super::{anthropic::Anthropic, gemini::Gemini, openai::OpenAi, responses::Responses};
 use crate::style::Style;
 
 pub(crate) fn adapter(style: Style) -> &'static dyn Adapter {
@@ -10,5 +10,6 @@ pub(crate) fn adapter(style: Style) -> &'static dyn Adapter {
         Style::OpenAi => &OpenAi,
         Style::Anthropic => &Anthropic,
         Style::Gemini => &Gemini,
+        Style::Responses => &Responses,
     }
 }

@@ -1,9 +1,9 @@
 //! Provider adapters: pure translators between the neutral transcript and a provider's wire
 //! format. No I/O happens here.
 //!
-//! - `openai/`, `anthropic/`, `gemini/`: one folder per provider, holding every face of its wire
-//!   format (transcript view, history reader, request builder, reply parser, stream events) and
-//!   its quirks. A provider quirk belongs in its folder and nowhere else.
+//! - `openai/`, `anthropic/`, `gemini/`, `responses/` (OpenAI's Responses API): one folder per
+//!   provider, holding every face of its wire format (transcript view, history reader, request
+//!   builder, reply parser, stream events) and its quirks. A provider quirk belongs in its folder and nowhere else.
 //! - `adapter.rs`: the trait each folder implements; `dispatch.rs`: the one `Style` → adapter
 //!   table.
 //! - this file: [`build_request`] and [`parse_response`], the provider-neutral HTTP handling
@@ -17,6 +17,7 @@ mod common;
 pub(crate) mod dispatch;
 pub(crate) mod gemini;
 pub(crate) mod openai;
+pub(crate) mod responses;
 mod stream;
 #[cfg(test)]
 mod tests;

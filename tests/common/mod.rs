@@ -459,6 +459,7 @@ pub fn calls_in(style: Style, calls: &[(&str, &str, Value)]) -> Value {
         }
         Style::Anthropic => an_calls(calls),
         Style::Gemini => gm_calls(calls),
+        Style::Responses => rs_calls(calls),
     }
 }
 
@@ -467,6 +468,7 @@ pub fn text_in(style: Style, t: &str) -> Value {
         Style::OpenAi => oa_text(t),
         Style::Anthropic => an_text(t),
         Style::Gemini => gm_text(t),
+        Style::Responses => rs_text(t),
     }
 }
 
@@ -488,4 +490,24 @@ impl toolnexus_wasm::driver::Sleep for Sleeps {
         self.0.borrow_mut().push(ms);
         Box::pin(async {})
     }
+}
+
+/// Responses reply with function_call items `(call_id, name, args)` (arguments serialised).
+pub fn rs_calls(calls: &[(&str, &str, Value)]) -> Value {
+    let output: Vec<Value> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, (id, n, a))| {
+            json!({"type": "function_call", "id": format!("fc_{i}"), "call_id": id, "name": n, "arguments": a.to_string(), "status": "completed"})
+        })
+        .collect();
+    json!({"id": "resp_1", "object": "response", "status": "completed", "error": null, "incomplete_details": null, "model": "test-model",
+           "output": output, "usage": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}})
+}
+
+pub fn rs_text(text: &str) -> Value {
+    json!({"id": "resp_2", "object": "response", "status": "completed", "error": null, "incomplete_details": null, "model": "test-model",
+           "output": [{"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+                       "content": [{"type": "output_text", "text": text, "annotations": []}]}],
+           "usage": {"input_tokens": 20, "output_tokens": 3, "total_tokens": 23}})
 }

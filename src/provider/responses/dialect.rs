@@ -1,0 +1,185 @@
+//! The Responses dialect of the transcript: `input` items. User and system messages are
+//! `{ role, content }`; an assistant turn is several items: its reasoning and server-run tool
+//! items (verbatim), one `message` with an `output_text` part, and a `function_call` per call;
+//! results are `function_call_output` items paired by `call_id`. Rendered as values and read
+//! back, a run of items grouping into one assistant turn.
+//!
+//! Where a turn's items go: the ones that came before any call (`Reasoning::before(0)`), then the
+//! text, then each call after the items that came before it, then the items after the last call.
+//! The neutral turn keeps one text, so an item the model wrote between its text and its first
+//! call is replayed before the text.
+
+use super::reply::{content_text, function_call, keep_item};
+use super::PROVIDER;
+use crate::message::{push_result, AssistantTurn, Message, Reasoning, ToolOutput, ORIGIN_KEY};
+use crate::part::parts_value;
+use crate::provider::common::{obj, split_content};
+use crate::style::Style;
+use serde_json::{Map, Value};
+
+/// The transcript as `input` items: `model: None` for the state and a run's result (system
+/// messages kept as items, this provider's reasoning tagged with its origin on the first item
+/// of its turn), `Some(model)` for a request (system messages go to `instructions`; reasoning
+/// only from that model, untagged).
+pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
+    let mut out = Vec::with_capacity(messages.len());
+    for m in messages {
+        match m {
+            Message::System(t) if model.is_none() => out.push(role_item("system", Value::from(t.as_str()))),
+            Message::System(_) => {}
+            Message::User(t) => out.push(role_item("user", Value::from(t.as_str()))),
+            Message::UserParts(p) => out.push(role_item("user", parts_value(p, Some(Style::Responses)))),
+            Message::Assistant(turn) => assistant(turn, model, &mut out),
+            Message::Tool(outs) => {
+                for o in outs {
+                    out.push(result(o));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn role_item(role: &str, content: Value) -> Value {
+    obj(&mut [("role", Value::from(role)), ("content", content)])
+}
+
+/// One assistant turn's items (see the module comment for their order).
+fn assistant(turn: &AssistantTurn, model: Option<&str>, out: &mut Vec<Value>) {
+    let reasoning = turn.reasoning_for(PROVIDER, model).filter(|r| !r.items.is_empty());
+    let items = |k: usize| reasoning.into_iter().flat_map(move |r| r.before(k)).cloned();
+    let start = out.len();
+    out.extend(items(0));
+    // An empty turn stays one (empty) message in the state, so that it reads back; a request
+    // leaves it out.
+    if !turn.text.is_empty() || (model.is_none() && turn.calls.is_empty() && out.len() == start) {
+        let part = obj(&mut [("type", Value::from("output_text")), ("text", Value::from(turn.text.as_str()))]);
+        out.push(obj(&mut [("type", Value::from("message")), ("role", Value::from("assistant")), ("content", Value::Array(vec![part]))]));
+    }
+    for (k, c) in turn.calls.iter().enumerate() {
+        if k > 0 {
+            out.extend(items(k));
+        }
+        out.push(obj(&mut [
+            ("type", Value::from("function_call")),
+            ("call_id", Value::from(c.id.as_str())),
+            ("name", Value::from(c.name.as_str())),
+            ("arguments", Value::from(c.arguments.as_str())),
+        ]));
+    }
+    out.extend(reasoning.into_iter().flat_map(|r| r.after(turn.calls.len())).cloned());
+    match (model, reasoning) {
+        // The API refuses a reasoning item that nothing of its response follows (a reply cut
+        // while it was still reasoning).
+        (Some(_), _) => {
+            while out.len() > start && out.last().and_then(|v| v.get("type")).and_then(Value::as_str) == Some("reasoning") {
+                out.pop();
+            }
+        }
+        (None, Some(r)) => {
+            if let Some(Value::Object(first)) = out.get_mut(start) {
+                first.insert(ORIGIN_KEY.into(), r.origin_value());
+            }
+        }
+        (None, None) => {}
+    }
+}
+
+/// A `function_call_output`: the text, or, with images, a list of `input_text` and
+/// `input_image` parts. The API has no error flag for results.
+fn result(o: &ToolOutput) -> Value {
+    let output = match o.parts.is_empty() {
+        true => Value::from(o.output.as_str()),
+        false => {
+            let mut parts = Vec::with_capacity(o.parts.len() + 1);
+            if !o.output.is_empty() {
+                parts.push(obj(&mut [("type", Value::from("input_text")), ("text", Value::from(o.output.as_str()))]));
+            }
+            if let Value::Array(images) = parts_value(&o.parts, Some(Style::Responses)) {
+                parts.extend(images);
+            }
+            Value::Array(parts)
+        }
+    };
+    obj(&mut [("type", Value::from("function_call_output")), ("call_id", Value::from(o.call_id.as_str())), ("output", output)])
+}
+
+/// Whether a history entry is a Responses item, read by [`read_item`]: an item with a `type` and
+/// no `role` (a call, a result, reasoning, or any other output item, which carries an `id`), or
+/// an assistant `message` (or an assistant message whose content has `output_text` parts).
+pub(crate) fn is_item(o: &Map<String, Value>) -> bool {
+    let ty = o.get("type").and_then(Value::as_str);
+    match (o.get("role").and_then(Value::as_str), ty) {
+        (None, Some("function_call" | "function_call_output" | "reasoning" | "message")) => true,
+        (None, Some(_)) => o.get("id").is_some_and(Value::is_string),
+        (Some("assistant"), Some("message")) => true,
+        (Some("assistant"), None) => {
+            o.get("content").and_then(Value::as_array).is_some_and(|c| c.iter().any(|p| content_text(p).is_some()))
+        }
+        _ => false,
+    }
+}
+
+/// The assistant turn that consecutive items are building, if any.
+#[derive(Default)]
+pub(crate) struct ItemRun {
+    /// The last message read is a turn made of items, open to more of them.
+    open: bool,
+    /// That turn has had its message.
+    message: bool,
+}
+
+/// Reads one Responses item into `out`. Items of one assistant turn follow each other; a new
+/// turn starts at an item tagged with its origin (the first item of a turn with reasoning), and
+/// at a message after the turn's message or calls (a turn renders one message, before its
+/// calls). Reasoning and other items are kept verbatim, less the origin tag.
+pub(crate) fn read_item(o: &Map<String, Value>, out: &mut Vec<Message>, run: &mut ItemRun) -> Result<(), String> {
+    let ty = o.get("type").and_then(Value::as_str);
+    if ty == Some("function_call_output") {
+        let (text, parts) = split_content(o.get("output").unwrap_or(&Value::Null))?;
+        push_result(out, str_field_of(o, "call_id"), text, false, parts);
+        *run = ItemRun::default();
+        return Ok(());
+    }
+    let origin = Reasoning::from_origin(o.get(ORIGIN_KEY));
+    let is_message = matches!(ty, Some("message") | None);
+    let continues = match out.last() {
+        Some(Message::Assistant(t)) => run.open && origin.is_none() && !(is_message && (run.message || !t.calls.is_empty())),
+        _ => false,
+    };
+    if !continues {
+        out.push(Message::Assistant(AssistantTurn::default()));
+        *run = ItemRun { open: true, message: false };
+    }
+    let Some(Message::Assistant(turn)) = out.last_mut() else { return Err("no assistant turn to add an item to".into()) };
+    if let Some(origin) = origin {
+        let r = turn.reasoning.get_or_insert_with(|| Reasoning::new(PROVIDER));
+        r.provider = origin.provider;
+        r.model = origin.model;
+    }
+    match ty {
+        Some("message") | None => {
+            run.message = true;
+            match o.get("content") {
+                Some(Value::Array(parts)) => {
+                    for (text, _) in parts.iter().filter_map(content_text) {
+                        turn.text.push_str(text);
+                    }
+                }
+                Some(Value::String(s)) => turn.text.push_str(s),
+                _ => {}
+            }
+        }
+        Some("function_call") => turn.calls.push(function_call(&Value::Object(o.clone()))?),
+        Some(_) => {
+            let mut item = o.clone();
+            item.remove(ORIGIN_KEY);
+            keep_item(turn, Value::Object(item));
+        }
+    }
+    Ok(())
+}
+
+fn str_field_of(o: &Map<String, Value>, key: &str) -> String {
+    o.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
+}

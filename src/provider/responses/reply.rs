@@ -1,0 +1,116 @@
+//! The whole Responses reply: the `output` items, `status` with `incomplete_details`, `usage`.
+//! The item reader here is also the stream's: a streamed item is read when it is done.
+
+use super::PROVIDER;
+use crate::error::{Code, Error, Result};
+use crate::message::{AssistantTurn, Reasoning, ToolCall, Usage};
+use crate::provider::call::ModelReply;
+use crate::provider::common::{str_field, u64_at};
+use serde_json::Value;
+
+pub(super) fn parse(v: &Value) -> Result<ModelReply> {
+    let output = v.get("output").and_then(Value::as_array).ok_or_else(|| Error::parse("Responses reply has no output array"))?;
+    let mut reply = ModelReply { usage: usage_of(v.get("usage")), ..ModelReply::default() };
+    for (i, item) in output.iter().enumerate() {
+        match item.get("type").and_then(Value::as_str) {
+            Some("message") => {
+                for c in item.get("content").and_then(Value::as_array).into_iter().flatten() {
+                    // As the stream reads them: a refusal is known by its text.
+                    if let Some((text, refusal)) = content_text(c).filter(|(t, _)| !t.is_empty()) {
+                        reply.turn.text.push_str(text);
+                        reply.refusal |= refusal;
+                    }
+                }
+            }
+            Some("function_call") => {
+                reply.turn.calls.push(function_call(item).map_err(|m| Error::parse(format!("Responses output[{i}] {m}")))?)
+            }
+            _ => {
+                // Summaries are the readable reasoning; the item itself goes back verbatim.
+                for s in summary_texts(item) {
+                    if !reply.reasoning_text.is_empty() {
+                        reply.reasoning_text.push_str(SUMMARY_BREAK);
+                    }
+                    reply.reasoning_text.push_str(s);
+                }
+                keep_item(&mut reply.turn, item.clone());
+            }
+        }
+    }
+    let status = v.get("status").and_then(Value::as_str);
+    if status == Some("failed") {
+        return Err(Error::new(Code::ProviderError, "provider returned an error: the response failed"));
+    }
+    reply.stop_reason = stop_reason(v);
+    withheld(reply.stop_reason.as_deref(), &reply.turn)?;
+    Ok(reply)
+}
+
+/// A message content part's text: `output_text`, or a `refusal` (then `true`).
+pub(crate) fn content_text(c: &Value) -> Option<(&str, bool)> {
+    match c.get("type").and_then(Value::as_str) {
+        Some("output_text") => c.get("text").and_then(Value::as_str).map(|t| (t, false)),
+        Some("refusal") => c.get("refusal").and_then(Value::as_str).map(|t| (t, true)),
+        _ => None,
+    }
+}
+
+/// A `function_call` item: its `call_id` pairs it with its output; the arguments stay the raw
+/// string the provider sent. The error names what is missing.
+pub(super) fn function_call(item: &Value) -> std::result::Result<ToolCall, &'static str> {
+    let name = item.get("name").and_then(Value::as_str).ok_or("function_call has no name")?;
+    let arguments = match item.get("arguments") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => String::new(),
+        Some(other) => crate::json::to_text(other),
+    };
+    Ok(ToolCall { id: str_field(item, "call_id"), name: name.to_string(), arguments, signature: None })
+}
+
+/// A reasoning item or a server-run tool item (web search and the like): kept verbatim, after
+/// the calls before it, to be replayed to the same model.
+pub(super) fn keep_item(turn: &mut AssistantTurn, item: Value) {
+    let at = turn.calls.len();
+    turn.reasoning.get_or_insert_with(|| Reasoning::new(PROVIDER)).items.push((at, item));
+}
+
+/// The `summary_text` parts of a reasoning item.
+fn summary_texts(item: &Value) -> impl Iterator<Item = &str> {
+    let list = item.get("summary").and_then(Value::as_array).filter(|_| item.get("type").and_then(Value::as_str) == Some("reasoning"));
+    list.into_iter().flatten().map(|s| s.get("text").and_then(Value::as_str).unwrap_or(""))
+}
+
+/// The readable reasoning: summary parts, each after a blank line when text came before it, as
+/// the stream writes them (`stream.rs`, at each `response.reasoning_summary_part.added`).
+pub(super) const SUMMARY_BREAK: &str = "\n\n";
+
+/// `completed`, or `incomplete:<reason>` (`max_output_tokens`, `content_filter`), or the bare
+/// status when it names no reason.
+pub(super) fn stop_reason(response: &Value) -> Option<String> {
+    let status = response.get("status").and_then(Value::as_str)?;
+    let reason = response.get("incomplete_details").and_then(|d| d.get("reason")).and_then(Value::as_str);
+    Some(match (status, reason) {
+        ("incomplete", Some(r)) => crate::json::join(&["incomplete:", r], ""),
+        _ => status.to_string(),
+    })
+}
+
+/// A reply cut by the content filter before it said anything is an error naming the reason,
+/// never an empty answer.
+pub(super) fn withheld(stop_reason: Option<&str>, turn: &AssistantTurn) -> Result<()> {
+    match stop_reason {
+        Some(r @ "incomplete:content_filter") if turn.text.is_empty() && turn.calls.is_empty() => {
+            Err(Error::new(Code::ProviderError, format!("OpenAI withheld the answer: {r}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `usage`: `input_tokens`, `output_tokens` (reasoning tokens are part of them) and
+/// `total_tokens` when sent, else the sum.
+pub(super) fn usage_of(u: Option<&Value>) -> Usage {
+    let Some(u) = u.filter(|u| u.is_object()) else { return Usage::default() };
+    let (p, c) = (u64_at(u, "input_tokens"), u64_at(u, "output_tokens"));
+    let total = u.get("total_tokens").and_then(Value::as_u64).unwrap_or(p.saturating_add(c));
+    Usage { prompt_tokens: p, completion_tokens: c, total_tokens: total }
+}

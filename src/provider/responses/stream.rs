@@ -1,0 +1,108 @@
+//! Responses SSE events, each a JSON object naming its own `type`: items open
+//! (`response.output_item.added`) and close (`.done`, where a reasoning or server-run tool item
+//! is whole), text, refusal, argument and reasoning-summary deltas arrive between, and the
+//! response ends with `response.completed` or `response.incomplete`, or fails with
+//! `response.failed` / `error`. Parts are keyed by `output_index`.
+
+use super::reply::{function_call, stop_reason, usage_of, withheld, SUMMARY_BREAK};
+use crate::error::{Code, Error, Result};
+use crate::message::AssistantTurn;
+use crate::provider::adapter::{Assembly, Delta, Part};
+use serde_json::Value;
+
+pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
+    let v = asm.json(data)?;
+    let index = v.get("output_index").and_then(Value::as_u64).unwrap_or(0);
+    let text = |key: &str| v.get(key).and_then(Value::as_str).unwrap_or("");
+    match v.get("type").and_then(Value::as_str).unwrap_or("") {
+        "response.output_item.added" => {
+            let item = v.get("item").unwrap_or(&Value::Null);
+            if is_call(item) {
+                part(asm, index).is_tool = true;
+                set_call(asm, index, item);
+            }
+        }
+        "response.output_item.done" => {
+            let item = v.get("item").unwrap_or(&Value::Null);
+            match item.get("type").and_then(Value::as_str) {
+                // Text and refusals came as deltas.
+                Some("message") => {}
+                Some("function_call") => {
+                    part(asm, index).is_tool = true;
+                    set_call(asm, index, item);
+                }
+                _ => {
+                    // Placed after the calls opened before it, as the whole reply places it.
+                    let at = asm.parts.iter().filter(|p| p.is_tool && p.index < index).count();
+                    asm.reasoning.items.push((at, item.clone()));
+                }
+            }
+        }
+        "response.output_text.delta" => push_text(asm, text("delta"), false, deltas),
+        "response.refusal.delta" => push_text(asm, text("delta"), true, deltas),
+        "response.function_call_arguments.delta" => part(asm, index).arguments.push_str(text("delta")),
+        "response.function_call_arguments.done" => {
+            if let Some(a) = v.get("arguments").and_then(Value::as_str) {
+                part(asm, index).arguments = a.to_string();
+            }
+        }
+        "response.reasoning_summary_part.added" if !asm.reasoning_text.is_empty() => asm.push_reasoning(SUMMARY_BREAK, deltas),
+        "response.reasoning_summary_text.delta" => asm.push_reasoning(text("delta"), deltas),
+        "response.completed" | "response.incomplete" => {
+            let response = v.get("response").unwrap_or(&Value::Null);
+            asm.usage = usage_of(response.get("usage"));
+            asm.stop_reason = stop_reason(response).or_else(|| Some(text("type").trim_start_matches("response.").to_string()));
+            asm.finished = true;
+            let so_far = AssistantTurn { text: asm.text.clone(), calls: Vec::new(), reasoning: None };
+            if asm.calls_so_far() == 0 {
+                withheld(asm.stop_reason.as_deref(), &so_far)?;
+            }
+        }
+        "response.failed" => {
+            let response = v.get("response").unwrap_or(&Value::Null);
+            return Err(match response.get("error").filter(|e| !e.is_null()) {
+                Some(err) => asm.provider_error(err),
+                None => Error::new(Code::ProviderError, "provider stream error: the response failed"),
+            });
+        }
+        "error" => return Err(asm.provider_error(v.get("error").filter(|e| e.is_object()).unwrap_or(&v))),
+        _ => {} // created, in_progress, content_part, *.done of text, annotations, server tool progress
+    }
+    Ok(())
+}
+
+fn is_call(item: &Value) -> bool {
+    item.get("type").and_then(Value::as_str) == Some("function_call")
+}
+
+/// The part for output item `index`, opened if new.
+fn part(asm: &mut Assembly, index: u64) -> &mut Part {
+    let pos = match asm.parts.iter().position(|p| p.index == index) {
+        Some(p) => p,
+        None => {
+            asm.parts.push(Part { index, ..Part::default() });
+            asm.parts.len() - 1
+        }
+    };
+    &mut asm.parts[pos]
+}
+
+/// A call's id, name and, when the item carries them, its arguments (a `.done` item is whole).
+fn set_call(asm: &mut Assembly, index: u64, item: &Value) {
+    let Ok(call) = function_call(item) else { return };
+    let p = part(asm, index);
+    if !call.id.is_empty() {
+        p.id = call.id;
+    }
+    p.name = call.name;
+    if !call.arguments.is_empty() {
+        p.arguments = call.arguments;
+    }
+}
+
+fn push_text(asm: &mut Assembly, t: &str, refusal: bool, deltas: &mut Vec<Delta>) {
+    if !t.is_empty() {
+        asm.refusal |= refusal;
+        asm.push_text(t, deltas);
+    }
+}
