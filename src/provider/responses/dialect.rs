@@ -113,9 +113,12 @@ pub(crate) fn is_item(o: &Map<String, Value>) -> bool {
         (None, Some("function_call" | "function_call_output" | "reasoning" | "message")) => true,
         (None, Some(_)) => o.get("id").is_some_and(Value::is_string),
         (Some("assistant"), Some("message")) => true,
-        (Some("assistant"), None) => {
-            o.get("content").and_then(Value::as_array).is_some_and(|c| c.iter().any(|p| content_text(p).is_some()))
-        }
+        // An assistant message without a `type` is a Responses item by its `output_text` parts
+        // (chat completions and Anthropic spell text parts `text`; both have `refusal` parts).
+        (Some("assistant"), None) => o.get("content").and_then(Value::as_array).is_some_and(|c| {
+            let ty = |p: &Value, t: &str| p.get("type").and_then(Value::as_str) == Some(t);
+            c.iter().any(|p| ty(p, "output_text")) && !c.iter().any(|p| ty(p, "text"))
+        }),
         _ => false,
     }
 }
