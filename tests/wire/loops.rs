@@ -28,7 +28,10 @@ const FOLLOW_UPS: &[(&str, &str)] = &[
     ("gemini/tool_call_stream.sse", "gemini/tool_loop_answer.request.json"),
     ("openai/tool_call_usage_stream.sse", "openai/tool_loop_answer.request.json"),
     ("responses/reasoning_tool.json", "responses/reasoning_tool.request.json"),
-    ("responses/tool_call_stream.sse", "responses/text_stream.request.json"),
+    // Not ("responses/tool_call_stream.sse", "responses/text_stream.request.json"): the client
+    // that recorded it (pydantic-ai) sent the item id (`fc_…`) as the `call_id`, which the API
+    // takes as any string pairing a call with its output; the package sends the `call_id` the
+    // reply gave. The pairing itself is checked for every reply above.
 ];
 
 /// The recorded text reply that ends each loop.
