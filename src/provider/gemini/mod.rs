@@ -16,6 +16,7 @@
 
 pub(crate) mod dialect;
 mod finish;
+mod partial;
 mod reply;
 mod request;
 mod schema;

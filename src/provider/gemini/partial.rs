@@ -1,0 +1,107 @@
+//! Function-call arguments streamed in pieces (Vertex AI's `streamFunctionCallArguments`): a
+//! call opens with `{ name, willContinue: true }` (and its signature), its arguments arrive as
+//! `partialArgs` entries `{ jsonPath, stringValue | numberValue | boolValue | nullValue,
+//! willContinue? }` on name-less functionCall parts, and an empty `functionCall: {}` closes it.
+//! The pieces are taken out of the event here, before the event is read as any other, and the
+//! call's arguments are built as the object a whole reply would have carried.
+
+use crate::error::{Error, Result};
+use crate::provider::adapter::{Assembly, Part};
+use serde_json::{Map, Value};
+
+/// Takes the pieces of streamed calls out of `v`'s first candidate and applies them to `asm`.
+pub(super) fn take(v: &mut Value, asm: &mut Assembly) -> Result<()> {
+    let Some(parts) = v.pointer_mut("/candidates/0/content/parts").and_then(Value::as_array_mut) else { return Ok(()) };
+    let mut kept = Vec::with_capacity(parts.len());
+    for p in parts.drain(..) {
+        let Some(f) = p.get("functionCall").and_then(Value::as_object) else {
+            kept.push(p);
+            continue;
+        };
+        let continues = f.get("willContinue").and_then(Value::as_bool) == Some(true);
+        if let Some(pieces) = f.get("partialArgs").and_then(Value::as_array) {
+            let call = open_call(asm).ok_or_else(|| Error::parse("Gemini stream: partialArgs with no call open"))?;
+            for piece in pieces {
+                apply(call, piece)?;
+            }
+        } else if f.get("name").is_some() && continues {
+            let index = asm.parts.len() as u64;
+            asm.parts.push(Part {
+                index,
+                is_tool: true,
+                id: f.get("id").and_then(Value::as_str).unwrap_or_default().to_string(),
+                name: f.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
+                arguments: "{}".into(),
+                signature: p.get("thoughtSignature").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string),
+                open: true,
+                ..Part::default()
+            });
+        } else if f.is_empty() {
+            if let Some(call) = open_call(asm) {
+                call.open = false;
+            }
+        } else {
+            kept.push(p);
+        }
+    }
+    *parts = kept;
+    Ok(())
+}
+
+fn open_call(asm: &mut Assembly) -> Option<&mut Part> {
+    asm.parts.iter_mut().rev().find(|p| p.is_tool && p.open)
+}
+
+/// Sets one piece at its path in the call's arguments; a string piece continues the string
+/// already there.
+fn apply(call: &mut Part, piece: &Value) -> Result<()> {
+    let path =
+        piece.get("jsonPath").and_then(Value::as_str).ok_or_else(|| Error::parse("Gemini stream: a partialArgs entry has no jsonPath"))?;
+    let value = ["stringValue", "numberValue", "boolValue"].iter().find_map(|k| piece.get(*k)).cloned().unwrap_or(Value::Null);
+    let mut args = match crate::json::parse(&call.arguments) {
+        Ok(Value::Object(m)) => Value::Object(m),
+        _ => Value::Object(Map::new()),
+    };
+    let slot =
+        walk(&mut args, path).ok_or_else(|| Error::parse(format!("Gemini stream: jsonPath {path} is not one this reader follows")))?;
+    match (slot, value) {
+        (Value::String(s), Value::String(more)) => s.push_str(&more),
+        (slot, value) => *slot = value,
+    }
+    call.arguments = crate::json::to_text(&args);
+    Ok(())
+}
+
+/// The value at `$.a.b[2]`, made on the way (objects for names, arrays for indexes).
+fn walk<'a>(mut at: &'a mut Value, path: &str) -> Option<&'a mut Value> {
+    let mut rest = path.strip_prefix('$')?;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            let (key, tail) = r.split_at(end);
+            if key.is_empty() {
+                return None;
+            }
+            if !at.is_object() {
+                *at = Value::Object(Map::new());
+            }
+            at = at.as_object_mut()?.entry(key.to_string()).or_insert(Value::Null);
+            rest = tail;
+        } else if let Some(r) = rest.strip_prefix('[') {
+            let end = r.find(']')?;
+            let i: usize = r[..end].parse().ok().filter(|i| *i < 4096)?;
+            if !at.is_array() {
+                *at = Value::Array(Vec::new());
+            }
+            let a = at.as_array_mut()?;
+            if a.len() <= i {
+                a.resize(i + 1, Value::Null);
+            }
+            at = a.get_mut(i)?;
+            rest = &r[end + 1..];
+        } else {
+            return None;
+        }
+    }
+    Some(at)
+}
