@@ -69,6 +69,12 @@ pub(crate) fn split_content(content: &Value) -> Result<(String, Vec<Part>), Stri
     Ok((text, parts))
 }
 
+/// Gemini's thought signature on an OpenAI-compatible tool call
+/// (`extra_content.google.thought_signature`). By `get`: a JSON pointer links `str::split`.
+pub(crate) fn google_signature(call: &Value) -> Option<&str> {
+    call.get("extra_content")?.get("google")?.get("thought_signature")?.as_str()
+}
+
 pub(crate) fn u64_at(v: &Value, key: &str) -> u64 {
     v.get(key).and_then(Value::as_u64).unwrap_or(0)
 }

@@ -11,7 +11,9 @@ use serde_json::{Map, Value};
 
 /// Takes the pieces of streamed calls out of `v`'s first candidate and applies them to `asm`.
 pub(super) fn take(v: &mut Value, asm: &mut Assembly) -> Result<()> {
-    let Some(parts) = v.pointer_mut("/candidates/0/content/parts").and_then(Value::as_array_mut) else { return Ok(()) };
+    // `get_mut` by key, not `pointer_mut`: a JSON pointer links `str::split` and `replace`.
+    let parts = v.get_mut("candidates").and_then(|c| c.get_mut(0)).and_then(|c| c.get_mut("content")).and_then(|c| c.get_mut("parts"));
+    let Some(parts) = parts.and_then(Value::as_array_mut) else { return Ok(()) };
     let mut kept = Vec::with_capacity(parts.len());
     for p in parts.drain(..) {
         let Some(f) = p.get("functionCall").and_then(Value::as_object) else {
@@ -72,35 +74,50 @@ fn apply(call: &mut Part, piece: &Value) -> Result<()> {
     Ok(())
 }
 
-/// The value at `$.a.b[2]`, made on the way (objects for names, arrays for indexes).
+/// The value at `$.a.b[2]`, made on the way (objects for names, arrays for indexes). Read by
+/// bytes with `get`: `str` slicing and `parse` would link their panic formatting and searchers.
 fn walk<'a>(mut at: &'a mut Value, path: &str) -> Option<&'a mut Value> {
-    let mut rest = path.strip_prefix('$')?;
-    while !rest.is_empty() {
-        if let Some(r) = rest.strip_prefix('.') {
-            let end = r.find(['.', '[']).unwrap_or(r.len());
-            let (key, tail) = r.split_at(end);
-            if key.is_empty() {
-                return None;
+    let b = path.as_bytes();
+    if b.first() != Some(&b'$') {
+        return None;
+    }
+    let mut i = 1;
+    while i < b.len() {
+        let start = i + 1;
+        let end = start + b.get(start..)?.iter().position(|c| matches!(c, b'.' | b'[' | b']')).unwrap_or(b.len() - start);
+        match b[i] {
+            b'.' if end > start => {
+                if !at.is_object() {
+                    *at = Value::Object(Map::new());
+                }
+                let key = path.get(start..end)?;
+                let m = at.as_object_mut()?;
+                // `insert` and `get_mut`, not `entry`: the map's entry API is another 1 KB of wasm.
+                if !m.contains_key(key) {
+                    m.insert(key.to_string(), Value::Null);
+                }
+                at = m.get_mut(key)?;
+                i = end;
             }
-            if !at.is_object() {
-                *at = Value::Object(Map::new());
+            b'[' if b.get(end) == Some(&b']') && end > start => {
+                let mut n = 0usize;
+                for d in b.get(start..end)? {
+                    n = n.checked_mul(10)?.checked_add(usize::from(d.checked_sub(b'0').filter(|d| *d < 10)?))?;
+                }
+                if n >= 4096 {
+                    return None;
+                }
+                if !at.is_array() {
+                    *at = Value::Array(Vec::new());
+                }
+                let a = at.as_array_mut()?;
+                if a.len() <= n {
+                    a.resize(n + 1, Value::Null);
+                }
+                at = a.get_mut(n)?;
+                i = end + 1;
             }
-            at = at.as_object_mut()?.entry(key.to_string()).or_insert(Value::Null);
-            rest = tail;
-        } else if let Some(r) = rest.strip_prefix('[') {
-            let end = r.find(']')?;
-            let i: usize = r[..end].parse().ok().filter(|i| *i < 4096)?;
-            if !at.is_array() {
-                *at = Value::Array(Vec::new());
-            }
-            let a = at.as_array_mut()?;
-            if a.len() <= i {
-                a.resize(i + 1, Value::Null);
-            }
-            at = a.get_mut(i)?;
-            rest = &r[end + 1..];
-        } else {
-            return None;
+            _ => return None,
         }
     }
     Some(at)

@@ -10,7 +10,7 @@ use crate::message::{push_result, Message, ToolCall, ToolOutput, ORIGIN_KEY};
 /// sends and takes them so). OpenAI's own chat completions have none.
 pub(crate) const SIGNATURES: &str = "gemini";
 use crate::part::Part;
-use crate::provider::common::{split_content, str_field};
+use crate::provider::common::{google_signature, split_content, str_field};
 use crate::style::Style;
 use serde_json::{Map, Value};
 
@@ -148,7 +148,7 @@ pub(crate) fn read_tool_calls(list: &[Value], name_required: bool, calls: &mut V
             Some(Value::Null) | None => String::new(),
             Some(other) => crate::json::to_text(other),
         };
-        let signature = c.pointer("/extra_content/google/thought_signature").and_then(Value::as_str).map(str::to_string);
+        let signature = google_signature(c).map(str::to_string);
         calls.push(ToolCall { id: str_field(c, "id"), name, arguments, signature });
     }
     Ok(())

@@ -45,7 +45,7 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
         if let Some(id) = c.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()) {
             part.id = id.to_string();
         }
-        if let Some(s) = c.pointer("/extra_content/google/thought_signature").and_then(Value::as_str) {
+        if let Some(s) = crate::provider::common::google_signature(c) {
             part.signature = Some(s.to_string());
         }
         if let Some(f) = c.get("function") {
