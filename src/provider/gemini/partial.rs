@@ -74,51 +74,25 @@ fn apply(call: &mut Part, piece: &Value) -> Result<()> {
     Ok(())
 }
 
-/// The value at `$.a.b[2]`, made on the way (objects for names, arrays for indexes). Read by
-/// bytes with `get`: `str` slicing and `parse` would link their panic formatting and searchers.
+/// The value at `$.a.b` (array indexes are not followed: a path with one is refused), made on
+/// the way. Read by bytes with `get`: `str` slicing would link its panic formatting.
 fn walk<'a>(mut at: &'a mut Value, path: &str) -> Option<&'a mut Value> {
-    let b = path.as_bytes();
-    if b.first() != Some(&b'$') {
-        return None;
-    }
-    let mut i = 1;
-    while i < b.len() {
-        let start = i + 1;
-        let end = start + b.get(start..)?.iter().position(|c| matches!(c, b'.' | b'[' | b']')).unwrap_or(b.len() - start);
-        match b[i] {
-            b'.' if end > start => {
-                if !at.is_object() {
-                    *at = Value::Object(Map::new());
-                }
-                let key = path.get(start..end)?;
-                let m = at.as_object_mut()?;
-                // `insert` and `get_mut`, not `entry`: the map's entry API is another 1 KB of wasm.
-                if !m.contains_key(key) {
-                    m.insert(key.to_string(), Value::Null);
-                }
-                at = m.get_mut(key)?;
-                i = end;
-            }
-            b'[' if b.get(end) == Some(&b']') && end > start => {
-                let mut n = 0usize;
-                for d in b.get(start..end)? {
-                    n = n.checked_mul(10)?.checked_add(usize::from(d.checked_sub(b'0').filter(|d| *d < 10)?))?;
-                }
-                if n >= 4096 {
-                    return None;
-                }
-                if !at.is_array() {
-                    *at = Value::Array(Vec::new());
-                }
-                let a = at.as_array_mut()?;
-                if a.len() <= n {
-                    a.resize(n + 1, Value::Null);
-                }
-                at = a.get_mut(n)?;
-                i = end + 1;
-            }
-            _ => return None,
+    let mut rest = path.strip_prefix("$.")?;
+    loop {
+        let end = rest.bytes().position(|c| c == b'.').unwrap_or(rest.len());
+        let key = rest.get(..end).filter(|k| !k.is_empty() && !k.as_bytes().contains(&b'['))?;
+        if !at.is_object() {
+            *at = Value::Object(Map::new());
+        }
+        let m = at.as_object_mut()?;
+        // `insert` and `get_mut`, not `entry`: the map's entry API is another 1 KB of wasm.
+        if !m.contains_key(key) {
+            m.insert(key.to_string(), Value::Null);
+        }
+        at = m.get_mut(key)?;
+        match rest.get(end + 1..) {
+            Some(r) => rest = r,
+            None => return Some(at),
         }
     }
-    Some(at)
 }

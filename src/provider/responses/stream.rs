@@ -51,7 +51,8 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
         "response.completed" | "response.incomplete" => {
             let response = v.get("response").unwrap_or(&Value::Null);
             asm.usage = usage_of(response.get("usage"));
-            asm.stop_reason = stop_reason(response).or_else(|| Some(text("type").strip_prefix("response.").unwrap_or(text("type")).to_string()));
+            asm.stop_reason =
+                stop_reason(response).or_else(|| Some(text("type").strip_prefix("response.").unwrap_or(text("type")).to_string()));
             asm.finished = true;
             let so_far = AssistantTurn { text: asm.text.clone(), calls: Vec::new(), reasoning: None };
             if asm.calls_so_far() == 0 {
