@@ -101,8 +101,6 @@ pub(crate) struct Part {
     pub text: String,
     /// Gemini: the call part's `thoughtSignature`.
     pub signature: Option<String>,
-    /// Gemini: a call whose arguments are still arriving in pieces.
-    pub open: bool,
 }
 
 impl Assembly {

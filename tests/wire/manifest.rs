@@ -37,6 +37,10 @@ impl Entry {
         let name = self.file.rsplit('/').next().unwrap_or(&self.file);
         name.split('.').next().unwrap_or(name)
     }
+    /// A recording of a setting the package refuses with a typed error naming it (SOURCES.md).
+    pub fn unsupported(&self) -> Option<&str> {
+        self.expect["unsupported"].as_str()
+    }
     pub fn is_error(&self) -> bool {
         self.expect["finish"] == "error"
     }

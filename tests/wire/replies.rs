@@ -36,6 +36,11 @@ pub fn parsed(e: &Entry) -> Result<Outcome, String> {
 /// Checks one outcome against the entry's expectation.
 pub fn check(e: &Entry, (deltas, reply): &Outcome) -> Result<(), String> {
     let x = &e.expect;
+    if let Some(setting) = e.unsupported() {
+        let Err((code, msg)) = reply else { return Err(format!("an unsupported recording parsed: {reply:?}")) };
+        same("error code", code.as_str(), "provider_parse")?;
+        return if msg.contains(setting) { Ok(()) } else { Err(format!("the error does not name {setting}: {msg:?}")) };
+    }
     if e.is_error() {
         let Err((code, msg)) = reply else { return Err(format!("an error body parsed as a reply: {reply:?}")) };
         let want_code = if e.stream || e.status() == 200 { "provider_error" } else { "provider_http" };

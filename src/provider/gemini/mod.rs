@@ -16,7 +16,6 @@
 
 pub(crate) mod dialect;
 mod finish;
-mod partial;
 mod reply;
 mod request;
 mod schema;

@@ -12,11 +12,10 @@ use crate::message::{AssistantTurn, Usage};
 use crate::provider::adapter::{Assembly, Delta, Part};
 
 pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
-    let mut v = asm.json(data)?;
+    let v = asm.json(data)?;
     if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
         return Err(asm.provider_error(err));
     }
-    super::partial::take(&mut v, asm)?;
     let mut part = AssistantTurn::default();
     let mut thoughts = String::new();
     let reason = candidate(&v, &mut part, &mut thoughts)?;
@@ -44,7 +43,6 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
             arguments: c.arguments,
             text: String::new(),
             signature: c.signature,
-            open: false,
         });
     }
     let usage = usage_of(&v);
