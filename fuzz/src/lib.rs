@@ -15,7 +15,9 @@ mod sse;
 
 pub use docs::{conversation, dialect, state};
 pub use json::json;
-pub use providers::{reply_anthropic, reply_gemini, reply_openai, stream_anthropic, stream_gemini, stream_openai};
+pub use providers::{
+    reply_anthropic, reply_gemini, reply_openai, reply_responses, stream_anthropic, stream_gemini, stream_openai, stream_responses,
+};
 pub use run_loop::run_loop;
 pub use sse::sse;
 
@@ -28,9 +30,11 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("reply_openai", reply_openai),
     ("reply_anthropic", reply_anthropic),
     ("reply_gemini", reply_gemini),
+    ("reply_responses", reply_responses),
     ("stream_openai", stream_openai),
     ("stream_anthropic", stream_anthropic),
     ("stream_gemini", stream_gemini),
+    ("stream_responses", stream_responses),
     ("dialect", dialect),
     ("state", state),
     ("conversation", conversation),

@@ -33,6 +33,9 @@ pub fn reply_anthropic(data: &[u8]) {
 pub fn reply_gemini(data: &[u8]) {
     reply(Style::Gemini, data)
 }
+pub fn reply_responses(data: &[u8]) {
+    reply(Style::Responses, data)
+}
 
 /// The text deltas joined, then a mark and the reasoning deltas joined: however the bytes were
 /// cut, both must come out the same, and neither may leak into the other.
@@ -83,4 +86,7 @@ pub fn stream_anthropic(data: &[u8]) {
 }
 pub fn stream_gemini(data: &[u8]) {
     stream(Style::Gemini, data)
+}
+pub fn stream_responses(data: &[u8]) {
+    stream(Style::Responses, data)
 }

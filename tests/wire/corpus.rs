@@ -1,16 +1,12 @@
 //! Every recording is a fuzz seed: JSON bodies as they are in `fuzz/corpus/reply_<style>/`, SSE
 //! bodies in `fuzz/corpus/stream_<style>/` behind the chunking seed byte the stream targets read
 //! first (`fuzz/src/chunks.rs`). `cargo test --test fuzz_replay` runs them through the targets.
-//! The `responses` style has no fuzz target yet: its recordings are not seeds.
 
 use crate::manifest::*;
 
 pub const SEED_BYTE: u8 = 7;
 
 pub fn seed_path(e: &Entry) -> Option<(String, Vec<u8>)> {
-    if !matches!(e.style.as_str(), "openai" | "anthropic" | "gemini") {
-        return None;
-    }
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/corpus");
     Some(if e.stream {
         let mut bytes = vec![SEED_BYTE];
@@ -30,5 +26,5 @@ fn every_recording_is_a_fuzz_seed() {
         assert!(got == want, "{path} is not {} as recorded", e.file);
         n += 1;
     }
-    assert_eq!(n, 44);
+    assert_eq!(n, 55);
 }
