@@ -12,7 +12,7 @@ use toolnexus_wasm::provider::Style;
 use toolnexus_wasm::state::{load, load_conversation};
 use toolnexus_wasm::Error;
 
-const STYLES: [Style; 3] = [Style::OpenAi, Style::Anthropic, Style::Gemini];
+const STYLES: [Style; 4] = [Style::OpenAi, Style::Anthropic, Style::Gemini, Style::Responses];
 
 fn expect_code(e: &Error, codes: &[&str], what: &str) {
     assert!(codes.contains(&e.code()), "{what}: unexpected error code {} ({})", e.code(), e.message);

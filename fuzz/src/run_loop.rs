@@ -248,7 +248,7 @@ pub fn run_loop(data: &[u8]) {
     let Ok(script) = Script::arbitrary_take_rest(Unstructured::new(data)) else {
         return;
     };
-    let style = [Style::OpenAi, Style::Anthropic, Style::Gemini][usize::from(script.style % 3)];
+    let style = [Style::OpenAi, Style::Anthropic, Style::Gemini, Style::Responses][usize::from(script.style % 4)];
     let max_turns = u32::from(script.max_turns % 6) + 1;
     let replies = script.turns.iter().take(12).map(|t| reply(style, t)).collect();
     let wait = script.wait.map(|(ok, shorthand)| WaitPlan { ok, shorthand });
