@@ -1,5 +1,6 @@
 // The main job: the agent loop from the built npm package, in Node, against the scripted model on
-// 127.0.0.1 (real OpenAI and Anthropic wire formats, no network, no key). For each style it shows
+// 127.0.0.1 (the real OpenAI chat, OpenAI Responses, Anthropic and Gemini wire formats, no
+// network, no key). For each style it shows
 //   1. a relay call resolved in-process by the host, later, through waitFor;
 //   2. a durable halt: the pending result goes through JSON (as into chrome.storage or KV), and a
 //      brand-new client and toolkit resume it with runWithAnswer.
@@ -36,8 +37,8 @@ log(`scripted model on ${model.url} (offline, deterministic)\n`);
 const prompt = "Find the price of the blue mug and add it to the cart";
 
 try {
-  for (const style of ["openai", "anthropic", "gemini"]) {
-    const baseUrl = style === "openai" ? `${model.url}/v1` : model.url;
+  for (const style of ["openai", "responses", "anthropic", "gemini"]) {
+    const baseUrl = style === "openai" || style === "responses" ? `${model.url}/v1` : model.url;
     log(`=== style: ${style} ===`);
 
     // 1. In-process: waitFor returns a Promise the host resolves whenever the click is done.
@@ -51,7 +52,8 @@ try {
       },
     });
     const r1 = await live.run(prompt, { toolkit: makeToolkit() });
-    log(`  in-process run: status=${r1.status} turns=${r1.turns} tokens=${r1.usage.totalTokens}`);
+    log(`  in-process run: status=${r1.status} finishReason=${r1.finishReason} (${r1.providerFinishReason}) turns=${r1.turns} tokens=${r1.usage.totalTokens}`);
+    if (r1.reasoning) log(`  reasoning (never part of the answer): ${JSON.stringify(r1.reasoning)}`);
     for (const c of r1.toolCalls) log(`    tool ${c.name} ${JSON.stringify(c.args)} → ${c.output}`);
     log(`  answer: ${r1.text}\n`);
 
@@ -67,7 +69,7 @@ try {
     const results = await Promise.all(relayCallsOf(state.pending).map(clickInTab));
     const second = createClient({ baseUrl, style, model: `scripted-${style}`, apiKey: "demo-key" });
     const resumed = await second.runWithAnswer({ toolkit: makeToolkit(), state, answer: relayAnswer(state.pending.id, results) });
-    log(`  resumed: status=${resumed.status} turns=${resumed.turns} messages=${resumed.messages.length}`);
+    log(`  resumed: status=${resumed.status} turns=${resumed.turns} messages=${resumed.messages.length}${style === "responses" ? " (the encrypted reasoning items went back with it)" : ""}`);
     log(`  answer: ${resumed.text}\n`);
     if (r1.status !== "done" || halted.status !== "pending" || resumed.status !== "done") throw new Error("demo did not complete");
   }

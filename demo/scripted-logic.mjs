@@ -1,6 +1,8 @@
-// The scripted model: deterministic and strict, in the real OpenAI chat-completions and Anthropic
-// messages wire formats. It checks auth headers and rejects (400) any transcript in which a tool
-// call has no result, exactly the mistake a real provider refuses. No Node built-ins: the Node
+// The scripted model: deterministic and strict, in the real OpenAI chat-completions, OpenAI
+// Responses, Anthropic messages and Gemini wire formats. It checks auth headers and rejects (400)
+// any transcript in which a tool call has no result, exactly the mistake a real provider refuses;
+// in the Responses format it also answers with encrypted reasoning and refuses a function call
+// sent back without its reasoning item, as the real API does in stateless use. No Node built-ins: the Node
 // server (scripted-model.mjs) and the www page (as an in-page fetch) share it.
 //
 // The script is chosen by the first word of the latest user prompt: "#three-clicks ..." plays
@@ -59,7 +61,7 @@ function imagesIn(v, found = []) {
   const describe = (type, b64) => `${type} of ${bytes(b64)} bytes`;
   if (Array.isArray(v)) v.forEach((x) => imagesIn(x, found));
   else if (v && typeof v === "object") {
-    const url = v.type === "image_url" ? (v.image_url?.url ?? v.image_url) : undefined;
+    const url = v.type === "image_url" || v.type === "input_image" ? (v.image_url?.url ?? v.image_url) : undefined;
     const data = typeof url === "string" ? /^data:([^;,]+);base64,(.*)$/s.exec(url) : null;
     if (data) found.push(describe(data[1], data[2]));
     else if (url) found.push(`an image at ${url}`);
@@ -161,6 +163,76 @@ function readGemini(body) {
   const text = (m) => (m?.parts ?? []).map((p) => p.text ?? "").join("");
   const earlier = msgs.slice(0, Math.max(promptIdx, 0)).filter((m) => m.role === "user" && !isResults(m)).map(text);
   return { prompt: text(msgs[promptIdx]), turn, results, problems, earlier, tools: (body.tools?.[0]?.functionDeclarations ?? []).map((t) => t.name), images: imagesIn(msgs.slice(promptIdx)) };
+}
+
+/**
+ * The Responses API's `input` items: the prompt (the last user message), the results since it,
+ * and what the real API refuses: a function call with no output, or sent back without the
+ * reasoning item that came before it (`encrypted_content` as this model made it).
+ */
+function readResponses(body) {
+  const items = body.input ?? [];
+  let promptIdx = -1;
+  items.forEach((it, i) => { if (it.role === "user") promptIdx = i; });
+  const problems = [];
+  if (body.store !== false || !body.include?.includes("reasoning.encrypted_content")) problems.push("stateless use needs store: false and include: [reasoning.encrypted_content]");
+  const outputs = new Set(items.filter((it) => it.type === "function_call_output").map((it) => it.call_id));
+  const names = new Map();
+  items.forEach((it, i) => {
+    if (it.type !== "function_call") return;
+    names.set(it.call_id, it.name);
+    if (!outputs.has(it.call_id)) problems.push(`No tool output found for function call ${it.call_id}.`);
+    let j = i - 1;
+    while (items[j]?.type === "function_call") j -= 1;
+    const r = items[j];
+    if (r?.type !== "reasoning" || !/^scripted:/.test(r.encrypted_content ?? "")) problems.push(`Item '${it.call_id}' of type 'function_call' was provided without its required 'reasoning' item.`);
+  });
+  const after = items.slice(promptIdx + 1);
+  const results = after.filter((it) => it.type === "function_call_output").map((it) => `${names.get(it.call_id)} → ${typeof it.output === "string" ? it.output : textOf(it.output)}`);
+  const turn = after.filter((it) => it.type === "reasoning").length;
+  const earlier = items.slice(0, Math.max(promptIdx, 0)).filter((it) => it.role === "user").map((it) => textOf(it.content));
+  return { prompt: textOf(items[promptIdx]?.content), turn, results, problems, earlier, tools: (body.tools ?? []).map((t) => t.name), images: imagesIn(items.slice(promptIdx)) };
+}
+
+function responsesReply(reply, body, turn) {
+  const reasoning = { type: "reasoning", id: `rs_${turn}`, summary: [{ type: "summary_text", text: `Planning step ${turn + 1}.` }], encrypted_content: `scripted:${body.model}:${turn}` };
+  const output = [reasoning];
+  if (reply.calls?.length) {
+    reply.calls.forEach(([name, args], i) => output.push({ type: "function_call", id: `fc_${turn}_${i}`, call_id: `call_${turn}_${i}`, name, arguments: JSON.stringify(args), status: "completed" }));
+  } else {
+    output.push({ type: "message", id: `msg_${turn}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: reply.text ?? "", annotations: [] }] });
+  }
+  const input = tokens(JSON.stringify(body.input)), out = tokens(JSON.stringify(output));
+  return { id: `resp_scripted_${turn}`, object: "response", created_at: 1767225600, status: "completed", model: body.model, output,
+           usage: { input_tokens: input, output_tokens: out, output_tokens_details: { reasoning_tokens: 4 }, total_tokens: input + out } };
+}
+
+function responsesSSE(whole) {
+  let n = 0;
+  const ev = (type, fields) => event({ type, sequence_number: n++, ...fields }, type);
+  let out = ev("response.created", { response: { ...whole, status: "in_progress", output: [], usage: null } });
+  whole.output.forEach((item, output_index) => {
+    const at = { item_id: item.id, output_index };
+    if (item.type === "reasoning") {
+      out += ev("response.output_item.added", { output_index, item: { type: "reasoning", id: item.id, summary: [] } });
+      out += ev("response.reasoning_summary_part.added", { ...at, summary_index: 0, part: { type: "summary_text", text: "" } });
+      for (const p of pieces(item.summary[0].text)) out += ev("response.reasoning_summary_text.delta", { ...at, summary_index: 0, delta: p });
+      out += ev("response.reasoning_summary_text.done", { ...at, summary_index: 0, text: item.summary[0].text });
+      out += ev("response.reasoning_summary_part.done", { ...at, summary_index: 0, part: item.summary[0] });
+    } else if (item.type === "message") {
+      out += ev("response.output_item.added", { output_index, item: { ...item, status: "in_progress", content: [] } });
+      out += ev("response.content_part.added", { ...at, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+      for (const p of pieces(item.content[0].text)) out += ev("response.output_text.delta", { ...at, content_index: 0, delta: p });
+      out += ev("response.output_text.done", { ...at, content_index: 0, text: item.content[0].text });
+      out += ev("response.content_part.done", { ...at, content_index: 0, part: item.content[0] });
+    } else {
+      out += ev("response.output_item.added", { output_index, item: { ...item, arguments: "", status: "in_progress" } });
+      for (const p of pieces(item.arguments)) out += ev("response.function_call_arguments.delta", { ...at, delta: p });
+      out += ev("response.function_call_arguments.done", { ...at, arguments: item.arguments });
+    }
+    out += ev("response.output_item.done", { output_index, item });
+  });
+  return out + ev("response.completed", { response: whole });
 }
 
 function geminiReply(reply) {
@@ -306,6 +378,7 @@ export function respond(path, headers, raw, scenarios = SCENARIOS) {
   const openai = path.endsWith("/chat/completions");
   const gemini = /\/models\/[^/]+:(generateContent|streamGenerateContent)/.exec(path);
   if (gemini) return respondGemini(path, headers, body, gemini[1] === "streamGenerateContent", scenarios);
+  if (path.endsWith("/responses")) return respondResponses(headers, body, scenarios);
   if (!anthropic && !openai) return out(404, { error: { message: `no route ${path}` } });
   if (openai && !/^Bearer \S+/.test(headers.authorization ?? "")) return out(401, { error: { message: "missing bearer token" } });
   if (anthropic && (!headers["x-api-key"] || headers["anthropic-version"] !== "2023-06-01"))
@@ -323,6 +396,17 @@ export function respond(path, headers, raw, scenarios = SCENARIOS) {
     return { status: 200, sse: anthropic ? anthropicSSE(whole) : openAISSE(whole), parsed: body };
   }
   return out(200, whole);
+}
+
+function respondResponses(headers, body, scenarios) {
+  const out = (status, obj) => ({ status, body: obj, parsed: body });
+  const fail = (status, message) => out(status, { error: { message, type: "invalid_request_error", param: null, code: null } });
+  if (!/^Bearer \S+/.test(headers.authorization ?? "")) return fail(401, "missing bearer token");
+  if (!body.model) return fail(400, "model is required");
+  const view = readResponses(body);
+  if (view.problems.length) return fail(400, view.problems.join(" "));
+  const whole = responsesReply(pickReply(view, scenarios), body, view.turn);
+  return body.stream === true ? { status: 200, sse: responsesSSE(whole), parsed: body } : out(200, whole);
 }
 
 function respondGemini(path, headers, body, streaming, scenarios) {
