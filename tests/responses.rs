@@ -141,7 +141,7 @@ fn a_tool_loop_replays_each_turns_encrypted_reasoning_verbatim() {
     let r = run(R, vec![native("add")], &p, &tools, None, &[], "go").unwrap();
     assert_eq!((r.status, r.text.as_str(), r.turns, r.tool_call_count), (Status::Done, "done", 3, 3));
     assert_eq!((r.usage.prompt_tokens, r.usage.completion_tokens, r.usage.total_tokens), (30, 15, 45));
-    assert_eq!(r.reasoning, "Adding.Again,\n\nthen done.");
+    assert_eq!(r.reasoning, "Adding.\n\nAgain,\n\nthen done.");
 
     let bodies = p.bodies();
     let user = json!({"role": "user", "content": "go"});

@@ -329,7 +329,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
         }
         step = match step {
             Step::CallModel => {
-                let turn = LoopTurn { run, env, next: RefCell::new(None) };
+                let turn = LoopTurn { run, env, next: RefCell::new(None), reasoned: std::cell::Cell::new(false) };
                 model_call(&provider, &turn, env.policy.stream, env).await?;
                 turn.next.into_inner().ok_or_else(|| Error::internal("the model call ended without a reply"))?
             }
@@ -387,6 +387,8 @@ struct LoopTurn<'r, 'e> {
     run: &'r RefCell<Run>,
     env: &'r Env<'e>,
     next: RefCell<Option<Step>>,
+    /// This call has streamed readable reasoning already.
+    reasoned: std::cell::Cell<bool>,
 }
 
 impl CallSubject for LoopTurn<'_, '_> {
@@ -402,10 +404,17 @@ impl CallSubject for LoopTurn<'_, '_> {
     fn request(&self, stream: bool) -> HttpRequest {
         self.run.borrow().build_request(stream)
     }
+    /// A later call's reasoning starts with the separator `RunResult.reasoning` puts between
+    /// calls, so the events joined are the result's reasoning.
     fn delta(&self, delta: crate::provider::Delta) {
         self.env.event(|| match delta {
             crate::provider::Delta::Text(delta) => StreamEvent::Text { delta },
-            crate::provider::Delta::Reasoning(delta) => StreamEvent::Reasoning { delta },
+            crate::provider::Delta::Reasoning(mut delta) => {
+                if !self.reasoned.replace(true) && self.run.borrow().has_reasoning() {
+                    delta.insert_str(0, crate::run::REASONING_SEPARATOR);
+                }
+                StreamEvent::Reasoning { delta }
+            }
         });
     }
     fn accept(&self, reply: ModelReply, _raw: Option<&Value>) -> Result<()> {

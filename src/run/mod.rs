@@ -19,6 +19,9 @@ pub mod result;
 mod resume;
 
 pub use result::{RunResult, Status, ToolCallRecord, SCHEMA_VERSION};
+
+/// What `RunResult.reasoning` puts between the readable reasoning of two model calls.
+pub const REASONING_SEPARATOR: &str = "\n\n";
 pub use resume::ResumeInput;
 
 use crate::dialect;
@@ -254,6 +257,9 @@ impl Run {
         }
         self.usage.add(reply.usage);
         self.last_finish = Some((reply.finish, reply.stop_reason));
+        if !self.reasoning.is_empty() && !reply.reasoning_text.is_empty() {
+            self.reasoning.push_str(REASONING_SEPARATOR);
+        }
         self.reasoning.push_str(&reply.reasoning_text);
         let mut turn = reply.turn;
         assign_call_ids(&mut turn.calls, self.turns);
@@ -302,6 +308,11 @@ impl Run {
             Err(e) => inv.preset = Some(ToolResult::error(format!("Invalid arguments for tool {}: {e}", call.name))),
         }
         inv
+    }
+
+    /// Whether this segment's model calls gave readable reasoning so far.
+    pub fn has_reasoning(&self) -> bool {
+        !self.reasoning.is_empty()
     }
 
     pub fn usage(&self) -> Usage {

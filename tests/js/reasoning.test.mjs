@@ -59,7 +59,7 @@ for (const api of ["gemini", "anthropic", "responses"]) {
     assert.equal(halted.status, "pending", JSON.stringify(halted));
     assert.equal(seen.length, 2, "the second call was accepted: the first turn's reasoning went back");
     assert.equal(halted.finishReason, "tool_calls");
-    assert.equal(halted.reasoning, THOUGHT(0) + THOUGHT(1));
+    assert.equal(halted.reasoning, `${THOUGHT(0)}\n\n${THOUGHT(1)}`, "one call's reasoning after another's, a blank line between");
     assert.ok(!halted.text.includes("Thinking"), "reasoning never joins the text");
     const stored = JSON.stringify(halted);
     assert.ok(stored.includes(sig(MODELS[api], 1)), "the state keeps the reasoning state");
