@@ -23,13 +23,14 @@ use serde_json::{Map, Value};
 /// only from that model, untagged).
 pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
     let mut out = Vec::with_capacity(messages.len());
-    for m in messages {
+    for (i, m) in messages.iter().enumerate() {
+        let after_turn = i > 0 && matches!(messages[i - 1], Message::Assistant(_));
         match m {
             Message::System(t) if model.is_none() => out.push(role_item("system", Value::from(t.as_str()))),
             Message::System(_) => {}
             Message::User(t) => out.push(role_item("user", Value::from(t.as_str()))),
             Message::UserParts(p) => out.push(role_item("user", parts_value(p, Some(Style::Responses)))),
-            Message::Assistant(turn) => assistant(turn, model, &mut out),
+            Message::Assistant(turn) => assistant(turn, model, after_turn, &mut out),
             Message::Tool(outs) => {
                 for o in outs {
                     out.push(result(o));
@@ -44,15 +45,18 @@ fn role_item(role: &str, content: Value) -> Value {
     obj(&mut [("role", Value::from(role)), ("content", content)])
 }
 
-/// One assistant turn's items (see the module comment for their order).
-fn assistant(turn: &AssistantTurn, model: Option<&str>, out: &mut Vec<Value>) {
+/// One assistant turn's items (see the module comment for their order). `after_turn`: the
+/// message before it is an assistant turn too (a history whose calls got no results), which
+/// the state marks with the turn's message even when empty: items alone would read back as
+/// part of the turn before.
+fn assistant(turn: &AssistantTurn, model: Option<&str>, after_turn: bool, out: &mut Vec<Value>) {
     let reasoning = turn.reasoning_for(PROVIDER, model).filter(|r| !r.items.is_empty());
     let items = |k: usize| reasoning.into_iter().flat_map(move |r| r.before(k)).cloned();
     let start = out.len();
     out.extend(items(0));
     // An empty turn stays one (empty) message in the state, so that it reads back; a request
     // leaves it out.
-    if !turn.text.is_empty() || (model.is_none() && turn.calls.is_empty() && out.len() == start) {
+    if !turn.text.is_empty() || (model.is_none() && (turn.calls.is_empty() || after_turn) && out.len() == start) {
         let part = obj(&mut [("type", Value::from("output_text")), ("text", Value::from(turn.text.as_str()))]);
         out.push(obj(&mut [("type", Value::from("message")), ("role", Value::from("assistant")), ("content", Value::Array(vec![part]))]));
     }
