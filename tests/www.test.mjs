@@ -60,7 +60,7 @@ test("a relay round trip in every style, approved in the page, acting in the san
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   await page.goto(url);
   await page.waitForFunction(() => document.body.dataset.ready === "yes");
-  for (const style of ["openai", "anthropic", "gemini"]) {
+  for (const style of ["openai", "responses", "anthropic", "gemini"]) {
     await page.selectOption("#style", style);
     await page.fill("#prompt", "Add “Buy milk” to my list");
     await page.click("#ask button");
@@ -69,7 +69,7 @@ test("a relay round trip in every style, approved in the page, acting in the san
     assert.match(answer, /^Added “Buy milk”\. Your list now reads: Water the plants; Buy milk/, style);
     if (style === "openai") await page.screenshot({ path: path.join(shots, "www-relay-done.png") });
   }
-  assert.equal(await page.locator("#todo-list li").count(), 4, "three items added, one per style");
+  assert.equal(await page.locator("#todo-list li").count(), 5, "four items added, one per style");
 });
 
 test("a durable halt shows its JSON and resumes from it", async () => {
@@ -208,7 +208,7 @@ test("an image attached to a prompt reaches the model in every style", async () 
   await page.goto(url);
   await page.waitForFunction(() => document.body.dataset.ready === "yes");
   const png = fs.readFileSync(path.join(root, "tests/fixtures/images/dot.png"));
-  for (const style of ["openai", "anthropic", "gemini"]) {
+  for (const style of ["openai", "responses", "anthropic", "gemini"]) {
     await page.selectOption("#style", style);
     await page.setInputFiles("#image", { name: "dot.png", mimeType: "image/png", buffer: png });
     await page.fill("#prompt", "what is this?");

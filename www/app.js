@@ -17,6 +17,7 @@ const SETTINGS = "toolnexus-www:settings"; // style, mode, base URL and model; n
 const USAGE = "toolnexus-www:usage"; // prompt number → the usage line of its turn, shown again after a reload
 const DEFAULTS = {
   openai: ["https://api.openai.com/v1", "gpt-4o-mini"],
+  responses: ["https://api.openai.com/v1", "gpt-5-mini"],
   anthropic: ["https://api.anthropic.com", "claude-3-5-haiku-latest"],
   gemini: ["https://generativelanguage.googleapis.com", "gemini-2.0-flash"],
 };
@@ -57,7 +58,7 @@ function client(extra = {}) {
     const headers = style === "anthropic" ? { "anthropic-dangerous-direct-browser-access": "true" } : undefined;
     return createClient({ baseUrl: value("baseUrl") || baseUrl, style, model: value("model") || model, apiKey: key, headers, systemPrompt: SYSTEM, store, ...extra });
   }
-  const baseUrl = style === "openai" ? "https://scripted.invalid/v1" : "https://scripted.invalid";
+  const baseUrl = style === "openai" || style === "responses" ? "https://scripted.invalid/v1" : "https://scripted.invalid";
   // "#docs" asks the echo tool of an MCP server named "docs".
   const scenarios = { ...SCENARIOS, docs: [{ calls: [["docs_echo", { text: "from the page" }]] }, { text: "The MCP server says: {{results}}" }] };
   return createClient({ baseUrl, style, model: `scripted-${style}`, apiKey: "offline", fetch: scriptedFetch(scenarios, { delayMs: 18 }), store, ...extra });

@@ -6,6 +6,7 @@ const ids = ["style", "baseUrl", "model", "apiKey"];
 const $ = (id) => document.getElementById(id);
 const DEFAULTS = {
   openai: ["https://api.openai.com/v1", "gpt-4o-mini"],
+  responses: ["https://api.openai.com/v1", "gpt-5-mini"],
   anthropic: ["https://api.anthropic.com", "claude-3-5-haiku-latest"],
   gemini: ["https://generativelanguage.googleapis.com", "gemini-2.0-flash"],
 };
@@ -14,7 +15,7 @@ const LOCAL = ["localhost", "127.0.0.1", "[::1]"];
 /** Field id → what is wrong with it; {} when the settings can be saved. */
 function problems(p) {
   const bad = {};
-  if (!DEFAULTS[p.style]) bad.style = "Choose openai, anthropic or gemini.";
+  if (!DEFAULTS[p.style]) bad.style = "Choose openai, responses, anthropic or gemini.";
   if (/\s/.test(p.apiKey)) bad.apiKey = "An API key has no spaces in it (check what was pasted).";
   if (p.model && /\s/.test(p.model)) bad.model = "A model id has no spaces in it.";
   if (p.baseUrl) {
