@@ -21,6 +21,13 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
             Message::Assistant(turn) => {
                 let reasoning = turn.reasoning_for("anthropic", model);
                 let content = assistant_blocks(turn, reasoning);
+                // An assistant message with no content is refused ("all messages must have
+                // non-empty content"): a request leaves an empty turn out (an empty reply, or one
+                // whose only blocks were another model's thinking); the API joins the user
+                // messages around it into one turn, as it does any two in a row.
+                if model.is_some() && content.as_array().is_some_and(Vec::is_empty) {
+                    continue;
+                }
                 let mut msg = obj(&mut [("role", Value::from("assistant")), ("content", content)]);
                 // The state's view says whose reasoning this is, so it is never replayed elsewhere.
                 if let (None, Some(r), Value::Object(fields)) = (model, reasoning, &mut msg) {
