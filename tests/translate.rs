@@ -324,3 +324,44 @@ fn an_aborted_translation_sends_nothing() {
     assert_eq!(e.code(), "aborted");
     assert!(p.requests.borrow().is_empty());
 }
+
+/// Gemini's thought signatures cross the OpenAI-compatible format as Gemini's own
+/// OpenAI-compatible endpoint carries them: `extra_content.google.thought_signature` on a call,
+/// out (whole and streamed) and back in, where they reach Gemini on the same parts.
+#[test]
+fn gemini_signatures_travel_as_extra_content_both_ways() {
+    let signed = || {
+        json!({"candidates": [{"content": {"role": "model", "parts": [
+            {"functionCall": {"name": "get_weather", "args": {"city": "Oslo"}}, "thoughtSignature": "c2lnLW9zbG8="},
+            {"functionCall": {"name": "get_weather", "args": {"city": "Bergen"}}}
+        ]}, "finishReason": "STOP"}]})
+    };
+    let p = Scripted::new(vec![signed()]);
+    let (r, _) = go(Style::Gemini, &p, request(), false);
+    let r = r.unwrap();
+    assert_eq!(r["toolCalls"][0]["extra_content"], json!({"google": {"thought_signature": "c2lnLW9zbG8="}}));
+    assert!(r["toolCalls"][1].get("extra_content").is_none(), "only the signed call carries one");
+    assert_eq!((r["finishReason"].clone(), r["providerFinishReason"].clone()), (json!("tool_calls"), json!("STOP")));
+    let t = Chunked::default();
+    t.push_split(&format!("data: {}\n\n", signed()), 40);
+    let (_, chunks) = go(Style::Gemini, &t, request(), true);
+    let calls = chunks.iter().find_map(|c| c["choices"][0]["delta"]["tool_calls"].as_array().cloned()).unwrap();
+    assert_eq!(calls[0]["extra_content"], json!({"google": {"thought_signature": "c2lnLW9zbG8="}}), "streamed too");
+
+    // The caller sends the assistant message back as it got it: the signature reaches Gemini.
+    let id = r["toolCalls"][0]["id"].as_str().unwrap().to_string();
+    let mut back = request();
+    let messages = back["messages"].as_array_mut().unwrap();
+    messages.push(json!({"role": "assistant", "content": null, "tool_calls": [
+        {"id": id, "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Oslo\"}"},
+         "extra_content": {"google": {"thought_signature": "c2lnLW9zbG8="}}}]}));
+    messages.push(json!({"role": "tool", "tool_call_id": id, "content": "snow"}));
+    let p =
+        Scripted::new(vec![json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "Snow."}]}, "finishReason": "STOP"}]})]);
+    let (r, _) = go(Style::Gemini, &p, back, false);
+    assert_eq!(r.unwrap()["text"], "Snow.");
+    let contents = p.bodies()[0]["contents"].as_array().unwrap().clone();
+    let call = contents.iter().rev().find(|c| c["role"] == "model").unwrap();
+    assert_eq!(call["parts"][0]["thoughtSignature"], "c2lnLW9zbG8=");
+    assert!(call.get("reasoningOrigin").is_none(), "the tag never reaches a provider");
+}
