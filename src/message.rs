@@ -195,8 +195,18 @@ pub fn kind_of(v: &Value) -> &'static str {
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
     pub prompt_tokens: u64,
+    /// Everything the model wrote, its reasoning included (as every provider but Gemini counts
+    /// it; Gemini's thoughts are added in).
     pub completion_tokens: u64,
     pub total_tokens: u64,
+    /// The part of `completion_tokens` spent on reasoning, where the provider says (OpenAI
+    /// `reasoning_tokens`, Gemini `thoughtsTokenCount`; Anthropic does not). Absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reasoning_tokens: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Usage {
@@ -205,15 +215,21 @@ impl Usage {
         self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);
         self.completion_tokens = self.completion_tokens.saturating_add(other.completion_tokens);
         self.total_tokens = self.total_tokens.saturating_add(other.total_tokens);
+        self.reasoning_tokens = self.reasoning_tokens.saturating_add(other.reasoning_tokens);
     }
 
-    /// `{ promptTokens, completionTokens, totalTokens }`, as the `Serialize` derive writes it.
+    /// `{ promptTokens, completionTokens, totalTokens, reasoningTokens? }`, as the `Serialize`
+    /// derive writes it.
     pub fn to_json(self) -> Value {
-        crate::json::obj(vec![
+        let mut fields = vec![
             ("promptTokens", self.prompt_tokens.into()),
             ("completionTokens", self.completion_tokens.into()),
             ("totalTokens", self.total_tokens.into()),
-        ])
+        ];
+        if self.reasoning_tokens > 0 {
+            fields.push(("reasoningTokens", self.reasoning_tokens.into()));
+        }
+        crate::json::obj(fields)
     }
 }
 
@@ -347,9 +363,9 @@ mod tests {
 
     #[test]
     fn usage_sums_saturate_at_u64_max() {
-        let mut u = Usage { prompt_tokens: u64::MAX, completion_tokens: 1, total_tokens: u64::MAX };
-        u.add(Usage { prompt_tokens: 1, completion_tokens: 2, total_tokens: u64::MAX });
-        assert_eq!(u, Usage { prompt_tokens: u64::MAX, completion_tokens: 3, total_tokens: u64::MAX });
+        let mut u = Usage { prompt_tokens: u64::MAX, completion_tokens: 1, total_tokens: u64::MAX, reasoning_tokens: 0 };
+        u.add(Usage { prompt_tokens: 1, completion_tokens: 2, total_tokens: u64::MAX, reasoning_tokens: 0 });
+        assert_eq!(u, Usage { prompt_tokens: u64::MAX, completion_tokens: 3, total_tokens: u64::MAX, reasoning_tokens: 0 });
     }
 
     #[test]

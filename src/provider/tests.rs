@@ -24,7 +24,7 @@ fn streamed(style: Style, events: &[serde_json::Value], tail: &str) -> Result<Mo
 }
 
 const MAX: u64 = u64::MAX;
-const SATURATED: Usage = Usage { prompt_tokens: MAX, completion_tokens: 7, total_tokens: MAX };
+const SATURATED: Usage = Usage { prompt_tokens: MAX, completion_tokens: 7, total_tokens: MAX, reasoning_tokens: 0 };
 
 #[test]
 fn whole_replies_with_u64_max_token_counts_saturate() {
@@ -43,7 +43,7 @@ fn streams_with_u64_max_token_counts_saturate() {
     let usage = json!({"choices": [], "usage": {"prompt_tokens": MAX, "completion_tokens": 7, "total_tokens": MAX}});
     let stop = json!({"choices": [{"delta": {"content": "hi"}, "finish_reason": "stop"}]});
     let r = streamed(Style::OpenAi, &[stop, usage.clone(), usage], "data: [DONE]\n\n").unwrap();
-    assert_eq!(r.usage, Usage { prompt_tokens: MAX, completion_tokens: 14, total_tokens: MAX });
+    assert_eq!(r.usage, Usage { prompt_tokens: MAX, completion_tokens: 14, total_tokens: MAX, reasoning_tokens: 0 });
 
     // Anthropic's cumulative counts: the total is their sum.
     let events = [

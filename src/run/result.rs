@@ -160,6 +160,10 @@ impl RunResult {
         write_u64(&mut out, self.usage.completion_tokens);
         write_key(&mut out, "totalTokens");
         write_u64(&mut out, self.usage.total_tokens);
+        if self.usage.reasoning_tokens > 0 {
+            write_key(&mut out, "reasoningTokens");
+            write_u64(&mut out, self.usage.reasoning_tokens);
+        }
         out.push('}');
         write_key(&mut out, "model");
         write_str(&mut out, &self.model);
@@ -211,7 +215,7 @@ mod tests {
             }],
             tool_call_count: 1,
             turns: 2,
-            usage: Usage { prompt_tokens: 10, completion_tokens: 0, total_tokens: u64::MAX },
+            usage: Usage { prompt_tokens: 10, completion_tokens: 0, total_tokens: u64::MAX, reasoning_tokens: 0 },
             model: "m".into(),
             limit: full.then(|| "maxTurns".into()),
             pending: full.then(|| Request { id: "r1".into(), kind: "input".into(), prompt: "p".into(), ..Request::default() }),

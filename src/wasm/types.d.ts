@@ -326,8 +326,11 @@ export type ResumeOptions =
 
 export interface Usage {
   promptTokens: number;
+  /** Everything the model wrote, its reasoning included (Gemini's thoughts are added in). */
   completionTokens: number;
   totalTokens: number;
+  /** The reasoning part of `completionTokens`, where the provider reports it (OpenAI, Gemini); absent when 0. */
+  reasoningTokens?: number;
 }
 
 export interface ToolCallRecord {

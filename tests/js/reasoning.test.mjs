@@ -61,6 +61,9 @@ for (const api of ["gemini", "anthropic", "responses"]) {
     assert.equal(halted.finishReason, "tool_calls");
     assert.equal(halted.reasoning, `${THOUGHT(0)}\n\n${THOUGHT(1)}`, "one call's reasoning after another's, a blank line between");
     assert.ok(!halted.text.includes("Thinking"), "reasoning never joins the text");
+    // Reasoning tokens are part of the completion; Gemini reports its thoughts apart (7 a call).
+    const usage = { gemini: [24, 14], anthropic: [10, undefined], responses: [10, 6] }[api];
+    assert.deepEqual([halted.usage.completionTokens, halted.usage.reasoningTokens], usage);
     const stored = JSON.stringify(halted);
     assert.ok(stored.includes(sig(MODELS[api], 1)), "the state keeps the reasoning state");
     assert.ok(!stored.includes("sk-strict"), "and never the key");

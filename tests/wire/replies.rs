@@ -88,10 +88,17 @@ pub fn check(e: &Entry, (deltas, reply): &Outcome) -> Result<(), String> {
         return Err("the reasoning text leaked into the answer text".into());
     }
     same("reasoning signatures", signatures(&e.style, r), e.signatures())?;
-    let usage = (r.usage.prompt_tokens, r.usage.completion_tokens);
+    let usage = (r.usage.prompt_tokens, r.usage.completion_tokens, r.usage.reasoning_tokens);
     match x["usage"].as_object() {
-        Some(u) => same("usage (prompt, completion)", usage, (u["prompt"].as_u64().unwrap(), u["completion"].as_u64().unwrap())),
-        None => same("usage of a reply without any", usage, (0, 0)),
+        Some(u) => {
+            let want = (
+                u["prompt"].as_u64().unwrap(),
+                u["completion"].as_u64().unwrap(),
+                u.get("reasoning").and_then(|n| n.as_u64()).unwrap_or(0),
+            );
+            same("usage (prompt, completion, reasoning)", usage, want)
+        }
+        None => same("usage of a reply without any", usage, (0, 0, 0)),
     }
 }
 

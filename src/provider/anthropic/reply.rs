@@ -50,7 +50,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
         .get("usage")
         .map(|u| {
             let (p, c) = (u64_at(u, "input_tokens"), u64_at(u, "output_tokens"));
-            Usage { prompt_tokens: p, completion_tokens: c, total_tokens: p.saturating_add(c) }
+            Usage { prompt_tokens: p, completion_tokens: c, total_tokens: p.saturating_add(c), reasoning_tokens: 0 }
         })
         .unwrap_or_default();
     let stop_reason = v.get("stop_reason").and_then(Value::as_str).map(str::to_string);

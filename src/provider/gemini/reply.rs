@@ -27,9 +27,12 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
 
 pub(super) fn usage_of(v: &Value) -> Usage {
     let Some(u) = v.get("usageMetadata").filter(|u| u.is_object()) else { return Usage::default() };
-    let (p, c) = (u64_at(u, "promptTokenCount"), u64_at(u, "candidatesTokenCount"));
+    // Thoughts are counted apart from the candidates (and in the total): added to the completion,
+    // as every other provider counts reasoning.
+    let (p, r) = (u64_at(u, "promptTokenCount"), u64_at(u, "thoughtsTokenCount"));
+    let c = u64_at(u, "candidatesTokenCount").saturating_add(r);
     let total = u.get("totalTokenCount").and_then(Value::as_u64).unwrap_or(p.saturating_add(c));
-    Usage { prompt_tokens: p, completion_tokens: c, total_tokens: total }
+    Usage { prompt_tokens: p, completion_tokens: c, total_tokens: total, reasoning_tokens: r }
 }
 
 /// A candidate that ended for `reason` with neither text nor calls (a reason other than a plain

@@ -34,5 +34,6 @@ pub(super) fn usage_of(u: Option<&Value>) -> Usage {
     let prompt = u64_at(u, "prompt_tokens");
     let completion = u64_at(u, "completion_tokens");
     let total = u.get("total_tokens").and_then(Value::as_u64).unwrap_or(prompt.saturating_add(completion));
-    Usage { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total }
+    let reasoning = u.get("completion_tokens_details").map_or(0, |d| u64_at(d, "reasoning_tokens"));
+    Usage { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total, reasoning_tokens: reasoning }
 }

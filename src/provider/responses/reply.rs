@@ -112,5 +112,6 @@ pub(super) fn usage_of(u: Option<&Value>) -> Usage {
     let Some(u) = u.filter(|u| u.is_object()) else { return Usage::default() };
     let (p, c) = (u64_at(u, "input_tokens"), u64_at(u, "output_tokens"));
     let total = u.get("total_tokens").and_then(Value::as_u64).unwrap_or(p.saturating_add(c));
-    Usage { prompt_tokens: p, completion_tokens: c, total_tokens: total }
+    let r = u.get("output_tokens_details").map_or(0, |d| u64_at(d, "reasoning_tokens"));
+    Usage { prompt_tokens: p, completion_tokens: c, total_tokens: total, reasoning_tokens: r }
 }
