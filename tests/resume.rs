@@ -207,3 +207,44 @@ fn frozen_v1_states_keep_loading_and_resuming() {
         assert!(balanced(msgs_of(&p.bodies()[0]).as_array().unwrap()), "{name}");
     }
 }
+
+/// States written by schema version 2 (this release) carry reasoning state; each resumes into a
+/// request that sends it back where its provider requires it.
+#[test]
+fn frozen_v2_states_resume_with_their_reasoning_state() {
+    let cases = [
+        (
+            "v2-anthropic-thinking.json",
+            Style::Anthropic,
+            vec![
+                r#"{"type":"thinking","thinking":"Thinking about step 0.","signature":"sig:test-model:0"}"#,
+                r#""signature":"sig:test-model:1""#,
+            ],
+        ),
+        (
+            "v2-gemini-signatures.json",
+            Style::Gemini,
+            vec![r#""thoughtSignature":"sig:test-model:0""#, r#""thoughtSignature":"sig:test-model:1""#],
+        ),
+        (
+            "v2-responses-reasoning.json",
+            Style::Responses,
+            vec![r#""encrypted_content":"sig:test-model:0""#, r#""encrypted_content":"sig:test-model:1""#],
+        ),
+    ];
+    for (name, style, wanted) in cases {
+        let s = fixture(&format!("state/{name}"));
+        assert_eq!(s["schemaVersion"], 2, "{name}");
+        let h = state::load(&s).unwrap();
+        let answer = ok_answer(&h.pending, json!({"output": "clicked in tab"}));
+        let p = Scripted::new(vec![final_text(style, "resumed")]);
+        let tools = Tools::default().with("lookup", |_, _| ToolResult::ok("again"));
+        let out = resume(style, vec![relay("click"), native("lookup")], &p, &tools, None, &h.messages, h.pending, answer).unwrap();
+        assert_eq!((out.status, out.text.as_str()), (Status::Done, "resumed"), "{name}");
+        let body = p.requests.borrow()[0].body.clone();
+        for w in wanted {
+            assert!(body.contains(w), "{name}: the follow-up lacks {w}: {body}");
+        }
+        assert!(!body.contains("reasoningOrigin"), "{name}: the tag never reaches the provider");
+    }
+}
