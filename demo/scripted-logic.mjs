@@ -145,6 +145,10 @@ function readGemini(body) {
   const problems = [];
   msgs.forEach((m, i) => {
     const calls = m.role === "model" ? (m.parts ?? []).filter((p) => p.functionCall).map((p) => p.functionCall) : [];
+    // Like Gemini 3, the first call of a turn is signed; a signature sent back must be the one
+    // given (Gemini 2.5 tolerates none, so a history from elsewhere still works here).
+    const sig = (m.parts ?? []).find((p) => p.functionCall)?.thoughtSignature;
+    if (sig !== undefined && sig !== "skip_thought_signature_validator" && !/^c2NyaXB0ZWQ6/.test(sig)) problems.push(`Corrupted thought signature in content ${i}.`);
     if (!calls.length) return;
     const next = msgs[i + 1];
     const answered = (next && isResults(next) ? next.parts : []).filter((p) => p.functionResponse).map((p) => p.functionResponse);
@@ -236,8 +240,11 @@ function responsesSSE(whole) {
 }
 
 function geminiReply(reply) {
-  // Like Gemini itself, function calls come without ids.
-  const parts = reply.calls?.length ? reply.calls.map(([name, args]) => ({ functionCall: { name, args } })) : [{ text: reply.text ?? "" }];
+  // Like Gemini itself, function calls come without ids, and (as Gemini 3 does) the first call
+  // of a step carries a thought signature (base64 of "scripted:").
+  const parts = reply.calls?.length
+    ? reply.calls.map(([name, args], i) => ({ functionCall: { name, args }, ...(i === 0 ? { thoughtSignature: "c2NyaXB0ZWQ6c2lnbmF0dXJl" } : {}) }))
+    : [{ text: reply.text ?? "" }];
   return { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
            usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 7, totalTokenCount: 19 }, modelVersion: "scripted-gemini" };
 }

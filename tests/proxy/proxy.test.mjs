@@ -68,9 +68,19 @@ for (const [upstream, name] of Object.entries(MODELS)) {
     assert.equal(first.choices[0].finish_reason, "tool_calls");
     assert.deepEqual(msg.tool_calls.map((c) => c.function.name), ["lookup_price", "click"]);
     assert.deepEqual(JSON.parse(msg.tool_calls[0].function.arguments), { item: "blue mug" });
+    // Gemini signs the first call of a step; the signature reaches the client as Gemini's own
+    // OpenAI-compatible endpoint sends it, and goes back upstream with the message (the scripted
+    // model refuses a signature that is not the one it gave).
+    const signed = upstream === "gemini" ? { google: { thought_signature: "c2NyaXB0ZWQ6c2lnbmF0dXJl" } } : undefined;
+    assert.deepEqual(msg.tool_calls.map((c) => c.extra_content), [signed, undefined]);
     const results = [{ role: "tool", tool_call_id: msg.tool_calls[0].id, content: "$7" }, { role: "tool", tool_call_id: msg.tool_calls[1].id, content: "clicked" }];
     const second = await openai.chat.completions.create({ model: name, messages: [...messages, msg, ...results], tools });
     assert.equal(second.choices[0].message.content, "Done. lookup_price → $7; click → clicked");
+    if (signed) {
+      const back = model.requests.filter((r) => !r.path.endsWith("/chat/completions") && !r.path.endsWith("/v1/messages")).at(-1).body;
+      const call = back.contents.find((c) => c.role === "model" && c.parts.some((p) => p.functionCall));
+      assert.equal(call.parts.find((p) => p.functionCall).thoughtSignature, signed.google.thought_signature, "the signature went back upstream");
+    }
   });
 
   test(`${upstream}: streaming through the official client`, async () => {
