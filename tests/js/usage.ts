@@ -116,7 +116,7 @@ import {
   ToolnexusError, jsonSchema, initSync, durableObjectStore, ConversationObject, Toolkit as ToolkitClass,
 } from "toolnexus-wasm";
 import type {
-  Suspension, ErrorInfo, Hooks, StandardSchema, JsonValue, Message, ToolContext, ToolDefinition, ToolReturn, Style,
+  Suspension, ErrorInfo, Hooks, StandardSchema, JsonValue, Message, ToolContext, ToolDefinition, ToolReturn, Style, FinishReason, ReasoningOrigin,
   ResumeOptions, RunOptions, AskOptions, AskWithAnswerOptions, StreamOptions, StreamWithAnswerOptions, TranslateRequest,
   ToolDeclaration, TypedJsonSchema, ToolArgs, JsonSchema,
 } from "toolnexus-wasm";
@@ -151,6 +151,7 @@ export async function everything(kv: KVNamespaceLike): Promise<void> {
   for await (const e of c.stream("hi")) {
     switch (e.type) {
       case "text": e.delta satisfies string; break;
+      case "reasoning": e.delta satisfies string; break;
       case "tool_call": e.args satisfies { [key: string]: unknown }; break;
       case "tool_result": e.isError satisfies boolean; break;
       case "pending": e.request satisfies Suspension; break;
@@ -204,7 +205,16 @@ export function typedTools(zodLike: StdOf<{ city: string; days?: number }>): Too
   const args: ToolArgs<typeof schema> = { q: "x" };
   const def: ToolDefinition<{ q: string }> = { name: "d", description: "d", inputSchema: schema as JsonSchema, run: ({ q }, ctx: ToolContext) => q + String(ctx.answer?.ok) };
   const ret: ToolReturn = { a: 1 } satisfies JsonValue;
-  const msgs: Message[] = [{ role: "user", content: "hi" }];
+  const msgs: Message[] = [{ role: "user", content: "hi" }, { type: "function_call", call_id: "c", name: "f", arguments: "{}" }];
+  const ended: FinishReason | undefined = r.finishReason;
+  const why: string | undefined = r.providerFinishReason;
+  const thought: string = r.reasoning;
+  const reasoningTokens: number | undefined = r.usage.reasoningTokens;
+  const origin: ReasoningOrigin | undefined = { role: "assistant", content: [], reasoningOrigin: { provider: "gemini", model: "gemini-3-pro-preview" } }.reasoningOrigin;
+  void [ended, why, thought, reasoningTokens, origin];
+  // @ts-expect-error: not a style
+  createClient({ baseUrl: "x", style: "cohere", model: "m" });
+  createClient({ baseUrl: "https://api.openai.com/v1", style: "responses", model: "gpt-5" });
   const opts: [RunOptions, AskOptions, StreamOptions, TranslateRequest] = [{ history: msgs }, { id: "a" }, { id: "a" }, { messages: msgs }];
   const resume: [ResumeOptions, AskWithAnswerOptions, StreamWithAnswerOptions] = [
     { history: msgs, pending: { id: "p", kind: "input", prompt: "?" }, answer: { id: "p", ok: true } },
