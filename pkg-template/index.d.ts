@@ -12,7 +12,8 @@ import type {
 
 export type {
   Answer, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
-  ErrorCode, ErrorInfo, EventStream, Hooks, ImagePart, JsonSchema, JsonValue, KVNamespaceLike, Message, MetricEvent, Part, RelayCall,
+  ErrorCode, ErrorInfo, EventStream, FinishReason, Hooks, ImagePart, JsonSchema, JsonValue, KVNamespaceLike, Message, MetricEvent, Part,
+  ReasoningOrigin, RelayCall,
   RelayResult, Request, ResumeOptions, RunOptions, RunResult, StandardResult, StandardSchema, StreamEvent, StreamOptions,
   StreamWithAnswerOptions, Style, Suspension, Tool, ToolArgs, ToolCallRecord, ToolContext, ToolDeclaration,
   TextPart, ToolDefinition, ToolResult, ToolReturn, TranslateRequest, TranslateResult, TypedJsonSchema, Usage,

@@ -167,6 +167,12 @@ export async function everything(kv: KVNamespaceLike): Promise<void> {
   const obj = new ConversationObject({ storage: { get: async () => undefined, put: async () => {}, delete: async () => true } });
   await obj.fetch(new Request("https://x/", { method: "POST" }));
   void [style, model, r, m, dos, kv];
+  const ended: FinishReason | undefined = r.finishReason;
+  const why: string | undefined = r.providerFinishReason;
+  const thought: string = r.reasoning;
+  const reasoningTokens: number | undefined = r.usage.reasoningTokens;
+  const origin: ReasoningOrigin = { provider: "gemini", model: "gemini-3-pro-preview" };
+  void [ended, why, thought, reasoningTokens, origin];
   // Errors: a real class with a guard; every code.
   const codes: ErrorCode[] = ["bad_input", "provider_http", "provider_parse", "provider_error", "transport", "answer_mismatch",
     "bad_state", "relay_collision", "host_callback", "aborted", "store", "conversation_halted", "conflict", "internal"];
@@ -206,12 +212,6 @@ export function typedTools(zodLike: StdOf<{ city: string; days?: number }>): Too
   const def: ToolDefinition<{ q: string }> = { name: "d", description: "d", inputSchema: schema as JsonSchema, run: ({ q }, ctx: ToolContext) => q + String(ctx.answer?.ok) };
   const ret: ToolReturn = { a: 1 } satisfies JsonValue;
   const msgs: Message[] = [{ role: "user", content: "hi" }, { type: "function_call", call_id: "c", name: "f", arguments: "{}" }];
-  const ended: FinishReason | undefined = r.finishReason;
-  const why: string | undefined = r.providerFinishReason;
-  const thought: string = r.reasoning;
-  const reasoningTokens: number | undefined = r.usage.reasoningTokens;
-  const origin: ReasoningOrigin | undefined = { role: "assistant", content: [], reasoningOrigin: { provider: "gemini", model: "gemini-3-pro-preview" } }.reasoningOrigin;
-  void [ended, why, thought, reasoningTokens, origin];
   // @ts-expect-error: not a style
   createClient({ baseUrl: "x", style: "cohere", model: "m" });
   createClient({ baseUrl: "https://api.openai.com/v1", style: "responses", model: "gpt-5" });

@@ -33,11 +33,17 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
                 (Some("text_delta"), None) => {
                     let t = text("text");
                     if !t.is_empty() {
-                        asm.parts[pos].text.push_str(t);
+                        if let Some(p) = asm.parts.get_mut(pos) {
+                            p.text.push_str(t);
+                        }
                         asm.push_text(t, deltas);
                     }
                 }
-                (Some("input_json_delta"), _) => asm.parts[pos].arguments.push_str(text("partial_json")),
+                (Some("input_json_delta"), _) => {
+                    if let Some(p) = asm.parts.get_mut(pos) {
+                        p.arguments.push_str(text("partial_json"));
+                    }
+                }
                 (Some("thinking_delta"), Some(k)) => {
                     let t = text("thinking");
                     if let Some(fresh) = thinking_block(asm, k).and_then(|item| append(item, "thinking", t)) {
@@ -114,7 +120,8 @@ fn start(asm: &mut Assembly, v: &Value, deltas: &mut Vec<Delta>) {
 /// only by [`start`], one per named non-call part, in the same order.
 fn slot(parts: &[Part], pos: usize) -> Option<usize> {
     let is_item = |p: &Part| !p.is_tool && !p.name.is_empty();
-    is_item(&parts[pos]).then(|| parts[..pos].iter().filter(|p| is_item(p)).count())
+    // `get`, not indexing: each index is a panic path with its location in the wasm.
+    parts.get(pos).filter(|p| is_item(p)).map(|_| parts.iter().take(pos).filter(|p| is_item(p)).count())
 }
 
 /// Item `k` if it is a `thinking` block: the only one thinking and signature deltas may change.
@@ -154,12 +161,13 @@ fn readable(asm: &mut Assembly, fresh_block: bool, text: &str, deltas: &mut Vec<
 /// A server tool block's streamed input, parsed into its `input` as the whole reply has it.
 fn settle(asm: &mut Assembly, pos: usize) -> Result<()> {
     let Some(k) = slot(&asm.parts, pos) else { return Ok(()) };
-    let raw = std::mem::take(&mut asm.parts[pos].arguments);
+    let Some(part) = asm.parts.get_mut(pos) else { return Ok(()) };
+    let (raw, index) = (std::mem::take(&mut part.arguments), part.index);
     if raw.trim().is_empty() {
         return Ok(());
     }
     let input = crate::json::parse(&raw)
-        .map_err(|e| Error::parse(format!("Anthropic stream: content block {} input is not valid JSON ({e})", asm.parts[pos].index)))?;
+        .map_err(|e| Error::parse(format!("Anthropic stream: content block {index} input is not valid JSON ({e})")))?;
     if let Some(m) = asm.reasoning.items.get_mut(k).and_then(|(_, item)| item.as_object_mut()) {
         m.insert("input".to_string(), input);
     }

@@ -97,7 +97,7 @@ pub(super) fn candidate(v: &Value, turn: &mut AssistantTurn, thoughts: &mut Stri
             // off unless asked for): not assembled here (1.3 KB of wasm for an opt-in), refused
             // with the setting's name rather than read as a call without a name.
             if f.get("willContinue").is_some() || f.get("partialArgs").is_some() {
-                return Err(Error::parse("Gemini streamed function-call arguments in pieces (streamFunctionCallArguments), which this package does not assemble: leave that setting off"));
+                return Err(Error::parse("Gemini streamFunctionCallArguments (arguments in pieces) is not supported: leave it off"));
             }
             let name = f.get("name").and_then(Value::as_str).ok_or_else(|| Error::parse("Gemini functionCall has no name"))?;
             if sig.is_some() {

@@ -23,8 +23,8 @@ use serde_json::{Map, Value};
 /// only from that model, untagged).
 pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
     let mut out = Vec::with_capacity(messages.len());
-    for (i, m) in messages.iter().enumerate() {
-        let after_turn = i > 0 && matches!(messages[i - 1], Message::Assistant(_));
+    let mut after_turn = false;
+    for m in messages {
         match m {
             Message::System(t) if model.is_none() => out.push(role_item("system", Value::from(t.as_str()))),
             Message::System(_) => {}
@@ -37,6 +37,7 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
                 }
             }
         }
+        after_turn = matches!(m, Message::Assistant(_));
     }
     out
 }
