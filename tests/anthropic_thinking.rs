@@ -599,32 +599,3 @@ fn openai_content_parts_in_an_assistant_message_are_not_taken_for_anthropic_bloc
         vec![Message::Assistant(AssistantTurn { text: "No.".into(), calls: vec![], reasoning: None })]
     );
 }
-
-#[test]
-fn an_empty_assistant_turn_is_left_out_of_a_request_and_kept_in_the_state() {
-    use toolnexus_wasm::provider::{build_request, ModelRequest, ToolChoice};
-    let foreign = Some(Reasoning {
-        provider: "anthropic".into(),
-        model: "claude-other".into(),
-        items: vec![(0, thinking(THOUGHT_1, SIG_1))],
-        text_signature: None,
-    });
-    let messages = vec![
-        Message::User("hi".into()),
-        Message::Assistant(AssistantTurn::default()),
-        Message::User("still there?".into()),
-        Message::Assistant(AssistantTurn { reasoning: foreign, ..AssistantTurn::default() }),
-        Message::User("and now?".into()),
-    ];
-    let cfg = config(Style::Anthropic).provider;
-    let req = ModelRequest { system: "", messages: &messages, tools: &[], stream: false, tool_choice: ToolChoice::Omit, max_tokens: None };
-    let body: Value = serde_json::from_str(&build_request(&cfg, &req).body).unwrap();
-    assert_eq!(
-        body["messages"],
-        json!([{"role": "user", "content": "hi"}, {"role": "user", "content": "still there?"}, {"role": "user", "content": "and now?"}]),
-        "no assistant message without content, none with another model's thinking"
-    );
-    let state = dialect::render(&messages, Style::Anthropic);
-    assert_eq!(state[1], json!({"role": "assistant", "content": []}));
-    assert_eq!(dialect::read(&state).unwrap(), messages, "the state keeps both turns");
-}
