@@ -102,13 +102,28 @@ fn stamp_origin(obj: &Map<String, Value>, out: &mut [Message]) {
 /// none) and a resume could not tell them apart. Refused rather than repaired: no renumbering
 /// could know which result a forged history meant for which call. (Gemini calls without an id
 /// have one made up by the reader already.)
+///
+/// A result must answer a call of the turn it follows: one naming a call of another turn (or
+/// none) would pair with nothing the provider was shown, and the turn's own call would be left
+/// without its result. Refused for the same reason.
 fn check_ids(out: &[Message]) -> Result<()> {
+    let mut turn: &[crate::message::ToolCall] = &[];
     for m in out {
-        let Message::Assistant(t) = m else { continue };
-        for (k, c) in t.calls.iter().enumerate() {
-            if c.id.is_empty() || t.calls.iter().take(k).any(|d| d.id == c.id) {
-                return Err(Error::bad_state("history has a tool call without an id of its own"));
+        match m {
+            Message::Assistant(t) => {
+                for (k, c) in t.calls.iter().enumerate() {
+                    if c.id.is_empty() || t.calls.iter().take(k).any(|d| d.id == c.id) {
+                        return Err(Error::bad_state("history has a tool call without an id of its own"));
+                    }
+                }
+                turn = &t.calls;
             }
+            Message::Tool(outs) => {
+                if outs.iter().any(|o| !turn.iter().any(|c| c.id == o.call_id)) {
+                    return Err(Error::bad_state("history has a tool result for no call of the turn before it"));
+                }
+            }
+            _ => {}
         }
     }
     Ok(())
