@@ -118,10 +118,8 @@ fn check_ids(out: &[Message]) -> Result<()> {
                 }
                 turn = &t.calls;
             }
-            Message::Tool(outs) => {
-                if outs.iter().any(|o| !turn.iter().any(|c| c.id == o.call_id)) {
-                    return Err(Error::bad_state("history has a tool result for no call of the turn before it"));
-                }
+            Message::Tool(outs) if outs.iter().any(|o| !turn.iter().any(|c| c.id == o.call_id)) => {
+                return Err(Error::bad_state("history has a tool result for no call of the turn before it"));
             }
             _ => {}
         }
