@@ -46,6 +46,12 @@ impl Run {
             return Err(cannot("the pending request's calls are not outstanding in the transcript's halted turn"));
         }
         transcript.truncate(open.index + 1);
+        // Earlier turns get the balancing rule too: a state edited (or cut) so that an earlier
+        // call lost its result would otherwise reach the provider as a call without one.
+        let halted = transcript.split_off(open.index);
+        crate::message::balance(&mut transcript);
+        let open_index = transcript.len();
+        transcript.extend(halted);
 
         let mut slots = TurnSlots {
             calls: open.calls.clone(),
@@ -65,7 +71,7 @@ impl Run {
         }
 
         let run_cfg_toolkit = toolkit;
-        let mut run = Run::new(cfg, run_cfg_toolkit, transcript, open.index + 1)?;
+        let mut run = Run::new(cfg, run_cfg_toolkit, transcript, open_index + 1)?;
         let mut invocations = Vec::new();
         let mut shorthand_free = true;
         for &i in &outstanding {
