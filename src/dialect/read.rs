@@ -103,11 +103,13 @@ fn stamp_origin(obj: &Map<String, Value>, out: &mut [Message]) {
 /// could know which result a forged history meant for which call. (Gemini calls without an id
 /// have one made up by the reader already.)
 ///
-/// A result must answer a call of the turn it follows: one naming a call of another turn (or
-/// none) would pair with nothing the provider was shown, and the turn's own call would be left
-/// without its result. Refused for the same reason.
+/// A result must answer a call of the turn it follows, once: one naming a call of another turn
+/// (or none) would pair with nothing the provider was shown, leaving the turn's own call without
+/// its result, and a second result for a call could not be told from the first. Refused for the
+/// same reason.
 fn check_ids(out: &[Message]) -> Result<()> {
     let mut turn: &[crate::message::ToolCall] = &[];
+    let mut answered: Vec<&str> = Vec::new();
     for m in out {
         match m {
             Message::Assistant(t) => {
@@ -117,9 +119,18 @@ fn check_ids(out: &[Message]) -> Result<()> {
                     }
                 }
                 turn = &t.calls;
+                answered.clear();
             }
-            Message::Tool(outs) if outs.iter().any(|o| !turn.iter().any(|c| c.id == o.call_id)) => {
-                return Err(Error::bad_state("history has a tool result for no call of the turn before it"));
+            Message::Tool(outs) => {
+                for o in outs {
+                    if !turn.iter().any(|c| c.id == o.call_id) {
+                        return Err(Error::bad_state("history has a tool result for no call of the turn before it"));
+                    }
+                    if answered.contains(&o.call_id.as_str()) {
+                        return Err(Error::bad_state("history has two results for one tool call"));
+                    }
+                    answered.push(&o.call_id);
+                }
             }
             _ => {}
         }
