@@ -171,8 +171,9 @@ function readGemini(body) {
 
 /**
  * The Responses API's `input` items: the prompt (the last user message), the results since it,
- * and what the real API refuses: a function call with no output, or sent back without the
- * reasoning item that came before it (`encrypted_content` as this model made it).
+ * and what the real API refuses: a function call with no output, or one this model made
+ * (`call_rs…`) sent back without the reasoning item that came before it (`encrypted_content` as
+ * this model made it). Calls another model made (a conversation that moved here) need none.
  */
 function readResponses(body) {
   const items = body.input ?? [];
@@ -186,6 +187,7 @@ function readResponses(body) {
     if (it.type !== "function_call") return;
     names.set(it.call_id, it.name);
     if (!outputs.has(it.call_id)) problems.push(`No tool output found for function call ${it.call_id}.`);
+    if (!/^call_rs/.test(it.call_id)) return;
     let j = i - 1;
     while (items[j]?.type === "function_call") j -= 1;
     const r = items[j];
@@ -202,7 +204,7 @@ function responsesReply(reply, body, turn) {
   const reasoning = { type: "reasoning", id: `rs_${turn}`, summary: [{ type: "summary_text", text: `Planning step ${turn + 1}.` }], encrypted_content: `scripted:${body.model}:${turn}` };
   const output = [reasoning];
   if (reply.calls?.length) {
-    reply.calls.forEach(([name, args], i) => output.push({ type: "function_call", id: `fc_${turn}_${i}`, call_id: `call_${turn}_${i}`, name, arguments: JSON.stringify(args), status: "completed" }));
+    reply.calls.forEach(([name, args], i) => output.push({ type: "function_call", id: `fc_${turn}_${i}`, call_id: `call_rs${turn}_${i}`, name, arguments: JSON.stringify(args), status: "completed" }));
   } else {
     output.push({ type: "message", id: `msg_${turn}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: reply.text ?? "", annotations: [] }] });
   }

@@ -81,7 +81,7 @@ test("a durable halt shows its JSON and resumes from it", async () => {
   await page.click(".suggest");
   await status(page, "halted");
   const saved = JSON.parse(await page.inputValue("#state"));
-  assert.equal(saved.schemaVersion, 1);
+  assert.equal(saved.schemaVersion, 2);
   assert.equal(saved.pending.kind, "tool_call");
   await page.screenshot({ path: path.join(shots, "www-halted.png") });
   // The halt is durable: after a reload the page finds it in localStorage and offers to resume.
@@ -125,7 +125,7 @@ test("the conversation is remembered across messages and survives a reload", asy
   await answerAll(page, "allow", "done");
   assert.match(await page.evaluate(() => document.body.dataset.answer), /^Added “Tea”\. Your list now reads: Water the plants; Tea/);
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("toolnexus-www:www-demo")));
-  assert.equal(stored.schemaVersion, 1);
+  assert.equal(stored.schemaVersion, 2);
   assert.equal(stored.pending, undefined);
   const before = await texts(page, "msg:not(.notice)");
 
