@@ -12,6 +12,23 @@ export interface McpServerEntry {
   timeoutMs?: number;
   /** A listing kept from an earlier `source`: the tools are rebuilt from it without connecting. */
   tools?: { name: string; description?: string; inputSchema?: { [key: string]: unknown } }[];
+  /**
+   * The protocol revision the server was found to speak ("2026-07-28", stateless; or the one
+   * `initialize` negotiated, e.g. "2025-11-25"): with it the server is not probed again.
+   */
+  protocol?: string;
+}
+
+/** The request of a suspension of `kind: "input"`: a server's questions, as it sent them. */
+export interface McpInputData {
+  server: string;
+  /** Keyed by the server; each `{ method: "elicitation/create", params: { message, mode: "form", requestedSchema } | { message, mode: "url", url } }`. */
+  inputRequests: { [key: string]: { method: string; params?: { [key: string]: unknown } } };
+}
+
+/** The answer's `data` to a suspension of `kind: "input"`: one response per key, bare. */
+export interface McpInputAnswerData {
+  inputResponses: { [key: string]: { action: "accept" | "decline" | "cancel"; content?: { [key: string]: unknown } } };
 }
 
 export interface McpOptions extends McpServerEntry {
@@ -34,7 +51,12 @@ export interface McpTools extends Array<Tool> {
 }
 
 /**
- * Connects (initialize), lists every page of tools and returns them. A server that demands
+ * Finds the revision the server speaks (`server/discover`: 2026-07-28, stateless; else
+ * initialize, or the legacy HTTP+SSE transport), lists every page of tools and returns them.
+ * A server's questions during a call (2026-07-28 `input_required`) suspend the call with
+ * `kind: "input"`, `data: McpInputData` (and `url` for a URL-mode question); answer
+ * `{ id, ok: true, data: McpInputAnswerData }`, or `ok: false` to decline (the id carries the
+ * server's request state: echo it unchanged). A server that demands
  * authorization while listing rejects with `code: "transport"`, `status: 401` and
  * `authRequired: Request`; during a call it suspends the call instead (`kind: "authorization"`,
  * `data: { server, serverUrl, resourceMetadata, authorizationServer?, resource?, scope? }`).

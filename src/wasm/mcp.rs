@@ -205,6 +205,7 @@ impl McpSession {
             signal: JsValue::UNDEFINED,
         });
         let client = Rc::new(McpClient::new(opts, Transport(Rc::clone(&base))));
+        client.remember(crate::mcp::stateless::saved_revision(&data));
         Ok(McpSession { client, base })
     }
 
@@ -235,7 +236,7 @@ impl McpSession {
         future_to_promise(async move {
             let tools = match &client.options.tools {
                 Some(t) => t.clone(),
-                None => match client.list_tools().await.map_err(js_error)? {
+                None => match client.list_tools_at(js_sys::Date::now()).await.map_err(js_error)? {
                     Auth::Ok(t) => t,
                     Auth::Needed(c) => {
                         let mut req = client.auth_request(&c).await;
@@ -253,7 +254,7 @@ impl McpSession {
             };
             let server = &client.options.server;
             let decls: Vec<Value> = tools.iter().map(|t| t.declaration(server)).collect();
-            Ok(to_js(&json::obj(vec![("source", client.options.source(&tools)), ("tools", Value::Array(decls))])))
+            Ok(to_js(&json::obj(vec![("source", client.source(&tools)), ("tools", Value::Array(decls))])))
         })
     }
 
@@ -263,10 +264,11 @@ impl McpSession {
         let client = self.with_signal(signal);
         let args: Value = json_of(&args);
         let args = if args.is_object() { args } else { Value::Object(Default::default()) };
-        let answered = answer.is_object();
+        // An answer that is not an object of the Answer shape still counts as one (as before).
+        let answer = answer.is_object().then(|| Answer::from_json(&json_of(&answer), "ctx.answer").unwrap_or_default());
         future_to_promise(async move {
             let ids = IDS.with(Rc::clone);
-            let r = client.call(&name, args, answered, &ids).await;
+            let r = client.call(&name, args, answer.as_ref(), &ids).await;
             Ok(to_js(&r.to_value()))
         })
     }
