@@ -45,12 +45,7 @@ impl McpOptions {
             Some(_) => return Err(bad(json::join(&[what, ".headers must be an object of strings"], ""))),
         };
         let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
-        let timeout_ms = match o.get("timeoutMs") {
-            None | Some(Value::Null) => DEFAULT_TIMEOUT_MS,
-            Some(t) => {
-                t.as_f64().filter(|t| *t > 0.0).ok_or_else(|| bad(json::join(&[what, ".timeoutMs must be a positive number"], "")))?
-            }
-        };
+        let timeout_ms = millis(o.get("timeoutMs"), what, "timeoutMs", DEFAULT_TIMEOUT_MS)?;
         let tools = match o.get("tools") {
             None | Some(Value::Null) => None,
             Some(Value::Array(list)) => {
@@ -88,6 +83,23 @@ impl McpOptions {
     }
 }
 
+/// The longest deadline a host timer keeps: `setTimeout` (and Node's `AbortSignal.timeout`)
+/// fires at once for anything longer, which would be a deadline of ~1 ms, not a long one.
+pub const MAX_TIMEOUT_MS: f64 = 2_147_483_647.0;
+
+/// A host's millisecond option (`timeoutMs`, `pollEvery`): absent is `default`; a positive
+/// number is rounded to whole milliseconds (at least 1), since a fractional value given to
+/// `AbortSignal.timeout` throws and would silently mean no deadline at all; anything else,
+/// or more than [`MAX_TIMEOUT_MS`], is `bad_input`.
+pub fn millis(v: Option<&Value>, what: &str, key: &str, default: f64) -> Result<f64> {
+    match v {
+        None | Some(Value::Null) => Ok(default),
+        Some(t) => t.as_f64().filter(|t| *t > 0.0 && *t <= MAX_TIMEOUT_MS).map(|t| t.round().max(1.0)).ok_or_else(|| {
+            Error::bad_input(json::join(&[what, ".", key, " must be a positive number of milliseconds, at most 2147483647"], ""))
+        }),
+    }
+}
+
 /// `${NAME}` replaced by `env[NAME]` (a string; anything else or nothing is empty).
 pub fn expand_env(s: &str, env: &Map<String, Value>) -> String {
     let mut out = String::with_capacity(s.len());
@@ -107,4 +119,20 @@ pub fn expand_env(s: &str, env: &Map<String, Value>) -> String {
     }
     out.push_str(rest);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn deadlines_are_whole_milliseconds_and_never_none() {
+        let o = |t: Value| McpOptions::from_json(&json!({"server": "s", "url": "http://a", "timeoutMs": t}));
+        assert_eq!(o(json!(500.5)).unwrap().timeout_ms, 501.0);
+        assert_eq!(o(json!(0.01)).unwrap().timeout_ms, 1.0);
+        for t in [json!(0), json!(-1), json!(3e9), json!("5")] {
+            assert_eq!(o(t).unwrap_err().code(), "bad_input");
+        }
+    }
 }

@@ -320,7 +320,10 @@ fn options_are_checked_and_the_entry_is_data() {
     let bad = |v: Value| McpOptions::from_json(&v).unwrap_err().message;
     assert_eq!(bad(json!({"url": "https://a"})), "mcpTools(options).server is required (a non-empty string)");
     assert_eq!(bad(json!({"server": "s", "url": "ftp://a"})), "mcpTools(options).url must be an http(s) URL");
-    assert_eq!(bad(json!({"server": "s", "url": "http://a", "timeoutMs": 0})), "mcpTools(options).timeoutMs must be a positive number");
+    assert_eq!(
+        bad(json!({"server": "s", "url": "http://a", "timeoutMs": 0})),
+        "mcpTools(options).timeoutMs must be a positive number of milliseconds, at most 2147483647"
+    );
     assert_eq!(bad(json!({"server": "s", "url": "http://a", "headers": {"a": 1}})), "mcpTools(options).headers.a must be a string");
     assert_eq!(
         bad(json!({"server": "s", "url": "http://a", "tools": [{}]})),

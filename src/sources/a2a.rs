@@ -60,14 +60,7 @@ impl A2aOptions {
             let v = v.as_str().ok_or_else(|| bad(json::join(&[what, ".headers.", &k, " must be a string"], "")))?.to_string();
             headers.push((k, v));
         }
-        let num = |key: &str, default: f64| -> Result<f64> {
-            match o.get(key) {
-                None | Some(Value::Null) => Ok(default),
-                Some(n) => {
-                    n.as_f64().filter(|n| *n > 0.0).ok_or_else(|| bad(json::join(&[what, ".", key, " must be a positive number"], "")))
-                }
-            }
-        };
+        let num = |key: &str, default: f64| crate::mcp::options::millis(o.get(key), what, key, default);
         Ok(A2aOptions {
             card,
             headers,
@@ -419,6 +412,9 @@ mod tests {
         assert_eq!(output_of(&t), "one\ntwo");
         let h = json!({"history": [{"role": "ROLE_AGENT", "parts": [{"text": "first"}]}, {"role": "agent", "parts": [{"text": "last"}]}, {"role": "user", "parts": [{"text": "q"}]}]});
         assert_eq!(output_of(&h), "last");
+        let o = A2aOptions::from_json(&json!({"card": "http://h/c", "timeoutMs": 500.5, "pollEvery": 0.5})).unwrap();
+        assert_eq!((o.timeout_ms, o.poll_ms), (501.0, 1.0), "whole milliseconds, never no deadline");
+        assert!(A2aOptions::from_json(&json!({"card": "http://h/c", "timeoutMs": 0})).is_err());
         assert_eq!(
             A2aOptions::from_json(&json!({"card": "x"})).unwrap_err().message,
             "a2aTools(options).card must be the http(s) URL of an Agent Card"

@@ -14,6 +14,9 @@ use serde_json::{Map, Value};
 pub const AVAILABLE: [&str; 3] = ["webfetch", "question", "todowrite"];
 /// What `webfetch` reads of a body by default.
 pub const DEFAULT_MAX_BYTES: usize = 512 * 1024;
+/// webfetch's deadline when the model gives none, and the most it may ask for, in seconds.
+pub const DEFAULT_TIMEOUT_S: f64 = 30.0;
+pub const MAX_TIMEOUT_S: f64 = 120.0;
 
 fn ok(output: String, meta: Map<String, Value>) -> ToolResult {
     ToolResult { output, is_error: false, metadata: Some(meta), parts: Vec::new() }
@@ -165,8 +168,11 @@ pub fn webfetch_request(args: &Value) -> std::result::Result<(String, &'static s
         Some("html") => "html",
         _ => "markdown",
     };
-    let secs = args.get("timeout").and_then(Value::as_f64).unwrap_or(30.0);
-    Ok((url, format, secs * 1000.0))
+    // The model's number: absent, not a number or not finite is the default; otherwise clamped
+    // to 1..=120 s (the reference's cap) and whole milliseconds, so that 0, -1 or 1.2345 can
+    // never mean "no deadline" (a fractional `AbortSignal.timeout` throws, 0 sets none).
+    let secs = args.get("timeout").and_then(Value::as_f64).filter(|s| s.is_finite()).unwrap_or(DEFAULT_TIMEOUT_S);
+    Ok((url, format, (secs.clamp(1.0, MAX_TIMEOUT_S) * 1000.0).round()))
 }
 
 /// The result of a fetched page; `truncated` when the body was cut at the cap.
@@ -292,6 +298,11 @@ mod tests {
         assert_eq!(
             webfetch_request(&json!({"url": "https://a", "format": "text", "timeout": 2})).unwrap(),
             ("https://a".into(), "text", 2000.0)
+        );
+        let ms = |t: Value| webfetch_request(&json!({"url": "https://a", "timeout": t})).unwrap().2;
+        assert_eq!(
+            [ms(json!(1.2345)), ms(json!(0)), ms(json!(-1)), ms(json!(1e9)), ms(json!("x"))],
+            [1235.0, 1000.0, 1000.0, 120000.0, 30000.0]
         );
     }
 }

@@ -87,12 +87,7 @@ impl HttpToolDef {
         };
         // `timeout` is the reference's name; `timeoutMs` this package's.
         let timeout = o.get("timeoutMs").or_else(|| o.get("timeout")).filter(|t| !t.is_null());
-        let timeout_ms = match timeout {
-            None => DEFAULT_TIMEOUT_MS,
-            Some(t) => {
-                t.as_f64().filter(|t| *t > 0.0).ok_or_else(|| bad(json::join(&[what, ".timeoutMs must be a positive number"], "")))?
-            }
-        };
+        let timeout_ms = crate::mcp::options::millis(timeout, what, "timeoutMs", DEFAULT_TIMEOUT_MS)?;
         Ok(HttpToolDef {
             name,
             description: json::str_or_empty(o, "description", what).map_err(bad)?,
@@ -350,7 +345,15 @@ mod tests {
             bad(json!({"name": "t", "url": "u", "resultMode": "x"})),
             "httpTool(definition).resultMode must be one of: text, json, status+text"
         );
-        assert_eq!(bad(json!({"name": "t", "url": "u", "timeout": -1})), "httpTool(definition).timeoutMs must be a positive number");
+        assert_eq!(
+            bad(json!({"name": "t", "url": "u", "timeout": -1})),
+            "httpTool(definition).timeoutMs must be a positive number of milliseconds, at most 2147483647"
+        );
+        // a fractional deadline is whole milliseconds, never "no deadline"
+        assert_eq!(def(json!({"name": "t", "url": "u", "timeoutMs": 500.5})).timeout_ms, 501.0);
+        assert_eq!(def(json!({"name": "t", "url": "u", "timeoutMs": 0.2})).timeout_ms, 1.0);
+        assert!(HttpToolDef::from_json(&json!({"name": "t", "url": "u", "timeoutMs": 0})).is_err());
+        assert!(HttpToolDef::from_json(&json!({"name": "t", "url": "u", "timeoutMs": 1e12})).is_err());
         let d = def(
             json!({"name": "get price", "description": "d", "url": "u", "timeout": 500, "headers": {"a": "${S}"}, "env": {"S": "secret"}}),
         );

@@ -23,11 +23,7 @@ export function mcpOptions(o, what) {
 function requestSignal(user, ms) {
   const s = [];
   if (user !== null && typeof user === "object") s.push(user);
-  if (ms > 0) {
-    try {
-      s.push(AbortSignal.timeout(ms));
-    } catch {}
-  }
+  if (ms > 0) s.push(deadline(Math.max(1, Math.ceil(ms))));
   if (s.length < 2) return s[0];
   try {
     return AbortSignal.any(s);
@@ -37,6 +33,17 @@ function requestSignal(user, ms) {
     if (x.aborted) return c.abort(x.reason), c.signal;
     x.addEventListener("abort", () => c.abort(x.reason), { once: true });
   }
+  return c.signal;
+}
+
+// A signal that aborts with a TimeoutError after `ms` (whole, positive). `AbortSignal.timeout`
+// throws on a fraction and some hosts lack it; a throw here once meant no deadline at all.
+function deadline(ms) {
+  try {
+    return AbortSignal.timeout(ms);
+  } catch {}
+  const c = new AbortController();
+  setTimeout(() => c.abort(new DOMException("The operation timed out.", "TimeoutError")), ms);
   return c.signal;
 }
 
