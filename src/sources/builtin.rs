@@ -191,25 +191,43 @@ pub fn webfetch_result(status: u16, body: &str, format: &str, truncated: bool) -
 }
 
 /// The reference's light HTML → text: scripts, styles and tags dropped, spaces before a line
-/// end removed, three or more line ends made two, trimmed.
+/// end removed, three or more line ends made two, trimmed. Linear in the page: once a search
+/// for `</script>`, `</style>` or `>` finds nothing from some point, it finds nothing from any
+/// later point either, so each is searched for at most once past its last match (a page of
+/// repeated `<script` was quadratic: minutes at the 512 KiB cap).
 pub fn strip_html(html: &str) -> String {
     let lower = html.to_ascii_lowercase();
     let mut out = String::with_capacity(html.len());
     let mut i = 0;
+    let (mut no_script_end, mut no_style_end, mut no_gt) = (false, false, false);
     while i < html.len() {
         let rest = lower.get(i..).unwrap_or("");
-        let block = ["<script", "<style"].into_iter().find(|t| rest.starts_with(t));
-        if let Some(open) = block {
-            let close = if open == "<script" { "</script>" } else { "</style>" };
-            if let Some(end) = crate::mcp::find(rest, close) {
-                i += end + close.len();
-                continue;
+        if rest.starts_with("<script") && !no_script_end {
+            match crate::mcp::find(rest, "</script>") {
+                Some(end) => {
+                    i += end + "</script>".len();
+                    continue;
+                }
+                None => no_script_end = true,
+            }
+        } else if rest.starts_with("<style") && !no_style_end {
+            match crate::mcp::find(rest, "</style>") {
+                Some(end) => {
+                    i += end + "</style>".len();
+                    continue;
+                }
+                None => no_style_end = true,
             }
         }
-        if rest.starts_with('<') {
-            if let Some(end) = rest.get(1..).and_then(|r| r.find('>')).filter(|&n| n > 0) {
-                i += end + 2;
-                continue;
+        if rest.starts_with('<') && !no_gt {
+            // `<>` is text, as before: only a tag with something inside is dropped.
+            match rest.get(1..).and_then(|r| r.find('>')) {
+                Some(0) => {}
+                Some(end) => {
+                    i += end + 2;
+                    continue;
+                }
+                None => no_gt = true,
             }
         }
         let ch = html.get(i..).and_then(|r| r.chars().next()).unwrap_or(' ');
@@ -253,6 +271,21 @@ mod tests {
         assert_eq!(d["inputSchema"]["properties"]["format"]["enum"], json!(["text", "markdown", "html"]));
         assert_eq!(declaration("question")["inputSchema"]["required"], json!(["questions"]));
         assert_eq!(declaration("todowrite")["inputSchema"]["properties"]["todos"]["items"]["required"], json!(["id", "text", "completed"]));
+    }
+
+    #[test]
+    fn stripping_is_linear_on_hostile_pages() {
+        // Each of these was quadratic: every `<` searched the rest of the page for its end.
+        for unit in ["<script", "<style", "<", "<script><"] {
+            let page = unit.repeat(DEFAULT_MAX_BYTES / unit.len());
+            let t = std::time::Instant::now();
+            let out = strip_html(&page);
+            // Generous for a debug build on a busy machine; quadratic took minutes here.
+            assert!(t.elapsed() < std::time::Duration::from_secs(3), "{unit:?}: {:?}", t.elapsed());
+            assert!(out.len() <= page.len());
+        }
+        assert_eq!(strip_html("a<script>x"), "ax", "an unclosed script is a tag, as before");
+        assert_eq!(strip_html("a <> b <i>c</i> <script>x</script>d <style"), "a <> b c d <style");
     }
 
     #[test]
