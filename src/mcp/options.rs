@@ -45,6 +45,7 @@ impl McpOptions {
             Some(_) => return Err(bad(json::join(&[what, ".headers must be an object of strings"], ""))),
         };
         let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
+        check_headers(&headers, &env, what)?;
         let timeout_ms = millis(o.get("timeoutMs"), what, "timeoutMs", DEFAULT_TIMEOUT_MS)?;
         let tools = match o.get("tools") {
             None | Some(Value::Null) => None,
@@ -100,6 +101,31 @@ pub fn millis(v: Option<&Value>, what: &str, key: &str, default: f64) -> Result<
     }
 }
 
+/// Refuses a header whose name is not an HTTP token or whose value, once `${NAME}` is filled
+/// from `env`, holds CR, LF, NUL or a character beyond U+00FF: `fetch` would throw with the
+/// value in its message (a token or key), which then reached listing errors, the tool result
+/// the model sees and the next provider request. The error names the header, never the value.
+pub fn check_headers(headers: &[(String, String)], env: &Map<String, Value>, what: &str) -> Result<()> {
+    for (k, v) in headers {
+        let name_ok = !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+        if !name_ok {
+            return Err(Error::bad_input(json::join(&[what, ".headers: a header name is not an HTTP token"], "")));
+        }
+        if !header_value_ok(&expand_env(v, env)) {
+            return Err(Error::bad_input(json::join(
+                &[what, ".headers.", k, " has an invalid value (CR, LF, NUL or a character beyond U+00FF, after env is filled in)"],
+                "",
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What `Headers.append` accepts, besides the surrounding whitespace it trims.
+pub fn header_value_ok(v: &str) -> bool {
+    v.chars().all(|c| !matches!(c, '\r' | '\n' | '\0') && (c as u32) <= 0xFF)
+}
+
 /// `${NAME}` replaced by `env[NAME]` (a string; anything else or nothing is empty).
 pub fn expand_env(s: &str, env: &Map<String, Value>) -> String {
     let mut out = String::with_capacity(s.len());
@@ -134,5 +160,18 @@ mod tests {
         for t in [json!(0), json!(-1), json!(3e9), json!("5")] {
             assert_eq!(o(t).unwrap_err().code(), "bad_input");
         }
+    }
+
+    #[test]
+    fn header_values_that_fetch_would_echo_are_refused_without_the_value() {
+        for v in ["SECRET\r\nx: y", "SECRET\n", "SECRET\u{0}", "SECRET\u{20ac}"] {
+            let o = json!({"server": "s", "url": "http://a", "headers": {"x-key": "k ${K}"}, "env": {"K": v}});
+            let e = McpOptions::from_json(&o).unwrap_err();
+            assert_eq!(e.code(), "bad_input");
+            assert!(!e.message.contains("SECRET"), "{}", e.message);
+            assert!(e.message.contains("headers.x-key"), "{}", e.message);
+        }
+        assert!(McpOptions::from_json(&json!({"server": "s", "url": "http://a", "headers": {"a b": "v"}})).is_err());
+        assert!(McpOptions::from_json(&json!({"server": "s", "url": "http://a", "headers": {"x": "caf\u{e9}\tok"}})).is_ok());
     }
 }

@@ -65,7 +65,14 @@ export async function mcpSend(f, token, who, auth, method, url, headers, body, u
     } catch (e) {
       throw [3, e instanceof Error ? e.message : String(e)];
     }
-    if (typeof t === "string" && t) init.headers.authorization = "Bearer " + t;
+    if (typeof t === "string" && t) {
+      if (!headerSafe(t)) throw [3, "the token is not a valid header value (CR, LF, NUL or a character beyond U+00FF)"];
+      init.headers.authorization = "Bearer " + t;
+    }
+  }
+  // fetch's own refusal quotes the value (a key, a token) in its message; this one never does.
+  for (const k of Object.keys(init.headers)) {
+    if (!headerSafe(init.headers[k])) throw [0, `header ${k} is not a valid header value (CR, LF, NUL or a character beyond U+00FF)`];
   }
   // Credentials stay on their origin: a request that carries a token or any header beyond the
   // protocol's own (an API key from `headers` or `env`) does not follow redirects, which would
@@ -94,6 +101,10 @@ export async function mcpSend(f, token, who, auth, method, url, headers, body, u
     throw failure(e, signal);
   }
   return [s, h("content-type") ?? "", h("mcp-session-id"), h("www-authenticate"), b, signal];
+}
+
+function headerSafe(v) {
+  return typeof v === "string" && !/[\r\n\0\u0100-\uffff]/.test(v);
 }
 
 function failure(e, signal) {

@@ -47,7 +47,10 @@ impl HttpTool {
     /// One call; resolves to a tool result (never rejects).
     pub fn call(&self, args: JsValue, signal: JsValue) -> Promise {
         let args: Value = json_of(&args);
-        let call = self.def.request(&args);
+        let call = match self.def.request(&args) {
+            Ok(c) => c,
+            Err(m) => return Promise::resolve(&to_js(&crate::tool::ToolResult::error(m).to_value())),
+        };
         let def = self.def.clone();
         let fetch = Rc::new(Fetch {
             fetch: self.fetch.clone(),
@@ -239,7 +242,7 @@ impl A2aAgent {
         let (t, opts, skills) = (self.transport(JsValue::UNDEFINED), Rc::clone(&self.opts), Rc::clone(&self.skills));
         future_to_promise(async move {
             let card = crate::sources::a2a::fetch_card(&t, &opts).await.map_err(js_error)?;
-            let list = opts.skills(&card);
+            let list = opts.skills(&card).map_err(js_error)?;
             let decls: Vec<Value> = list.iter().map(|s| s.declaration()).collect();
             *skills.borrow_mut() = list;
             Ok(to_js(&Value::Array(decls)))

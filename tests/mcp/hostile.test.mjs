@@ -126,10 +126,9 @@ test("legacy HTTP+SSE: an endpoint on another origin is refused, and gets no cre
 });
 
 test("CR, LF or NUL in a header value or token is refused without echoing it", async () => {
-  const bad = { code: "bad_input", message: /invalid|CR|LF|NUL/ };
   const secret = (e) => !String(e.message).includes("SECRET");
-  const check = (f) => assert.throws(f, (e) => bad.code === e.code && secret(e));
-  check(() => mcpTools({ server: "s", url: `${a}/mcp`, headers: { "x-key": "${K}" }, env: { K: "SECRET\r\nx: y" } }));
+  const check = (f) => assert.throws(f, (e) => e.code === "bad_input" && secret(e));
+  await assert.rejects(mcpTools({ server: "s", url: `${a}/mcp`, headers: { "x-key": "${K}" }, env: { K: "SECRET\r\nx: y" } }), (e) => e.code === "bad_input" && secret(e));
   check(() => httpTool({ name: "h", url: `${a}/v1/x`, headers: { "x-key": "SECRET\n" } }));
   await assert.rejects(a2aTools({ card: `${a}/card-cross`, headers: { "x-key": "${K}" }, env: { K: "SECRET\u0000" } }), (e) => e.code === "bad_input" && secret(e));
   const err = await mcpTools({ server: "s", url: `${a}/mcp`, token: () => "SECRET\r\nInjected: 1" }).then(() => null, (e) => e);
