@@ -173,14 +173,14 @@ fn results_follow_the_reference_rules() {
     assert_eq!((structured.output.as_str(), structured.is_error), (r#"{"b":1,"a":[2]}"#, false));
     let text = result::call_result(
         "s",
-        &json!({"content": [{"type": "text", "text": "one"}, {"type": "image", "data": "iVBOR", "mimeType": "image/png"}, {"type": "text", "text": "two"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}]}),
+        &json!({"content": [{"type": "text", "text": "one"}, {"type": "image", "data": "iVBORw0K", "mimeType": "image/png"}, {"type": "text", "text": "two"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}]}),
     );
     assert_eq!(text.output, "one\ntwo");
     let meta = text.metadata.unwrap();
     assert_eq!(meta["server"], "s");
     assert_eq!(
         meta["content"],
-        json!([{"type": "image", "data": "iVBOR", "mimeType": "image/png"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}])
+        json!([{"type": "image", "data": "iVBORw0K", "mimeType": "image/png"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}])
     );
     assert!(result::call_result("s", &json!({"content": [{"type": "text", "text": "x"}]})).metadata.unwrap().get("content").is_none());
 }

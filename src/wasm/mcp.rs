@@ -249,7 +249,7 @@ impl McpSession {
                 },
             };
             let server = &client.options.server;
-            let decls: Vec<Value> = tools.iter().map(|t| t.declaration(server)).collect();
+            let decls = crate::mcp::result::declarations(server, &tools);
             Ok(to_js(&json::obj(vec![("source", client.options.source(&tools)), ("tools", Value::Array(decls))])))
         })
     }

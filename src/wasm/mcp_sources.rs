@@ -243,7 +243,12 @@ impl A2aAgent {
         future_to_promise(async move {
             let card = crate::sources::a2a::fetch_card(&t, &opts).await.map_err(js_error)?;
             let list = opts.skills(&card).map_err(js_error)?;
-            let decls: Vec<Value> = list.iter().map(|s| s.declaration()).collect();
+            let mut decls: Vec<Value> = list.iter().map(|s| s.declaration()).collect();
+            // As MCP listings: unique names of at most 64 characters, deterministically.
+            let names = decls.iter().map(|d| d["name"].as_str().unwrap_or("").to_string()).collect();
+            for (d, n) in decls.iter_mut().zip(crate::mcp::result::unique_names(names)) {
+                d["name"] = n.into();
+            }
             *skills.borrow_mut() = list;
             Ok(to_js(&Value::Array(decls)))
         })
