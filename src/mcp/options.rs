@@ -17,6 +17,8 @@ pub struct McpOptions {
     pub headers: Vec<(String, String)>,
     pub env: Map<String, Value>,
     pub timeout_ms: f64,
+    /// The largest reply read (`maxBytes`, default [`DEFAULT_MAX_BYTES`]).
+    pub max_bytes: usize,
     /// A listing the host kept: the tools are rebuilt from it and nothing is sent until a call.
     pub tools: Option<Vec<McpTool>>,
 }
@@ -47,6 +49,7 @@ impl McpOptions {
         let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
         check_headers(&headers, &env, what)?;
         let timeout_ms = millis(o.get("timeoutMs"), what, "timeoutMs", DEFAULT_TIMEOUT_MS)?;
+        let max_bytes = max_bytes(o.get("maxBytes"), what)?;
         let tools = match o.get("tools") {
             None | Some(Value::Null) => None,
             Some(Value::Array(list)) => {
@@ -60,7 +63,7 @@ impl McpOptions {
             }
             Some(_) => return Err(bad(json::join(&[what, ".tools must be an array"], ""))),
         };
-        Ok(McpOptions { server, url, headers, env, timeout_ms, tools })
+        Ok(McpOptions { server, url, headers, env, timeout_ms, max_bytes, tools })
     }
 
     /// The headers to send, placeholders filled (an unknown name is empty, as an unset variable).
@@ -78,6 +81,9 @@ impl McpOptions {
         }
         if self.timeout_ms != DEFAULT_TIMEOUT_MS {
             fields.push(("timeoutMs", self.timeout_ms.into()));
+        }
+        if self.max_bytes != DEFAULT_MAX_BYTES {
+            fields.push(("maxBytes", (self.max_bytes as f64).into()));
         }
         fields.push(("tools", Value::Array(tools.iter().map(McpTool::to_value).collect())));
         json::obj(fields)
@@ -98,6 +104,22 @@ pub fn millis(v: Option<&Value>, what: &str, key: &str, default: f64) -> Result<
         Some(t) => t.as_f64().filter(|t| *t > 0.0 && *t <= MAX_TIMEOUT_MS).map(|t| t.round().max(1.0)).ok_or_else(|| {
             Error::bad_input(json::join(&[what, ".", key, " must be a positive number of milliseconds, at most 2147483647"], ""))
         }),
+    }
+}
+
+/// The default cap on an MCP, HTTP-tool or A2A reply: replies had none (30 MB went through to
+/// memory and the model); webfetch has its own, smaller one.
+pub const DEFAULT_MAX_BYTES: usize = 4 * 1024 * 1024;
+
+/// A host's `maxBytes`: absent is [`DEFAULT_MAX_BYTES`]; else a positive number (floored).
+pub fn max_bytes(v: Option<&Value>, what: &str) -> Result<usize> {
+    match v {
+        None | Some(Value::Null) => Ok(DEFAULT_MAX_BYTES),
+        Some(n) => n
+            .as_f64()
+            .filter(|n| *n >= 1.0)
+            .map(|n| n.min(usize::MAX as f64) as usize)
+            .ok_or_else(|| Error::bad_input(json::join(&[what, ".maxBytes must be a positive number"], ""))),
     }
 }
 

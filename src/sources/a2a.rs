@@ -33,6 +33,8 @@ pub struct A2aOptions {
     pub env: Map<String, Value>,
     pub timeout_ms: f64,
     pub poll_ms: f64,
+    /// The largest reply read (`maxBytes`).
+    pub max_bytes: usize,
 }
 
 /// One skill of the card, with where and how to reach the agent.
@@ -69,6 +71,7 @@ impl A2aOptions {
             env,
             timeout_ms: num("timeoutMs", DEFAULT_TIMEOUT_MS)?,
             poll_ms: num("pollEvery", DEFAULT_POLL_MS)?,
+            max_bytes: crate::mcp::options::max_bytes(o.get("maxBytes"), what)?,
         })
     }
 

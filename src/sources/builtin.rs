@@ -175,6 +175,89 @@ pub fn webfetch_request(args: &Value) -> std::result::Result<(String, &'static s
     Ok((url, format, (secs.clamp(1.0, MAX_TIMEOUT_S) * 1000.0).round()))
 }
 
+/// Whether webfetch may fetch a URL, given its scheme and host as the WHATWG URL parser reads
+/// them (the edge parses: `http://2130706433/` is `127.0.0.1` there). Only http and https, ever
+/// (not `data:`, `file:`, `blob:`): the model names the URL, and a page from the user's machine
+/// or network (loopback, private, link-local such as the cloud metadata address, `localhost`)
+/// is refused unless the host allowed it (`allowPrivate`). `None` when allowed, else why not.
+pub fn refused(scheme: &str, host: &str, allow_private: bool) -> Option<String> {
+    if scheme != "http:" && scheme != "https:" {
+        return Some(json::join(&["webfetch: only http and https URLs are fetched (not ", scheme, ")"], ""));
+    }
+    if host.is_empty() {
+        return Some("webfetch: the URL does not parse".into());
+    }
+    if !allow_private && private_host(host) {
+        return Some(json::join(&["webfetch: ", host, " is a local or private address (builtinTools option allowPrivate)"], ""));
+    }
+    None
+}
+
+fn private_v4(o: [u8; 4]) -> bool {
+    matches!(o, [0 | 10 | 127, ..] | [169, 254, ..] | [192, 168, ..] | [255, 255, 255, 255])
+        || (o[0] == 172 && (16..32).contains(&o[1]))
+        || (o[0] == 100 && (64..128).contains(&o[1]))
+        || o[0] >= 224
+}
+
+fn private_host(host: &str) -> bool {
+    let host = host.trim_end_matches('.');
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        let Some(g) = parse_v6(v6) else { return true }; // unreadable: refused
+        let v4 = |a: u16, b: u16| [(a >> 8) as u8, a as u8, (b >> 8) as u8, b as u8];
+        return g == [0; 8]
+            || g == [0, 0, 0, 0, 0, 0, 0, 1]
+            || (g[0] & 0xfe00) == 0xfc00
+            || (g[0] & 0xffc0) == 0xfe80
+            || (g[0] & 0xff00) == 0xff00
+            || (g[..5] == [0; 5] && g[5] == 0xffff && private_v4(v4(g[6], g[7])))
+            || (g[..6] == [0; 6] && private_v4(v4(g[6], g[7])));
+    }
+    let parts: Vec<&str> = host.split('.').collect();
+    if parts.len() == 4 {
+        let mut o = [0u8; 4];
+        for (i, p) in parts.iter().enumerate() {
+            match p.parse::<u8>() {
+                Ok(n) if !p.is_empty() => o[i] = n,
+                _ => return false, // a name, not an address
+            }
+        }
+        return private_v4(o);
+    }
+    false
+}
+
+/// Eight groups of an IPv6 address as the URL parser writes it (hex, `::` once, no dotted tail).
+fn parse_v6(s: &str) -> Option<[u16; 8]> {
+    let group = |p: &str| u16::from_str_radix(p, 16).ok().filter(|_| !p.is_empty() && p.len() <= 4);
+    let (head, tail) = match s.find("::") {
+        Some(i) => (s.get(..i)?, Some(s.get(i + 2..)?)),
+        None => (s, None),
+    };
+    let list = |p: &str| -> Option<Vec<u16>> {
+        if p.is_empty() {
+            Some(Vec::new())
+        } else {
+            p.split(':').map(group).collect()
+        }
+    };
+    let t = match tail {
+        Some(t) => list(t)?,
+        None => Vec::new(),
+    };
+    let h = list(head)?;
+    if h.len() + t.len() > 8 || (tail.is_none() && h.len() != 8) {
+        return None;
+    }
+    let mut g = [0u16; 8];
+    g[..h.len()].copy_from_slice(&h);
+    g[8 - t.len()..].copy_from_slice(&t);
+    Some(g)
+}
+
 /// The result of a fetched page; `truncated` when the body was cut at the cap.
 pub fn webfetch_result(status: u16, body: &str, format: &str, truncated: bool) -> ToolResult {
     let mut meta = Map::new();
@@ -286,6 +369,43 @@ mod tests {
         }
         assert_eq!(strip_html("a<script>x"), "ax", "an unclosed script is a tag, as before");
         assert_eq!(strip_html("a <> b <i>c</i> <script>x</script>d <style"), "a <> b c d <style");
+    }
+
+    #[test]
+    fn webfetch_refuses_other_schemes_and_private_addresses() {
+        for (scheme, host) in [("data:", ""), ("file:", ""), ("blob:", "x"), ("javascript:", "")] {
+            assert!(refused(scheme, host, true).is_some(), "{scheme}");
+        }
+        let private = [
+            "localhost",
+            "a.localhost",
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "172.31.9.9",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "[::1]",
+            "[::]",
+            "[fd00::1]",
+            "[fe80::1]",
+            "[::ffff:7f00:1]",
+            "[::ffff:a9fe:a9fe]",
+            "localhost.",
+        ];
+        for h in private {
+            assert!(refused("http:", h, false).is_some(), "{h}");
+            assert_eq!(refused("http:", h, true), None, "{h} allowed");
+        }
+        for h in ["example.com", "8.8.8.8", "172.32.0.1", "[2606:4700::1111]", "10.example", "1.2.3.4.5"] {
+            assert_eq!(refused("https:", h, false), None, "{h}");
+        }
+        assert_eq!(
+            refused("http:", "127.0.0.1", false).unwrap(),
+            "webfetch: 127.0.0.1 is a local or private address (builtinTools option allowPrivate)"
+        );
     }
 
     #[test]

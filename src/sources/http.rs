@@ -30,6 +30,8 @@ pub struct HttpToolDef {
     /// `text`, `json` or `status+text`.
     pub result_mode: String,
     pub env: Map<String, Value>,
+    /// The largest reply read (`maxBytes`).
+    pub max_bytes: usize,
 }
 
 /// One request to make.
@@ -102,6 +104,7 @@ impl HttpToolDef {
             timeout_ms,
             result_mode: one_of(json::opt_str(o, "resultMode", what).map_err(bad)?, &["text", "json", "status+text"], "resultMode")?,
             env,
+            max_bytes: crate::mcp::options::max_bytes(o.get("maxBytes"), what)?,
         })
     }
 
@@ -139,6 +142,9 @@ impl HttpToolDef {
         }
         f.push(("timeoutMs", self.timeout_ms.into()));
         f.push(("resultMode", self.result_mode.as_str().into()));
+        if self.max_bytes != crate::mcp::options::DEFAULT_MAX_BYTES {
+            f.push(("maxBytes", (self.max_bytes as f64).into()));
+        }
         json::obj(f)
     }
 

@@ -113,11 +113,27 @@ function failure(e, signal) {
 }
 
 // The next chunk of a body: bytes, `undefined` at its end. Rejects as `mcpSend` does.
+// A read given up on (its signal aborted) stays pending on the reader and is the next read's,
+// so no chunk is lost: a legacy session's one stream is read for one request after another,
+// each with its own deadline, and a read that ignored the signal waited forever.
 export async function mcpRead(b, signal) {
   try {
-    const x = await b.read();
+    const p = (b.__toolnexusRead ??= b.read());
+    let x;
+    if (signal !== null && typeof signal === "object") {
+      if (signal.aborted) throw signal.reason;
+      let stop;
+      const aborted = new Promise((_, no) => signal.addEventListener("abort", (stop = () => no(signal.reason)), { once: true }));
+      try {
+        x = await Promise.race([p, aborted]);
+      } finally {
+        signal.removeEventListener("abort", stop);
+      }
+    } else x = await p;
+    b.__toolnexusRead = undefined;
     return x?.done ? undefined : x?.value;
   } catch (e) {
+    if (!signal?.aborted) b.__toolnexusRead = undefined;
     throw failure(e, signal);
   }
 }
@@ -140,6 +156,17 @@ export function mcpSleep(ms, signal) {
 
 export function mcpAborted(signal) {
   return Boolean(signal?.aborted);
+}
+
+// [scheme, hostname] of a URL as the WHATWG parser reads it (`2130706433` is 127.0.0.1, hosts
+// lower-cased, IPv6 compressed), or [] when it does not parse.
+export function mcpUrlHost(url) {
+  try {
+    const u = new URL(url);
+    return [u.protocol, u.hostname];
+  } catch {
+    return [];
+  }
 }
 
 // A message id for A2A.

@@ -75,6 +75,12 @@ struct Fetch {
     who: String,
     timeout_ms: f64,
     signal: JsValue,
+    /// A reply longer than this is refused (`maxBytes`).
+    max_bytes: usize,
+    /// A legacy session's long-lived stream is read on behalf of the request POSTed last: its
+    /// signal (deadline and abort) and the bytes read for it since. Shared by the session's
+    /// transports; without it an unanswered legacy request waited forever.
+    reading: Rc<std::cell::RefCell<(JsValue, usize)>>,
 }
 
 impl Fetch {
@@ -90,6 +96,11 @@ impl Fetch {
             _ => Error::new(Code::Transport, head + "fetch failed: " + &msg),
         }
     }
+
+    fn too_large(&self) -> Error {
+        let n = self.max_bytes.to_string();
+        Error::new(Code::Transport, json::join(&[&self.label, ": the reply is larger than maxBytes (", &n, " bytes)"], ""))
+    }
 }
 
 struct Body {
@@ -97,6 +108,9 @@ struct Body {
     signal: JsValue,
     fetch: Rc<Fetch>,
     done: bool,
+    /// Bytes read so far (a long-lived stream counts in `fetch.reading` instead).
+    read: usize,
+    stream: bool,
 }
 
 impl ByteStream for Body {
@@ -105,12 +119,25 @@ impl ByteStream for Body {
             if self.done {
                 return Ok(None);
             }
-            let v = settle(&mcp_read(&self.reader, &self.signal)).await.map_err(|e| self.fetch.failed(&e))?;
+            let signal = if self.stream { self.fetch.reading.borrow().0.clone() } else { self.signal.clone() };
+            let v = settle(&mcp_read(&self.reader, &signal)).await.map_err(|e| self.fetch.failed(&e))?;
             if v.is_undefined() || v.is_null() {
                 self.done = true;
                 return Ok(None);
             }
-            Ok(Some(v.dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default()))
+            let bytes = v.dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
+            let total = if self.stream {
+                let mut r = self.fetch.reading.borrow_mut();
+                r.1 += bytes.len();
+                r.1
+            } else {
+                self.read += bytes.len();
+                self.read
+            };
+            if total > self.fetch.max_bytes {
+                return Err(self.fetch.too_large());
+            }
+            Ok(Some(bytes))
         })
     }
 }
@@ -149,15 +176,24 @@ impl Transport {
             // (and to a legacy server's message endpoint on its origin), never to a metadata document.
             let same_origin = || crate::mcp::legacy::resolve(&req.url, "/") == crate::mcp::legacy::resolve(&f.url, "/");
             let auth = !f.url.is_empty() && (req.url == f.url || (method == "POST" && same_origin()));
+            // A session POSTs only to its server's origin: a legacy `endpoint` event naming another
+            // one would receive the configured headers (keys, tokens), so it is refused.
+            if !f.url.is_empty() && method == "POST" && !crate::mcp::legacy::same_origin(&req.url, &f.url) {
+                return Err(Error::new(Code::Transport, json::join(&[&f.label, ": the endpoint is on another origin; refused"], "")));
+            }
             // A long-lived stream has no deadline and outlives the call that opened it.
             let (signal, ms) = if req.stream { (JsValue::UNDEFINED, 0.0) } else { (f.signal.clone(), f.timeout_ms) };
             let p = mcp_send(&f.fetch, &f.token, &f.who, auth, method, &req.url, &head, req.body.clone(), &signal, ms);
             let out: Array = settle(&p).await.map_err(|e| f.failed(&e))?.unchecked_into();
+            if !req.stream {
+                *f.reading.borrow_mut() = (out.get(5), 0);
+            }
             let text = |i: u32| out.get(i).as_string();
             let reader = out.get(4);
             let body: Box<dyn ByteStream> = match reader.as_string() {
+                Some(t) if t.len() > f.max_bytes => return Err(f.too_large()),
                 Some(t) => Box::new(WholeBody(Some(t.into_bytes()))),
-                None => Box::new(Body { reader, signal: out.get(5), fetch: Rc::clone(f), done: false }),
+                None => Box::new(Body { reader, signal: out.get(5), fetch: Rc::clone(f), done: false, read: 0, stream: req.stream }),
             };
             Ok(McpResponse {
                 status: out.get(0).as_f64().unwrap_or(0.0) as u16,
@@ -200,6 +236,8 @@ impl McpSession {
             who,
             timeout_ms: opts.timeout_ms,
             signal: JsValue::UNDEFINED,
+            max_bytes: opts.max_bytes,
+            reading: Rc::default(),
         });
         let client = Rc::new(McpClient::new(opts, Transport(Rc::clone(&base))));
         Ok(McpSession { client, base })
@@ -219,6 +257,8 @@ impl McpSession {
             who: b.who.clone(),
             timeout_ms: b.timeout_ms,
             signal,
+            max_bytes: b.max_bytes,
+            reading: Rc::clone(&b.reading),
         });
         Rc::new(self.client.share(Transport(fetch)))
     }

@@ -15,6 +15,18 @@ use std::rc::Rc;
 use toolnexus_task::{promise as future_to_promise, settle};
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(module = "/src/wasm/mcp.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = mcpUrlHost)]
+    fn mcp_url_host(url: &str) -> js_sys::Array;
+}
+
+/// Why webfetch refuses `url`, by its scheme and host as the URL parser reads them.
+fn refused_url(url: &str, allow_private: bool) -> Option<String> {
+    let p = mcp_url_host(url);
+    builtin::refused(&p.get(0).as_string().unwrap_or_default(), &p.get(1).as_string().unwrap_or_default(), allow_private)
+}
+
 /// `httpTool(definition)`'s runner (pkg-template/mcp/api.js makes the tool object around it).
 #[wasm_bindgen]
 pub struct HttpTool {
@@ -60,6 +72,8 @@ impl HttpTool {
             who: String::new(),
             timeout_ms: def.timeout_ms,
             signal,
+            max_bytes: def.max_bytes,
+            reading: Rc::default(),
         });
         future_to_promise(async move {
             let req = McpRequest { method: "GET", url: call.url, headers: call.headers, body: call.body, stream: false };
@@ -83,6 +97,8 @@ pub struct Builtins {
     names: Vec<&'static str>,
     fetch: JsValue,
     max_bytes: usize,
+    /// Whether webfetch may fetch loopback, private and link-local addresses.
+    allow_private: bool,
 }
 
 #[wasm_bindgen]
@@ -92,6 +108,7 @@ impl Builtins {
     pub fn new(names: JsValue, options: JsValue) -> JsResult<Builtins> {
         let bad = |m: String| js_error(Error::bad_input(m));
         let names = builtin::select(Some(&json_of(&names))).map_err(js_error)?;
+        let mut allow_private = false;
         let (fetch, max_bytes) = if options.is_object() {
             let parts = mcp_options(&options, "builtinTools(names, options)").map_err(|e| bad(e.as_string().unwrap_or_default()))?;
             let data: Value = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
@@ -102,11 +119,16 @@ impl Builtins {
                         as usize
                 }
             };
+            allow_private = match data.get("allowPrivate") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err(bad("builtinTools options.allowPrivate must be a boolean".into())),
+            };
             (parts.get(1), max)
         } else {
             (JsValue::UNDEFINED, builtin::DEFAULT_MAX_BYTES)
         };
-        Ok(Builtins { names, fetch, max_bytes })
+        Ok(Builtins { names, fetch, max_bytes, allow_private })
     }
 
     /// The declarations, in the order asked for.
@@ -118,7 +140,7 @@ impl Builtins {
     pub fn call(&self, name: String, args: JsValue, signal: JsValue, answer: JsValue) -> Promise {
         let args = json_of(&args);
         let answer = Answer::from_json(&json_of(&answer), "ctx.answer").ok();
-        let (fetch, max) = (self.fetch.clone(), self.max_bytes);
+        let (fetch, max, allow_private) = (self.fetch.clone(), self.max_bytes, self.allow_private);
         future_to_promise(async move {
             let r = match name.as_str() {
                 "question" => match builtin::question(&args, answer.as_ref()) {
@@ -128,6 +150,9 @@ impl Builtins {
                 "todowrite" => builtin::todowrite(&args),
                 _ => match builtin::webfetch_request(&args) {
                     Err(r) => r,
+                    Ok((url, ..)) if refused_url(&url, allow_private).is_some() => {
+                        crate::tool::ToolResult::error(refused_url(&url, allow_private).unwrap_or_default())
+                    }
                     Ok((url, format, timeout_ms)) => {
                         let label = "webfetch".to_string();
                         let f = Rc::new(Fetch {
@@ -138,6 +163,8 @@ impl Builtins {
                             who: String::new(),
                             timeout_ms,
                             signal,
+                            max_bytes: usize::MAX,
+                            reading: Rc::default(),
                         });
                         let req = McpRequest { method: "GET", url, headers: Vec::new(), body: None, stream: false };
                         let run = async {
@@ -234,6 +261,8 @@ impl A2aAgent {
             who: String::new(),
             timeout_ms: self.opts.timeout_ms,
             signal,
+            max_bytes: self.opts.max_bytes,
+            reading: Rc::default(),
         }))
     }
 
