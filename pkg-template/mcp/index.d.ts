@@ -8,8 +8,10 @@ export interface McpServerEntry {
   url: string;
   /** Sent on every request; `${NAME}` in a value is filled from `env`. */
   headers?: { [name: string]: string };
-  /** Per request; default 30000. */
+  /** Per request, in ms (rounded; 1 ≤ n ≤ 2**31 - 1, else `bad_input`); default 30000. */
   timeoutMs?: number;
+  /** The largest reply read, in bytes; default 4 MiB (a longer one is an error). */
+  maxBytes?: number;
   /** A listing kept from an earlier `source`: the tools are rebuilt from it without connecting. */
   tools?: { name: string; description?: string; inputSchema?: { [key: string]: unknown } }[];
   /**
@@ -78,8 +80,10 @@ export interface HttpToolDefinition {
   /** How the other arguments are sent: JSON (default), a form, or the `body` argument as is. */
   body?: "json" | "form" | "raw";
   inputSchema?: { [key: string]: unknown };
-  /** Default 30000 (`timeout`, the reference's name, is read too). */
+  /** Default 30000 (`timeout`, the reference's name, is read too); rounded to whole ms. */
   timeoutMs?: number;
+  /** The largest reply read, in bytes; default 4 MiB (a longer one is an error result). */
+  maxBytes?: number;
   resultMode?: "text" | "json" | "status+text";
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
 }
@@ -94,7 +98,8 @@ export declare function httpTool(definition: HttpToolDefinition): Tool & { reado
  */
 export declare function builtinTools(
   names?: ("webfetch" | "question" | "todowrite")[],
-  options?: { fetch?: (input: string, init?: RequestInit) => Promise<Response>; maxBytes?: number },
+  /** `allowPrivate`: webfetch may fetch loopback, private and link-local addresses (refused by default; only http(s) ever). */
+  options?: { fetch?: (input: string, init?: RequestInit) => Promise<Response>; maxBytes?: number; allowPrivate?: boolean },
 ): Tool[];
 
 /** A skill as data; `content` is read as `body` too. */
@@ -129,6 +134,8 @@ export declare function a2aTools(options: {
   env?: { [name: string]: string };
   timeoutMs?: number;
   pollEvery?: number;
+  /** The largest reply read, in bytes; default 4 MiB. */
+  maxBytes?: number;
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
 }): Promise<Tool[]>;
 

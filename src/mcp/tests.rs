@@ -176,14 +176,14 @@ fn results_follow_the_reference_rules() {
     assert_eq!((structured.output.as_str(), structured.is_error), (r#"{"b":1,"a":[2]}"#, false));
     let text = result::call_result(
         "s",
-        &json!({"content": [{"type": "text", "text": "one"}, {"type": "image", "data": "iVBOR", "mimeType": "image/png"}, {"type": "text", "text": "two"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}]}),
+        &json!({"content": [{"type": "text", "text": "one"}, {"type": "image", "data": "iVBORw0K", "mimeType": "image/png"}, {"type": "text", "text": "two"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}]}),
     );
     assert_eq!(text.output, "one\ntwo");
     let meta = text.metadata.unwrap();
     assert_eq!(meta["server"], "s");
     assert_eq!(
         meta["content"],
-        json!([{"type": "image", "data": "iVBOR", "mimeType": "image/png"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}])
+        json!([{"type": "image", "data": "iVBORw0K", "mimeType": "image/png"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}])
     );
     assert!(result::call_result("s", &json!({"content": [{"type": "text", "text": "x"}]})).metadata.unwrap().get("content").is_none());
 }
@@ -323,7 +323,10 @@ fn options_are_checked_and_the_entry_is_data() {
     let bad = |v: Value| McpOptions::from_json(&v).unwrap_err().message;
     assert_eq!(bad(json!({"url": "https://a"})), "mcpTools(options).server is required (a non-empty string)");
     assert_eq!(bad(json!({"server": "s", "url": "ftp://a"})), "mcpTools(options).url must be an http(s) URL");
-    assert_eq!(bad(json!({"server": "s", "url": "http://a", "timeoutMs": 0})), "mcpTools(options).timeoutMs must be a positive number");
+    assert_eq!(
+        bad(json!({"server": "s", "url": "http://a", "timeoutMs": 0})),
+        "mcpTools(options).timeoutMs must be a positive number of milliseconds, at most 2147483647"
+    );
     assert_eq!(bad(json!({"server": "s", "url": "http://a", "headers": {"a": 1}})), "mcpTools(options).headers.a must be a string");
     assert_eq!(
         bad(json!({"server": "s", "url": "http://a", "tools": [{}]})),
