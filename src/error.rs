@@ -127,17 +127,11 @@ impl Error {
 }
 
 /// The provider's own words from a JSON error body, so the cap keeps what matters: every
-/// provider sends `{ error: { message, type | status | code } }` (Anthropic inside
-/// `{ type: "error", ... }`). `None` when the body is not that shape; the body is used as it is.
+/// provider sends `{ error: { message, ... } }` (Anthropic inside `{ type: "error", ... }`).
+/// `None` when the body is not that shape; the body is used as it is.
 fn error_detail(body: &str) -> Option<String> {
     let v = crate::json::parse(body).ok()?;
-    let e = v.get("error")?;
-    let message = e.get("message").and_then(serde_json::Value::as_str)?;
-    let kind = ["type", "status", "code"].iter().find_map(|k| e.get(*k).and_then(serde_json::Value::as_str));
-    Some(match kind {
-        Some(k) if !k.is_empty() => crate::json::join(&[message, " (", k, ")"], ""),
-        _ => message.to_string(),
-    })
+    v.get("error")?.get("message")?.as_str().map(str::to_string)
 }
 
 /// Caps `text` at [`BODY_CAP`] characters and removes `secret` from it. The secret is removed

@@ -48,10 +48,12 @@ impl Run {
         transcript.truncate(open.index + 1);
         // Earlier turns get the balancing rule too: a state edited (or cut) so that an earlier
         // call lost its result would otherwise reach the provider as a call without one.
-        let halted = transcript.split_off(open.index);
+        let halted = transcript.pop();
         crate::message::balance(&mut transcript);
         let open_index = transcript.len();
-        transcript.extend(halted);
+        if let Some(h) = halted {
+            transcript.push(h);
+        }
 
         let mut slots = TurnSlots {
             calls: open.calls.clone(),
