@@ -8,10 +8,29 @@ export interface McpServerEntry {
   url: string;
   /** Sent on every request; `${NAME}` in a value is filled from `env`. */
   headers?: { [name: string]: string };
-  /** Per request; default 30000. */
+  /** Per request, in ms (rounded; 1 ≤ n ≤ 2**31 - 1, else `bad_input`); default 30000. */
   timeoutMs?: number;
+  /** The largest reply read, in bytes; default 4 MiB (a longer one is an error). */
+  maxBytes?: number;
   /** A listing kept from an earlier `source`: the tools are rebuilt from it without connecting. */
   tools?: { name: string; description?: string; inputSchema?: { [key: string]: unknown } }[];
+  /**
+   * The protocol revision the server was found to speak ("2026-07-28", stateless; or the one
+   * `initialize` negotiated, e.g. "2025-11-25"): with it the server is not probed again.
+   */
+  protocol?: string;
+}
+
+/** The request of a suspension of `kind: "input"`: a server's questions, as it sent them. */
+export interface McpInputData {
+  server: string;
+  /** Keyed by the server; each `{ method: "elicitation/create", params: { message, mode: "form", requestedSchema } | { message, mode: "url", url } }`. */
+  inputRequests: { [key: string]: { method: string; params?: { [key: string]: unknown } } };
+}
+
+/** The answer's `data` to a suspension of `kind: "input"`: one response per key, bare. */
+export interface McpInputAnswerData {
+  inputResponses: { [key: string]: { action: "accept" | "decline" | "cancel"; content?: { [key: string]: unknown } } };
 }
 
 export interface McpOptions extends McpServerEntry {
@@ -34,7 +53,12 @@ export interface McpTools extends Array<Tool> {
 }
 
 /**
- * Connects (initialize), lists every page of tools and returns them. A server that demands
+ * Finds the revision the server speaks (`server/discover`: 2026-07-28, stateless; else
+ * initialize, or the legacy HTTP+SSE transport), lists every page of tools and returns them.
+ * A server's questions during a call (2026-07-28 `input_required`) suspend the call with
+ * `kind: "input"`, `data: McpInputData` (and `url` for a URL-mode question); answer
+ * `{ id, ok: true, data: McpInputAnswerData }`, or `ok: false` to decline (the id carries the
+ * server's request state: echo it unchanged). A server that demands
  * authorization while listing rejects with `code: "transport"`, `status: 401` and
  * `authRequired: Request`; during a call it suspends the call instead (`kind: "authorization"`,
  * `data: { server, serverUrl, resourceMetadata, authorizationServer?, resource?, scope? }`).
@@ -56,8 +80,10 @@ export interface HttpToolDefinition {
   /** How the other arguments are sent: JSON (default), a form, or the `body` argument as is. */
   body?: "json" | "form" | "raw";
   inputSchema?: { [key: string]: unknown };
-  /** Default 30000 (`timeout`, the reference's name, is read too). */
+  /** Default 30000 (`timeout`, the reference's name, is read too); rounded to whole ms. */
   timeoutMs?: number;
+  /** The largest reply read, in bytes; default 4 MiB (a longer one is an error result). */
+  maxBytes?: number;
   resultMode?: "text" | "json" | "status+text";
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
 }
@@ -72,7 +98,8 @@ export declare function httpTool(definition: HttpToolDefinition): Tool & { reado
  */
 export declare function builtinTools(
   names?: ("webfetch" | "question" | "todowrite")[],
-  options?: { fetch?: (input: string, init?: RequestInit) => Promise<Response>; maxBytes?: number },
+  /** `allowPrivate`: webfetch may fetch loopback, private and link-local addresses (refused by default; only http(s) ever). */
+  options?: { fetch?: (input: string, init?: RequestInit) => Promise<Response>; maxBytes?: number; allowPrivate?: boolean },
 ): Tool[];
 
 /** A skill as data; `content` is read as `body` too. */
@@ -107,6 +134,8 @@ export declare function a2aTools(options: {
   env?: { [name: string]: string };
   timeoutMs?: number;
   pollEvery?: number;
+  /** The largest reply read, in bytes; default 4 MiB. */
+  maxBytes?: number;
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
 }): Promise<Tool[]>;
 

@@ -97,10 +97,32 @@ pub fn authorization_server(doc: &Value) -> Option<String> {
     doc.get("authorization_servers")?.as_array()?.first()?.as_str().map(str::to_string)
 }
 
+/// An https URL, or an http one on a loopback host (a local development server).
+pub fn visitable(url: &str) -> bool {
+    let lower = url.trim().to_ascii_lowercase();
+    if lower.starts_with("https://") {
+        return lower.len() > "https://".len();
+    }
+    let Some(rest) = lower.strip_prefix("http://") else { return false };
+    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = rest.get(..host_end).unwrap_or("");
+    if authority.contains('@') {
+        return false;
+    }
+    let host = if authority.starts_with('[') {
+        authority.get(..authority.find(']').map_or(authority.len(), |i| i + 1)).unwrap_or("")
+    } else {
+        authority.split(':').next().unwrap_or("")
+    };
+    host == "localhost" || host == "[::1]" || (host.starts_with("127.") && host.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+}
+
 /// The suspension: `kind: "authorization"`, the URL to visit (the authorization server, or the
 /// metadata when it could not be read), and the facts an OAuth flow starts from in `data`.
 pub fn request(server: &str, server_url: &str, metadata: &str, doc: Option<&Value>, c: &Challenge) -> Request {
-    let auth_server = doc.and_then(authorization_server);
+    // The host opens this URL (a browser tab, `launchWebAuthFlow`): only https, or http on a
+    // loopback host; a `javascript:` or other URL from the server is left out of `url` and `data`.
+    let auth_server = doc.and_then(authorization_server).filter(|u| visitable(u));
     let mut data = Map::new();
     data.insert("server".into(), server.into());
     data.insert("serverUrl".into(), server_url.into());
@@ -116,11 +138,44 @@ pub fn request(server: &str, server_url: &str, metadata: &str, doc: Option<&Valu
     } else if let Some(s) = doc.and_then(|d| d.get("scopes_supported")).filter(|s| s.is_array()) {
         data.insert("scopesSupported".into(), s.clone());
     }
+    let url = auth_server.filter(|u| visitable(u)).or_else(|| Some(metadata.to_string()).filter(|u| visitable(u)));
     Request {
         kind: "authorization".into(),
         prompt: json::join(&["MCP server ", server, " requires authorization"], ""),
-        url: Some(auth_server.unwrap_or_else(|| metadata.to_string())),
+        url,
         data: Some(data),
         ..Request::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_https_or_loopback_http_urls_reach_the_suspension() {
+        for u in ["https://auth.test/x", "http://localhost:3000/a", "http://127.0.0.1/", "http://[::1]:8/"] {
+            assert!(visitable(u), "{u}");
+        }
+        for u in [
+            "javascript:alert(1)",
+            "JAVASCRIPT:x",
+            "data:text/html,x",
+            "http://auth.test/",
+            "http://localhost@evil.test/",
+            "http://127.0.0.1.evil.test/",
+            "https://",
+            "file:///x",
+        ] {
+            assert!(!visitable(u), "{u}");
+        }
+        let c = Challenge::default();
+        let doc = json!({"authorization_servers": ["javascript:alert(document.cookie)"]});
+        let r = request("s", "https://m.test/mcp", "https://m.test/.well-known/oauth-protected-resource", Some(&doc), &c);
+        assert_eq!(r.url.as_deref(), Some("https://m.test/.well-known/oauth-protected-resource"));
+        assert!(r.data.unwrap().get("authorizationServer").is_none());
+        let r = request("s", "https://m.test/mcp", "javascript:alert(1)", None, &c);
+        assert_eq!(r.url, None, "nothing safe to visit");
     }
 }

@@ -39,6 +39,12 @@ pub fn resolve(base: &str, reference: &str) -> String {
     crate::json::join(&[origin, dir, reference], "")
 }
 
+/// Whether two absolute http(s) URLs share scheme, host and port, compared as written (case
+/// aside): `http://h` and `http://h:80` count as different, which errs on the side of refusing.
+pub fn same_origin(a: &str, b: &str) -> bool {
+    resolve(a, "/").eq_ignore_ascii_case(&resolve(b, "/"))
+}
+
 /// A one-at-a-time turn for a single-threaded async world: `acquire` resolves when no other
 /// holder is inside; dropping the guard lets the next one in.
 #[derive(Default)]
@@ -84,6 +90,14 @@ mod tests {
         assert_eq!(resolve("http://h:1/a/sse?x=1", "messages?s=1"), "http://h:1/a/messages?s=1");
         assert_eq!(resolve("http://h:1", "m"), "http://h:1/m");
         assert_eq!(resolve("http://h:1/mcp", " https://o.test/post "), "https://o.test/post");
+    }
+
+    #[test]
+    fn origins_compare_scheme_host_and_port() {
+        assert!(same_origin("http://H:1/mcp", "http://h:1/messages?s=1"));
+        for other in ["https://h:1/", "http://h:2/", "http://h/", "http://evil@h:1/", "http://h:1.evil/"] {
+            assert!(!same_origin("http://h:1/mcp", other), "{other}");
+        }
     }
 
     #[test]

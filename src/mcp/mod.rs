@@ -1,5 +1,6 @@
 //! An MCP client (Streamable HTTP) as plain Rust that does no I/O: the JSON-RPC framing
-//! (`rpc`), the session (`session`: initialize, the session and protocol-version headers,
+//! (`rpc`), revision 2026-07-28's stateless requests (`stateless`) and multi round-trip
+//! requests as suspensions (`input`), the session (`session`: discovery, then initialize for older servers, the session and protocol-version headers,
 //! `tools/list` with cursors, `tools/call`, the closing DELETE), what a result means to the
 //! model (`result`), the bearer challenge of a server that needs authorization (`auth`) and what
 //! a host configures (`options`). The one async seam is [`McpTransport`]: the wasm edge plugs in
@@ -7,22 +8,27 @@
 //! `Authorization` header itself, so no state, error or result of this module can hold one.
 
 pub mod auth;
+pub mod input;
 pub mod legacy;
 pub mod options;
 pub mod result;
 pub mod rpc;
 pub mod session;
+pub mod stateless;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_2026;
 
 pub use options::McpOptions;
 pub use result::McpTool;
 pub use session::{McpClient, McpRequest, McpResponse, McpTransport};
 
-/// The protocol revision this client asks for; a server may answer with any of [`SUPPORTED`].
-pub const PROTOCOL_VERSION: &str = "2025-06-18";
-pub const SUPPORTED: [&str; 3] = ["2025-06-18", "2025-03-26", "2024-11-05"];
+/// The session revision this client asks `initialize` for; a server may answer with any of
+/// [`SUPPORTED`]. Servers that offer it get the stateless revision ([`stateless::REVISION`]) instead.
+pub const PROTOCOL_VERSION: &str = "2025-11-25";
+pub const SUPPORTED: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 /// Per request, as the reference client bounds each MCP exchange.
 pub const DEFAULT_TIMEOUT_MS: f64 = 30_000.0;
 /// A listing longer than this many pages is a server bug, not a catalogue.

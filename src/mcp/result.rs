@@ -61,6 +61,59 @@ impl McpTool {
     }
 }
 
+/// The longest tool name every provider takes (OpenAI, Anthropic and Gemini allow 64).
+pub const MAX_NAME: usize = 64;
+
+/// The declarations of a listing, named so that each name is unique and at most [`MAX_NAME`]
+/// characters, deterministically (the same listing always gives the same names, which a saved
+/// state relies on): a name too long is cut and given `_` plus a hash of the whole name; a name
+/// already taken (the server listed it twice, or two names sanitise alike) gets `_2`, `_3`, ….
+/// A clash used to make the toolkit refuse the whole server; a 10 KB name reached the model.
+pub fn declarations(server: &str, tools: &[McpTool]) -> Vec<Value> {
+    let names = unique_names(tools.iter().map(|t| t.prefixed_name(server)).collect());
+    tools
+        .iter()
+        .zip(names)
+        .map(|(t, name)| {
+            let mut d = t.declaration(server);
+            if let Value::Object(o) = &mut d {
+                o.insert("name".into(), name.into());
+            }
+            d
+        })
+        .collect()
+}
+
+/// Sanitised names made short and unique, in order (see [`declarations`]).
+pub fn unique_names(names: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for name in names {
+        let mut base = name.clone();
+        if base.len() > MAX_NAME {
+            let mut h: u32 = 0x811c_9dc5; // FNV-1a of the whole name
+            for b in name.bytes() {
+                h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+            }
+            base.truncate(MAX_NAME - 9); // names are ASCII once sanitised
+            base.push('_');
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            for i in (0..8).rev() {
+                base.push(HEX[((h >> (i * 4)) & 15) as usize] as char);
+            }
+        }
+        let mut candidate = base.clone();
+        let mut n = 2;
+        while out.contains(&candidate) {
+            let suffix = json::join(&["_", &n.to_string()], "");
+            let keep = base.len().min(MAX_NAME - suffix.len());
+            candidate = json::join(&[base.get(..keep).unwrap_or(""), &suffix], "");
+            n += 1;
+        }
+        out.push(candidate);
+    }
+    out
+}
+
 fn texts(content: Option<&Value>) -> Vec<&str> {
     let parts = content.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
     parts.iter().filter(|p| p.get("type").and_then(Value::as_str) == Some("text")).filter_map(|p| p.get("text")?.as_str()).collect()
@@ -68,6 +121,13 @@ fn texts(content: Option<&Value>) -> Vec<&str> {
 
 /// A `tools/call` result as the tool result the model sees.
 pub fn call_result(server: &str, result: &Value) -> ToolResult {
+    // A result must be an object with a `content` array (or structured content): anything else
+    // read as an empty success, and the model took "nothing" for the tool's answer.
+    let structured = result.get("structuredContent").is_some_and(|s| !s.is_null());
+    if !result.is_object() || !(result.get("content").is_some_and(Value::is_array) || structured) {
+        let what = if result.is_null() { "no result" } else { "a result without a content array" };
+        return failed(server, json::join(&["MCP server ", server, ": tools/call returned ", what], ""));
+    }
     let content = result.get("content");
     let mut meta = Map::new();
     meta.insert("server".into(), server.into());
@@ -113,12 +173,25 @@ fn images(content: Option<&Value>) -> (Vec<Part>, Vec<String>) {
     let all = content.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
     for p in all.iter().filter(|p| p.get("type").and_then(Value::as_str) == Some("image")) {
         let (data, mt) = (p.get("data").and_then(Value::as_str), p.get("mimeType").and_then(Value::as_str));
-        match Image::new(Some(data.unwrap_or_default()), None, mt) {
+        // Line breaks (MIME style) are dropped; any other non-base64 byte, or a wrong length, and
+        // the provider would refuse the whole request, so it is a note, not an image.
+        let data: String = data.unwrap_or_default().chars().filter(|c| !c.is_ascii_whitespace()).collect();
+        if !data.is_empty() && !is_base64(&data) {
+            notes.push("[an image was not sent to the model: its data is not valid base64]".into());
+            continue;
+        }
+        match Image::new(Some(&data), None, mt) {
             Ok(image) => parts.push(Part::Image(image)),
             Err(e) => notes.push(json::join(&["[an image was not sent to the model: ", &e, "]"], "")),
         }
     }
     (parts, notes)
+}
+
+/// Standard base64 with its padding: length a multiple of 4, `=` only at the end (at most two).
+fn is_base64(s: &str) -> bool {
+    let body = s.trim_end_matches('=');
+    s.len() % 4 == 0 && s.len() - body.len() <= 2 && body.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
 }
 
 /// A call that failed before the server gave a result (transport, protocol, timeout): an error
@@ -127,4 +200,59 @@ pub fn failed(server: &str, message: String) -> ToolResult {
     let mut meta = Map::new();
     meta.insert("server".into(), server.into());
     ToolResult { output: message, is_error: true, metadata: Some(meta), parts: Vec::new() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_are_unique_short_and_stable() {
+        let long = "t".repeat(10_000);
+        let tools: Vec<McpTool> = ["dup", "dup", "a b", "a_b", &long, &(long.clone() + "x"), "dup_2"]
+            .iter()
+            .map(|n| McpTool::from_listing(&json!({ "name": n })).unwrap())
+            .collect();
+        let names: Vec<String> = declarations("s", &tools).iter().map(|d| d["name"].as_str().unwrap().to_string()).collect();
+        assert_eq!(&names[..4], ["s_dup", "s_dup_2", "s_a_b", "s_a_b_2"]);
+        assert!(names.iter().all(|n| n.len() <= MAX_NAME), "{names:?}");
+        assert_ne!(names[4], names[5], "long names differ by their hash");
+        assert_eq!(names[6], "s_dup_2_2", "a listed name equal to a made one is made unique too");
+        let mut sorted = names.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len());
+        assert_eq!(declarations("s", &tools).iter().map(|d| d["name"].clone()).collect::<Vec<_>>(), names, "deterministic");
+        // a long base still leaves room for the suffix
+        let both = unique_names(vec!["x".repeat(64), "x".repeat(64)]);
+        assert_eq!((both[0].len(), both[1].len(), both[1].ends_with("_2")), (64, 64, true));
+    }
+
+    #[test]
+    fn a_missing_or_wrong_result_is_an_error() {
+        for (r, why) in [
+            (json!(null), "no result"),
+            (json!("x"), "a result without a content array"),
+            (json!({"content": "x"}), "a result without a content array"),
+        ] {
+            let t = call_result("s", &r);
+            assert_eq!((t.output.as_str(), t.is_error), (&*json::join(&["MCP server s: tools/call returned ", why], ""), true));
+        }
+        assert_eq!(call_result("s", &json!({"content": []})).is_error, false);
+        assert_eq!(call_result("s", &json!({"structuredContent": {"a": 1}})).output, r#"{"a":1}"#);
+    }
+
+    #[test]
+    fn an_image_with_invalid_base64_is_a_note() {
+        let img = |data: &str| json!({"content": [{"type": "image", "data": data, "mimeType": "image/png"}]});
+        for bad in ["not base64!", "abc", "ab=c", "a==="] {
+            let t = call_result("s", &img(bad));
+            assert!(t.parts.is_empty(), "{bad}");
+            assert_eq!(t.output, "[an image was not sent to the model: its data is not valid base64]");
+        }
+        let t = call_result("s", &img("iVBO\nRw0K"));
+        assert_eq!(t.parts.len(), 1, "line breaks are dropped");
+        assert_eq!(call_result("s", &img("iVBORw0KGgo=")).parts.len(), 1);
+    }
 }

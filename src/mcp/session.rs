@@ -9,12 +9,13 @@
 use super::auth::{self, Challenge};
 use super::legacy::{self, Gate, Legacy};
 use super::result::{self, McpTool};
-use super::{rpc, McpOptions, MAX_LIST_PAGES, PROTOCOL_VERSION, SUPPORTED};
+use super::stateless::{self, REVISION};
+use super::{input, rpc, McpOptions, MAX_LIST_PAGES, PROTOCOL_VERSION, SUPPORTED};
 use crate::driver::ByteStream;
 use crate::error::{Code, Error, Result};
 use crate::json;
 use crate::sse::SseDecoder;
-use crate::suspend::{pending_result, IdGen};
+use crate::suspend::{pending_result, Answer, IdGen};
 use crate::tool::ToolResult;
 use futures_util::future::LocalBoxFuture;
 use serde_json::{Map, Value};
@@ -61,12 +62,30 @@ enum Reply {
     Legacy(String),
 }
 
+/// What a POST is, for how its refusals read.
+#[derive(Clone, Copy, PartialEq)]
+enum Post {
+    Plain,
+    /// The first `initialize`: 400, 404 or 405 may mean the legacy transport.
+    Initialize,
+    /// `server/discover`: any refusal (an HTTP 4xx or a JSON-RPC error) means an older server.
+    Discover,
+}
+
 #[derive(Default)]
 struct State {
     session_id: Option<String>,
+    /// The revision in use: [`REVISION`] (stateless) or the one `initialize` negotiated.
     protocol: Option<String>,
     next_id: u64,
     legacy: Option<Legacy>,
+    /// A revision the host saved with the server entry: used without probing again.
+    saved: Option<String>,
+    /// The stateless revision came from `saved`, not from this session's discovery: a refusal
+    /// may mean the server changed, so it is probed again once.
+    trusted_saved: bool,
+    /// The last listing and when it stops being fresh (the server's `ttlMs`).
+    listing: Option<(Vec<McpTool>, f64)>,
 }
 
 pub struct McpClient<T> {
@@ -101,6 +120,30 @@ impl<T: McpTransport> McpClient<T> {
         self.state.borrow().session_id.clone()
     }
 
+    /// The revision in use, once chosen (else the saved one, if any).
+    pub fn protocol(&self) -> Option<String> {
+        let s = self.state.borrow();
+        s.protocol.clone().or_else(|| s.saved.clone())
+    }
+
+    /// Starts from a revision saved with the server entry ([`stateless::saved_revision`]).
+    pub fn remember(&self, revision: Option<String>) {
+        self.state.borrow_mut().saved = revision;
+    }
+
+    /// The server entry as data: [`McpOptions::source`] with the revision in use as `protocol`.
+    pub fn source(&self, tools: &[McpTool]) -> Value {
+        let mut v = self.options.source(tools);
+        if let (Some(p), Value::Object(o)) = (self.protocol(), &mut v) {
+            o.insert("protocol".into(), p.into());
+        }
+        v
+    }
+
+    fn stateless(&self) -> bool {
+        self.state.borrow().protocol.as_deref() == Some(REVISION)
+    }
+
     fn err(&self, what: &str) -> Error {
         Error::new(Code::Transport, json::join(&["MCP server ", &self.options.server, ": ", what], ""))
     }
@@ -123,12 +166,14 @@ impl<T: McpTransport> McpClient<T> {
         McpRequest { method, url, headers, body, stream: false }
     }
 
-    /// POSTs one message; `id` is the request's (none for a notification).
-    async fn post(&self, body: String, id: Option<u64>, what: &str, initialize: bool) -> Result<Reply> {
+    /// POSTs one message with `extra` headers; `id` is the request's (none for a notification).
+    async fn post(&self, body: String, id: Option<u64>, what: &str, kind: Post, extra: Vec<(String, String)>) -> Result<Reply> {
+        let (initialize, discover) = (kind == Post::Initialize, kind == Post::Discover);
         let legacy = self.state.borrow().legacy.is_some();
         // A legacy session's responses share one stream: one request at a time reads it.
         let _turn = if legacy { Some(self.gate.acquire().await) } else { None };
-        let req = self.request("POST", Some(body));
+        let mut req = self.request("POST", Some(body));
+        req.headers.extend(extra);
         let had_session = req.headers.iter().any(|(k, _)| k == "mcp-session-id");
         let mut res = self.transport.send(&req).await?;
         if let Some(c) = challenge(&res) {
@@ -142,8 +187,13 @@ impl<T: McpTransport> McpClient<T> {
             let status = res.status.to_string();
             let body = rpc::cap(String::from_utf8_lossy(&text).trim());
             let message = json::join(&[what, ": HTTP ", &status, ": ", &body], "");
-            if initialize && !legacy && matches!(res.status, 400 | 404 | 405) {
+            if (initialize && !legacy && matches!(res.status, 400 | 404 | 405)) || (discover && res.status < 500) {
                 return Ok(Reply::Legacy(message));
+            }
+            // A saved stateless revision the server no longer takes: probe again (once).
+            let stale = self.stateless() && self.state.borrow().trusted_saved;
+            if stale && matches!(res.status, 400 | 404 | 405) {
+                return Ok(Reply::Gone);
             }
             return Err(self.err(&message));
         }
@@ -165,7 +215,9 @@ impl<T: McpTransport> McpClient<T> {
             rpc::response_to(&msg, id, &named)
         };
         match found {
+            Some(Err(e)) if discover => Ok(Reply::Legacy(e.message)),
             Some(r) => r.map(Reply::Value),
+            None if discover => Ok(Reply::Legacy(json::join(&["no response to ", what], ""))),
             None => Err(self.err(&json::join(&["no response to ", what], ""))),
         }
     }
@@ -176,6 +228,7 @@ impl<T: McpTransport> McpClient<T> {
         s.session_id = None;
         s.protocol = None;
         s.legacy = None; // dropping the stream cancels it
+        s.trusted_saved = false;
     }
 
     fn next_id(&self) -> u64 {
@@ -196,7 +249,7 @@ impl<T: McpTransport> McpClient<T> {
             ("clientInfo", client),
         ]);
         let body = rpc::request(id, "initialize", params);
-        let result = match self.post(body.clone(), Some(id), "initialize", true).await? {
+        let result = match self.post(body.clone(), Some(id), "initialize", Post::Initialize, Vec::new()).await? {
             Reply::Value(v) => v,
             Reply::Needed(c) => return Ok(Auth::Needed(c)),
             Reply::Gone => return Err(self.err("initialize: HTTP 404")),
@@ -204,7 +257,7 @@ impl<T: McpTransport> McpClient<T> {
                 if let Auth::Needed(c) = self.legacy_open(&refusal).await? {
                     return Ok(Auth::Needed(c));
                 }
-                match self.post(body, Some(id), "initialize", true).await? {
+                match self.post(body, Some(id), "initialize", Post::Initialize, Vec::new()).await? {
                     Reply::Value(v) => v,
                     Reply::Needed(c) => return Ok(Auth::Needed(c)),
                     _ => return Err(self.err("initialize: the legacy server refused it")),
@@ -216,30 +269,84 @@ impl<T: McpTransport> McpClient<T> {
             return Err(self.err(&json::join(&["unsupported protocol version \"", version, "\""], "")));
         }
         self.state.borrow_mut().protocol = Some(version.to_string());
-        match self.post(rpc::notification("notifications/initialized"), None, "notifications/initialized", false).await? {
+        let note = rpc::notification("notifications/initialized");
+        match self.post(note, None, "notifications/initialized", Post::Plain, Vec::new()).await? {
             Reply::Needed(c) => Ok(Auth::Needed(c)),
             _ => Ok(Auth::Ok(())),
         }
     }
 
-    /// One request on the session, connecting first when needed and once more when the server
-    /// dropped the session.
+    /// `server/discover`: whether the server speaks the stateless revision. An older server
+    /// refuses it in one of several ways (HTTP 400 for an unknown version or a missing session,
+    /// -32601): each means "initialize instead".
+    pub async fn discover(&self) -> Result<Auth<bool>> {
+        let id = self.next_id();
+        let body = rpc::request(id, "server/discover", stateless::with_meta(Value::Object(Map::new())));
+        let mut extra = stateless::headers("server/discover", &Value::Null);
+        extra.push(("mcp-protocol-version".into(), REVISION.into()));
+        Ok(match self.post(body, Some(id), "server/discover", Post::Discover, extra).await? {
+            Reply::Value(v) => Auth::Ok(stateless::offers_revision(&v)),
+            Reply::Needed(c) => Auth::Needed(c),
+            Reply::Gone | Reply::Legacy(_) => Auth::Ok(false),
+        })
+    }
+
+    /// Chooses the revision: a saved one as it is, else the stateless one when discovery offers
+    /// it, else `initialize` (which falls back to the legacy transport by itself).
+    async fn open(&self) -> Result<Auth<()>> {
+        let saved = self.state.borrow_mut().saved.take();
+        let stateless = match saved.as_deref() {
+            Some(REVISION) => {
+                self.state.borrow_mut().trusted_saved = true;
+                true
+            }
+            Some(_) => false,
+            None => match self.discover().await? {
+                Auth::Ok(offered) => offered,
+                Auth::Needed(c) => {
+                    self.state.borrow_mut().saved = saved;
+                    return Ok(Auth::Needed(c));
+                }
+            },
+        };
+        if !stateless {
+            return self.connect().await;
+        }
+        let mut s = self.state.borrow_mut();
+        s.protocol = Some(REVISION.into());
+        s.session_id = None;
+        Ok(Auth::Ok(()))
+    }
+
+    /// One request, choosing the revision (and connecting, for a session revision) first when
+    /// needed, and once more when the server dropped the session.
     pub async fn rpc(&self, method: &str, params: Value) -> Result<Auth<Value>> {
         for attempt in 0..2 {
             if !self.is_connected() {
                 let _turn = self.opening.acquire().await;
                 // Another call may have opened the session while this one waited.
                 if !self.is_connected() {
-                    if let Auth::Needed(c) = self.connect().await? {
+                    if let Auth::Needed(c) = self.open().await? {
                         return Ok(Auth::Needed(c));
                     }
                 }
             }
             let id = self.next_id();
-            match self.post(rpc::request(id, method, params.clone()), Some(id), method, false).await? {
+            let (body, extra) = if self.stateless() {
+                (rpc::request(id, method, stateless::with_meta(params.clone())), stateless::headers(method, &params))
+            } else {
+                (rpc::request(id, method, params.clone()), Vec::new())
+            };
+            match self.post(body, Some(id), method, Post::Plain, extra).await? {
                 Reply::Value(v) => return Ok(Auth::Ok(v)),
                 Reply::Needed(c) => return Ok(Auth::Needed(c)),
-                Reply::Gone if attempt == 0 => self.state.borrow_mut().protocol = None,
+                Reply::Gone if attempt == 0 => {
+                    let mut s = self.state.borrow_mut();
+                    // A lost session is opened again without probing; a stale saved revision is probed.
+                    let old = s.protocol.take().filter(|p| p != REVISION);
+                    s.saved = old;
+                    s.trusted_saved = false;
+                }
                 Reply::Gone | Reply::Legacy(_) => {}
             }
         }
@@ -348,8 +455,33 @@ impl<T: McpTransport> McpClient<T> {
         Ok(None)
     }
 
-    /// Every page of `tools/list`.
+    /// The listing, reused while the server's `ttlMs` says it is fresh (`now`: the host's clock,
+    /// in ms). A listing without a positive `ttlMs` is not kept.
+    pub async fn list_tools_at(&self, now: f64) -> Result<Auth<Vec<McpTool>>> {
+        if let Some((tools, until)) = &self.state.borrow().listing {
+            if now < *until {
+                return Ok(Auth::Ok(tools.clone()));
+            }
+        }
+        let (tools, ttl) = match self.list_pages().await? {
+            Auth::Ok(t) => t,
+            Auth::Needed(c) => return Ok(Auth::Needed(c)),
+        };
+        self.state.borrow_mut().listing = (ttl > 0.0).then(|| (tools.clone(), now + ttl));
+        Ok(Auth::Ok(tools))
+    }
+
+    /// Every page of `tools/list`, never from the cache.
     pub async fn list_tools(&self) -> Result<Auth<Vec<McpTool>>> {
+        Ok(match self.list_pages().await? {
+            Auth::Ok((tools, _)) => Auth::Ok(tools),
+            Auth::Needed(c) => Auth::Needed(c),
+        })
+    }
+
+    /// Every page, and the shortest `ttlMs` among them (0: not cacheable).
+    async fn list_pages(&self) -> Result<Auth<(Vec<McpTool>, f64)>> {
+        let mut ttl = f64::INFINITY;
         let mut tools = Vec::new();
         let mut seen: Vec<String> = Vec::new();
         let mut cursor: Option<String> = None;
@@ -365,8 +497,9 @@ impl<T: McpTransport> McpClient<T> {
             for t in page.get("tools").and_then(Value::as_array).map_or(&[][..], Vec::as_slice) {
                 tools.extend(McpTool::from_listing(t));
             }
+            ttl = ttl.min(stateless::ttl_ms(&page));
             match page.get("nextCursor").and_then(Value::as_str) {
-                None => return Ok(Auth::Ok(tools)),
+                None => return Ok(Auth::Ok((tools, ttl))),
                 Some(next) if seen.iter().any(|s| s == next) => {
                     return Err(self.err(&json::join(&["tools/list returned a cursor twice: ", next], "")));
                 }
@@ -379,13 +512,23 @@ impl<T: McpTransport> McpClient<T> {
         Err(self.err("tools/list has more than 1000 pages"))
     }
 
-    /// `tools/call` as the tool result the model sees. A demand for authorization suspends the
-    /// call, unless it is the retry after the host answered one (`answered`): then the server
-    /// refused what the host obtained, and the model is told so instead of asking again.
-    pub async fn call(&self, name: &str, args: Value, answered: bool, ids: &IdGen) -> ToolResult {
-        let params = json::obj(vec![("name", name.into()), ("arguments", args)]);
+    /// `tools/call` as the tool result the model sees. A server's questions (`input_required`)
+    /// suspend the call ([`input`]); the host's answer is sent with the retry, which may ask
+    /// again. A demand for authorization suspends the call, unless it is the retry after the host
+    /// answered one: then the server refused what the host obtained, and the model is told so
+    /// instead of asking again.
+    pub async fn call(&self, name: &str, args: Value, answer: Option<&Answer>, ids: &IdGen) -> ToolResult {
+        let mut fields = vec![("name", name.into()), ("arguments", args)];
         let server = self.options.server.as_str();
-        match self.rpc("tools/call", params).await {
+        let retry = answer.and_then(input::retry_params);
+        let answered = answer.is_some() && retry.is_none();
+        match retry {
+            Some(Err(why)) => return result::failed(server, json::join(&["MCP server ", server, ": ", &why], "")),
+            Some(Ok(more)) => fields.extend(more),
+            None => {}
+        }
+        match self.rpc("tools/call", json::obj(fields)).await {
+            Ok(Auth::Ok(v)) if stateless::is_input_required(&v) => pending_result(input::suspension(server, &v, ids), ids),
             Ok(Auth::Ok(v)) => result::call_result(server, &v),
             Ok(Auth::Needed(_)) if answered => {
                 result::failed(server, json::join(&["MCP server ", server, " refused the authorization it asked for"], ""))

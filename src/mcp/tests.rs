@@ -14,24 +14,24 @@ use serde_json::{json, Value};
 use std::cell::RefCell;
 
 /// One scripted reply: status, content type, session id, WWW-Authenticate, body chunks.
-struct R(u16, &'static str, Option<&'static str>, Option<&'static str>, Vec<String>);
+pub(super) struct R(pub u16, pub &'static str, pub Option<&'static str>, pub Option<&'static str>, pub Vec<String>);
 
-fn json_reply(v: Value) -> R {
+pub(super) fn json_reply(v: Value) -> R {
     R(200, "application/json", None, None, vec![v.to_string()])
 }
 
-fn ok(id: u64, result: Value) -> R {
+pub(super) fn ok(id: u64, result: Value) -> R {
     json_reply(json!({"jsonrpc": "2.0", "id": id, "result": result}))
 }
 
-fn init(id: u64, session: Option<&'static str>) -> R {
+pub(super) fn init(id: u64, session: Option<&'static str>) -> R {
     let mut r =
         ok(id, json!({"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}}));
     r.2 = session;
     r
 }
 
-fn accepted() -> R {
+pub(super) fn accepted() -> R {
     R(202, "", None, None, vec![])
 }
 
@@ -44,14 +44,14 @@ impl ByteStream for Chunks {
 }
 
 /// (method, headers, body) of one request.
-type Seen = (String, Vec<(String, String)>, Value);
+pub(super) type Seen = (String, Vec<(String, String)>, Value);
 
 #[derive(Default)]
-struct Scripted {
-    replies: RefCell<Vec<R>>,
+pub(super) struct Scripted {
+    pub replies: RefCell<Vec<R>>,
     /// (method, headers, body) of every request, in order.
-    seen: RefCell<Vec<Seen>>,
-    urls: RefCell<Vec<String>>,
+    pub seen: RefCell<Vec<Seen>>,
+    pub urls: RefCell<Vec<String>>,
 }
 
 impl McpTransport for Scripted {
@@ -77,19 +77,22 @@ impl McpTransport for Scripted {
     }
 }
 
-fn client(replies: Vec<R>) -> McpClient<Scripted> {
+pub(super) fn client(replies: Vec<R>) -> McpClient<Scripted> {
     let opts = McpOptions::from_json(
         &json!({"server": "my srv", "url": "https://mcp.example/mcp", "headers": {"x-key": "k-${KEY}"}, "env": {"KEY": "42"}}),
     )
     .unwrap();
-    McpClient::new(opts, Scripted { replies: RefCell::new(replies), ..Default::default() })
+    let c = McpClient::new(opts, Scripted { replies: RefCell::new(replies), ..Default::default() });
+    // These scripts are of a session server: no discovery (tests_2026.rs covers it).
+    c.remember(Some(super::PROTOCOL_VERSION.into()));
+    c
 }
 
-fn header<'a>(h: &'a [(String, String)], name: &str) -> Option<&'a str> {
+pub(super) fn header<'a>(h: &'a [(String, String)], name: &str) -> Option<&'a str> {
     h.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
 
-fn ids() -> IdGen {
+pub(super) fn ids() -> IdGen {
     IdGen::new(Box::new(|| 1_000))
 }
 
@@ -110,7 +113,7 @@ fn connects_lists_every_page_and_sends_the_session_headers() {
     let methods: Vec<_> = seen.iter().map(|(_, _, b)| b["method"].as_str().unwrap().to_string()).collect();
     assert_eq!(methods, ["initialize", "notifications/initialized", "tools/list", "tools/list"]);
     let (m, h, b) = &seen[0];
-    assert_eq!((m.as_str(), b["params"]["protocolVersion"].as_str()), ("POST", Some("2025-06-18")));
+    assert_eq!((m.as_str(), b["params"]["protocolVersion"].as_str()), ("POST", Some(super::PROTOCOL_VERSION)));
     assert_eq!(header(h, "accept"), Some("application/json, text/event-stream"));
     assert_eq!(header(h, "x-key"), Some("k-42"));
     assert_eq!((header(h, "mcp-session-id"), header(h, "mcp-protocol-version")), (None, None));
@@ -154,7 +157,7 @@ fn an_sse_reply_is_read_past_notifications_and_across_chunk_boundaries() {
     let sse = R(200, "text/event-stream", None, None, vec![a.into(), b.into(), c.into(), "data: never read\n\n".into()]);
     let cl = client(vec![init(0, None), accepted(), ok(1, json!({"tools": []})), sse]);
     block_on(cl.list_tools()).unwrap();
-    let r = block_on(cl.call("echo", json!({"text": "héllo"}), false, &ids()));
+    let r = block_on(cl.call("echo", json!({"text": "héllo"}), None, &ids()));
     assert_eq!((r.output.as_str(), r.is_error), ("héllo", false));
     assert_eq!(cl.transport.seen.borrow()[3].2["params"], json!({"name": "echo", "arguments": {"text": "héllo"}}));
 }
@@ -173,14 +176,14 @@ fn results_follow_the_reference_rules() {
     assert_eq!((structured.output.as_str(), structured.is_error), (r#"{"b":1,"a":[2]}"#, false));
     let text = result::call_result(
         "s",
-        &json!({"content": [{"type": "text", "text": "one"}, {"type": "image", "data": "iVBOR", "mimeType": "image/png"}, {"type": "text", "text": "two"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}]}),
+        &json!({"content": [{"type": "text", "text": "one"}, {"type": "image", "data": "iVBORw0K", "mimeType": "image/png"}, {"type": "text", "text": "two"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}]}),
     );
     assert_eq!(text.output, "one\ntwo");
     let meta = text.metadata.unwrap();
     assert_eq!(meta["server"], "s");
     assert_eq!(
         meta["content"],
-        json!([{"type": "image", "data": "iVBOR", "mimeType": "image/png"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}])
+        json!([{"type": "image", "data": "iVBORw0K", "mimeType": "image/png"}, {"type": "resource_link", "uri": "file:///a", "name": "a"}])
     );
     assert!(result::call_result("s", &json!({"content": [{"type": "text", "text": "x"}]})).metadata.unwrap().get("content").is_none());
 }
@@ -223,9 +226,9 @@ fn images_become_parts_the_model_sees() {
 fn failures_become_error_results_the_model_sees() {
     let rpc_err = json_reply(json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Unknown tool: nope"}}));
     let c = client(vec![init(0, None), accepted(), rpc_err, R(500, "text/plain", None, None, vec!["x".repeat(300)])]);
-    let r = block_on(c.call("nope", json!({}), false, &ids()));
+    let r = block_on(c.call("nope", json!({}), None, &ids()));
     assert_eq!((r.output.as_str(), r.is_error), ("MCP server my srv: tools/call: error -32602: Unknown tool: nope", true));
-    let r = block_on(c.call("t", json!({}), false, &ids()));
+    let r = block_on(c.call("t", json!({}), None, &ids()));
     assert!(r.is_error);
     assert!(r.output.starts_with("MCP server my srv: tools/call: HTTP 500: xxx"), "{}", r.output);
     assert!(r.output.chars().count() < 260, "the body is capped");
@@ -244,7 +247,7 @@ fn a_lost_session_is_initialised_again_and_the_request_retried_once() {
         R(200, "", None, None, vec![]),
     ]);
     block_on(c.list_tools()).unwrap();
-    let r = block_on(c.call("t", json!({}), false, &ids()));
+    let r = block_on(c.call("t", json!({}), None, &ids()));
     assert_eq!(r.output, "ok");
     let seen = c.transport.seen.borrow();
     assert_eq!(header(&seen[4].1, "mcp-session-id"), None, "a new initialize carries no session");
@@ -267,7 +270,7 @@ fn a_bearer_challenge_suspends_the_call_with_the_authorization_server() {
     );
     let meta = json_reply(json!({"resource": "https://mcp.example/mcp", "authorization_servers": ["https://auth.example"]}));
     let c = client(vec![R(401, "application/json", None, www, vec!["{}".into()]), meta]);
-    let r = block_on(c.call("t", json!({}), false, &ids()));
+    let r = block_on(c.call("t", json!({}), None, &ids()));
     let ToolOutcome::Suspend(req) = ToolOutcome::from_result(r) else { panic!("not a suspension") };
     assert_eq!(req.kind, "authorization");
     assert_eq!(req.prompt, "MCP server my srv requires authorization");
@@ -284,7 +287,7 @@ fn a_bearer_challenge_suspends_the_call_with_the_authorization_server() {
     drop(seen);
     // the retry after the host answered: a second refusal is an error result, not a new suspension
     let c = client(vec![R(401, "", None, Some("Bearer"), vec![])]);
-    let r = block_on(c.call("t", json!({}), true, &ids()));
+    let r = block_on(c.call("t", json!({}), Some(&crate::suspend::Answer { id: "pnd-1".into(), ok: true, ..Default::default() }), &ids()));
     assert_eq!((r.output.as_str(), r.is_error), ("MCP server my srv refused the authorization it asked for", true));
     assert!(matches!(ToolOutcome::from_result(r), ToolOutcome::Result(_)));
 }
@@ -292,7 +295,7 @@ fn a_bearer_challenge_suspends_the_call_with_the_authorization_server() {
 #[test]
 fn a_challenge_without_metadata_points_at_the_well_known_document() {
     let c = client(vec![R(401, "", None, None, vec![]), R(404, "", None, None, vec![])]);
-    let r = block_on(c.call("t", json!({}), false, &ids()));
+    let r = block_on(c.call("t", json!({}), None, &ids()));
     let ToolOutcome::Suspend(req) = ToolOutcome::from_result(r) else { panic!("not a suspension") };
     assert_eq!(req.url.as_deref(), Some("https://mcp.example/.well-known/oauth-protected-resource/mcp"));
     assert!(req.data.unwrap().get("authorizationServer").is_none());
@@ -320,7 +323,10 @@ fn options_are_checked_and_the_entry_is_data() {
     let bad = |v: Value| McpOptions::from_json(&v).unwrap_err().message;
     assert_eq!(bad(json!({"url": "https://a"})), "mcpTools(options).server is required (a non-empty string)");
     assert_eq!(bad(json!({"server": "s", "url": "ftp://a"})), "mcpTools(options).url must be an http(s) URL");
-    assert_eq!(bad(json!({"server": "s", "url": "http://a", "timeoutMs": 0})), "mcpTools(options).timeoutMs must be a positive number");
+    assert_eq!(
+        bad(json!({"server": "s", "url": "http://a", "timeoutMs": 0})),
+        "mcpTools(options).timeoutMs must be a positive number of milliseconds, at most 2147483647"
+    );
     assert_eq!(bad(json!({"server": "s", "url": "http://a", "headers": {"a": 1}})), "mcpTools(options).headers.a must be a string");
     assert_eq!(
         bad(json!({"server": "s", "url": "http://a", "tools": [{}]})),
@@ -371,7 +377,7 @@ fn a_server_that_refuses_the_post_is_spoken_to_over_the_legacy_sse_transport() {
     ]);
     let Auth::Ok(tools) = block_on(c.list_tools()).unwrap() else { panic!("auth") };
     assert_eq!(tools[0].name, "t");
-    let r = block_on(c.call("t", json!({}), false, &ids()));
+    let r = block_on(c.call("t", json!({}), None, &ids()));
     assert_eq!(r.output, "legacy ok");
     let seen = c.transport.seen.borrow();
     let summary: Vec<(String, Option<&str>)> =
@@ -408,7 +414,7 @@ fn concurrent_first_calls_share_one_session() {
         ok(2, json!({"content": [{"type": "text", "text": "b"}]})),
     ]);
     let ids = ids();
-    let (a, b) = block_on(futures_util::future::join(c.call("t", json!({}), false, &ids), c.call("t", json!({}), false, &ids)));
+    let (a, b) = block_on(futures_util::future::join(c.call("t", json!({}), None, &ids), c.call("t", json!({}), None, &ids)));
     assert_eq!((a.output.as_str(), b.output.as_str()), ("a", "b"));
     let seen = c.transport.seen.borrow();
     assert_eq!(seen.iter().filter(|(_, _, b)| b["method"] == "initialize").count(), 1);
@@ -422,7 +428,7 @@ fn requests_from_the_server_on_a_reply_stream_are_answered_at_once() {
                   data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"ok\"}]}}\n\n";
     let c =
         client(vec![init(0, Some("s")), accepted(), R(200, "text/event-stream", None, None, vec![stream.into()]), accepted(), accepted()]);
-    assert_eq!(block_on(c.call("t", json!({}), false, &ids())).output, "ok");
+    assert_eq!(block_on(c.call("t", json!({}), None, &ids())).output, "ok");
     let seen = c.transport.seen.borrow();
     assert_eq!(seen[3].2, json!({"jsonrpc": "2.0", "id": "s1", "result": {}}));
     assert_eq!(seen[4].2, json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32601, "message": "Method not found: elicitation/create"}}));

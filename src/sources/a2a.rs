@@ -33,6 +33,8 @@ pub struct A2aOptions {
     pub env: Map<String, Value>,
     pub timeout_ms: f64,
     pub poll_ms: f64,
+    /// The largest reply read (`maxBytes`).
+    pub max_bytes: usize,
 }
 
 /// One skill of the card, with where and how to reach the agent.
@@ -60,20 +62,16 @@ impl A2aOptions {
             let v = v.as_str().ok_or_else(|| bad(json::join(&[what, ".headers.", &k, " must be a string"], "")))?.to_string();
             headers.push((k, v));
         }
-        let num = |key: &str, default: f64| -> Result<f64> {
-            match o.get(key) {
-                None | Some(Value::Null) => Ok(default),
-                Some(n) => {
-                    n.as_f64().filter(|n| *n > 0.0).ok_or_else(|| bad(json::join(&[what, ".", key, " must be a positive number"], "")))
-                }
-            }
-        };
+        let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
+        crate::mcp::options::check_headers(&headers, &env, what)?;
+        let num = |key: &str, default: f64| crate::mcp::options::millis(o.get(key), what, key, default);
         Ok(A2aOptions {
             card,
             headers,
-            env: json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default(),
+            env,
             timeout_ms: num("timeoutMs", DEFAULT_TIMEOUT_MS)?,
             poll_ms: num("pollEvery", DEFAULT_POLL_MS)?,
+            max_bytes: crate::mcp::options::max_bytes(o.get("maxBytes"), what)?,
         })
     }
 
@@ -82,8 +80,10 @@ impl A2aOptions {
     }
 
     /// The skills of a card: the endpoint is the card's `url`, else its JSON-RPC interface,
-    /// else the card URL's origin.
-    pub fn skills(&self, card: &Value) -> Vec<A2aSkill> {
+    /// else the card URL's origin. An endpoint that is not http(s), or on another origin than
+    /// the card while headers are configured, is refused: the card is the agent's word, and the
+    /// headers (keys, tokens) were given for the card's origin.
+    pub fn skills(&self, card: &Value) -> Result<Vec<A2aSkill>> {
         let agent = card.get("name").and_then(Value::as_str).unwrap_or("agent").to_string();
         let rpc = card.get("supportedInterfaces").and_then(Value::as_array).and_then(|l| {
             l.iter().find(|i| i.get("protocolBinding").and_then(Value::as_str).is_some_and(|b| b.eq_ignore_ascii_case("JSONRPC")))
@@ -94,6 +94,13 @@ impl A2aOptions {
             .or_else(|| rpc.and_then(|i| i.get("url")).and_then(Value::as_str))
             .map(str::to_string)
             .unwrap_or_else(|| crate::mcp::legacy::resolve(&self.card, "/"));
+        let refuse = |why: &str| Error::new(Code::Transport, json::join(&["A2A card ", &self.card, ": the endpoint ", why], ""));
+        if !(endpoint.starts_with("http://") || endpoint.starts_with("https://")) {
+            return Err(refuse("is not an http(s) URL"));
+        }
+        if !self.headers.is_empty() && !crate::mcp::legacy::same_origin(&endpoint, &self.card) {
+            return Err(refuse("is on another origin; refused, since the configured headers would go there"));
+        }
         let version = rpc.and_then(|i| i.get("protocolVersion")).and_then(Value::as_str).filter(|v| !v.is_empty()).map(str::to_string);
         let mut out = Vec::new();
         for s in card.get("skills").and_then(Value::as_array).map_or(&[][..], Vec::as_slice) {
@@ -102,7 +109,7 @@ impl A2aOptions {
                 s.get("description").or_else(|| s.get("name")).and_then(Value::as_str).map_or_else(|| id.clone(), str::to_string);
             out.push(A2aSkill { agent: agent.clone(), id, description, endpoint: endpoint.clone(), version: version.clone() });
         }
-        out
+        Ok(out)
     }
 }
 
@@ -260,7 +267,12 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
     if let Some(t) = task.get("task").cloned() {
         task = t;
     }
-    task_id = task.get("id").and_then(Value::as_str).unwrap_or("").to_string();
+    // Without its id the task cannot be polled: `GetTask` with "" could answer with another
+    // task's result, taken as this one's.
+    match task.get("id").and_then(Value::as_str).filter(|id| !id.is_empty()) {
+        Some(id) => task_id = id.to_string(),
+        None => return result("A2A: the SendMessage reply holds no task id".into(), true, "", &state, polls),
+    }
     state = state_of(&task);
     let mut id = 2;
     while !terminal(&state) {
@@ -284,6 +296,10 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
         };
         id += 1;
         polls += 1;
+        if task.get("id").and_then(Value::as_str) != Some(task_id.as_str()) {
+            let out = json::join(&["A2A task ", &task_id, ": GetTask answered with another task (or none)"], "");
+            return result(out, true, &task_id, &state, polls);
+        }
         state = state_of(&task);
     }
     if state == "completed" {
@@ -404,21 +420,51 @@ mod tests {
     }
 
     #[test]
+    fn a_reply_without_the_task_id_is_refused() {
+        let opts = A2aOptions::from_json(&json!({"card": "http://h/card", "pollEvery": 100, "timeoutMs": 1000})).unwrap();
+        for reply in [json!({}), json!(null), json!({"task": {"status": {"state": "TASK_STATE_WORKING"}}}), json!({"id": ""})] {
+            let host = agent(vec![
+                reply,
+                json!({"id": "other", "status": {"state": "completed"}, "artifacts": [{"parts": [{"text": "not yours"}]}]}),
+            ]);
+            let r = futures_executor::block_on(call(&host, &opts, &skill(), &json!({"task": "x"}), "m"));
+            assert_eq!((r.output.as_str(), r.is_error), ("A2A: the SendMessage reply holds no task id", true));
+            assert_eq!(host.sent.borrow().len(), 1, "no GetTask for \"\"");
+        }
+        let host = agent(vec![
+            json!({"id": "t1", "status": {"state": "working"}}),
+            json!({"id": "t9", "status": {"state": "completed"}, "artifacts": [{"parts": [{"text": "not yours"}]}]}),
+        ]);
+        let r = futures_executor::block_on(call(&host, &opts, &skill(), &json!({"task": "x"}), "m"));
+        assert_eq!((r.output.as_str(), r.is_error), ("A2A task t1: GetTask answered with another task (or none)", true));
+    }
+
+    #[test]
     fn cards_give_one_tool_per_skill_and_tasks_read_in_both_spellings() {
         let o = A2aOptions::from_json(&json!({"card": "http://h:1/.well-known/agent-card.json", "pollEvery": 50})).unwrap();
         let card = json!({"name": "Travel Agent", "skills": [{"id": "book.flight", "name": "Book", "description": "Books flights"}, {"name": "plain"}],
                           "supportedInterfaces": [{"url": "http://h:1/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]});
-        let skills = o.skills(&card);
+        let skills = o.skills(&card).unwrap();
         assert_eq!((skills[0].endpoint.as_str(), skills[0].version.as_deref()), ("http://h:1/rpc", Some("1.0")));
         assert_eq!(skills[0].declaration()["name"], "Travel_Agent_book_flight");
         assert_eq!(skills[1].declaration()["description"], "plain");
-        assert_eq!(o.skills(&json!({"name": "a", "skills": [{"id": "s"}]}))[0].endpoint, "http://h:1/");
+        assert_eq!(o.skills(&json!({"name": "a", "skills": [{"id": "s"}]})).unwrap()[0].endpoint, "http://h:1/");
+        // another origin: allowed bare, refused with headers; not http(s): refused
+        let far = json!({"name": "a", "url": "https://elsewhere.test/rpc", "skills": [{"id": "s"}]});
+        assert!(o.skills(&far).is_ok());
+        let keyed = A2aOptions::from_json(&json!({"card": "http://h:1/card", "headers": {"x-key": "k"}})).unwrap();
+        assert!(keyed.skills(&far).unwrap_err().message.contains("is on another origin"));
+        assert!(keyed.skills(&json!({"url": "http://h:1/rpc", "skills": []})).is_ok());
+        assert!(o.skills(&json!({"url": "javascript:alert(1)", "skills": []})).is_err());
         assert_eq!(state_of(&json!({"status": {"state": "TASK_STATE_INPUT_REQUIRED"}})), "input-required");
         assert_eq!(state_of(&json!({"status": {"state": "completed"}})), "completed");
         let t = json!({"artifacts": [{"parts": [{"text": "one"}, {"kind": "data", "data": {}}, {"kind": "text", "text": "two"}]}]});
         assert_eq!(output_of(&t), "one\ntwo");
         let h = json!({"history": [{"role": "ROLE_AGENT", "parts": [{"text": "first"}]}, {"role": "agent", "parts": [{"text": "last"}]}, {"role": "user", "parts": [{"text": "q"}]}]});
         assert_eq!(output_of(&h), "last");
+        let o = A2aOptions::from_json(&json!({"card": "http://h/c", "timeoutMs": 500.5, "pollEvery": 0.5})).unwrap();
+        assert_eq!((o.timeout_ms, o.poll_ms), (501.0, 1.0), "whole milliseconds, never no deadline");
+        assert!(A2aOptions::from_json(&json!({"card": "http://h/c", "timeoutMs": 0})).is_err());
         assert_eq!(
             A2aOptions::from_json(&json!({"card": "x"})).unwrap_err().message,
             "a2aTools(options).card must be the http(s) URL of an Agent Card"

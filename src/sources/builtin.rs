@@ -14,6 +14,9 @@ use serde_json::{Map, Value};
 pub const AVAILABLE: [&str; 3] = ["webfetch", "question", "todowrite"];
 /// What `webfetch` reads of a body by default.
 pub const DEFAULT_MAX_BYTES: usize = 512 * 1024;
+/// webfetch's deadline when the model gives none, and the most it may ask for, in seconds.
+pub const DEFAULT_TIMEOUT_S: f64 = 30.0;
+pub const MAX_TIMEOUT_S: f64 = 120.0;
 
 fn ok(output: String, meta: Map<String, Value>) -> ToolResult {
     ToolResult { output, is_error: false, metadata: Some(meta), parts: Vec::new() }
@@ -165,8 +168,94 @@ pub fn webfetch_request(args: &Value) -> std::result::Result<(String, &'static s
         Some("html") => "html",
         _ => "markdown",
     };
-    let secs = args.get("timeout").and_then(Value::as_f64).unwrap_or(30.0);
-    Ok((url, format, secs * 1000.0))
+    // The model's number: absent, not a number or not finite is the default; otherwise clamped
+    // to 1..=120 s (the reference's cap) and whole milliseconds, so that 0, -1 or 1.2345 can
+    // never mean "no deadline" (a fractional `AbortSignal.timeout` throws, 0 sets none).
+    let secs = args.get("timeout").and_then(Value::as_f64).filter(|s| s.is_finite()).unwrap_or(DEFAULT_TIMEOUT_S);
+    Ok((url, format, (secs.clamp(1.0, MAX_TIMEOUT_S) * 1000.0).round()))
+}
+
+/// Whether webfetch may fetch a URL, given its scheme and host as the WHATWG URL parser reads
+/// them (the edge parses: `http://2130706433/` is `127.0.0.1` there). Only http and https, ever
+/// (not `data:`, `file:`, `blob:`): the model names the URL, and a page from the user's machine
+/// or network (loopback, private, link-local such as the cloud metadata address, `localhost`)
+/// is refused unless the host allowed it (`allowPrivate`). `None` when allowed, else why not.
+pub fn refused(scheme: &str, host: &str, allow_private: bool) -> Option<String> {
+    if scheme != "http:" && scheme != "https:" {
+        return Some(json::join(&["webfetch: only http and https URLs are fetched (not ", scheme, ")"], ""));
+    }
+    if host.is_empty() {
+        return Some("webfetch: the URL does not parse".into());
+    }
+    if !allow_private && private_host(host) {
+        return Some(json::join(&["webfetch: ", host, " is a local or private address (builtinTools option allowPrivate)"], ""));
+    }
+    None
+}
+
+fn private_v4(o: [u8; 4]) -> bool {
+    matches!(o, [0 | 10 | 127, ..] | [169, 254, ..] | [192, 168, ..] | [255, 255, 255, 255])
+        || (o[0] == 172 && (16..32).contains(&o[1]))
+        || (o[0] == 100 && (64..128).contains(&o[1]))
+        || o[0] >= 224
+}
+
+fn private_host(host: &str) -> bool {
+    let host = host.trim_end_matches('.');
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        let Some(g) = parse_v6(v6) else { return true }; // unreadable: refused
+        let v4 = |a: u16, b: u16| [(a >> 8) as u8, a as u8, (b >> 8) as u8, b as u8];
+        return g == [0; 8]
+            || g == [0, 0, 0, 0, 0, 0, 0, 1]
+            || (g[0] & 0xfe00) == 0xfc00
+            || (g[0] & 0xffc0) == 0xfe80
+            || (g[0] & 0xff00) == 0xff00
+            || (g[..5] == [0; 5] && g[5] == 0xffff && private_v4(v4(g[6], g[7])))
+            || (g[..6] == [0; 6] && private_v4(v4(g[6], g[7])));
+    }
+    let parts: Vec<&str> = host.split('.').collect();
+    if parts.len() == 4 {
+        let mut o = [0u8; 4];
+        for (i, p) in parts.iter().enumerate() {
+            match p.parse::<u8>() {
+                Ok(n) if !p.is_empty() => o[i] = n,
+                _ => return false, // a name, not an address
+            }
+        }
+        return private_v4(o);
+    }
+    false
+}
+
+/// Eight groups of an IPv6 address as the URL parser writes it (hex, `::` once, no dotted tail).
+fn parse_v6(s: &str) -> Option<[u16; 8]> {
+    let group = |p: &str| u16::from_str_radix(p, 16).ok().filter(|_| !p.is_empty() && p.len() <= 4);
+    let (head, tail) = match s.find("::") {
+        Some(i) => (s.get(..i)?, Some(s.get(i + 2..)?)),
+        None => (s, None),
+    };
+    let list = |p: &str| -> Option<Vec<u16>> {
+        if p.is_empty() {
+            Some(Vec::new())
+        } else {
+            p.split(':').map(group).collect()
+        }
+    };
+    let t = match tail {
+        Some(t) => list(t)?,
+        None => Vec::new(),
+    };
+    let h = list(head)?;
+    if h.len() + t.len() > 8 || (tail.is_none() && h.len() != 8) {
+        return None;
+    }
+    let mut g = [0u16; 8];
+    g[..h.len()].copy_from_slice(&h);
+    g[8 - t.len()..].copy_from_slice(&t);
+    Some(g)
 }
 
 /// The result of a fetched page; `truncated` when the body was cut at the cap.
@@ -185,25 +274,43 @@ pub fn webfetch_result(status: u16, body: &str, format: &str, truncated: bool) -
 }
 
 /// The reference's light HTML → text: scripts, styles and tags dropped, spaces before a line
-/// end removed, three or more line ends made two, trimmed.
+/// end removed, three or more line ends made two, trimmed. Linear in the page: once a search
+/// for `</script>`, `</style>` or `>` finds nothing from some point, it finds nothing from any
+/// later point either, so each is searched for at most once past its last match (a page of
+/// repeated `<script` was quadratic: minutes at the 512 KiB cap).
 pub fn strip_html(html: &str) -> String {
     let lower = html.to_ascii_lowercase();
     let mut out = String::with_capacity(html.len());
     let mut i = 0;
+    let (mut no_script_end, mut no_style_end, mut no_gt) = (false, false, false);
     while i < html.len() {
         let rest = lower.get(i..).unwrap_or("");
-        let block = ["<script", "<style"].into_iter().find(|t| rest.starts_with(t));
-        if let Some(open) = block {
-            let close = if open == "<script" { "</script>" } else { "</style>" };
-            if let Some(end) = crate::mcp::find(rest, close) {
-                i += end + close.len();
-                continue;
+        if rest.starts_with("<script") && !no_script_end {
+            match crate::mcp::find(rest, "</script>") {
+                Some(end) => {
+                    i += end + "</script>".len();
+                    continue;
+                }
+                None => no_script_end = true,
+            }
+        } else if rest.starts_with("<style") && !no_style_end {
+            match crate::mcp::find(rest, "</style>") {
+                Some(end) => {
+                    i += end + "</style>".len();
+                    continue;
+                }
+                None => no_style_end = true,
             }
         }
-        if rest.starts_with('<') {
-            if let Some(end) = rest.get(1..).and_then(|r| r.find('>')).filter(|&n| n > 0) {
-                i += end + 2;
-                continue;
+        if rest.starts_with('<') && !no_gt {
+            // `<>` is text, as before: only a tag with something inside is dropped.
+            match rest.get(1..).and_then(|r| r.find('>')) {
+                Some(0) => {}
+                Some(end) => {
+                    i += end + 2;
+                    continue;
+                }
+                None => no_gt = true,
             }
         }
         let ch = html.get(i..).and_then(|r| r.chars().next()).unwrap_or(' ');
@@ -250,6 +357,58 @@ mod tests {
     }
 
     #[test]
+    fn stripping_is_linear_on_hostile_pages() {
+        // Each of these was quadratic: every `<` searched the rest of the page for its end.
+        for unit in ["<script", "<style", "<", "<script><"] {
+            let page = unit.repeat(DEFAULT_MAX_BYTES / unit.len());
+            let t = std::time::Instant::now();
+            let out = strip_html(&page);
+            // Generous for a debug build on a busy machine; quadratic took minutes here.
+            assert!(t.elapsed() < std::time::Duration::from_secs(3), "{unit:?}: {:?}", t.elapsed());
+            assert!(out.len() <= page.len());
+        }
+        assert_eq!(strip_html("a<script>x"), "ax", "an unclosed script is a tag, as before");
+        assert_eq!(strip_html("a <> b <i>c</i> <script>x</script>d <style"), "a <> b c d <style");
+    }
+
+    #[test]
+    fn webfetch_refuses_other_schemes_and_private_addresses() {
+        for (scheme, host) in [("data:", ""), ("file:", ""), ("blob:", "x"), ("javascript:", "")] {
+            assert!(refused(scheme, host, true).is_some(), "{scheme}");
+        }
+        let private = [
+            "localhost",
+            "a.localhost",
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "172.31.9.9",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "[::1]",
+            "[::]",
+            "[fd00::1]",
+            "[fe80::1]",
+            "[::ffff:7f00:1]",
+            "[::ffff:a9fe:a9fe]",
+            "localhost.",
+        ];
+        for h in private {
+            assert!(refused("http:", h, false).is_some(), "{h}");
+            assert_eq!(refused("http:", h, true), None, "{h} allowed");
+        }
+        for h in ["example.com", "8.8.8.8", "172.32.0.1", "[2606:4700::1111]", "10.example", "1.2.3.4.5"] {
+            assert_eq!(refused("https:", h, false), None, "{h}");
+        }
+        assert_eq!(
+            refused("http:", "127.0.0.1", false).unwrap(),
+            "webfetch: 127.0.0.1 is a local or private address (builtinTools option allowPrivate)"
+        );
+    }
+
+    #[test]
     fn question_suspends_then_returns_the_answer() {
         let args =
             json!({"questions": [{"question": "Size?", "options": ["S", "M"]}, {"question": "Colour?", "header": "c", "options": []}]});
@@ -292,6 +451,11 @@ mod tests {
         assert_eq!(
             webfetch_request(&json!({"url": "https://a", "format": "text", "timeout": 2})).unwrap(),
             ("https://a".into(), "text", 2000.0)
+        );
+        let ms = |t: Value| webfetch_request(&json!({"url": "https://a", "timeout": t})).unwrap().2;
+        assert_eq!(
+            [ms(json!(1.2345)), ms(json!(0)), ms(json!(-1)), ms(json!(1e9)), ms(json!("x"))],
+            [1235.0, 1000.0, 1000.0, 120000.0, 30000.0]
         );
     }
 }

@@ -30,6 +30,8 @@ pub struct HttpToolDef {
     /// `text`, `json` or `status+text`.
     pub result_mode: String,
     pub env: Map<String, Value>,
+    /// The largest reply read (`maxBytes`).
+    pub max_bytes: usize,
 }
 
 /// One request to make.
@@ -80,6 +82,8 @@ impl HttpToolDef {
             }
             Some(_) => return Err(bad(json::join(&[what, ".query must be an array of strings"], ""))),
         }
+        let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
+        crate::mcp::options::check_headers(&headers, &env, what)?;
         let input_schema = match o.get("inputSchema") {
             None | Some(Value::Null) => None,
             Some(s @ Value::Object(_)) => Some(s.clone()),
@@ -87,12 +91,7 @@ impl HttpToolDef {
         };
         // `timeout` is the reference's name; `timeoutMs` this package's.
         let timeout = o.get("timeoutMs").or_else(|| o.get("timeout")).filter(|t| !t.is_null());
-        let timeout_ms = match timeout {
-            None => DEFAULT_TIMEOUT_MS,
-            Some(t) => {
-                t.as_f64().filter(|t| *t > 0.0).ok_or_else(|| bad(json::join(&[what, ".timeoutMs must be a positive number"], "")))?
-            }
-        };
+        let timeout_ms = crate::mcp::options::millis(timeout, what, "timeoutMs", DEFAULT_TIMEOUT_MS)?;
         Ok(HttpToolDef {
             name,
             description: json::str_or_empty(o, "description", what).map_err(bad)?,
@@ -104,7 +103,8 @@ impl HttpToolDef {
             input_schema,
             timeout_ms,
             result_mode: one_of(json::opt_str(o, "resultMode", what).map_err(bad)?, &["text", "json", "status+text"], "resultMode")?,
-            env: json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default(),
+            env,
+            max_bytes: crate::mcp::options::max_bytes(o.get("maxBytes"), what)?,
         })
     }
 
@@ -142,14 +142,20 @@ impl HttpToolDef {
         }
         f.push(("timeoutMs", self.timeout_ms.into()));
         f.push(("resultMode", self.result_mode.as_str().into()));
+        if self.max_bytes != crate::mcp::options::DEFAULT_MAX_BYTES {
+            f.push(("maxBytes", (self.max_bytes as f64).into()));
+        }
         json::obj(f)
     }
 
-    /// The request for one call's arguments.
-    pub fn request(&self, args: &Value) -> HttpCall {
+    /// The request for one call's arguments; an error (for the model) when a placeholder's value
+    /// would make a `.` or `..` path segment: `/` is encoded, but `..` (or `%2e%2e`, which URL
+    /// parsers read the same) would still climb out of the configured path with the credentials.
+    pub fn request(&self, args: &Value) -> std::result::Result<HttpCall, String> {
         let mut a: Map<String, Value> = args.as_object().cloned().unwrap_or_default();
         // 1. {placeholders} in the URL, consumed
         let mut url = String::with_capacity(self.url.len());
+        let mut filled = Vec::new(); // where each placeholder's value starts in `url`
         let mut rest = self.url.as_str();
         while let Some(open) = rest.find('{') {
             let after = rest.get(open + 1..).unwrap_or("");
@@ -161,6 +167,7 @@ impl HttpToolDef {
                 Some(n) => {
                     let key = after.get(..n).unwrap_or("");
                     let v = a.shift_remove(key).filter(|v| !v.is_null()).map(|v| js_string(&v)).unwrap_or_default();
+                    filled.push((url.len(), key.to_string()));
                     url.push_str(&percent(&v, false));
                     rest = after.get(n + 1..).unwrap_or("");
                 }
@@ -171,6 +178,9 @@ impl HttpToolDef {
             }
         }
         url.push_str(rest);
+        if let Some(key) = climbing(&url, &filled) {
+            return Err(json::join(&["HTTP tool ", &self.name, ": argument ", &key, " would change the URL path (a . or .. segment)"], ""));
+        }
         // 2. the query string
         let get = self.method == "GET";
         let mut qs = String::new();
@@ -211,7 +221,7 @@ impl HttpToolDef {
                 }
             });
         }
-        HttpCall { method: self.method.clone(), url, headers, body }
+        Ok(HttpCall { method: self.method.clone(), url, headers, body })
     }
 
     /// The result for a response (`text` is the whole body).
@@ -234,6 +244,26 @@ impl HttpToolDef {
         };
         ToolResult { output, is_error: false, metadata: Some(meta), parts: Vec::new() }
     }
+}
+
+/// The first placeholder (by where its value starts in `url`) that lies in a path segment which
+/// is a dot segment as a URL parser reads it (`.`, `..`, with `%2e` for any dot).
+fn climbing(url: &str, filled: &[(usize, String)]) -> Option<String> {
+    let after_scheme = crate::mcp::find(url, "://").map_or(0, |i| i + 3);
+    let path_at = url.get(after_scheme..).and_then(|r| r.find('/')).map_or(url.len(), |i| after_scheme + i);
+    let path_end = url.get(path_at..).and_then(|r| r.find(['?', '#'])).map_or(url.len(), |i| path_at + i);
+    for (at, key) in filled {
+        if *at < path_at || *at > path_end {
+            continue;
+        }
+        let start = url.get(..*at).and_then(|p| p.rfind('/')).map_or(path_at, |i| i + 1);
+        let end = url.get(*at..path_end).and_then(|p| p.find('/')).map_or(path_end, |i| at + i);
+        let seg = url.get(start..end).unwrap_or("").to_ascii_lowercase().replace("%2e", ".");
+        if seg == "." || seg == ".." {
+            return Some(key.clone());
+        }
+    }
+    None
 }
 
 /// `String(v)` as JavaScript gives it for JSON data.
@@ -297,33 +327,49 @@ mod tests {
         let d = def(
             json!({"name": "weather", "url": "https://api.test/v1/{city}/now?units=metric", "headers": {"x-key": "k-${KEY}"}, "env": {"KEY": "s3"}}),
         );
-        let c = d.request(&json!({"city": "São Paulo/Centro", "lang": "pt br", "n": 2.5, "flag": true, "list": [1, null, "a"]}));
+        let c = d.request(&json!({"city": "São Paulo/Centro", "lang": "pt br", "n": 2.5, "flag": true, "list": [1, null, "a"]})).unwrap();
         assert_eq!(c.method, "GET");
         assert_eq!(c.url, "https://api.test/v1/S%C3%A3o%20Paulo%2FCentro/now?units=metric&lang=pt+br&n=2.5&flag=true&list=1%2C%2Ca");
         assert_eq!(c.headers, vec![("x-key".to_string(), "k-s3".to_string())]);
         assert_eq!(c.body, None);
         // a missing placeholder is empty; an unclosed or non-word brace stays
         let d = def(json!({"name": "t", "url": "https://a.test/{id}/{x-y}/{", "method": "delete"}));
-        let c = d.request(&json!({}));
+        let c = d.request(&json!({})).unwrap();
         assert_eq!((c.method.as_str(), c.url.as_str(), c.body), ("DELETE", "https://a.test//{x-y}/{", None));
+    }
+
+    #[test]
+    fn a_placeholder_value_cannot_climb_out_of_the_path() {
+        let d = def(json!({"name": "t", "url": "https://a.test/v1/items/{id}/detail?x={q}"}));
+        for id in ["..", "."] {
+            let e = d.request(&json!({"id": id})).unwrap_err();
+            assert_eq!(e, "HTTP tool t: argument id would change the URL path (a . or .. segment)");
+        }
+        assert_eq!(d.request(&json!({"id": "../.."})).unwrap().url, "https://a.test/v1/items/..%2F../detail?x=");
+        assert_eq!(d.request(&json!({"id": "a.b", "q": ".."})).unwrap().url, "https://a.test/v1/items/a.b/detail?x=..");
+        let d = def(json!({"name": "t", "url": "https://a.test/v1/{a}{b}/x"}));
+        assert!(d.request(&json!({"a": ".", "b": "."})).is_err(), "two values make one segment");
+        assert!(d.request(&json!({"a": ".", "b": "x"})).is_ok());
+        // `%` is encoded, so a value cannot spell `%2e` either
+        assert_eq!(d.request(&json!({"a": "%2e", "b": "%2e"})).unwrap().url, "https://a.test/v1/%252e%252e/x");
     }
 
     #[test]
     fn bodies_are_json_form_or_raw_and_listed_arguments_go_to_the_query() {
         let d = def(json!({"name": "t", "method": "post", "url": "https://a.test/items/{id}", "query": ["dry"]}));
-        let c = d.request(&json!({"id": 7, "dry": false, "title": "Mug", "tags": ["a"]}));
+        let c = d.request(&json!({"id": 7, "dry": false, "title": "Mug", "tags": ["a"]})).unwrap();
         assert_eq!(c.url, "https://a.test/items/7?dry=false");
         assert_eq!(c.body.as_deref(), Some(r#"{"title":"Mug","tags":["a"]}"#));
         assert_eq!(c.headers, vec![("Content-Type".to_string(), "application/json".to_string())]);
         let d = def(
             json!({"name": "t", "method": "PUT", "url": "https://a.test/f", "body": "form", "headers": {"Content-Type": "text/x-mine"}}),
         );
-        let c = d.request(&json!({"a b": "c&d", "n": 1, "o": {"k": 1}}));
+        let c = d.request(&json!({"a b": "c&d", "n": 1, "o": {"k": 1}})).unwrap();
         assert_eq!(c.body.as_deref(), Some("a+b=c%26d&n=1&o=%5Bobject+Object%5D"));
         assert_eq!(c.headers, vec![("Content-Type".to_string(), "text/x-mine".to_string())]);
         let d = def(json!({"name": "t", "method": "POST", "url": "https://a.test/raw", "body": "raw"}));
-        assert_eq!(d.request(&json!({"body": "plain text", "other": 1})).body.as_deref(), Some("plain text"));
-        assert_eq!(d.request(&json!({})).body, None, "no arguments left, no body");
+        assert_eq!(d.request(&json!({"body": "plain text", "other": 1})).unwrap().body.as_deref(), Some("plain text"));
+        assert_eq!(d.request(&json!({})).unwrap().body, None, "no arguments left, no body");
     }
 
     #[test]
@@ -350,7 +396,15 @@ mod tests {
             bad(json!({"name": "t", "url": "u", "resultMode": "x"})),
             "httpTool(definition).resultMode must be one of: text, json, status+text"
         );
-        assert_eq!(bad(json!({"name": "t", "url": "u", "timeout": -1})), "httpTool(definition).timeoutMs must be a positive number");
+        assert_eq!(
+            bad(json!({"name": "t", "url": "u", "timeout": -1})),
+            "httpTool(definition).timeoutMs must be a positive number of milliseconds, at most 2147483647"
+        );
+        // a fractional deadline is whole milliseconds, never "no deadline"
+        assert_eq!(def(json!({"name": "t", "url": "u", "timeoutMs": 500.5})).timeout_ms, 501.0);
+        assert_eq!(def(json!({"name": "t", "url": "u", "timeoutMs": 0.2})).timeout_ms, 1.0);
+        assert!(HttpToolDef::from_json(&json!({"name": "t", "url": "u", "timeoutMs": 0})).is_err());
+        assert!(HttpToolDef::from_json(&json!({"name": "t", "url": "u", "timeoutMs": 1e12})).is_err());
         let d = def(
             json!({"name": "get price", "description": "d", "url": "u", "timeout": 500, "headers": {"a": "${S}"}, "env": {"S": "secret"}}),
         );

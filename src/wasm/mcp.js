@@ -23,11 +23,7 @@ export function mcpOptions(o, what) {
 function requestSignal(user, ms) {
   const s = [];
   if (user !== null && typeof user === "object") s.push(user);
-  if (ms > 0) {
-    try {
-      s.push(AbortSignal.timeout(ms));
-    } catch {}
-  }
+  if (ms > 0) s.push(deadline(Math.max(1, Math.ceil(ms))));
   if (s.length < 2) return s[0];
   try {
     return AbortSignal.any(s);
@@ -37,6 +33,17 @@ function requestSignal(user, ms) {
     if (x.aborted) return c.abort(x.reason), c.signal;
     x.addEventListener("abort", () => c.abort(x.reason), { once: true });
   }
+  return c.signal;
+}
+
+// A signal that aborts with a TimeoutError after `ms` (whole, positive). `AbortSignal.timeout`
+// throws on a fraction and some hosts lack it; a throw here once meant no deadline at all.
+function deadline(ms) {
+  try {
+    return AbortSignal.timeout(ms);
+  } catch {}
+  const c = new AbortController();
+  setTimeout(() => c.abort(new DOMException("The operation timed out.", "TimeoutError")), ms);
   return c.signal;
 }
 
@@ -58,7 +65,14 @@ export async function mcpSend(f, token, who, auth, method, url, headers, body, u
     } catch (e) {
       throw [3, e instanceof Error ? e.message : String(e)];
     }
-    if (typeof t === "string" && t) init.headers.authorization = "Bearer " + t;
+    if (typeof t === "string" && t) {
+      if (!headerSafe(t)) throw [3, "the token is not a valid header value (CR, LF, NUL or a character beyond U+00FF)"];
+      init.headers.authorization = "Bearer " + t;
+    }
+  }
+  // fetch's own refusal quotes the value (a key, a token) in its message; this one never does.
+  for (const k of Object.keys(init.headers)) {
+    if (!headerSafe(init.headers[k])) throw [0, `header ${k} is not a valid header value (CR, LF, NUL or a character beyond U+00FF)`];
   }
   // Credentials stay on their origin: a request that carries a token or any header beyond the
   // protocol's own (an API key from `headers` or `env`) does not follow redirects, which would
@@ -89,17 +103,37 @@ export async function mcpSend(f, token, who, auth, method, url, headers, body, u
   return [s, h("content-type") ?? "", h("mcp-session-id"), h("www-authenticate"), b, signal];
 }
 
+function headerSafe(v) {
+  return typeof v === "string" && !/[\r\n\0\u0100-\uffff]/.test(v);
+}
+
 function failure(e, signal) {
   if (signal?.aborted) return [signal.reason?.name === "TimeoutError" ? 2 : 1, ""];
   return [0, e instanceof Error ? e.message : String(e)];
 }
 
 // The next chunk of a body: bytes, `undefined` at its end. Rejects as `mcpSend` does.
+// A read given up on (its signal aborted) stays pending on the reader and is the next read's,
+// so no chunk is lost: a legacy session's one stream is read for one request after another,
+// each with its own deadline, and a read that ignored the signal waited forever.
 export async function mcpRead(b, signal) {
   try {
-    const x = await b.read();
+    const p = (b.__toolnexusRead ??= b.read());
+    let x;
+    if (signal !== null && typeof signal === "object") {
+      if (signal.aborted) throw signal.reason;
+      let stop;
+      const aborted = new Promise((_, no) => signal.addEventListener("abort", (stop = () => no(signal.reason)), { once: true }));
+      try {
+        x = await Promise.race([p, aborted]);
+      } finally {
+        signal.removeEventListener("abort", stop);
+      }
+    } else x = await p;
+    b.__toolnexusRead = undefined;
     return x?.done ? undefined : x?.value;
   } catch (e) {
+    if (!signal?.aborted) b.__toolnexusRead = undefined;
     throw failure(e, signal);
   }
 }
@@ -122,6 +156,17 @@ export function mcpSleep(ms, signal) {
 
 export function mcpAborted(signal) {
   return Boolean(signal?.aborted);
+}
+
+// [scheme, hostname] of a URL as the WHATWG parser reads it (`2130706433` is 127.0.0.1, hosts
+// lower-cased, IPv6 compressed), or [] when it does not parse.
+export function mcpUrlHost(url) {
+  try {
+    const u = new URL(url);
+    return [u.protocol, u.hostname];
+  } catch {
+    return [];
+  }
 }
 
 // A message id for A2A.

@@ -9,10 +9,7 @@ use crate::error::{Code, Error, Result};
 use crate::json;
 use crate::mcp::session::Auth;
 use crate::mcp::{McpClient, McpOptions, McpRequest, McpResponse, McpTransport};
-use crate::sources::builtin;
-use crate::sources::http::HttpToolDef;
-use crate::suspend::IdGen;
-use crate::suspend::{pending_result, Answer, ToolOutcome};
+use crate::suspend::{Answer, IdGen};
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Array, Promise, Reflect, Uint8Array, JSON};
 use serde_json::Value;
@@ -78,6 +75,12 @@ struct Fetch {
     who: String,
     timeout_ms: f64,
     signal: JsValue,
+    /// A reply longer than this is refused (`maxBytes`).
+    max_bytes: usize,
+    /// A legacy session's long-lived stream is read on behalf of the request POSTed last: its
+    /// signal (deadline and abort) and the bytes read for it since. Shared by the session's
+    /// transports; without it an unanswered legacy request waited forever.
+    reading: Rc<std::cell::RefCell<(JsValue, usize)>>,
 }
 
 impl Fetch {
@@ -93,6 +96,11 @@ impl Fetch {
             _ => Error::new(Code::Transport, head + "fetch failed: " + &msg),
         }
     }
+
+    fn too_large(&self) -> Error {
+        let n = self.max_bytes.to_string();
+        Error::new(Code::Transport, json::join(&[&self.label, ": the reply is larger than maxBytes (", &n, " bytes)"], ""))
+    }
 }
 
 struct Body {
@@ -100,6 +108,9 @@ struct Body {
     signal: JsValue,
     fetch: Rc<Fetch>,
     done: bool,
+    /// Bytes read so far (a long-lived stream counts in `fetch.reading` instead).
+    read: usize,
+    stream: bool,
 }
 
 impl ByteStream for Body {
@@ -108,12 +119,25 @@ impl ByteStream for Body {
             if self.done {
                 return Ok(None);
             }
-            let v = settle(&mcp_read(&self.reader, &self.signal)).await.map_err(|e| self.fetch.failed(&e))?;
+            let signal = if self.stream { self.fetch.reading.borrow().0.clone() } else { self.signal.clone() };
+            let v = settle(&mcp_read(&self.reader, &signal)).await.map_err(|e| self.fetch.failed(&e))?;
             if v.is_undefined() || v.is_null() {
                 self.done = true;
                 return Ok(None);
             }
-            Ok(Some(v.dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default()))
+            let bytes = v.dyn_into::<Uint8Array>().map(|a| a.to_vec()).unwrap_or_default();
+            let total = if self.stream {
+                let mut r = self.fetch.reading.borrow_mut();
+                r.1 += bytes.len();
+                r.1
+            } else {
+                self.read += bytes.len();
+                self.read
+            };
+            if total > self.fetch.max_bytes {
+                return Err(self.fetch.too_large());
+            }
+            Ok(Some(bytes))
         })
     }
 }
@@ -152,15 +176,24 @@ impl Transport {
             // (and to a legacy server's message endpoint on its origin), never to a metadata document.
             let same_origin = || crate::mcp::legacy::resolve(&req.url, "/") == crate::mcp::legacy::resolve(&f.url, "/");
             let auth = !f.url.is_empty() && (req.url == f.url || (method == "POST" && same_origin()));
+            // A session POSTs only to its server's origin: a legacy `endpoint` event naming another
+            // one would receive the configured headers (keys, tokens), so it is refused.
+            if !f.url.is_empty() && method == "POST" && !crate::mcp::legacy::same_origin(&req.url, &f.url) {
+                return Err(Error::new(Code::Transport, json::join(&[&f.label, ": the endpoint is on another origin; refused"], "")));
+            }
             // A long-lived stream has no deadline and outlives the call that opened it.
             let (signal, ms) = if req.stream { (JsValue::UNDEFINED, 0.0) } else { (f.signal.clone(), f.timeout_ms) };
             let p = mcp_send(&f.fetch, &f.token, &f.who, auth, method, &req.url, &head, req.body.clone(), &signal, ms);
             let out: Array = settle(&p).await.map_err(|e| f.failed(&e))?.unchecked_into();
+            if !req.stream {
+                *f.reading.borrow_mut() = (out.get(5), 0);
+            }
             let text = |i: u32| out.get(i).as_string();
             let reader = out.get(4);
             let body: Box<dyn ByteStream> = match reader.as_string() {
+                Some(t) if t.len() > f.max_bytes => return Err(f.too_large()),
                 Some(t) => Box::new(WholeBody(Some(t.into_bytes()))),
-                None => Box::new(Body { reader, signal: out.get(5), fetch: Rc::clone(f), done: false }),
+                None => Box::new(Body { reader, signal: out.get(5), fetch: Rc::clone(f), done: false, read: 0, stream: req.stream }),
             };
             Ok(McpResponse {
                 status: out.get(0).as_f64().unwrap_or(0.0) as u16,
@@ -203,8 +236,11 @@ impl McpSession {
             who,
             timeout_ms: opts.timeout_ms,
             signal: JsValue::UNDEFINED,
+            max_bytes: opts.max_bytes,
+            reading: Rc::default(),
         });
         let client = Rc::new(McpClient::new(opts, Transport(Rc::clone(&base))));
+        client.remember(crate::mcp::stateless::saved_revision(&data));
         Ok(McpSession { client, base })
     }
 
@@ -222,6 +258,8 @@ impl McpSession {
             who: b.who.clone(),
             timeout_ms: b.timeout_ms,
             signal,
+            max_bytes: b.max_bytes,
+            reading: Rc::clone(&b.reading),
         });
         Rc::new(self.client.share(Transport(fetch)))
     }
@@ -235,7 +273,7 @@ impl McpSession {
         future_to_promise(async move {
             let tools = match &client.options.tools {
                 Some(t) => t.clone(),
-                None => match client.list_tools().await.map_err(js_error)? {
+                None => match client.list_tools_at(js_sys::Date::now()).await.map_err(js_error)? {
                     Auth::Ok(t) => t,
                     Auth::Needed(c) => {
                         let mut req = client.auth_request(&c).await;
@@ -252,8 +290,8 @@ impl McpSession {
                 },
             };
             let server = &client.options.server;
-            let decls: Vec<Value> = tools.iter().map(|t| t.declaration(server)).collect();
-            Ok(to_js(&json::obj(vec![("source", client.options.source(&tools)), ("tools", Value::Array(decls))])))
+            let decls = crate::mcp::result::declarations(server, &tools);
+            Ok(to_js(&json::obj(vec![("source", client.source(&tools)), ("tools", Value::Array(decls))])))
         })
     }
 
@@ -263,10 +301,11 @@ impl McpSession {
         let client = self.with_signal(signal);
         let args: Value = json_of(&args);
         let args = if args.is_object() { args } else { Value::Object(Default::default()) };
-        let answered = answer.is_object();
+        // An answer that is not an object of the Answer shape still counts as one (as before).
+        let answer = answer.is_object().then(|| Answer::from_json(&json_of(&answer), "ctx.answer").unwrap_or_default());
         future_to_promise(async move {
             let ids = IDS.with(Rc::clone);
-            let r = client.call(&name, args, answered, &ids).await;
+            let r = client.call(&name, args, answer.as_ref(), &ids).await;
             Ok(to_js(&r.to_value()))
         })
     }
@@ -281,251 +320,11 @@ impl McpSession {
     }
 }
 
-/// `httpTool(definition)`'s runner (pkg-template/mcp/api.js makes the tool object around it).
-#[wasm_bindgen]
-pub struct HttpTool {
-    def: HttpToolDef,
-    fetch: JsValue,
-}
-
-#[wasm_bindgen]
-impl HttpTool {
-    /// Reads the definition (`{ name, description?, method?, url, headers?, env?, query?, body?,
-    /// inputSchema?, timeoutMs?, resultMode?, fetch? }`).
-    #[wasm_bindgen(constructor)]
-    pub fn new(definition: JsValue) -> JsResult<HttpTool> {
-        let parts =
-            mcp_options(&definition, "httpTool(definition)").map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
-        let data: Value = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
-        Ok(HttpTool { def: HttpToolDef::from_json(&data).map_err(js_error)?, fetch: parts.get(1) })
-    }
-
-    /// `{ name, description, inputSchema, source: "http" }`.
-    pub fn declaration(&self) -> JsValue {
-        to_js(&self.def.declaration())
-    }
-
-    /// The definition as data, without `env`.
-    pub fn definition(&self) -> JsValue {
-        to_js(&self.def.definition())
-    }
-
-    /// One call; resolves to a tool result (never rejects).
-    pub fn call(&self, args: JsValue, signal: JsValue) -> Promise {
-        let args: Value = json_of(&args);
-        let call = self.def.request(&args);
-        let def = self.def.clone();
-        let fetch = Rc::new(Fetch {
-            fetch: self.fetch.clone(),
-            token: JsValue::UNDEFINED,
-            label: json::join(&["HTTP tool ", &def.name], ""),
-            url: String::new(),
-            who: String::new(),
-            timeout_ms: def.timeout_ms,
-            signal,
-        });
-        future_to_promise(async move {
-            let req = McpRequest { method: "GET", url: call.url, headers: call.headers, body: call.body, stream: false };
-            let run = async {
-                let mut res = Transport(Rc::clone(&fetch)).send_as(&req, &call.method).await?;
-                let mut text = Vec::new();
-                while let Some(chunk) = res.body.next_chunk().await? {
-                    text.extend_from_slice(&chunk);
-                }
-                Ok::<_, Error>(def.result(res.status, &String::from_utf8_lossy(&text)))
-            };
-            let r = run.await.unwrap_or_else(|e| crate::tool::ToolResult::error(e.message));
-            Ok(to_js(&r.to_value()))
-        })
-    }
-}
-
-/// `builtinTools(names?, options?)`'s runner: webfetch, question and todowrite.
-#[wasm_bindgen]
-pub struct Builtins {
-    names: Vec<&'static str>,
-    fetch: JsValue,
-    max_bytes: usize,
-}
-
 fn json_of(v: &JsValue) -> Value {
     JSON::stringify(v).ok().and_then(|s| s.as_string()).and_then(|s| crate::mcp::parse(s.as_bytes())).unwrap_or(Value::Null)
 }
 
-#[wasm_bindgen]
-impl Builtins {
-    /// `names` (default all three) and `{ fetch?, maxBytes? }` (webfetch's body cap, default 512 KiB).
-    #[wasm_bindgen(constructor)]
-    pub fn new(names: JsValue, options: JsValue) -> JsResult<Builtins> {
-        let bad = |m: String| js_error(Error::bad_input(m));
-        let names = builtin::select(Some(&json_of(&names))).map_err(js_error)?;
-        let (fetch, max_bytes) = if options.is_object() {
-            let parts = mcp_options(&options, "builtinTools(names, options)").map_err(|e| bad(e.as_string().unwrap_or_default()))?;
-            let data: Value = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
-            let max = match data.get("maxBytes") {
-                None | Some(Value::Null) => builtin::DEFAULT_MAX_BYTES,
-                Some(m) => {
-                    m.as_f64().filter(|m| *m >= 1.0).ok_or_else(|| bad("builtinTools options.maxBytes must be a positive number".into()))?
-                        as usize
-                }
-            };
-            (parts.get(1), max)
-        } else {
-            (JsValue::UNDEFINED, builtin::DEFAULT_MAX_BYTES)
-        };
-        Ok(Builtins { names, fetch, max_bytes })
-    }
-
-    /// The declarations, in the order asked for.
-    pub fn declarations(&self) -> JsValue {
-        to_js(&Value::Array(self.names.iter().map(|n| builtin::declaration(n)).collect()))
-    }
-
-    /// One call of builtin `name`; resolves to a tool result (a suspension for a new question).
-    pub fn call(&self, name: String, args: JsValue, signal: JsValue, answer: JsValue) -> Promise {
-        let args = json_of(&args);
-        let answer = Answer::from_json(&json_of(&answer), "ctx.answer").ok();
-        let (fetch, max) = (self.fetch.clone(), self.max_bytes);
-        future_to_promise(async move {
-            let r = match name.as_str() {
-                "question" => match builtin::question(&args, answer.as_ref()) {
-                    ToolOutcome::Result(r) => r,
-                    ToolOutcome::Suspend(req) => pending_result(req, &IDS.with(Rc::clone)),
-                },
-                "todowrite" => builtin::todowrite(&args),
-                _ => match builtin::webfetch_request(&args) {
-                    Err(r) => r,
-                    Ok((url, format, timeout_ms)) => {
-                        let label = "webfetch".to_string();
-                        let f = Rc::new(Fetch {
-                            fetch,
-                            token: JsValue::UNDEFINED,
-                            label,
-                            url: String::new(),
-                            who: String::new(),
-                            timeout_ms,
-                            signal,
-                        });
-                        let req = McpRequest { method: "GET", url, headers: Vec::new(), body: None, stream: false };
-                        let run = async {
-                            let mut res = Transport(f).send(&req).await?;
-                            let mut body = Vec::new();
-                            let mut truncated = false;
-                            while let Some(chunk) = res.body.next_chunk().await? {
-                                body.extend_from_slice(&chunk);
-                                if body.len() > max {
-                                    body.truncate(max);
-                                    truncated = true;
-                                    break; // dropping the body cancels the rest
-                                }
-                            }
-                            Ok::<_, Error>(builtin::webfetch_result(res.status, &String::from_utf8_lossy(&body), format, truncated))
-                        };
-                        run.await.unwrap_or_else(|e| crate::tool::ToolResult::error(e.message))
-                    }
-                },
-            };
-            Ok(to_js(&r.to_value()))
-        })
-    }
-}
-
-/// `skillTool(skills, options?)`'s runner.
-#[wasm_bindgen]
-pub struct SkillSet(crate::sources::skill::Skills);
-
-#[wasm_bindgen]
-impl SkillSet {
-    #[wasm_bindgen(constructor)]
-    pub fn new(skills: JsValue, options: JsValue) -> JsResult<SkillSet> {
-        crate::sources::skill::Skills::from_json(&json_of(&skills), &json_of(&options)).map(SkillSet).map_err(js_error)
-    }
-
-    pub fn declaration(&self) -> JsValue {
-        to_js(&crate::sources::skill::Skills::declaration())
-    }
-
-    /// The catalog for the system prompt.
-    pub fn prompt(&self) -> String {
-        self.0.prompt()
-    }
-
-    /// Loads one skill (a tool result).
-    pub fn run(&self, args: JsValue) -> JsValue {
-        to_js(&self.0.run(&json_of(&args)).to_value())
-    }
-}
-
-impl crate::sources::a2a::A2aHost for Transport {
-    fn now(&self) -> f64 {
-        js_sys::Date::now()
-    }
-    fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
-        let p = mcp_sleep(ms, &self.0.signal);
-        Box::pin(async move {
-            let _ = settle(&p).await;
-        })
-    }
-    fn aborted(&self) -> bool {
-        mcp_aborted(&self.0.signal)
-    }
-}
-
-/// `a2aTools(options)`'s runner: the card's skills, and one call of a skill.
-#[wasm_bindgen]
-pub struct A2aAgent {
-    opts: Rc<crate::sources::a2a::A2aOptions>,
-    fetch: JsValue,
-    skills: Rc<std::cell::RefCell<Vec<crate::sources::a2a::A2aSkill>>>,
-}
-
-#[wasm_bindgen]
-impl A2aAgent {
-    /// `{ card, headers?, env?, timeoutMs?, pollEvery?, fetch? }`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> JsResult<A2aAgent> {
-        let parts =
-            mcp_options(&options, "a2aTools(options)").map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
-        let data = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
-        let opts = crate::sources::a2a::A2aOptions::from_json(&data).map_err(js_error)?;
-        Ok(A2aAgent { opts: Rc::new(opts), fetch: parts.get(1), skills: Rc::default() })
-    }
-
-    fn transport(&self, signal: JsValue) -> Transport {
-        let label = json::join(&["A2A agent ", &self.opts.card], "");
-        Transport(Rc::new(Fetch {
-            fetch: self.fetch.clone(),
-            token: JsValue::UNDEFINED,
-            label,
-            url: String::new(),
-            who: String::new(),
-            timeout_ms: self.opts.timeout_ms,
-            signal,
-        }))
-    }
-
-    /// Reads the Agent Card; resolves to the skills' declarations, in card order.
-    pub fn connect(&self) -> Promise {
-        let (t, opts, skills) = (self.transport(JsValue::UNDEFINED), Rc::clone(&self.opts), Rc::clone(&self.skills));
-        future_to_promise(async move {
-            let card = crate::sources::a2a::fetch_card(&t, &opts).await.map_err(js_error)?;
-            let list = opts.skills(&card);
-            let decls: Vec<Value> = list.iter().map(|s| s.declaration()).collect();
-            *skills.borrow_mut() = list;
-            Ok(to_js(&Value::Array(decls)))
-        })
-    }
-
-    /// Calls skill `index` (of `connect`'s list); resolves to a tool result.
-    pub fn call(&self, index: usize, args: JsValue, signal: JsValue) -> Promise {
-        let (t, opts, args) = (self.transport(signal), Rc::clone(&self.opts), json_of(&args));
-        let skill = self.skills.borrow().get(index).cloned();
-        future_to_promise(async move {
-            let r = match skill {
-                Some(s) => crate::sources::a2a::call(&t, &opts, &s, &args, &mcp_uuid()).await,
-                None => crate::tool::ToolResult::error("A2A: unknown skill"),
-            };
-            Ok(to_js(&r.to_value()))
-        })
-    }
-}
+// The other tool sources' runners (httpTool, builtinTools, skillTool, a2aTools).
+#[path = "mcp_sources.rs"]
+mod sources;
+pub use sources::{A2aAgent, Builtins, HttpTool, SkillSet};

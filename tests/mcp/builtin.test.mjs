@@ -31,7 +31,7 @@ after(() => new Promise((r) => { server.closeAllConnections(); server.close(r); 
 const byName = (tools, name) => tools.find((t) => t.name === name);
 
 test("webfetch: a page as text or html, a capped body, a failing status", async () => {
-  const tools = builtinTools(["webfetch"], { maxBytes: 40000 });
+  const tools = builtinTools(["webfetch"], { maxBytes: 40000, allowPrivate: true });
   assert.deepEqual(tools.map((t) => [t.name, t.source]), [["webfetch", "builtin"]]);
   const wf = tools[0];
   assert.deepEqual(await wf.run({ url: `${base}/` }, {}), { output: "Mugs\n\nBlue, 12 left", isError: false, metadata: { status: 200, format: "markdown" } });

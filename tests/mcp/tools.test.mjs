@@ -49,10 +49,12 @@ for (const { label, opts } of MODES) {
     assert.deepEqual(s.log.calls.map((c) => c.name), ["echo", "add", "fail", "image", "progress.report"], "the server's own names are called");
     // what went over the wire
     const rpc = s.log.requests.map((r) => r.rpc);
-    assert.deepEqual(rpc.slice(0, 5), ["initialize", "notifications/initialized", "tools/list", "tools/list", "tools/list"]);
+    // a 2025 server refuses the 2026-07-28 probe, and the client initializes instead
+    assert.deepEqual(rpc.slice(0, 6), ["server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "tools/list"]);
     assert.ok(s.log.requests.every((r) => r.custom === "v-7"), "headers are sent, ${V} filled from env");
-    const later = s.log.requests.slice(1);
-    assert.ok(later.every((r) => r.version === "2025-06-18"), "MCP-Protocol-Version after initialize");
+    const later = s.log.requests.slice(2);
+    assert.ok(later.every((r) => r.version === "2025-11-25"), "MCP-Protocol-Version after initialize");
+    assert.equal(tools.source.protocol, "2025-11-25", "the revision is saved with the entry");
     if (opts.stateless) assert.ok(later.every((r) => r.session === undefined));
     else assert.ok(later.every((r) => typeof r.session === "string" && r.session === later[0].session), "Mcp-Session-Id on every later request");
     await tools.close();
@@ -160,7 +162,8 @@ test("legacy HTTP+SSE: a server that refuses the POST is spoken to over its even
   const rs = await Promise.all(["a", "b", "c"].map((text) => echo.run({ text }, {})));
   assert.deepEqual(rs.map((r) => r.output), ["echo: a", "echo: b", "echo: c"]);
   assert.equal((await byName(tools, "old_fail").run({}, {})).output, "it broke\n\ntwice");
-  assert.deepEqual(s.log.requests.slice(0, 3).map((r) => [r.http, r.path]), [["POST", "/mcp"], ["GET", "/mcp"], ["POST", "/messages"]]);
+  // the 2026-07-28 probe, then initialize, both refused; then the event stream
+  assert.deepEqual(s.log.requests.slice(0, 4).map((r) => [r.http, r.path]), [["POST", "/mcp"], ["POST", "/mcp"], ["GET", "/mcp"], ["POST", "/messages"]]);
   assert.equal(s.streams(), 1, "one stream serves every call");
   await tools.close();
   await new Promise((r) => setTimeout(r, 50));
