@@ -239,7 +239,7 @@ mod tests {
             let t = call_result("s", &r);
             assert_eq!((t.output.as_str(), t.is_error), (&*json::join(&["MCP server s: tools/call returned ", why], ""), true));
         }
-        assert_eq!(call_result("s", &json!({"content": []})).is_error, false);
+        assert!(!call_result("s", &json!({"content": []})).is_error);
         assert_eq!(call_result("s", &json!({"structuredContent": {"a": 1}})).output, r#"{"a":1}"#);
     }
 
