@@ -38,6 +38,9 @@ test("www: an MCP server added by URL; the model uses its tool", async () => {
   await page.click("#ask button");
   await page.waitForFunction(() => document.body.dataset.status === "done", null, { timeout: 10_000 });
   assert.equal(await page.evaluate(() => document.body.dataset.answer), "The MCP server says: docs_echo → echo: from the page");
-  assert.ok(mcp.log.requests.slice(1).every((r) => typeof r.session === "string"), "the session id was readable across origins");
+  // `server/discover` (this older server refuses it) and `initialize` go without a session;
+  // everything after carries the one the server gave, read across origins.
+  const later = mcp.log.requests.filter((r) => r.rpc !== "server/discover" && r.rpc !== "initialize");
+  assert.ok(later.length > 0 && later.every((r) => typeof r.session === "string"), "the session id was readable across origins");
   assert.deepEqual(errors, []);
 });
