@@ -27,6 +27,11 @@ pub struct Request {
     pub data: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
+    /// The tool wants to see a refusal: an `ok: false` answer (or none) re-runs it with that
+    /// answer as `ctx.answer`, and its result is the call's, instead of `declined/expired`. Set
+    /// by tools whose other side must be told (an MCP server's question is answered `decline`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rerun_on_decline: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -189,6 +194,9 @@ impl Request {
         if let Some(e) = &self.expires_at {
             fields.push(("expiresAt", e.as_str().into()));
         }
+        if self.rerun_on_decline {
+            fields.push(("rerunOnDecline", true.into()));
+        }
         json::obj(fields)
     }
 
@@ -210,6 +218,7 @@ impl Request {
             url: json::opt_str(o, "url", what)?,
             data: json::opt_object(o, "data", what)?,
             expires_at: json::opt_str(o, "expiresAt", what)?,
+            rerun_on_decline: json::opt_bool(o, "rerunOnDecline", what)?.unwrap_or(false),
         })
     }
 
@@ -364,7 +373,8 @@ pub fn relay_answer(request_id: &str, results: Vec<RelayResult>) -> Answer {
 
 /// What a call's result becomes after `waitFor` answered (contract §c.1).
 pub enum AfterWait {
-    /// `ok: true`: run the same tool once more with `ctx.answer`.
+    /// `ok: true`, or any answer to a request that wants refusals: run the same tool once more
+    /// with `ctx.answer`.
     Retry(Answer),
     /// `ok: false` (or no answer): `declined/expired: <prompt>`.
     Final(ToolResult),
@@ -372,18 +382,35 @@ pub enum AfterWait {
 
 pub fn after_wait(req: &Request, answer: Option<Answer>) -> AfterWait {
     match answer {
-        Some(a) if a.ok => AfterWait::Retry(a),
+        Some(a) if a.ok || req.rerun_on_decline => AfterWait::Retry(a),
+        // No answer counts as `{ id, ok: false }` (decisions 9); a tool that asked gets just that.
+        None if req.rerun_on_decline => AfterWait::Retry(Answer { id: req.id.clone(), ..Answer::default() }),
         _ => AfterWait::Final(declined(req)),
     }
 }
+
+/// How many answers one call may take in-process before it ends `unresolved` (a tool that keeps
+/// asking would otherwise hold the run forever). A durable halt has no such limit: each round
+/// is a host's `runWithAnswer`.
+pub const MAX_ANSWERS: u32 = 8; // named in `ask_again`'s text
 
 pub fn declined(req: &Request) -> ToolResult {
     ToolResult::error(format!("declined/expired: {}", req.prompt))
 }
 
-/// The retry suspended again: the loop never waits twice on one request.
-pub fn unresolved(req: &Request) -> ToolResult {
-    ToolResult::error(format!("unresolved: {}", req.prompt))
+/// A re-run after the `answers`th answer to `asked` suspended again on `next`: the next request
+/// to wait for, or the call's result when waiting again would not end. The same request again
+/// is `unresolved` (the loop never waits twice on one request); a new one after `MAX_ANSWERS`
+/// answers is `unresolved after 8 answers`.
+pub fn ask_again(asked: &Request, next: Request, answers: u32) -> Result<Request, ToolResult> {
+    let lead = if next.id == asked.id {
+        "unresolved: "
+    } else if answers >= MAX_ANSWERS {
+        "unresolved after 8 answers: "
+    } else {
+        return Ok(next);
+    };
+    Err(ToolResult::error(json::join(&[lead, &next.prompt], "")))
 }
 
 /// Durable halt (contract Part 1 rule 6): the surfaced request is the first suspension in call
@@ -457,6 +484,7 @@ mod tests {
             url: Some("u".into()),
             data: Some(d.clone()),
             expires_at: Some("2026-01-01T00:00:00Z".into()),
+            rerun_on_decline: false,
         };
         assert_eq!(
             serde_json::to_string(&r).unwrap(),
@@ -526,7 +554,8 @@ mod tests {
         let bare = Request { id: "r".into(), kind: "k".into(), prompt: "p".into(), ..Request::default() };
         let mut data = Map::new();
         data.insert("x".into(), Value::from(1));
-        let full = Request { url: Some("u".into()), data: Some(data), expires_at: Some("e".into()), ..bare.clone() };
+        let full =
+            Request { url: Some("u".into()), data: Some(data), expires_at: Some("e".into()), rerun_on_decline: true, ..bare.clone() };
         for r in [bare, full] {
             assert_eq!(json::to_text(&r.to_value()), serde_json::to_string(&r).unwrap());
         }

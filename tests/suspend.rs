@@ -42,19 +42,7 @@ fn a_declined_answer_is_declined_expired_and_the_loop_continues() {
     assert_eq!(r.text, "ok, skipped");
 }
 
-#[test]
-fn a_retry_that_suspends_again_is_unresolved() {
-    let p = Scripted::new(vec![oa_calls(&[("c1", "stubborn", "{}")]), oa_text("gave up")]);
-    let g = ids();
-    let tools = Tools::default().with("stubborn", move |_, _| {
-        pending_result(Request { kind: "input".into(), prompt: "Need more".into(), ..Request::default() }, &g)
-    });
-    let w = Wait::new(|r| ok_answer(r, json!({})));
-    let r = run(Style::OpenAi, vec![native("stubborn")], &p, &tools, Some(&w), &[], "go").unwrap();
-    assert_eq!(r.tool_calls[0].output, "unresolved: Need more");
-    assert_eq!(w.seen.borrow().len(), 1, "never waits twice on one request");
-    assert_eq!(r.status, Status::Done);
-}
+// A retry that suspends again is waited for again, up to a limit: tests/input_rounds.rs.
 
 #[test]
 fn several_suspensions_in_a_turn_wait_concurrently() {

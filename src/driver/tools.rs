@@ -9,14 +9,16 @@ use crate::events::StreamEvent;
 use crate::hooks::{Hook, ToolCtx, ToolVerdict};
 use crate::metrics::Metric;
 use crate::run::{Invocation, Run, UNKNOWN_TOOL_LABEL};
-use crate::suspend::{after_wait, relay_output, relay_request, unresolved, AfterWait, Answer, ToolOutcome};
+use crate::suspend::{after_wait, ask_again, relay_output, relay_request, AfterWait, Answer, ToolOutcome};
 use crate::tool::ToolResult;
 use std::cell::RefCell;
 
-/// Executes; a suspension goes to `waitFor` when there is one; `ok` re-runs the tool once with
-/// `ctx.answer`; a second suspension is `unresolved`; `ok: false` (or no answer) is
-/// `declined/expired`. Without `waitFor` the suspension is the call's outcome and the machine
-/// halts the run.
+/// Executes; a suspension goes to `waitFor` when there is one; `ok` re-runs the tool with
+/// `ctx.answer`, and a re-run that suspends again on a new request is waited for again (up to
+/// `MAX_ANSWERS`, then `unresolved after …`; the same request again is `unresolved`); `ok:
+/// false` (or no answer) is `declined/expired`, unless the request has `rerunOnDecline`: then
+/// the tool is re-run with the refusal. Without `waitFor` the suspension is the call's outcome
+/// and the machine halts the run.
 pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'_>) -> Result<()> {
     let slot = inv.slot;
     let turn = run.borrow().turn_index();
@@ -44,7 +46,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
         Some(f) => f,
         None => (execute(&inv, inv.answer.as_ref(), env).await?, true),
     };
-    let req = match first {
+    let mut req = match first {
         ToolOutcome::Result(r) => {
             let result = if ran { after_tool(&inv, turn, r, env).await? } else { r };
             return run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Result(result));
@@ -54,20 +56,30 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
     let Some(waiter) = env.waiter else {
         return run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Suspend(req));
     };
-    // Persist before waiting: a host that dies while this wait is outstanding resumes from here.
-    run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Suspend(req.clone()))?;
-    env.save(|| stored(run.borrow().checkpoint())).await?;
-    env.event(|| StreamEvent::Pending { request: req.clone() });
-    let answer = waiter.wait(req.clone()).await.map_err(|e| match e.code {
-        Code::Aborted | Code::HostCallback => e,
-        _ => Error::new(Code::HostCallback, format!("waitFor failed: {}", e.message)),
-    })?;
-    let result = match after_wait(&req, answer) {
-        AfterWait::Final(result) => result,
-        AfterWait::Retry(answer) => match execute(&inv, Some(&answer), env).await? {
-            ToolOutcome::Suspend(_) => unresolved(&req),
-            ToolOutcome::Result(r) => after_tool(&inv, turn, r, env).await?,
-        },
+    let mut answers = 0;
+    // A re-run may ask again (a server's second question): each new request is waited for like
+    // the first, up to `MAX_ANSWERS` answers for the call.
+    let result = loop {
+        // Persist before waiting: a host that dies while this wait is outstanding resumes from here.
+        run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Suspend(req.clone()))?;
+        env.save(|| stored(run.borrow().checkpoint())).await?;
+        env.event(|| StreamEvent::Pending { request: req.clone() });
+        let answer = waiter.wait(req.clone()).await.map_err(|e| match e.code {
+            Code::Aborted | Code::HostCallback => e,
+            _ => Error::new(Code::HostCallback, format!("waitFor failed: {}", e.message)),
+        })?;
+        answers += 1;
+        let answer = match after_wait(&req, answer) {
+            AfterWait::Final(result) => break result,
+            AfterWait::Retry(answer) => answer,
+        };
+        match execute(&inv, Some(&answer), env).await? {
+            ToolOutcome::Result(r) => break after_tool(&inv, turn, r, env).await?,
+            ToolOutcome::Suspend(next) => match ask_again(&req, next, answers) {
+                Ok(next) => req = next,
+                Err(result) => break result,
+            },
+        }
     };
     run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Result(result))?;
     // Other calls still waiting: the store must not keep this call's now stale suspension.

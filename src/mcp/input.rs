@@ -3,7 +3,9 @@
 //! (the server's requests as sent; a URL-mode request also sets `url`). The host answers
 //! `{ ok: true, data: { inputResponses } }`; the call is then sent again with the same name and
 //! arguments plus `inputResponses` and the server's `requestState`, verbatim. `ok: false` is a
-//! decline (a cancel when the answer gives a `reason`) of every request.
+//! decline (a cancel when the answer gives a `reason` other than `"declined"`) of every request,
+//! and reaches the server: the suspension sets `rerunOnDecline`, so the loop re-runs the call
+//! with the refusal and the server's reply is the result.
 //!
 //! Where `requestState` waits: the loop hands a re-run tool only the answer, and the answer echoes
 //! the request's id, so the retry material (the state and the request keys) is carried in the
@@ -47,7 +49,9 @@ pub fn suspension(server: &str, result: &Value, ids: &IdGen) -> Request {
     }
     let id = json::join(&[&ids.next(), MARK, &b64url(json::to_text(&json::obj(material)).as_bytes())], "");
     let data = json::obj(vec![("server", server.into()), ("inputRequests", requests)]);
-    Request { id, kind: KIND.into(), prompt, url, data: data.as_object().cloned(), expires_at: None }
+    // The server must hear a refusal (its reply to `decline` / `cancel` is the call's result),
+    // so the loop re-runs the call with it rather than ending it `declined/expired`.
+    Request { id, kind: KIND.into(), prompt, url, data: data.as_object().cloned(), expires_at: None, rerun_on_decline: true }
 }
 
 /// What an answer to an input suspension adds to the retried call's `params`:
@@ -65,8 +69,9 @@ pub fn retry_params(answer: &Answer) -> Option<Result<Vec<(&'static str, Value)>
             _ => return Some(Err("the answer carries no data.inputResponses object".into())),
         }
     } else {
-        // A decline of every request; with a reason the user cancelled rather than said no.
-        let action = if answer.reason.is_some() { "cancel" } else { "decline" };
+        // A decline of every request; with a reason other than "declined" the user cancelled
+        // (dismissed, expired) rather than said no.
+        let action = if answer.reason.as_deref().is_some_and(|r| r != "declined") { "cancel" } else { "decline" };
         let keys = material.get("keys").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
         let mut r = Map::new();
         for k in keys.iter().filter_map(Value::as_str) {

@@ -218,19 +218,24 @@ fn a_url_mode_request_sets_the_url_and_a_refusal_declines_or_cancels() {
             asks(0, "link", link.clone(), Some("s-1")),
             ok(1, json!({"content": [{"type": "text", "text": "declined"}]})),
             ok(2, json!({"content": [{"type": "text", "text": "cancelled"}]})),
+            ok(3, json!({"content": [{"type": "text", "text": "declined"}]})),
         ],
         Some(REVISION),
     );
     let req = suspended(block_on(c.call("connect", json!({}), None, &ids())));
     assert_eq!((req.prompt.as_str(), req.url.as_deref()), ("Link your account", Some("https://auth.example/link")));
+    assert!(req.rerun_on_decline, "the loop must hand the refusal to the call");
     let no = Answer { id: req.id.clone(), ok: false, data: None, reason: None };
     assert_eq!(block_on(c.call("connect", json!({}), Some(&no), &ids())).output, "declined");
     let cancel = Answer { reason: Some("closed the page".into()), ..no };
     assert_eq!(block_on(c.call("connect", json!({}), Some(&cancel), &ids())).output, "cancelled");
+    let said_no = Answer { reason: Some("declined".into()), ..cancel };
+    assert_eq!(block_on(c.call("connect", json!({}), Some(&said_no), &ids())).output, "declined");
     let seen = c.transport.seen.borrow();
     assert_eq!(seen[1].2["params"]["inputResponses"], json!({"link": {"action": "decline"}}));
     assert_eq!(seen[1].2["params"]["requestState"], "s-1");
     assert_eq!(seen[2].2["params"]["inputResponses"], json!({"link": {"action": "cancel"}}));
+    assert_eq!(seen[3].2["params"]["inputResponses"], json!({"link": {"action": "decline"}}), "the reason Answer's type names for a no");
 }
 
 #[test]

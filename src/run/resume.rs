@@ -76,13 +76,18 @@ impl Run {
         let mut run = Run::new(cfg, run_cfg_toolkit, transcript, open_index + 1)?;
         let mut invocations = Vec::new();
         let mut shorthand_free = true;
+        // A refusal of a request that asked for refusals (`rerunOnDecline`) answers that one
+        // question, as `ok` does: its call re-runs with it and the others re-run afresh. Only the
+        // relay calls merged into the request are refused with it. Any other refusal declines
+        // every outstanding call (D-4).
+        let wants_refusal = pending.rerun_on_decline && !pending.is_relay();
         for &i in &outstanding {
             let call = &open.calls[i];
-            if !answer.ok {
+            let is_relay = relay_ids.contains(&call.id) || run.toolkit.get(&call.name).is_some_and(|t| t.is_relay());
+            if !answer.ok && (is_relay || !wants_refusal) {
                 slots.slots[i] = Some(ToolOutcome::Result(declined(&pending)));
                 continue;
             }
-            let is_relay = relay_ids.contains(&call.id) || run.toolkit.get(&call.name).is_some_and(|t| t.is_relay());
             if is_relay {
                 let r = relay_output(&answer, &call.id, shorthand_free)
                     .unwrap_or_else(|| ToolResult::error(format!("no result supplied on resume for {}", call.name)));

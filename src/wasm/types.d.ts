@@ -14,6 +14,12 @@ export interface Suspension {
   url?: string;
   data?: { [key: string]: unknown };
   expiresAt?: string;
+  /**
+   * The tool wants to see a refusal: an `ok: false` answer (or none) re-runs it with that answer
+   * as `ctx.answer` and its result is the call's, instead of `declined/expired`. MCP questions
+   * (`kind: "input"`) set it, so the server hears `decline` / `cancel`.
+   */
+  rerunOnDecline?: boolean;
 }
 
 /** @deprecated Renamed `Suspension` (this name shadowed fetch's `Request`). */

@@ -26,6 +26,7 @@ const SCENARIOS = {
   greet: [{ calls: [["s_greet", { greeting: "Hi" }]] }, { text: "Said: {{results}}" }],
   survey: [{ calls: [["s_survey", {}]] }, { text: "Said: {{results}}" }],
   several: [{ calls: [["s_greet", { greeting: "Hi" }], ["click", { selector: "#a" }], ["s_greet", { greeting: "Yo" }]] }, { text: "Said: {{results}}" }],
+  twice: [{ calls: [["s_greet", { greeting: "Hi" }], ["s_greet", { greeting: "Yo" }]] }, { text: "Said: {{results}}" }],
 };
 const modelClient = (extra = {}) =>
   createClient({ baseUrl: "http://model.test/v1", style: "openai", model: "scripted", apiKey: "sk-test", fetch: scriptedFetch(SCENARIOS), ...extra });
@@ -95,9 +96,64 @@ test("URL mode sets url; a declined question is sent as a decline and the server
   assert.equal((await connect.run({}, { answer: { id: q.id, ok: false } })).output, "link: decline");
   assert.equal((await connect.run({}, { answer: { id: q.id, ok: false, reason: "closed" } })).output, "link: cancel");
   assert.deepEqual(s.log.requests.at(-1).body.params.inputResponses, { link: { action: "cancel" } });
-  // through the loop, a refusal ends the call with the loop's declined result
+  // through the loop, a refusal reaches the server (the request says rerunOnDecline) and its reply is the result
+  assert.equal(q.rerunOnDecline, true);
   const declined = await modelClient({ waitFor: async (q) => ({ id: q.id, ok: false }) }).run("#greet", { toolkit: createToolkit({ tools }) });
-  assert.equal(declined.text, "Said: s_greet → declined/expired: Who should I greet?");
+  assert.equal(declined.text, "Said: s_greet → no greeting: decline");
+  assert.deepEqual(s.log.requests.at(-1).body.params.inputResponses, { who: { action: "decline" } });
+  const cancelled = await modelClient({ waitFor: async (q) => ({ id: q.id, ok: false, reason: "cancelled" }) }).run("#greet", { toolkit: createToolkit({ tools }) });
+  assert.equal(cancelled.text, "Said: s_greet → no greeting: cancel");
+  const unanswered = await modelClient({ waitFor: async () => undefined }).run("#greet", { toolkit: createToolkit({ tools }) });
+  assert.equal(unanswered.text, "Said: s_greet → no greeting: decline", "no answer is a decline");
+});
+
+test("a second question under waitFor is waited for too", async () => {
+  const s = await server();
+  const tools = await mcpTools({ server: "s", url: s.url });
+  const asked = [];
+  const client = modelClient({
+    waitFor: async (q) => {
+      asked.push(q.prompt);
+      const key = Object.keys(q.data.inputRequests)[0];
+      return { id: q.id, ok: true, data: { inputResponses: accept(key, key === "name" ? { name: "Ann" } : { colour: "red" }) } };
+    },
+  });
+  const done = await client.run("#survey", { toolkit: createToolkit({ tools }) });
+  assert.deepEqual(asked, ["Your name?", "Favourite colour?"]);
+  assert.equal(done.text, "Said: s_survey → Ann likes red");
+  assert.equal(s.log.requests.at(-1).body.params.requestState, "name:Ann");
+});
+
+test("a durable refusal reaches the server on resume", async () => {
+  const s = await server();
+  const tools = await mcpTools({ server: "s", url: s.url });
+  const halted = await modelClient().run("#greet", { toolkit: createToolkit({ tools }) });
+  const state = JSON.parse(JSON.stringify(halted));
+  assert.equal(state.pending.rerunOnDecline, true, "the flag is in the durable state");
+  const done = await modelClient().runWithAnswer({ toolkit: createToolkit({ tools }), state, answer: { id: state.pending.id, ok: false } });
+  assert.equal(done.status, "done");
+  assert.equal(done.text, "Said: s_greet → no greeting: decline");
+  assert.equal(s.log.requests.at(-1).body.params.requestState, "greet:Hi");
+});
+
+test("two questions of one turn, halted durably: each reaches the user once, in call order", async () => {
+  const s = await server();
+  const tools = await mcpTools({ server: "s", url: s.url });
+  const toolkit = createToolkit({ tools });
+  let r = await modelClient().run("#twice", { toolkit });
+  const asked = [];
+  const names = ["Ann", "Bob"];
+  while (r.status === "pending") {
+    const state = JSON.parse(JSON.stringify(r));
+    asked.push(state.pending.id);
+    const answer = { id: state.pending.id, ok: true, data: { inputResponses: accept("who", { name: names[asked.length - 1] }) } };
+    r = await modelClient().runWithAnswer({ toolkit, state, answer });
+  }
+  assert.equal(asked.length, 2);
+  assert.equal(r.text, "Said: s_greet → Hi, Ann!; s_greet → Yo, Bob!");
+  // The second question was asked afresh by its server on the first resume (it is stateless).
+  const greets = s.log.retries.filter((x) => x.tool === "greet").map((x) => (x.inputResponses ? "answer" : "ask"));
+  assert.deepEqual(greets, ["ask", "ask", "answer", "ask", "answer"]);
 });
 
 test("several questions of one turn, mixed with a relay call, each answered by id", async () => {
