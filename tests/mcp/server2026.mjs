@@ -55,10 +55,13 @@ function factory(log) {
   };
 }
 
-/** Starts the server on 127.0.0.1 port 0: `{ url, log, close }`. `legacy`: "stateless" (default) or "reject". */
-export async function start2026({ legacy } = {}) {
+/**
+ * Starts the server on 127.0.0.1 port 0: `{ url, log, close }`. `legacy`: "stateless" (default)
+ * or "reject"; `responseMode`: "auto" (default), "json" or "sse" (the shape of 2026-07-28 replies).
+ */
+export async function start2026({ legacy, responseMode } = {}) {
   const log = { requests: [], retries: [] };
-  const handler = createMcpHandler(factory(log), legacy ? { legacy } : {});
+  const handler = createMcpHandler(factory(log), { ...(legacy ? { legacy } : {}), ...(responseMode ? { responseMode } : {}) });
   const server = http.createServer(async (req, res) => {
     const chunks = [];
     for await (const c of req) chunks.push(c);
