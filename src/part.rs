@@ -7,8 +7,29 @@
 //! `inlineData` / `fileData`), so a history in any dialect reads back.
 
 use crate::json::{join, write_str};
-use crate::style::Style;
 use serde_json::Value;
+
+/// How one dialect spells a part. Each provider folder holds its own (`PARTS` in its dialect);
+/// this file knows only the neutral shape.
+pub struct Spelling {
+    /// The opening of a text part, up to its `text` value.
+    pub text: &'static str,
+    pub image: ImageSpelling,
+}
+
+pub enum ImageSpelling {
+    /// The image as one URL (a data URL for bytes) between an opening and a closing.
+    Url(&'static str, &'static str),
+    /// `(opening, key of the media type or "" for none, key of the bytes or URL, closing)` for
+    /// bytes, then for a URL.
+    Keyed([(&'static str, &'static str, &'static str, &'static str); 2]),
+}
+
+/// `{ type: "text", text }`, `{ type: "image", mediaType?, data | url }`.
+pub const NEUTRAL: Spelling = Spelling {
+    text: "{\"type\":\"text\",\"text\":",
+    image: ImageSpelling::Keyed([("{\"type\":\"image\"", "mediaType", "data", "}"), ("{\"type\":\"image\"", "mediaType", "url", "}")]),
+};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Part {
@@ -135,57 +156,38 @@ impl Part {
 
     /// The neutral shape.
     pub fn to_value(&self) -> Value {
-        self.value(None)
+        self.value(&NEUTRAL)
     }
 
-    /// This part as `style` spells it (`None`: the neutral shape), parsed from [`Part::write`].
-    pub fn value(&self, style: Option<Style>) -> Value {
+    /// This part as `spelling` writes it, parsed from [`Part::write`].
+    pub fn value(&self, spelling: &Spelling) -> Value {
         let mut text = String::new();
-        self.write(&mut text, style);
+        self.write(&mut text, spelling);
         crate::json::parse(&text).unwrap_or(Value::Null)
     }
 
-    /// Writes this part as `style` spells it (`None`: the neutral shape): OpenAI `text` and
-    /// `image_url` (a data URL for bytes), Anthropic `text` and `image` blocks with a `base64` or
-    /// `url` source, Gemini `text`, `inlineData` and `fileData` parts, Responses `input_text` and
-    /// `input_image` (a data URL for bytes). One writer for every
-    /// dialect: each provider's part is a handful of fixed keys, and one function of pushes is
-    /// a fraction of the wasm that a value builder per provider took.
-    pub fn write(&self, out: &mut String, style: Option<Style>) {
+    /// Writes this part as `spelling` says. One writer for every dialect: each provider's part is
+    /// a handful of fixed keys, and one function of pushes is a fraction of the wasm that a value
+    /// builder per provider took.
+    pub fn write(&self, out: &mut String, spelling: &Spelling) {
         let i = match self {
             Part::Text(t) => {
-                out.push_str(match style {
-                    Some(Style::Gemini) => "{\"text\":",
-                    Some(Style::Responses) => "{\"type\":\"input_text\",\"text\":",
-                    _ => "{\"type\":\"text\",\"text\":",
-                });
+                out.push_str(spelling.text);
                 write_str(out, t);
                 out.push('}');
                 return;
             }
             Part::Image(i) => i,
         };
-        // The opening, the key of the media type ("" when not written), the key of the bytes or
-        // URL, and the closing.
-        let (head, media_key, source_key, tail) = match (style, i.inline) {
-            (None, true) => ("{\"type\":\"image\"", "mediaType", "data", "}"),
-            (None, false) => ("{\"type\":\"image\"", "mediaType", "url", "}"),
-            (Some(Style::OpenAi), _) => {
-                out.push_str("{\"type\":\"image_url\",\"image_url\":{\"url\":");
+        let (head, media_key, source_key, tail) = match spelling.image {
+            ImageSpelling::Url(head, tail) => {
+                out.push_str(head);
                 write_str(out, &i.url());
-                out.push_str("}}");
+                out.push_str(tail);
                 return;
             }
-            (Some(Style::Responses), _) => {
-                out.push_str("{\"type\":\"input_image\",\"image_url\":");
-                write_str(out, &i.url());
-                out.push('}');
-                return;
-            }
-            (Some(Style::Anthropic), true) => ("{\"type\":\"image\",\"source\":{\"type\":\"base64\"", "media_type", "data", "}}"),
-            (Some(Style::Anthropic), false) => ("{\"type\":\"image\",\"source\":{\"type\":\"url\"", "", "url", "}}"),
-            (Some(Style::Gemini), true) => ("{\"inlineData\":{", "mimeType", "data", "}}"),
-            (Some(Style::Gemini), false) => ("{\"fileData\":{", "mimeType", "fileUri", "}}"),
+            ImageSpelling::Keyed([bytes, _]) if i.inline => bytes,
+            ImageSpelling::Keyed([_, url]) => url,
         };
         out.push_str(head);
         let mut comma = !head.ends_with('{');
@@ -247,10 +249,10 @@ pub fn read_parts(v: &Value, what: &str) -> Result<Vec<Part>, String> {
 }
 
 /// Parts as values in `style`'s spelling (`None`: the neutral shape).
-pub fn parts_value(parts: &[Part], style: Option<Style>) -> Value {
+pub fn parts_value(parts: &[Part], spelling: &Spelling) -> Value {
     let mut out = Vec::with_capacity(parts.len());
     for p in parts {
-        out.push(p.value(style));
+        out.push(p.value(spelling));
     }
     Value::Array(out)
 }
@@ -310,7 +312,7 @@ mod tests {
         let text = Part::Text("t\"".into());
         let cases = [
             (
-                None,
+                &NEUTRAL,
                 [
                     json!({"type": "image", "mediaType": "image/png", "data": "iVBORw0KGgo"}),
                     json!({"type": "image", "url": "https://x/a.jpg"}),
@@ -319,7 +321,7 @@ mod tests {
                 ],
             ),
             (
-                Some(Style::OpenAi),
+                &crate::provider::openai::dialect::PARTS,
                 [
                     json!({"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo"}}),
                     json!({"type": "image_url", "image_url": {"url": "https://x/a.jpg"}}),
@@ -328,7 +330,7 @@ mod tests {
                 ],
             ),
             (
-                Some(Style::Anthropic),
+                &crate::provider::anthropic::dialect::PARTS,
                 [
                     json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo"}}),
                     json!({"type": "image", "source": {"type": "url", "url": "https://x/a.jpg"}}),
@@ -337,7 +339,7 @@ mod tests {
                 ],
             ),
             (
-                Some(Style::Gemini),
+                &crate::provider::gemini::dialect::PARTS,
                 [
                     json!({"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo"}}),
                     json!({"fileData": {"fileUri": "https://x/a.jpg"}}),
@@ -346,7 +348,7 @@ mod tests {
                 ],
             ),
             (
-                Some(Style::Responses),
+                &crate::provider::responses::dialect::PARTS,
                 [
                     json!({"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo"}),
                     json!({"type": "input_image", "image_url": "https://x/a.jpg"}),
@@ -355,13 +357,13 @@ mod tests {
                 ],
             ),
         ];
-        for (style, want) in cases {
+        for (n, (spelling, want)) in cases.into_iter().enumerate() {
             for (p, w) in [&png, &url, &typed, &text].into_iter().zip(want) {
-                assert_eq!(p.value(style), w, "{style:?}");
+                assert_eq!(p.value(spelling), w, "{n}");
                 // OpenAI, Anthropic and Responses URLs carry no media type: the rest read back whole.
-                let lossy = matches!(style, Some(Style::OpenAi | Style::Anthropic | Style::Responses)) && p == &typed;
+                let lossy = matches!(n, 1 | 2 | 4) && p == &typed;
                 if !lossy {
-                    assert_eq!(&Part::read(&w).unwrap(), p, "{style:?} {w}");
+                    assert_eq!(&Part::read(&w).unwrap(), p, "{n} {w}");
                 }
             }
         }
@@ -382,7 +384,7 @@ mod tests {
     #[test]
     fn the_neutral_shape_round_trips() {
         let parts = vec![Part::Text("look".into()), Part::Image(Image::new(Some("/9j/AA"), None, None).unwrap())];
-        let v = parts_value(&parts, None);
+        let v = parts_value(&parts, &NEUTRAL);
         assert_eq!(v, json!([{"type": "text", "text": "look"}, {"type": "image", "data": "/9j/AA", "mediaType": "image/jpeg"}]));
         assert_eq!(read_parts(&v, "p").unwrap(), parts);
     }

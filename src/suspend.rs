@@ -130,7 +130,7 @@ impl RelayResult {
     pub fn into_value(self) -> Value {
         let mut fields = vec![("id", self.id.into()), ("output", self.output.into()), ("isError", self.is_error.into())];
         if !self.parts.is_empty() {
-            fields.push(("parts", parts_value(&self.parts, None)));
+            fields.push(("parts", parts_value(&self.parts, &crate::part::NEUTRAL)));
         }
         json::obj(fields)
     }

@@ -234,7 +234,7 @@ impl ToolResult {
             fields.push(("metadata", Value::Object(m.clone())));
         }
         if !self.parts.is_empty() {
-            fields.push(("parts", parts_value(&self.parts, None)));
+            fields.push(("parts", parts_value(&self.parts, &crate::part::NEUTRAL)));
         }
         obj(fields)
     }

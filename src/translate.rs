@@ -10,7 +10,7 @@ use crate::driver::{abortable, model_call, CallSubject, Env};
 use crate::error::{Error, Result};
 use crate::json::obj;
 use crate::message::{Message, ToolCall, Usage};
-use crate::provider::{self, Finish, HttpRequest, ModelReply, ModelRequest, ProviderConfig, Style, ToolChoice};
+use crate::provider::{self, Finish, HttpRequest, ModelReply, ModelRequest, ProviderConfig, ToolChoice};
 use crate::tool::{ToolSource, ToolSpec, Toolkit};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -65,9 +65,7 @@ pub fn build(provider: &ProviderConfig, system_prompt: &str, req: &TranslateRequ
     let style = provider.style;
     let system = req.system.clone().unwrap_or_else(|| system_prompt.to_string());
     let mut messages = req.messages.clone();
-    if style == Style::OpenAi && !system.is_empty() && !messages.iter().any(|m| matches!(m, Message::System(_))) {
-        messages.insert(0, Message::System(system.clone()));
-    }
+    crate::provider::seed_system(style, &mut messages, &system);
     let model_req = ModelRequest {
         system: &system,
         messages: &messages,

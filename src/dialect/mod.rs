@@ -19,14 +19,9 @@ pub fn render(messages: &[Message], style: Style) -> Vec<Value> {
     adapter(style).render(messages)
 }
 
-/// The transcript as [`render`] gives it, written as JSON text (a run's result). The OpenAI
-/// dialect is written straight from the transcript (the writer its request bodies use); the
-/// others through their rendered values.
+/// The transcript as [`render`] gives it, written as JSON text (a run's result).
 pub fn write(out: &mut String, messages: &[Message], style: Style) {
-    match style {
-        Style::OpenAi => crate::provider::openai::dialect::write_messages(out, messages, None),
-        _ => crate::json::write_value(out, &Value::Array(render(messages, style))),
-    }
+    adapter(style).write_transcript(out, messages)
 }
 
 /// A borrowed view of the transcript in one dialect, serialisable as that dialect's message

@@ -48,6 +48,26 @@ pub(crate) trait Adapter: Sync {
     fn streamed_arguments(&self, raw: String) -> String {
         raw
     }
+
+    /// Refuses a model name this provider could not carry safely, before any request. By
+    /// default any: a model in the JSON body is left alone (gateways name models
+    /// `vendor/model`).
+    fn check_model(&self, _model: &str) -> Result<()> {
+        Ok(())
+    }
+
+    /// Whether the system prompt travels as the transcript's first message (OpenAI chat) rather
+    /// than in a request field of its own. [`super::seed_system`] applies it for the loop and for
+    /// `translate` alike.
+    fn system_in_transcript(&self) -> bool {
+        false
+    }
+
+    /// Writes [`Adapter::render`]'s view as JSON text (a run's result). A provider whose request
+    /// writer produces that view may write it straight from the transcript.
+    fn write_transcript(&self, out: &mut String, messages: &[Message]) {
+        crate::json::write_value(out, &Value::Array(self.render(messages)));
+    }
 }
 
 /// What a stream delivers as it arrives: answer text, or readable reasoning (never mixed).

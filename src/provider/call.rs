@@ -2,7 +2,7 @@
 //! ([`ModelRequest`]), what goes over the wire ([`HttpRequest`], [`HttpResponse`]) and what comes
 //! back ([`ModelReply`]). Every adapter speaks in these; none of them is provider-specific.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::message::{AssistantTurn, Message, Usage};
 use crate::style::Style;
 use crate::tool::ToolSpec;
@@ -20,23 +20,10 @@ pub struct ProviderConfig {
 }
 
 impl ProviderConfig {
-    /// Refuses a model that could leave its URL path segment, where the model is one (Gemini:
-    /// `/`, `\`, `?`, `#`, `..`, control characters), before any request: the request builder
-    /// percent-encodes it too, but a server may decode `%2F`. A model in the JSON body (OpenAI,
-    /// Anthropic) is left alone: gateways name models `vendor/model`.
+    /// Refuses a model its provider could not carry safely (see [`Adapter::check_model`]), before
+    /// any request.
     pub fn check_model(style: Style, model: &str) -> Result<()> {
-        if style != Style::Gemini {
-            return Ok(());
-        }
-        // Bytes, not `str` patterns: a `&str` pattern links core's Two-Way searcher.
-        let mut prev = 0;
-        for b in model.bytes() {
-            if b < 0x20 || matches!(b, b'/' | b'\\' | b'?' | b'#' | 0x7f) || (b == b'.' && prev == b'.') {
-                return Err(Error::bad_input("createClient options.model must be one URL path segment"));
-            }
-            prev = b;
-        }
-        Ok(())
+        super::dispatch::adapter(style).check_model(model)
     }
 }
 

@@ -33,6 +33,17 @@ use crate::error::{redact, Code, Error, Result};
 use dispatch::adapter;
 use serde_json::Value;
 
+/// Puts the system prompt at the head of `messages` where `style` carries it as a message
+/// (OpenAI chat) and the messages hold none yet; other styles send it in a field of their own.
+/// The loop calls it on a fresh transcript (a history brings its own system message, or none,
+/// as the other toolnexus ports do), `translate` on every request.
+pub fn seed_system(style: Style, messages: &mut Vec<crate::message::Message>, system: &str) {
+    use crate::message::Message;
+    if adapter(style).system_in_transcript() && !system.is_empty() && !messages.iter().any(|m| matches!(m, Message::System(_))) {
+        messages.insert(0, Message::System(system.to_string()));
+    }
+}
+
 pub fn build_request(cfg: &ProviderConfig, req: &ModelRequest) -> HttpRequest {
     let (url, mut headers, body) = adapter(cfg.style).build(cfg, req);
     for (k, v) in &cfg.headers {

@@ -151,14 +151,14 @@ pub struct Run {
 impl Run {
     /// `run(prompt, { history })`: the history (read with `dialect::read` or `read_json`) is
     /// balanced (a call left without a result by an abandoned halt gets an error result), then
-    /// the prompt is appended. The OpenAI style adds the system message only to a fresh
-    /// transcript (§b.4).
+    /// the prompt is appended. A style that carries the system prompt as a message gets it only
+    /// in a fresh transcript.
     pub fn start(cfg: LoopConfig, toolkit: Toolkit, history: Vec<Message>, prompt: impl Into<Message>) -> Result<(Run, Step)> {
         let mut transcript = history;
         balance(&mut transcript);
         let segment_start = transcript.len();
-        if transcript.is_empty() && cfg.provider.style == Style::OpenAi && !cfg.system_prompt.is_empty() {
-            transcript.push(Message::System(cfg.system_prompt.clone()));
+        if transcript.is_empty() {
+            crate::provider::seed_system(cfg.provider.style, &mut transcript, &cfg.system_prompt);
         }
         transcript.push(prompt.into());
         let mut run = Run::new(cfg, toolkit, transcript, segment_start)?;

@@ -4,10 +4,18 @@
 //! and read back. System messages are not Anthropic messages: they go to the body's `system` field.
 
 use crate::message::{push_result, AssistantTurn, Message, Reasoning, ToolCall, ORIGIN_KEY};
-use crate::part::Part;
+use crate::part::{ImageSpelling, Part, Spelling};
 use crate::provider::common::{obj, split_content, str_field};
-use crate::style::Style;
 use serde_json::Value;
+
+/// Anthropic blocks: `text`, and `image` with a `base64` or `url` source.
+pub const PARTS: Spelling = Spelling {
+    text: "{\"type\":\"text\",\"text\":",
+    image: ImageSpelling::Keyed([
+        ("{\"type\":\"image\",\"source\":{\"type\":\"base64\"", "media_type", "data", "}}"),
+        ("{\"type\":\"image\",\"source\":{\"type\":\"url\"", "", "url", "}}"),
+    ]),
+};
 
 /// The transcript as Anthropic messages (a run's `messages`, what `beforeLLM` sees, and the
 /// request's `messages`), built as values directly: no serde view is compiled for it.
@@ -102,7 +110,7 @@ fn content_blocks(text: Option<&String>, parts: &[Part]) -> Value {
         out.push(obj(&mut [("type", Value::from("text")), ("text", Value::from(t.as_str()))]));
     }
     for p in parts {
-        out.push(p.value(Some(Style::Anthropic)));
+        out.push(p.value(&PARTS));
     }
     Value::Array(out)
 }

@@ -11,10 +11,15 @@
 
 use super::reply::{is_thought, signature};
 use crate::message::{push_user, AssistantTurn, Message, Reasoning, ToolCall, ToolOutput, ORIGIN_KEY};
-use crate::part::Part;
+use crate::part::{ImageSpelling, Part, Spelling};
 use crate::provider::common::obj;
-use crate::style::Style;
 use serde_json::Value;
+
+/// Gemini parts: `text`, `inlineData` for bytes and `fileData` for a URL.
+pub const PARTS: Spelling = Spelling {
+    text: "{\"text\":",
+    image: ImageSpelling::Keyed([("{\"inlineData\":{", "mimeType", "data", "}}"), ("{\"fileData\":{", "mimeType", "fileUri", "}}")]),
+};
 
 /// The transcript as Gemini `contents` (a run's `messages`, what `beforeLLM` sees, and the
 /// request's `contents`), built as values directly: no serde view is compiled for it.
@@ -68,7 +73,7 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
 }
 
 fn part(p: &Part) -> Value {
-    p.value(Some(Style::Gemini))
+    p.value(&PARTS)
 }
 
 /// What Google documents for a call whose signature is lost (a history from another model or

@@ -45,6 +45,21 @@ impl Adapter for Gemini {
     fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
         stream::on_event(data, asm, deltas)
     }
+    /// The model is a URL path segment here: one that could leave it (`/`, `\\`, `?`, `#`, `..`,
+    /// control characters) is refused. The request builder percent-encodes it too, but a server
+    /// may decode `%2F`.
+    fn check_model(&self, model: &str) -> Result<()> {
+        // Bytes, not `str` patterns: a `&str` pattern links core's Two-Way searcher.
+        let mut prev = 0;
+        for b in model.bytes() {
+            if b < 0x20 || matches!(b, b'/' | b'\\' | b'?' | b'#' | 0x7f) || (b == b'.' && prev == b'.') {
+                return Err(crate::error::Error::bad_input("createClient options.model must be one URL path segment"));
+            }
+            prev = b;
+        }
+        Ok(())
+    }
+
     fn end_marker(&self) -> &'static str {
         "a finishReason"
     }

@@ -9,10 +9,13 @@ use crate::message::{push_result, Message, ToolCall, ToolOutput, ORIGIN_KEY};
 /// `extra_content.google.thought_signature` on a tool call (Gemini's OpenAI-compatible endpoint
 /// sends and takes them so). OpenAI's own chat completions have none.
 pub(crate) const SIGNATURES: &str = "gemini";
-use crate::part::Part;
+use crate::part::{ImageSpelling, Part, Spelling};
 use crate::provider::common::{google_signature, split_content, str_field};
-use crate::style::Style;
 use serde_json::{Map, Value};
+
+/// OpenAI chat parts: `text`, and `image_url` holding a URL (a data URL for bytes).
+pub const PARTS: Spelling =
+    Spelling { text: "{\"type\":\"text\",\"text\":", image: ImageSpelling::Url("{\"type\":\"image_url\",\"image_url\":{\"url\":", "}}") };
 
 /// The transcript as OpenAI messages (a run's `messages`, what `beforeLLM` sees, a saved
 /// state): the request's text (`write_messages`) read back as values. One writer for both keeps
@@ -41,7 +44,7 @@ fn result_parts(outs: &[ToolOutput]) -> Option<String> {
 fn user_parts(out: &mut String, parts: &[Part]) {
     for p in parts {
         out.push_str(if out.is_empty() { "{\"role\":\"user\",\"content\":[" } else { "," });
-        p.write(out, Some(Style::OpenAi));
+        p.write(out, &PARTS);
     }
 }
 

@@ -34,6 +34,15 @@ impl Adapter for OpenAi {
     fn on_event(&self, data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
         stream::on_event(data, asm, deltas)
     }
+    fn system_in_transcript(&self) -> bool {
+        true
+    }
+
+    /// Straight from the transcript, with the writer the request bodies use.
+    fn write_transcript(&self, out: &mut String, messages: &[Message]) {
+        dialect::write_messages(out, messages, None);
+    }
+
     fn end_marker(&self) -> &'static str {
         "[DONE]"
     }

@@ -12,10 +12,14 @@
 use super::reply::{content_text, function_call, keep_item};
 use super::PROVIDER;
 use crate::message::{push_result, AssistantTurn, Message, Reasoning, ToolOutput, ORIGIN_KEY};
-use crate::part::parts_value;
+use crate::part::{parts_value, ImageSpelling, Spelling};
 use crate::provider::common::{obj, split_content};
-use crate::style::Style;
 use serde_json::{Map, Value};
+
+/// Responses content: `input_text`, and `input_image` whose `image_url` is the URL itself (a data
+/// URL for bytes).
+pub const PARTS: Spelling =
+    Spelling { text: "{\"type\":\"input_text\",\"text\":", image: ImageSpelling::Url("{\"type\":\"input_image\",\"image_url\":", "}") };
 
 /// The transcript as `input` items: `model: None` for the state and a run's result (system
 /// messages kept as items, this provider's reasoning tagged with its origin on the first item
@@ -29,7 +33,7 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
             Message::System(t) if model.is_none() => out.push(role_item("system", Value::from(t.as_str()))),
             Message::System(_) => {}
             Message::User(t) => out.push(role_item("user", Value::from(t.as_str()))),
-            Message::UserParts(p) => out.push(role_item("user", parts_value(p, Some(Style::Responses)))),
+            Message::UserParts(p) => out.push(role_item("user", parts_value(p, &PARTS))),
             Message::Assistant(turn) => assistant(turn, model, after_turn, &mut out),
             Message::Tool(outs) => {
                 for o in outs {
@@ -100,7 +104,7 @@ fn result(o: &ToolOutput) -> Value {
             if !o.output.is_empty() {
                 parts.push(obj(&mut [("type", Value::from("input_text")), ("text", Value::from(o.output.as_str()))]));
             }
-            if let Value::Array(images) = parts_value(&o.parts, Some(Style::Responses)) {
+            if let Value::Array(images) = parts_value(&o.parts, &PARTS) {
                 parts.extend(images);
             }
             Value::Array(parts)
