@@ -113,7 +113,7 @@ impl Error {
     /// `secret` replaced, and the body dropped entirely for 401/403 (those echo credentials).
     pub fn provider_http(status: u16, body: &str, secret: Option<&str>) -> Self {
         let mut message = String::from("LLM ");
-        crate::json::write_u64(&mut message, u64::from(status));
+        toolnexus_json::write_u64(&mut message, u64::from(status));
         if status != 401 && status != 403 {
             message.push_str(": ");
             message.push_str(&redact(&error_detail(body).unwrap_or_else(|| body.to_string()), secret));
@@ -130,7 +130,7 @@ impl Error {
 /// provider sends `{ error: { message, ... } }` (Anthropic inside `{ type: "error", ... }`).
 /// `None` when the body is not that shape; the body is used as it is.
 fn error_detail(body: &str) -> Option<String> {
-    let v = crate::json::parse(body).ok()?;
+    let v = toolnexus_json::parse(body).ok()?;
     v.get("error")?.get("message")?.as_str().map(str::to_string)
 }
 

@@ -2,7 +2,6 @@
 //! checked from JSON data. The host's functions and objects (`fetch`, hooks, `store`, ...) are
 //! read by the edge; everything here is a rule a native test can reach.
 
-use crate::driver::CallPolicy;
 use crate::error::{Error, Result};
 use crate::provider::ProviderConfig;
 use crate::retry::{DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS};
@@ -23,6 +22,23 @@ pub struct ClientOptions {
 /// milliseconds and fires at once beyond it): the bound of `timeoutMs`, `retryBaseMs` and every
 /// computed retry delay.
 pub const MAX_TIMER_MS: f64 = 2_147_483_647.0;
+
+/// How model calls are made, whatever they are for (the loop's turns or a translation): the
+/// driver's side of a client's options (it reads them; it lives here, below the driver, so the
+/// options never import upward). The machine never sees it.
+#[derive(Clone, Debug)]
+pub struct CallPolicy {
+    /// Model calls ask for SSE replies; text deltas become events as they arrive.
+    pub stream: bool,
+    /// Retries after a failed model call (`0` means none).
+    pub retries: u32,
+    pub retry_base_ms: f64,
+    /// The longest wait a provider may ask for (`maxRetryAfterMs`); asking for more fails the
+    /// attempt without a retry.
+    pub max_retry_after_ms: f64,
+    /// Shallow-merged into every request body (`requestParams`).
+    pub request_params: Option<Map<String, Value>>,
+}
 
 /// 8 MiB: far above any chat reply, and a small part of a 128 MB Worker isolate.
 pub const DEFAULT_MAX_RESPONSE_BYTES: f64 = 8_388_608.0;
@@ -171,7 +187,7 @@ impl ClientOptions {
             Some(_) => return Err(Error::bad_input("requestParams must be an object")),
         };
         let (base_url, model) = (req_string(o, "baseUrl")?, req_string(o, "model")?);
-        ProviderConfig::check_model(style, &model)?;
+        crate::provider::check_model(style, &model)?;
         Ok(ClientOptions {
             cfg: LoopConfig {
                 provider: ProviderConfig { base_url, style, model, api_key: opt_string(o, "apiKey")?, headers },

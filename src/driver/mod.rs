@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::events::{EventSink, StreamEvent};
 use crate::hooks::{Hook, Hooks};
 use crate::metrics::{Metric, Observer};
+pub use crate::options::CallPolicy;
 use crate::provider::{HttpRequest, HttpResponse, ModelReply};
 use crate::retry::{ErrorInfo, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY_BASE_MS};
 use crate::run::{Checkpoint, Run, RunResult, Status, Step};
@@ -168,22 +169,6 @@ pub trait Abort {
     fn aborted(&self) -> Option<Error>;
     /// Resolves with the abort error when the run is aborted.
     fn wait(&self) -> LocalBoxFuture<'_, Error>;
-}
-
-/// How model calls are made, whatever they are for (the loop's turns or a translation): the
-/// driver's side of a client's options. The machine never sees it.
-#[derive(Clone, Debug)]
-pub struct CallPolicy {
-    /// Model calls ask for SSE replies; text deltas become events as they arrive.
-    pub stream: bool,
-    /// Retries after a failed model call (`0` means none).
-    pub retries: u32,
-    pub retry_base_ms: f64,
-    /// The longest wait a provider may ask for (`maxRetryAfterMs`); asking for more fails the
-    /// attempt without a retry.
-    pub max_retry_after_ms: f64,
-    /// Shallow-merged into every request body (`requestParams`).
-    pub request_params: Option<Map<String, Value>>,
 }
 
 impl CallPolicy {

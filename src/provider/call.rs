@@ -2,7 +2,6 @@
 //! ([`ModelRequest`]), what goes over the wire ([`HttpRequest`], [`HttpResponse`]) and what comes
 //! back ([`ModelReply`]). Every adapter speaks in these; none of them is provider-specific.
 
-use crate::error::Result;
 use crate::message::{AssistantTurn, Message, Usage};
 use crate::style::Style;
 use crate::tool::ToolSpec;
@@ -17,14 +16,6 @@ pub struct ProviderConfig {
     pub api_key: Option<String>,
     /// Extra headers; they override the defaults, compared case-insensitively.
     pub headers: Vec<(String, String)>,
-}
-
-impl ProviderConfig {
-    /// Refuses a model its provider could not carry safely (see [`Adapter::check_model`]), before
-    /// any request.
-    pub fn check_model(style: Style, model: &str) -> Result<()> {
-        super::dispatch::adapter(style).check_model(model)
-    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

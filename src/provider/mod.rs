@@ -33,6 +33,12 @@ use crate::error::{redact, Code, Error, Result};
 use dispatch::adapter;
 use serde_json::Value;
 
+/// Refuses a model its provider could not carry safely (see `Adapter::check_model`), before any
+/// request.
+pub fn check_model(style: Style, model: &str) -> Result<()> {
+    adapter(style).check_model(model)
+}
+
 /// Puts the system prompt at the head of `messages` where `style` carries it as a message
 /// (OpenAI chat) and the messages hold none yet; other styles send it in a field of their own.
 /// The loop calls it on a fresh transcript (a history brings its own system message, or none,

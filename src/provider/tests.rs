@@ -353,7 +353,7 @@ fn the_model_enters_a_url_only_for_gemini_and_then_as_one_encoded_segment() {
         (Style::Anthropic, "claude-3-5-haiku", true),
         (Style::Anthropic, "a\u{0}?#", true),
     ] {
-        let checked = ProviderConfig::check_model(style, model);
+        let checked = super::check_model(style, model);
         assert_eq!(checked.is_ok(), ok, "{style:?} {model:?}");
         assert!(checked.err().map_or(true, |e| e.code() == "bad_input"));
     }
