@@ -1,6 +1,6 @@
 //! The one error type of the crate. Every failure carries a stable `code` that JS callers can
 //! branch on (`err.code === "answer_mismatch"`); the message is for people. Tool failures and
-//! suspensions are *not* errors: they are results fed back to the model (contract §b.7, §c).
+//! suspensions are *not* errors: they are results fed back to the model.
 //!
 //! Messages never contain an API key: provider bodies are capped and scrubbed in
 //! [`Error::provider_http`], and nothing else in the crate ever formats a key.
@@ -24,7 +24,7 @@ pub enum Code {
     AnswerMismatch,
     /// A saved state or history that cannot be resumed (corrupt, unknown version, no halted turn).
     BadState,
-    /// A relay tool is named after a builtin (contract Part 1 rule 5).
+    /// A relay tool is named after a builtin.
     RelayCollision,
     /// The host's `waitFor` or a hook threw or rejected; the run stops.
     HostCallback,
@@ -74,7 +74,7 @@ pub struct Error {
 
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// Provider bodies in error messages are capped at this many characters (contract rule 13).
+/// Provider bodies in error messages are capped at this many characters.
 pub const BODY_CAP: usize = 200;
 
 impl Error {

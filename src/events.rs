@@ -1,4 +1,4 @@
-//! Stream events (contract §a.6, §c.8), emitted by the driver whether or not the model reply
+//! Stream events, emitted by the driver whether or not the model reply
 //! itself was streamed. Per tool turn: every `tool_call` in call order before any tool runs;
 //! `pending` for a suspension before `waitFor` is called (or, on a durable halt, before `done`);
 //! `tool_result` for each completed call in call order; on a final turn `usage` then `done`.

@@ -1,4 +1,4 @@
-//! The four hooks and the body shaping of contract §a.8 and §b.5 step 3, as a seam the driver
+//! The four hooks and the body shaping, as a seam the driver
 //! calls: `beforeLLM` (replace messages / tools), `afterLLM` (raw response), `beforeTool`
 //! (short-circuit with a result, possibly a suspension, or rewrite args), `afterTool` (replace
 //! a result; never on a suspension), and `bodyTransform` (last word on the request body). A hook

@@ -58,12 +58,8 @@ pub use error::{Code, Error, Result};
 
 /// talc instead of std's dlmalloc on wasm32: a real free-list allocator (memory is reused, so a
 /// long-lived service worker does not grow) at about 3 KB gzip less.
-/// Small blocks go through a free list per size class first (`small_alloc`).
+/// Small blocks go through a free list per size class first (`crates/small-alloc`).
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
-static ALLOCATOR: small_alloc::SmallCache<talc::wasm::WasmDynamicTalc> =
-    small_alloc::SmallCache::new(talc::wasm::new_wasm_dynamic_allocator());
-
-// Compiled natively for its tests (over the system allocator).
-#[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "atomics"))))]
-mod small_alloc;
+static ALLOCATOR: toolnexus_small_alloc::SmallCache<talc::wasm::WasmDynamicTalc> =
+    toolnexus_small_alloc::SmallCache::new(talc::wasm::new_wasm_dynamic_allocator());

@@ -114,7 +114,7 @@ pub struct ToolCall {
     pub id: String,
     pub name: String,
     /// The arguments exactly as the provider sent them: OpenAI's raw string, or the serialised
-    /// `input` object for Anthropic (contract Part 1 rule 2).
+    /// `input` object for Anthropic.
     pub arguments: String,
     /// Gemini's `thoughtSignature` on this call's part, verbatim. Like [`Reasoning`] it belongs to
     /// the turn's reasoning origin and is sent back only to the same provider and model.
@@ -278,7 +278,7 @@ pub fn last_tool_turn(messages: &[Message]) -> Option<OpenTurn> {
     Some(OpenTurn { index, calls: turn.calls.clone(), results })
 }
 
-/// The provider must never see a call without a result (contract Part 1 rule 7). Any assistant
+/// The provider must never see a call without a result. Any assistant
 /// turn whose calls are not all answered gets explicit error results for the missing ones, placed
 /// right after the turn, so a transcript replayed after an abandoned halt is still valid.
 pub fn balance(messages: &mut Vec<Message>) {

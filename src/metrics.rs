@@ -1,4 +1,4 @@
-//! Observability events (contract §a.7): one `llm` event per provider call, one `tool` event per
+//! Observability events: one `llm` event per provider call, one `tool` event per
 //! tool execution (a suspension reports `isError: false, pending: true`), one `run` event per
 //! run, including runs that halt, stop at the turn cap, or fail.
 
@@ -79,7 +79,7 @@ struct Hist {
 }
 
 /// Cumulative counters and histograms of every metric event, rendered as Prometheus text
-/// byte-identical to the reference ports (contract §a.7): fixed metric order, series sorted by
+/// byte-identical to the reference ports: fixed metric order, series sorted by
 /// label string, fixed buckets, escaped label values, trailing newline.
 ///
 /// A series is kept under its raw label values (the metric fixes the label names); the escaped

@@ -1,4 +1,4 @@
-//! Retry policy (contract §b.11, Part 1 rule 13), as pure functions the driver applies: which
+//! Retry policy, as pure functions the driver applies: which
 //! failures are retryable, how long to wait, and the `ErrorInfo` a host's `onError` sees.
 
 use serde::Serialize;

@@ -1,6 +1,6 @@
 //! The durable documents: a pending `RunResult` (what `run` returns and `runWithAnswer` takes) and
 //! the `ConversationState` a store keeps per conversation id. Both carry `schemaVersion`; older
-//! versions would be migrated here, newer ones are refused clearly (contract Part 1 rule 15).
+//! versions would be migrated here, newer ones are refused clearly.
 //! Frozen fixtures of each released version live in `tests/fixtures/state/` and must keep loading.
 //! Neither ever holds a key or a function.
 

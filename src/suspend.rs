@@ -1,4 +1,4 @@
-//! Suspension as data (contract §a.3, §a.4, §c): `Request` / `Answer`, the `pending()` and
+//! Suspension as data: `Request` / `Answer`, the `pending()` and
 //! `authRequired()` producers, relay requests and the rules that turn an answer into a result.
 //! Key names are pinned across toolnexus ports; optional keys are omitted when empty.
 
@@ -291,7 +291,7 @@ pub fn relay_prompt(name: &str) -> String {
 }
 
 /// The first execution of a relay tool: a suspension carrying this one call, already stamped
-/// with the provider's call id and the provider's raw arguments (contract Part 1 rule 2).
+/// with the provider's call id and the provider's raw arguments.
 pub fn relay_request(call: &ToolCall, input: &Map<String, Value>, ids: &IdGen) -> Request {
     let rc = RelayCall {
         id: call.id.clone(),
@@ -371,7 +371,7 @@ pub fn relay_answer(request_id: &str, results: Vec<RelayResult>) -> Answer {
     Answer { id: request_id.into(), ok: true, data: Some(data), reason: None }
 }
 
-/// What a call's result becomes after `waitFor` answered (contract §c.1).
+/// What a call's result becomes after `waitFor` answered.
 pub enum AfterWait {
     /// `ok: true`, or any answer to a request that wants refusals: run the same tool once more
     /// with `ctx.answer`.
@@ -383,7 +383,7 @@ pub enum AfterWait {
 pub fn after_wait(req: &Request, answer: Option<Answer>) -> AfterWait {
     match answer {
         Some(a) if a.ok || req.rerun_on_decline => AfterWait::Retry(a),
-        // No answer counts as `{ id, ok: false }` (decisions 9); a tool that asked gets just that.
+        // No answer counts as `{ id, ok: false }` (docs/decisions.md, item 9); a tool that asked gets just that.
         None if req.rerun_on_decline => AfterWait::Retry(Answer { id: req.id.clone(), ..Answer::default() }),
         _ => AfterWait::Final(declined(req)),
     }
@@ -413,7 +413,7 @@ pub fn ask_again(asked: &Request, next: Request, answers: u32) -> Result<Request
     Err(ToolResult::error(json::join(&[lead, &next.prompt], "")))
 }
 
-/// Durable halt (contract Part 1 rule 6): the surfaced request is the first suspension in call
+/// Durable halt: the surfaced request is the first suspension in call
 /// order, and every relay call of the turn is merged into its `data.calls`, in call order.
 pub fn merge_for_halt(suspended: &[Request]) -> Option<Request> {
     let mut first = suspended.first()?.clone();

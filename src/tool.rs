@@ -64,7 +64,7 @@ impl<'de> Deserialize<'de> for ToolSource {
     }
 }
 
-/// The builtin names a relay tool may never take (contract Part 1 rule 5), even though this
+/// The builtin names a relay tool may never take, even though this
 /// package ships no builtins: a future builtin must not capture a declaration-only tool.
 pub const BUILTIN_NAMES: [&str; 10] = ["bash", "read", "write", "edit", "grep", "glob", "webfetch", "question", "apply_patch", "todowrite"];
 
@@ -80,12 +80,12 @@ pub struct ToolSpec {
     pub source: ToolSource,
 }
 
-/// `defineTool`'s default schema (contract §a.1).
+/// `defineTool`'s default schema.
 pub fn default_schema() -> Value {
     obj(vec![("type", "object".into()), ("properties", Value::Object(Map::new())), ("additionalProperties", Value::Bool(false))])
 }
 
-/// `relayTool`'s default schema (contract §c.4).
+/// `relayTool`'s default schema.
 pub fn default_relay_schema() -> Value {
     obj(vec![("type", "object".into()), ("properties", Value::Object(Map::new()))])
 }
@@ -131,7 +131,7 @@ impl ToolSpec {
     }
 }
 
-/// Every character outside `[a-zA-Z0-9_-]` becomes `_` (contract §a.1).
+/// Every character outside `[a-zA-Z0-9_-]` becomes `_`.
 pub fn sanitize_name(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
 }
@@ -159,7 +159,7 @@ impl Toolkit {
         Ok(kit)
     }
 
-    /// Adds one tool later; the collision guard applies here too (contract Part 1 rule 5).
+    /// Adds one tool later; the collision guard applies here too.
     pub fn add(&mut self, tool: ToolSpec) -> Result<()> {
         let tool = tool.validated()?;
         check_collisions(std::slice::from_ref(&tool))?;

@@ -1,4 +1,4 @@
-//! `translate` (contract Part 2 §e with Part 1 decisions): an OpenAI chat request in, exactly one
+//! `translate`: an OpenAI chat request in, exactly one
 //! call to the client's provider (OpenAI, Anthropic or Gemini), an OpenAI-shaped result out.
 //! Nothing executes: no loop, no tools, no store, no `run`/`tool` metric. The call itself is the
 //! loop's model call (`driver::model_call`): the same hooks (`beforeLLM` and `afterLLM` fire once
@@ -35,7 +35,7 @@ impl TranslateRequest {
             let f = t.get("function").unwrap_or(t);
             let name = f.get("name").and_then(Value::as_str).unwrap_or_default();
             if name.is_empty() {
-                continue; // an entry without a name is skipped (contract §e)
+                continue; // an entry without a name is skipped
             }
             let schema = f.get("parameters").or_else(|| f.get("input_schema")).filter(|s| s.is_object()).cloned();
             tools.push(

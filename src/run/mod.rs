@@ -1,4 +1,4 @@
-//! The agent loop as a state machine that does no I/O (contract §b.5, §c). A driver asks for
+//! The agent loop as a state machine that does no I/O. A driver asks for
 //! the next [`Step`], performs it (HTTP call or tool calls), and feeds the outcome back:
 //!
 //! ```text
@@ -218,7 +218,7 @@ impl Run {
     }
 
     /// `beforeLLM` replaced the messages and/or the declared tools for the rest of the run
-    /// (contract §a.8). Tools still run by name from the toolkit.
+    ///. Tools still run by name from the toolkit.
     pub fn replace_working(&mut self, messages: Option<Vec<Message>>, tools: Option<Vec<ToolSpec>>) {
         if let Some(m) = messages {
             self.segment_start = self.segment_start.min(m.len());
@@ -286,7 +286,7 @@ impl Run {
     }
 
     /// Resolves what can be resolved without the host: an unknown tool or arguments that are
-    /// not a JSON object become preset error results fed back to the model (contract §b.7).
+    /// not a JSON object become preset error results fed back to the model.
     fn dispatch(&self, slot: usize, call: &ToolCall, answer: Option<Answer>) -> Invocation {
         let mut inv = Invocation {
             slot,
@@ -336,7 +336,7 @@ impl Run {
         Checkpoint { style: self.style(), transcript: Cow::Borrowed(&self.transcript), pending }
     }
 
-    /// The conversation as it stands, for a store (contract Part 1 rule 8). Between turns it is
+    /// The conversation as it stands, for a store. Between turns it is
     /// the transcript; while tools run it also holds the results settled so far (and any filled
     /// on resume) and is halted on the suspensions settled so far, merged as a durable halt
     /// would merge them, so a host that dies while waiting can resume from it.
@@ -402,7 +402,7 @@ impl Run {
     }
 
     /// Writes the turn's results in call order. With any suspension the run halts durably
-    /// (contract Part 1 rule 6): completed results are kept in the transcript, suspended calls
+    ///: completed results are kept in the transcript, suspended calls
     /// are left without a result (that is how resume finds them), and the surfaced request is
     /// the first suspension with every relay call of the turn merged in.
     fn close_tool_turn(&mut self) -> Result<Step> {

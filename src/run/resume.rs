@@ -1,4 +1,4 @@
-//! Durable resume, `runWithAnswer` (contract Part 1 rule 7, §c.5 with decisions D-1..D-4):
+//! Durable resume, `runWithAnswer` (the resume rules of docs/decisions.md, item 4):
 //! validate, find the halted turn, keep completed results, fill every outstanding slot, then
 //! continue the same loop. No new user turn is appended and the provider never sees a call
 //! without a result.
@@ -79,7 +79,7 @@ impl Run {
         // A refusal of a request that asked for refusals (`rerunOnDecline`) answers that one
         // question, as `ok` does: its call re-runs with it and the others re-run afresh. Only the
         // relay calls merged into the request are refused with it. Any other refusal declines
-        // every outstanding call (D-4).
+        // every outstanding call (docs/decisions.md, item 4).
         let wants_refusal = pending.rerun_on_decline && !pending.is_relay();
         for &i in &outstanding {
             let call = &open.calls[i];
@@ -95,7 +95,7 @@ impl Run {
                 slots.slots[i] = Some(ToolOutcome::Result(r));
                 continue;
             }
-            // A non-relay call: re-executed; the halted one gets the answer as ctx.answer (D-3).
+            // A non-relay call: re-executed; the halted one gets the answer as ctx.answer (docs/decisions.md, item 4).
             let halted = !pending.is_relay() && i == first_outstanding;
             slots.record[i] = true;
             let inv = run.dispatch(i, call, halted.then(|| answer.clone()));
