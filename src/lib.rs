@@ -19,7 +19,7 @@ pub mod driver;
 pub mod error;
 pub mod events;
 pub mod hooks;
-pub use toolnexus_json as json;
+pub mod json;
 pub mod json_hooks;
 // Not in the loop's wasm at all: merely compiling it there shifted LLVM's inlining choices for
 // shared helpers (+370 B gzip, measured), though nothing of it was linked.

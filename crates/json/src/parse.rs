@@ -27,7 +27,9 @@ impl core::fmt::Display for ParseError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let mut at = String::new();
         super::write_u64(&mut at, self.at as u64);
-        f.write_str(&super::join(&[self.what, " at byte ", &at], ""))
+        f.write_str(self.what)?;
+        f.write_str(" at byte ")?;
+        f.write_str(&at)
     }
 }
 

@@ -1,0 +1,77 @@
+//! JSON as the core uses it: the JSON crate's reader and writers (`crates/json`, re-exported
+//! whole), and readers of small host objects field by field with the messages they refuse with.
+//! Each `serde_json::from_value::<T>` compiles a whole deserializer into the wasm; the handful of
+//! shapes the edge reads from hosts (requests, answers, relay calls and results, tool
+//! declarations, stored states) are read here instead.
+
+use serde_json::{Map, Value};
+pub use toolnexus_json::*;
+
+/// `parts.join(sep)` (and `concat` with `""`) by a plain loop: `alloc`'s generic joiner is
+/// about 1 KB of wasm for a few error texts and metric names.
+pub fn join(parts: &[&str], sep: &str) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + sep.len()).sum());
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(p);
+    }
+    out
+}
+
+// Messages are joined rather than `format!`ted: each `format!` site compiles its own argument
+// table into the wasm, and these run for every field of every host shape.
+fn must(what: &str, key: &str, be: &str) -> String {
+    join(&[what, ".", key, " must be ", be], "")
+}
+
+pub type Fields<'a> = &'a Map<String, Value>;
+
+/// An object of these fields in this order: what `json!` builds, without a serde round per field
+/// and without the `to_value(..).unwrap()` each `json!` field brings (its panic path links the
+/// `Debug` of serde_json's error and of `str`).
+pub fn obj(fields: Vec<(&str, Value)>) -> Value {
+    let mut o = Map::with_capacity(fields.len());
+    for (k, v) in fields {
+        o.insert(k.into(), v);
+    }
+    Value::Object(o)
+}
+
+pub fn object<'a>(v: &'a Value, what: &str) -> Result<Fields<'a>, String> {
+    v.as_object().ok_or_else(|| join(&[what, " must be an object"], ""))
+}
+
+/// A string field; `null` or absent is `None`.
+pub fn opt_str(o: Fields, key: &str, what: &str) -> Result<Option<String>, String> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(must(what, key, "a string")),
+    }
+}
+
+pub fn str_or_empty(o: Fields, key: &str, what: &str) -> Result<String, String> {
+    Ok(opt_str(o, key, what)?.unwrap_or_default())
+}
+
+pub fn opt_bool(o: Fields, key: &str, what: &str) -> Result<Option<bool>, String> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(must(what, key, "a boolean")),
+    }
+}
+
+pub fn opt_object(o: Fields, key: &str, what: &str) -> Result<Option<Map<String, Value>>, String> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(m)) => Ok(Some(m.clone())),
+        Some(_) => Err(must(what, key, "an object")),
+    }
+}
+
+pub fn array<'a>(o: Fields<'a>, key: &str, what: &str) -> Result<&'a Vec<Value>, String> {
+    o.get(key).and_then(Value::as_array).ok_or_else(|| must(what, key, "an array"))
+}
