@@ -1,7 +1,10 @@
 // The side panel: sends prompts to the service worker, streams its events, and asks the person
-// to approve each relay call before the content script performs it in the tab. The conversation
-// itself is read from chrome.storage.local (where the worker's store keeps it), so closing the
-// panel or a worker restart loses nothing; Stop asks the worker to abort the run.
+// to approve each relay call before the content script performs it in the tab, and to answer an
+// MCP server's questions (input-form.js). The conversation itself is read from
+// chrome.storage.local (where the worker's store keeps it), so closing the panel or a worker
+// restart loses nothing; Stop asks the worker to abort the run.
+import { inputCard } from "./input-form.js";
+
 const $ = (id) => document.getElementById(id);
 const chat = $("chat");
 const CONVERSATION_KEY = "toolnexus:panel"; // chromeStorageStore's key for the conversation "panel"
@@ -32,14 +35,29 @@ function busy(label) {
   $("send").disabled = Boolean(label);
 }
 
-let port;
+let port = null;
 let streaming = null; // the assistant bubble being streamed into
+// Messages sent while the worker was gone (an answer given just as Chrome stopped it), sent
+// again once the next worker has been greeted.
+const outbox = [];
+function post(msg) {
+  try {
+    if (!port) throw new Error("not connected");
+    port.postMessage(msg);
+  } catch {
+    outbox.push(msg);
+  }
+}
 function connect() {
-  port = chrome.runtime.connect({ name: "panel" });
-  port.onMessage.addListener(onMessage);
+  const p = chrome.runtime.connect({ name: "panel" });
+  p.onMessage.addListener(onMessage);
   // The worker may be stopped by Chrome at any time; reconnecting wakes a new one.
-  port.onDisconnect.addListener(() => setTimeout(connect, 200));
-  targetTab().then((tabId) => port.postMessage({ type: "hello", tabId }));
+  p.onDisconnect.addListener(() => { port = null; setTimeout(connect, 200); });
+  targetTab().then((tabId) => {
+    p.postMessage({ type: "hello", tabId });
+    port = p;
+    for (const msg of outbox.splice(0)) post(msg);
+  });
 }
 
 function onMessage(msg) {
@@ -54,6 +72,8 @@ function onMessage(msg) {
   if (msg.type === "usage") add("usage", msg.line);
   if (msg.type === "resuming") add("tool", "Resuming the run that was waiting for you…");
   if (msg.type === "approve") approval(msg.request, msg.calls);
+  if (msg.type === "input") question(msg.request);
+  if (msg.type === "answered") document.querySelectorAll(`.card[data-request="${CSS.escape(msg.requestId)}"]`).forEach((c) => c.remove());
   if (msg.type === "relay-result") add("tool", `✓ ${msg.call.name}: ${msg.result?.output ?? ""}${msg.result?.isError ? " (error)" : ""}`);
   if (msg.type === "error") {
     // A refused key's body is not in the error (it may echo the key): say what it means.
@@ -84,12 +104,23 @@ function approval(request, calls) {
     const b = document.createElement("button");
     b.textContent = label;
     b.className = approved ? "allow" : "decline";
-    b.onclick = () => { card.remove(); port.postMessage({ type: "decision", requestId: request.id, approved }); };
+    b.onclick = () => { card.remove(); post({ type: "decision", requestId: request.id, approved }); };
     card.append(b);
   }
   chat.append(card);
   chat.scrollTop = chat.scrollHeight;
   document.body.dataset.status = "waiting";
+}
+
+/** An MCP server's question. A card already shown for it stays as it is, with whatever the
+ * person has typed, when a new worker (after a restart) asks again. */
+function question(request) {
+  document.body.dataset.status = "waiting";
+  if (document.querySelector(`.card[data-request="${CSS.escape(request.id)}"]`)) return;
+  const card = inputCard(request, (answer) => post({ type: "answer", requestId: request.id, answer }));
+  chat.append(card);
+  chat.scrollTop = chat.scrollHeight;
+  card.querySelector("input, select, a")?.focus();
 }
 
 /** Display lines of the stored conversation (the worker's client speaks the OpenAI dialect,
@@ -135,10 +166,10 @@ $("ask").onsubmit = async (ev) => {
   streaming = null;
   document.body.dataset.status = "running";
   busy("Thinking");
-  port.postMessage({ type: "prompt", prompt, tabId: await targetTab() });
+  post({ type: "prompt", prompt, tabId: await targetTab() });
 };
-$("stop").onclick = () => port.postMessage({ type: "stop" });
-$("reset").onclick = () => port.postMessage({ type: "reset" });
+$("stop").onclick = () => post({ type: "stop" });
+$("reset").onclick = () => post({ type: "reset" });
 $("settings").onclick = () => chrome.runtime.openOptionsPage();
 const showProvider = (provider) => { $("provider").textContent = provider?.apiKey ? `${provider.style} · ${provider.model}` : "scripted model (offline)"; };
 chrome.storage.local.get("provider").then(({ provider }) => showProvider(provider));

@@ -1,6 +1,7 @@
 // The extension's service worker runs the loop. Relay tools (click, type, read_text, navigate) are
 // executed by the content script in the target tab after the person approves them in the side
-// panel. Conversations live in chrome.storage.local and are saved before every wait, so when
+// panel; an MCP server's question (a `kind: "input"` suspension) is answered there in a form.
+// Conversations live in chrome.storage.local and are saved before every wait, so when
 // Chrome stops this worker mid-run, the next worker picks the run up from storage. The panel's
 // Stop aborts the run in progress (its `signal`); the panel reads the conversation from storage
 // itself, so it shows it again after being closed or after a worker restart.
@@ -67,8 +68,11 @@ async function client() {
     return createClient({ baseUrl: provider.baseUrl, style: provider.style, model: provider.model, apiKey: provider.apiKey, headers, store });
   }
   // Paced like a model typing, so the panel's busy indicator and Stop have something to show.
-  // "#docs" asks the first tool of an MCP server named "docs" (added on the options page).
-  const scenarios = { ...SCENARIOS, docs: [{ calls: [["docs_echo", { text: "from the extension" }]] }, { text: "The MCP server says: {{results}}" }] };
+  // "#docs", "#book" and "#link" call tools of an MCP server named "docs" (added on the options
+  // page): an echo, one that asks with a form, one that asks the person to visit a page.
+  const says = { text: "The MCP server says: {{results}}" };
+  const scenarios = { ...SCENARIOS, docs: [{ calls: [["docs_echo", { text: "from the extension" }]] }, says],
+    book: [{ calls: [["docs_book", {}]] }, says], link: [{ calls: [["docs_connect", {}]] }, says] };
   return createClient({ baseUrl: "https://scripted.invalid/v1", style: "openai", model: "scripted", apiKey: "offline", fetch: scriptedFetch(scenarios, { delayMs: 15 }), store });
 }
 
@@ -76,6 +80,14 @@ async function client() {
 // They show the one conversation, so each of them sees every message.
 const panels = new Set();
 const approvals = new Map(); // request id → resolve
+// Decisions that came before this worker parked their request: a panel whose answer was given
+// as Chrome stopped the last worker sends it to the next one, which may still be reading the
+// halted run from storage.
+const early = new Map(); // request id → the decision
+function decide(requestId, value) {
+  if (approvals.has(requestId)) approvals.get(requestId)(value);
+  else if (typeof requestId === "string") early.set(requestId, value);
+}
 
 function send(msg) {
   for (const port of panels) {
@@ -83,8 +95,8 @@ function send(msg) {
   }
 }
 
-const waiting = new Map(); // request id → the calls shown for approval (this worker's parked relays)
-// Relay requests this worker has taken up, parked or being answered: the stored run still shows
+const waiting = new Map(); // request id → the message that shows it in a panel (this worker's parked requests)
+// Requests this worker has taken up, parked or being answered: the stored run still shows
 // one as pending until its answer is saved, and a panel saying hello then must not resume it again.
 const taken = new Set();
 
@@ -97,19 +109,33 @@ function busy(label) {
   send({ type: "busy", label });
 }
 
+/** Shows `request` in the panels (`shown`, the message that draws it) and waits for the person's
+ * decision; throws if the run is stopped meanwhile. */
+async function park(request, shown, signal) {
+  taken.add(request.id);
+  let value;
+  if (early.has(request.id)) {
+    value = early.get(request.id);
+    early.delete(request.id);
+  } else {
+    waiting.set(request.id, shown);
+    send(shown);
+    busy("Waiting for you");
+    value = await new Promise((resolve) => {
+      approvals.set(request.id, resolve);
+      signal.addEventListener("abort", () => resolve(null), { once: true });
+    });
+    approvals.delete(request.id);
+    waiting.delete(request.id);
+  }
+  signal.throwIfAborted();
+  send({ type: "answered", requestId: request.id }); // every other open panel drops its card
+  return value;
+}
+
 /** Runs each call of a relay request in the tab, after the person approved it in the panel. */
 async function relay(request, tabId, signal) {
-  taken.add(request.id);
-  waiting.set(request.id, relayCallsOf(request));
-  send({ type: "approve", request, calls: relayCallsOf(request) });
-  busy("Waiting for you");
-  const approved = await new Promise((resolve) => {
-    approvals.set(request.id, resolve);
-    signal.addEventListener("abort", () => resolve(null), { once: true });
-  });
-  approvals.delete(request.id);
-  waiting.delete(request.id);
-  signal.throwIfAborted();
+  const approved = await park(request, { type: "approve", request, calls: relayCallsOf(request) }, signal);
   busy(approved ? "Acting in the tab" : "Thinking");
   if (!approved) return { id: request.id, ok: false, reason: "declined" };
   const results = [];
@@ -125,6 +151,20 @@ async function relay(request, tabId, signal) {
   }
   busy("Thinking");
   return relayAnswer(request.id, results);
+}
+
+/**
+ * An MCP server's question (`kind: "input"`): the panel shows it as a form (or a link, in URL
+ * mode) and sends `{ ok, data?, reason? }`; the answer goes back under the request's own id,
+ * which carries what the server needs to go on. The run is halted in storage meanwhile, so a
+ * new worker asks again after a restart and the panel keeps the form it shows.
+ */
+async function answerInput(request, signal) {
+  const a = await park(request, { type: "input", request }, signal);
+  busy("Thinking");
+  const responses = a?.data?.inputResponses;
+  if (a?.ok === true && responses && typeof responses === "object") return { id: request.id, ok: true, data: { inputResponses: responses } };
+  return { id: request.id, ok: false, reason: a?.reason === "cancelled" ? "cancelled" : "declined" };
 }
 
 /** Forwards a stream's events to the panel; resolves to its result. The halted state is in
@@ -144,10 +184,11 @@ async function forward(events, total) {
 const prompts = (messages) => messages.filter((m) => m.role === "user" &&
   (typeof m.content === "string" || (Array.isArray(m.content) && m.content.some((b) => b.type === "text")) || m.parts?.some((p) => p.text))).length;
 
-/** Relay round trips until the run is done (or declined, or stopped). */
+/** Relay round trips and questions until the run is done (or declined, or stopped). */
 async function continueFrom(c, result, tabId, signal, total) {
   while (result.status === "pending") {
-    const answer = await relay(result.pending, tabId, signal);
+    const p = result.pending;
+    const answer = p.kind === "input" ? await answerInput(p, signal) : await relay(p, tabId, signal);
     result = await forward(c.streamWithAnswer({ toolkit: await toolkit(), id: CONVERSATION, answer, signal }), total);
   }
   const line = `${total.turns} model call${total.turns === 1 ? "" : "s"} · ${total.totalTokens} tokens (${total.promptTokens} in, ${total.completionTokens} out)`;
@@ -198,7 +239,7 @@ async function resumeIfHalted(tabId) {
   const state = await store.get(CONVERSATION);
   if (!state?.pending) return;
   if (waiting.has(state.pending.id)) {
-    send({ type: "approve", request: state.pending, calls: waiting.get(state.pending.id) }); // already parked here
+    send(waiting.get(state.pending.id)); // already parked here
     return;
   }
   if (taken.has(state.pending.id)) return; // approved, its answer on the way
@@ -215,7 +256,8 @@ chrome.runtime.onConnect.addListener((port) => {
   port.onDisconnect.addListener(() => panels.delete(port));
   port.onMessage.addListener((msg) => {
     if (msg.type === "prompt") run(msg.prompt, msg.tabId);
-    if (msg.type === "decision") approvals.get(msg.requestId)?.(msg.approved);
+    if (msg.type === "decision") decide(msg.requestId, msg.approved);
+    if (msg.type === "answer") decide(msg.requestId, msg.answer);
     if (msg.type === "hello") resumeIfHalted(msg.tabId);
     if (msg.type === "stop") current?.abort(new DOMException("Stopped by you", "AbortError"));
     if (msg.type === "reset") {

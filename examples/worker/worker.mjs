@@ -1,19 +1,39 @@
 // A Cloudflare Worker that runs the toolnexus loop and keeps each run in Workers KV, so a run can
-// halt on a relay call in one request and resume in the next, in any isolate.
+// halt on a relay call, or on an MCP server's question, in one request and resume in the next, in
+// any isolate.
 //
 //   POST   /runs                 { prompt, style? }   start a run (add ?stream=1 for SSE events)
-//   POST   /runs/:id/answer      { results } | { answer }   resume a halted run
+//   POST   /runs/:id/answer      { results } | { inputResponses } | { answer }   resume a halted run
 //   DELETE /runs/:id                                   discard a run
 //   GET    /runs/:id                                   the stored state
 //
 // Bindings: RUNS (a KV namespace), or RUNS_DO (a Durable Object namespace of the exported
 // ConversationObject class) for runs that several clients may answer at once. With API_KEY (and
 // BASE_URL, STYLE, MODEL) it calls a real provider; without one it uses the embedded scripted
-// model, offline.
+// model, offline. With MCP_URL (and MCP_SERVER, the name, "mcp" by default) the tools of that
+// MCP server join the run's.
 import { createClient, createToolkit, defineTool, relayTool, relayAnswer, kvStore, durableObjectStore, ConversationObject } from "./pkg/workerd.js";
-import { scriptedFetch } from "./scripted-logic.mjs";
+import { mcpTools } from "./pkg/mcp/workerd.js";
+import { scriptedFetch, SCENARIOS } from "./scripted-logic.mjs";
 
-const toolkit = () => createToolkit({ tools: [
+/**
+ * The MCP server's tools (`<server>_<tool>`), or none without MCP_URL. The listing is kept in KV
+ * (`mcp:<server>`, plain data), so the request that resumes a run — in another isolate, maybe
+ * days later — rebuilds the tools without connecting: its only request to the server is the
+ * call that carries the user's answer.
+ */
+async function mcp(env) {
+  if (!env.MCP_URL) return [];
+  const server = env.MCP_SERVER ?? "mcp";
+  const kept = await env.RUNS?.get(`mcp:${server}`, "json");
+  if (kept?.url === env.MCP_URL) return mcpTools(kept);
+  const tools = await mcpTools({ server, url: env.MCP_URL });
+  await env.RUNS?.put(`mcp:${server}`, JSON.stringify(tools.source));
+  return tools;
+}
+
+const toolkit = async (env) => createToolkit({ tools: [
+  ...(await mcp(env)),
   defineTool({ name: "lookup_price", description: "Look up the price of an item",
     inputSchema: { type: "object", properties: { item: { type: "string" } }, required: ["item"] },
     run: async ({ item }) => ({ "blue mug": "$12.50", "red mug": "$9.90" })[item] ?? `no price for ${item}` }),
@@ -35,7 +55,11 @@ function client(env, style) {
     return createClient({ baseUrl: env.BASE_URL, style: env.STYLE ?? "openai", model: env.MODEL ?? "gpt-4o-mini", apiKey: env.API_KEY, store });
   }
   const s = style ?? "openai";
-  return createClient({ baseUrl: s === "openai" ? "https://scripted.invalid/v1" : "https://scripted.invalid", style: s, model: `scripted-${s}`, apiKey: "offline", fetch: scriptedFetch(), store });
+  // "#greet" and "#survey" call tools of the MCP server that ask the user once and twice (the
+  // 2026-07-28 test server in tests/mcp has them).
+  const says = { text: "The MCP server says: {{results}}" };
+  const scenarios = { ...SCENARIOS, greet: [{ calls: [["mcp_greet", { greeting: "Hello" }]] }, says], survey: [{ calls: [["mcp_survey", {}]] }, says] };
+  return createClient({ baseUrl: s === "openai" ? "https://scripted.invalid/v1" : "https://scripted.invalid", style: s, model: `scripted-${s}`, apiKey: "offline", fetch: scriptedFetch(scenarios), store });
 }
 
 /** A run's result as the API shows it. */
@@ -71,12 +95,12 @@ export default {
         const runId = crypto.randomUUID();
         const c = client(env, b.style);
         if (url.searchParams.get("stream") === "1") {
-          const events = c.stream(b.prompt, { toolkit: toolkit(), id: runId });
+          const events = c.stream(b.prompt, { toolkit: await toolkit(env), id: runId });
           const res = sse(events);
           res.headers.set("x-run-id", runId);
           return res;
         }
-        const r = await c.ask(b.prompt, { toolkit: toolkit(), id: runId });
+        const r = await c.ask(b.prompt, { toolkit: await toolkit(env), id: runId });
         return json(r.status === "pending" ? 202 : 200, view(runId, r));
       }
       if (!id) return problem(405, "method_not_allowed", `${request.method} /runs`);
@@ -91,9 +115,18 @@ export default {
       if (request.method === "POST" && action === "answer") {
         if (!state.pending) return problem(409, "not_halted", `run ${id} is not waiting for an answer`);
         const b = await body(request);
-        if (!b || (!Array.isArray(b.results) && typeof b.answer !== "object")) return problem(400, "bad_request", "send { results: [{ id, output, isError? }] } or { answer }");
-        const answer = b.answer ?? relayAnswer(state.pending.id, b.results);
-        const r = await client(env, state.style).askWithAnswer({ toolkit: toolkit(), id, answer });
+        if (!b || (!Array.isArray(b.results) && typeof b.inputResponses !== "object" && typeof b.answer !== "object")) {
+          return problem(400, "bad_request", "send { results: [{ id, output, isError? }] }, { inputResponses } or { answer }");
+        }
+        const input = state.pending.kind === "input";
+        if (!b.answer && (input ? !b.inputResponses : !Array.isArray(b.results))) {
+          return problem(409, "answer_mismatch", `run ${id} waits for ${input ? "{ inputResponses } (a question)" : "{ results } (relay calls)"}`);
+        }
+        // An MCP question (kind "input") is answered with the server's `inputResponses`; the
+        // pending request's id carries what the server needs to go on, so it is echoed as stored.
+        const answer = b.answer
+          ?? (input ? { id: state.pending.id, ok: true, data: { inputResponses: b.inputResponses } } : relayAnswer(state.pending.id, b.results));
+        const r = await client(env, state.style).askWithAnswer({ toolkit: await toolkit(env), id, answer });
         return json(r.status === "pending" ? 202 : 200, view(id, r));
       }
       return problem(405, "method_not_allowed", `${request.method} ${url.pathname}`);

@@ -1,6 +1,7 @@
 // mcpTools against the MCP reference server @modelcontextprotocol/server-everything (pinned in
 // package.json) in its Streamable HTTP mode, run as its own process: its real tools listed and
-// called (text, a sum, structured content, an image), one used by the loop, the session ended.
+// called (text, a sum, structured content, an image), one used by the loop, the session ended;
+// its elicitation tools are not offered to a client that does not declare elicitation.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
@@ -37,6 +38,14 @@ test("server-everything: its tools are listed, called and used in a run", async 
   const tools = await mcpTools({ server: "everything", url });
   const names = tools.map((t) => t.name);
   for (const n of ["everything_echo", "everything_get-sum", "everything_get-tiny-image", "everything_get-structured-content"]) assert.ok(names.includes(n), `${n} in ${names}`);
+  // An SDK 1.x server: the 2026-07-28 probe is refused and the session protocol is used.
+  assert.equal(tools.source.protocol, "2025-11-25");
+  // Its questions are server-to-client requests inside a session (not `input_required`), which the
+  // client cannot answer yet: it declares no elicitation at initialize, so the server, which
+  // offers these tools only to clients that do, leaves them out rather than asking mid-call.
+  for (const n of ["trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request"]) {
+    assert.ok(!names.includes(`everything_${n}`), `${n} is not offered`);
+  }
   const tool = (n) => tools.find((t) => t.name === `everything_${n}`);
   assert.equal((await tool("echo").run({ message: "hi" }, {})).output, "Echo: hi");
   assert.equal((await tool("get-sum").run({ a: 2, b: 3 }, {})).output, "The sum of 2 and 3 is 5.");

@@ -1,59 +1,11 @@
 // An MCP server of protocol revision 2026-07-28 for the tests, built on the official
 // `@modelcontextprotocol/server` 2.x package (pinned in package.json): `createMcpHandler` gives a
 // fetch-style handler, wrapped here in node:http (the package has no node adapter of its own).
-// It serves 2025 clients on the same URL unless `legacy: "reject"`. Tools that ask for input
-// (multi round-trip requests) are ours; `log` records what each request carried.
+// It serves 2025 clients on the same URL unless `legacy: "reject"`. Its tools (tools2026.mjs),
+// some of which ask for input, are ours; `log` records what each request carried.
 import http from "node:http";
-import { McpServer, createMcpHandler, inputRequired, inputResponse } from "@modelcontextprotocol/server";
-import * as z from "zod/v4";
-
-function factory(log) {
-  return () => {
-    const server = new McpServer({ name: "toolnexus-test-2026", version: "2.0.0" });
-    server.registerTool("echo", { description: "Echoes the text", inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
-      content: [{ type: "text", text: `echo: ${text}` }],
-    }));
-    // Asks once who to greet (form mode); a decline or cancel is reported as the result.
-    server.registerTool("greet", { description: "Greets someone it asks for", inputSchema: z.object({ greeting: z.string() }) },
-      async ({ greeting }, ctx) => {
-        log.retries.push({ tool: "greet", inputResponses: ctx.mcpReq.inputResponses, requestState: ctx.mcpReq.requestState?.() });
-        const r = inputResponse(ctx.mcpReq.inputResponses, "who");
-        if (r.kind === "elicit" && r.action === "accept") return { content: [{ type: "text", text: `${greeting}, ${r.content.name}!` }] };
-        if (r.kind === "elicit") return { content: [{ type: "text", text: `no greeting: ${r.action}` }] };
-        return inputRequired({
-          inputRequests: { who: inputRequired.elicit({ message: "Who should I greet?", requestedSchema: z.object({ name: z.string() }) }) },
-          requestState: `greet:${greeting}`,
-        });
-      });
-    // Asks twice: a name, then (with the name in its state) a colour.
-    server.registerTool("survey", { description: "Asks two questions", inputSchema: z.object({}) }, async (_args, ctx) => {
-      const state = ctx.mcpReq.requestState?.();
-      log.retries.push({ tool: "survey", inputResponses: ctx.mcpReq.inputResponses, requestState: state });
-      const name = inputResponse(ctx.mcpReq.inputResponses, "name");
-      const colour = inputResponse(ctx.mcpReq.inputResponses, "colour");
-      if (colour.kind === "elicit" && colour.action === "accept" && state?.startsWith("name:")) {
-        return { content: [{ type: "text", text: `${state.slice(5)} likes ${colour.content.colour}` }] };
-      }
-      if (name.kind === "elicit" && name.action === "accept") {
-        return inputRequired({
-          inputRequests: { colour: inputRequired.elicit({ message: "Favourite colour?", requestedSchema: z.object({ colour: z.string() }) }) },
-          requestState: `name:${name.content.name}`,
-        });
-      }
-      return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: "Your name?", requestedSchema: z.object({ name: z.string() }) }) } });
-    });
-    // URL mode: the user visits a page; the retry carries only the action.
-    server.registerTool("connect", { description: "Links an account", inputSchema: z.object({}) }, async (_args, ctx) => {
-      const r = inputResponse(ctx.mcpReq.inputResponses, "link");
-      if (r.kind === "elicit") return { content: [{ type: "text", text: `link: ${r.action}` }] };
-      return inputRequired({
-        inputRequests: { link: inputRequired.elicitUrl({ message: "Link your account", url: "https://auth.example.test/link?x=1" }) },
-        requestState: "link-1",
-      });
-    });
-    return server;
-  };
-}
+import { createMcpHandler } from "@modelcontextprotocol/server";
+import { factory } from "./tools2026.mjs";
 
 /**
  * Starts the server on 127.0.0.1 port 0: `{ url, log, close }`. `legacy`: "stateless" (default)

@@ -35,7 +35,7 @@ const accept = (key, content) => ({ [key]: { action: "accept", content } });
 test("discovery picks 2026-07-28: no initialize, no session, _meta and the routing headers on every request", async () => {
   const s = await server();
   const tools = await mcpTools({ server: "s", url: s.url });
-  assert.deepEqual(tools.map((t) => t.name), ["s_echo", "s_greet", "s_survey", "s_connect"]);
+  assert.deepEqual(tools.map((t) => t.name), ["s_echo", "s_greet", "s_survey", "s_connect", "s_book"]);
   assert.equal(tools.source.protocol, V, "the chosen revision is in the entry");
   assert.deepEqual(await byName(tools, "s_echo").run({ text: "hi" }, {}), { output: "echo: hi", isError: false, metadata: { server: "s" } });
   const rq = s.log.requests;
@@ -197,23 +197,44 @@ test("two rounds, halted durably each time, resumed from JSON in fresh Node proc
   assert.equal(s.log.requests.at(-1).body.params.requestState, "name:Ann");
 });
 
+test("URL mode through the loop: halted with the url, resumed in a fresh Node process once the user has been there", async () => {
+  const s = await server();
+  const tools = await mcpTools({ server: "s", url: s.url });
+  const entry = JSON.stringify(tools.source);
+  const halted = await modelClient({ fetch: scriptedFetch({ connect: [{ calls: [["s_connect", {}]] }, { text: "Said: {{results}}" }] }) })
+    .run("#connect", { toolkit: createToolkit({ tools }) });
+  assert.equal(halted.status, "pending");
+  assert.deepEqual([halted.pending.kind, halted.pending.prompt, halted.pending.url], ["input", "Link your account", "https://auth.example.test/link?x=1"]);
+  assert.deepEqual(halted.pending.data.inputRequests.link.params, { mode: "url", message: "Link your account", url: "https://auth.example.test/link?x=1" });
+  const done = await resumeInChild(entry, JSON.stringify(halted), { inputResponses: { link: { action: "accept" } } });
+  assert.equal(done.text, "Said: s_connect → link: accept");
+  assert.deepEqual(s.log.requests.at(-1).body.params.inputResponses, { link: { action: "accept" } }, "no content for a URL-mode answer");
+  assert.equal(s.log.requests.at(-1).body.params.requestState, "link-1");
+  // the user dismissed it instead, or said no: a cancel or a decline, from a fresh process too
+  const cancelled = await resumeInChild(entry, JSON.stringify(halted), undefined, { reason: "cancelled" });
+  assert.equal(cancelled.text, "Said: s_connect → link: cancel");
+  const declined = await resumeInChild(entry, JSON.stringify(halted), undefined, { reason: "declined" });
+  assert.equal(declined.text, "Said: s_connect → link: decline");
+});
+
 const CHILD = `
 import { createClient, createToolkit } from "toolnexus-wasm";
 import { mcpTools } from "toolnexus-wasm/mcp";
 import { scriptedFetch } from ${JSON.stringify(new URL("../../demo/scripted-logic.mjs", import.meta.url).href)};
-const { entry, state, data } = JSON.parse(process.env.RESUME);
+const { entry, state, data, refusal } = JSON.parse(process.env.RESUME);
 const tools = await mcpTools(JSON.parse(entry));
 const s = JSON.parse(state);
-const scenarios = { survey: [{ calls: [["s_survey", {}]] }, { text: "Said: {{results}}" }] };
+const scenarios = { survey: [{ calls: [["s_survey", {}]] }, { text: "Said: {{results}}" }], connect: [{ calls: [["s_connect", {}]] }, { text: "Said: {{results}}" }] };
 const client = createClient({ baseUrl: "http://model.test/v1", style: "openai", model: "scripted", apiKey: "sk-test", fetch: scriptedFetch(scenarios) });
-const r = await client.runWithAnswer({ toolkit: createToolkit({ tools }), state: s, answer: { id: s.pending.id, ok: true, data } });
+const r = await client.runWithAnswer({ toolkit: createToolkit({ tools }), state: s, answer: { id: s.pending.id, ok: !refusal, data, ...refusal } });
 process.stdout.write(JSON.stringify(r));
 `;
 
-function resumeInChild(entry, state, data) {
+/** Resumes in a child process with `{ ok: true, data }`, or with the `refusal` (`{ reason? }`) as an `ok: false` answer. */
+function resumeInChild(entry, state, data, refusal) {
   const cwd = fileURLToPath(new URL(".", import.meta.url));
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["--input-type=module", "-e", CHILD], { cwd, env: { ...process.env, RESUME: JSON.stringify({ entry, state, data }) } },
+    execFile(process.execPath, ["--input-type=module", "-e", CHILD], { cwd, env: { ...process.env, RESUME: JSON.stringify({ entry, state, data, refusal }) } },
       (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(JSON.parse(stdout))));
   });
 }

@@ -1,0 +1,197 @@
+// examples/extension answering an MCP server's questions (revision 2026-07-28, the official
+// `@modelcontextprotocol/server` in tests/mcp/server2026.mjs) in Chromium (Playwright): the
+// question is a form in the side panel drawn from its requestedSchema; the run is halted in
+// chrome.storage.local while the form waits, Chrome stops the service worker, the person fills in
+// and submits the form, and the next worker sends the answer and finishes the run. URL mode is a
+// link and Done; Decline and Cancel reach the server as such. Screenshots go to test-output/.
+import test, { after, before } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { start2026 } from "./server2026.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../..");
+const { chromium } = createRequire(path.join(repo, "tools/js/package.json"))("playwright-core");
+const shots = path.join(repo, "test-output");
+
+let mcp, context, root, extId;
+before(async () => {
+  mcp = await start2026();
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-ext-input-"));
+  const extDir = path.join(root, "ext");
+  fs.cpSync(path.join(repo, "examples/extension"), extDir, { recursive: true });
+  fs.cpSync(path.join(repo, "pkg"), path.join(extDir, "pkg"), { recursive: true });
+  fs.copyFileSync(path.join(repo, "demo/scripted-logic.mjs"), path.join(extDir, "scripted-logic.mjs"));
+  fs.mkdirSync(shots, { recursive: true });
+  context = await chromium.launchPersistentContext(path.join(root, "profile"), {
+    executablePath: "/usr/bin/chromium", headless: true, ignoreDefaultArgs: ["--disable-extensions"],
+    viewport: { width: 420, height: 760 },
+    args: [`--disable-extensions-except=${extDir}`, `--load-extension=${extDir}`, "--no-sandbox", "--disable-gpu", "--disable-quic",
+      "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"],
+  });
+  const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
+  extId = new URL(sw.url()).host;
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extId}/options.html`);
+  await options.fill("#mcpName", "docs");
+  await options.fill("#mcpUrl", mcp.url);
+  await options.click("#addServer");
+  await options.waitForSelector("#servers li");
+  await options.close();
+});
+after(async () => { await context?.close(); await mcp?.close(); fs.rmSync(root, { recursive: true, force: true }); });
+
+const status = (panel, s) => panel.waitForFunction((want) => document.body.dataset.status === want, s, { timeout: 15_000 }).catch(async () => {
+  throw new Error(`not ${s}; the panel shows: ${await panel.textContent("body")}`);
+});
+async function send(panel, prompt) {
+  await panel.evaluate(() => { delete document.body.dataset.status; });
+  await panel.fill("#prompt", prompt);
+  await panel.click("#send");
+}
+const stored = (page) => page.evaluate(async () => (await chrome.storage.local.get("toolnexus:panel"))["toolnexus:panel"]);
+const calls = () => mcp.log.requests.filter((r) => r.body?.method === "tools/call");
+
+/** Stops the extension's service worker (Chrome does so to idle workers) and waits until it has. */
+async function stopWorker(page) {
+  const cdp = await context.newCDPSession(page);
+  const versions = new Map();
+  cdp.on("ServiceWorker.workerVersionUpdated", (e) => { for (const v of e.versions) versions.set(v.versionId, v); });
+  await cdp.send("ServiceWorker.enable");
+  const running = () => [...versions.values()].filter((v) => v.runningStatus === "running" && v.scriptURL.endsWith("/sw.js"));
+  for (let i = 0; i < 50 && !running().length; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(running().length, 1, "one worker runs");
+  await cdp.send("ServiceWorker.stopWorker", { versionId: running()[0].versionId });
+  for (let i = 0; i < 50 && running().length; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(running().length, 0, "the worker stopped");
+  await cdp.detach();
+}
+
+test("an MCP question is a form in the side panel; the worker is stopped while it waits; the answer finishes the run", async () => {
+  const panel = await context.newPage();
+  await panel.goto(`chrome-extension://${extId}/panel.html`);
+  await send(panel, "#book");
+  const card = panel.locator(".card.input");
+  await card.waitFor({ timeout: 15_000 });
+  await status(panel, "waiting");
+  assert.equal(await panel.textContent("#busy-label"), "Waiting for you");
+
+  // Drawn from the schema, each field labelled (its title), described and typed.
+  const form = panel.getByRole("form", { name: "docs asks:" });
+  assert.equal(await form.count(), 1, "the card is a form named by who asks");
+  assert.equal(await card.locator("legend").textContent(), "Book a table");
+  const name = panel.getByLabel("Your name");
+  assert.deepEqual(await name.evaluate((e) => [e.type, e.required, e.minLength]), ["text", true, 1]);
+  assert.equal(await panel.getByText("The table is booked under it").count(), 1);
+  assert.equal(await name.getAttribute("aria-describedby"), await panel.getByText("The table is booked under it").getAttribute("id"));
+  const guests = panel.getByLabel("Guests");
+  assert.deepEqual(await guests.evaluate((e) => [e.type, e.step, e.min, e.max, e.value, e.required]), ["number", "1", "1", "12", "2", true]);
+  assert.deepEqual(await panel.getByLabel("Budget per person").evaluate((e) => [e.type, e.step, e.min, e.required]), ["number", "any", "0", false]);
+  const veg = panel.getByLabel("Vegetarian menu");
+  assert.deepEqual(await veg.evaluate((e) => [e.type, e.checked]), ["checkbox", false]);
+  const seating = panel.getByLabel("Seating");
+  assert.deepEqual(await seating.evaluate((e) => [...e.options].map((o) => [o.value, o.text])),
+    [["", "Choose…"], ["window", "By the window"], ["aisle", "Aisle"], ["bar", "At the bar"]]);
+  assert.deepEqual(await panel.getByLabel("Time").evaluate((e) => [...e.options].map((o) => o.value)), ["", "18:00", "20:00"]);
+  assert.deepEqual(await card.locator("button").allTextContents(), ["Submit", "Decline", "Cancel"]);
+  assert.equal(await panel.evaluate(() => document.activeElement?.id), await name.getAttribute("id"), "the first field has the focus");
+
+  // The run is halted in chrome.storage.local: a stopped worker loses nothing.
+  const halted = await stored(panel);
+  assert.equal(halted.pending.kind, "input");
+  assert.deepEqual(Object.keys(halted.pending.data.inputRequests), ["booking"]);
+  assert.equal(calls().length, 1, "the server has asked once");
+
+  // Half filled in, a required field left empty: the browser does not let it go.
+  await name.fill("Ada");
+  await guests.fill("3");
+  await card.locator("button[type=submit]").click();
+  assert.equal(await card.count(), 1, "still shown");
+  assert.equal(await seating.evaluate((e) => e.validity.valueMissing), true);
+  await panel.screenshot({ path: path.join(shots, "extension-mcp-form.png") });
+
+  await stopWorker(panel);
+  // The panel reconnects; a new worker reads the halted run and asks again; the form the
+  // person is filling in stays as it is.
+  await panel.waitForSelector("text=Resuming the run", { timeout: 10_000 });
+  await status(panel, "waiting");
+  assert.equal(await card.count(), 1, "one form");
+  assert.equal(await name.inputValue(), "Ada", "what was typed is kept");
+  assert.equal(await guests.inputValue(), "3");
+  assert.equal(calls().length, 1, "the new worker did not call the server again to ask");
+
+  await seating.selectOption({ label: "By the window" });
+  await veg.check();
+  await panel.getByLabel("Budget per person").fill("25.5");
+  await panel.getByLabel("Time").selectOption("20:00");
+  await card.locator("button[type=submit]").click();
+  await status(panel, "done");
+  assert.equal(await panel.evaluate(() => document.body.dataset.answer),
+    "The MCP server says: docs_book → Booked 3 at the window for Ada (vegetarian, 25.5 € each, 20:00)");
+  assert.equal(await card.count(), 0);
+
+  // The server got typed values (its schema check passed) and only the retry came from the new worker.
+  const retry = calls().at(-1).body.params;
+  assert.deepEqual(retry.inputResponses, { booking: { action: "accept", content: { name: "Ada", guests: 3, budget: 25.5, vegetarian: true, seating: "window", time: "20:00" } } });
+  assert.equal(calls().length, 2);
+  const after = await stored(panel);
+  assert.equal(after.pending, undefined);
+  assert.match(JSON.stringify(after.messages), /Booked 3 at the window for Ada/, "the model got the tool's result");
+  await panel.screenshot({ path: path.join(shots, "extension-mcp-form-done.png") });
+  await panel.close();
+});
+
+test("a form submitted just as the worker stops reaches the next worker once", async () => {
+  const panel = await context.newPage();
+  await panel.goto(`chrome-extension://${extId}/panel.html`);
+  await panel.click("#reset");
+  await panel.waitForFunction(() => !document.querySelector("#chat .msg"));
+  await send(panel, "#book");
+  const card = panel.locator(".card.input");
+  await card.waitFor({ timeout: 15_000 });
+  await panel.getByLabel("Your name").fill("Bo");
+  await panel.getByLabel("Seating").selectOption("bar");
+  const n = calls().length;
+  await stopWorker(panel);
+  await card.locator("button[type=submit]").click(); // the panel may not have a worker yet: it sends when it has
+  await status(panel, "done");
+  assert.equal(await panel.evaluate(() => document.body.dataset.answer), "The MCP server says: docs_book → Booked 2 at the bar for Bo");
+  assert.equal(calls().length, n + 1, "answered once");
+  assert.equal(await card.count(), 0, "not asked again");
+  await panel.close();
+});
+
+test("URL mode is a link and Done; Decline and Cancel reach the server", async () => {
+  const panel = await context.newPage();
+  await panel.goto(`chrome-extension://${extId}/panel.html`);
+  await panel.click("#reset");
+  await panel.waitForFunction(() => !document.querySelector("#chat .msg"));
+
+  await send(panel, "#link");
+  const card = panel.locator(".card.input");
+  await card.waitFor({ timeout: 15_000 });
+  const a = card.getByRole("link", { name: "Open auth.example.test" });
+  assert.deepEqual(await a.evaluate((e) => [e.href, e.target, e.rel]), ["https://auth.example.test/link?x=1", "_blank", "noopener noreferrer"]);
+  assert.equal(await card.locator("legend").textContent(), "Link your account");
+  assert.deepEqual(await card.locator("button").allTextContents(), ["Done", "Decline", "Cancel"]);
+  await panel.screenshot({ path: path.join(shots, "extension-mcp-link.png") });
+  await card.getByRole("button", { name: "Done" }).click();
+  await status(panel, "done");
+  assert.equal(await panel.evaluate(() => document.body.dataset.answer), "The MCP server says: docs_connect → link: accept");
+  assert.deepEqual(calls().at(-1).body.params.inputResponses, { link: { action: "accept" } });
+
+  for (const [button, action] of [["Decline", "decline"], ["Cancel", "cancel"]]) {
+    await send(panel, "#book");
+    await card.waitFor({ timeout: 15_000 });
+    await card.getByRole("button", { name: button }).click();
+    await status(panel, "done");
+    assert.equal(await panel.evaluate(() => document.body.dataset.answer), `The MCP server says: docs_book → no booking: ${action}`);
+    assert.deepEqual(calls().at(-1).body.params.inputResponses, { booking: { action } });
+  }
+  await panel.close();
+});
