@@ -343,9 +343,11 @@ fn pending_promise() -> (Promise, Function) {
 
 #[wasm_bindgen_test]
 async fn the_executor_keeps_each_await_apart() {
-    use toolnexus_task::{promise, settle};
-    // A finished await still alive while the next one starts (a `match` on it, say) must not
-    // touch the next one's slot when it is dropped.
+    // The edge awaits host promises with wasm-bindgen-futures' `JsFuture` and runs each
+    // operation with `future_to_promise`: what it relies on, in the hosts it runs in.
+    use wasm_bindgen_futures::{future_to_promise, JsFuture};
+    let settle = |p: &Promise| JsFuture::from(p.clone());
+    // A finished await still alive while the next one starts must not disturb the next one.
     let mut first = settle(&Promise::resolve(&JsValue::from(1)));
     assert_eq!((&mut first).await.unwrap(), 1);
     let (p, resolve) = pending_promise();
@@ -353,17 +355,20 @@ async fn the_executor_keeps_each_await_apart() {
     drop(first);
     resolve.call1(&JsValue::UNDEFINED, &2.into()).unwrap();
     assert_eq!(second.await.unwrap(), 2);
-    // An await dropped before its promise settles (an aborted run) frees its slot when it does.
+    // An await dropped before its promise settles (an aborted run): the settlement that comes
+    // later finds its callbacks still valid and frees them (no "closure invoked after being
+    // dropped" throw reaches the host).
     let (p, resolve) = pending_promise();
     drop(settle(&p));
     resolve.call1(&JsValue::UNDEFINED, &3.into()).unwrap();
+    assert_eq!(await_promise(p).await.unwrap(), 3);
     assert_eq!(settle(&Promise::reject(&JsValue::from("no"))).await.unwrap_err(), "no");
     // Many tasks at once, each awaiting twice, settle each with its own value.
     let tasks: Vec<Promise> = (0..64)
         .map(|i| {
-            promise(async move {
-                let a = settle(&Promise::resolve(&JsValue::from(i))).await?;
-                settle(&Promise::resolve(&JsValue::from(a.as_f64().unwrap() * 2.0))).await
+            future_to_promise(async move {
+                let a = JsFuture::from(Promise::resolve(&JsValue::from(i))).await?;
+                JsFuture::from(Promise::resolve(&JsValue::from(a.as_f64().unwrap() * 2.0))).await
             })
         })
         .collect();

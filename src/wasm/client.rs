@@ -218,7 +218,7 @@ impl Client {
             _ => {
                 let sink = (!stream.is_undefined()).then(|| Sink::Stream(stream.unchecked_into()));
                 let fut = perform(inner, kind, a, b, sink);
-                toolnexus_task::promise(async move { fut.await.map_err(js_error) }).into()
+                wasm_bindgen_futures::future_to_promise(async move { fut.await.map_err(js_error) }).into()
             }
         }
     }

@@ -91,13 +91,21 @@ pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
 }
 pub type JsResult<T> = std::result::Result<T, JsValue>;
 
+/// Awaits `p`, a native Promise made by the edge's JS helpers (wasm-bindgen-futures' `JsFuture`:
+/// `Ok` with its value, `Err` with what it rejected with). Its two callbacks are freed when the
+/// promise settles, which is why every promise a run awaits is guarded by the run's signal: each
+/// settles by the run's end, so none is left holding them.
+pub fn await_js(p: &JsValue) -> wasm_bindgen_futures::JsFuture {
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::unchecked_from_js(p.clone()))
+}
+
 /// Awaits whatever a JS call returned (a value or a Promise); a throw or a rejection is `Err`.
 /// A thenable is awaited through a promise of our own (`awaited`), never through its own `then`.
 pub async fn settle(call: std::result::Result<JsValue, JsValue>) -> std::result::Result<JsValue, JsValue> {
     match call {
         // Only an object can be a thenable: a plain value needs no promise hop.
         Ok(v) if !v.is_object() && !v.is_function() => Ok(v),
-        Ok(v) => toolnexus_task::settle(&awaited(&v)).await,
+        Ok(v) => await_js(&awaited(&v)).await,
         Err(e) => Err(e),
     }
 }

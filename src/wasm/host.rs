@@ -5,7 +5,7 @@
 //! each call into plain values, so a wrong shape is a typed error, never a throw through Rust
 //! frames.
 
-use super::convert::{from_js, from_thrown, get, settle, thrown_message, to_js};
+use super::convert::{await_js, from_js, from_thrown, get, settle, thrown_message, to_js};
 use crate::conversation::ConversationStore;
 use crate::driver::{
     aborted, host_status, request_head, too_large, Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport,
@@ -25,7 +25,6 @@ use futures_util::FutureExt;
 use js_sys::{Array, Function, Promise, Uint8Array};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use toolnexus_task::settle as await_js;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]

@@ -14,8 +14,8 @@ use futures_util::future::LocalBoxFuture;
 use js_sys::{Array, Promise, Reflect, Uint8Array, JSON};
 use serde_json::Value;
 use std::rc::Rc;
-use toolnexus_task::{promise as future_to_promise, settle};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen(module = "/src/wasm/mcp.js")]
 extern "C" {
@@ -50,6 +50,11 @@ extern "C" {
 type JsResult<T> = std::result::Result<T, JsValue>;
 
 /// A `ToolnexusError` with its stable `code`, as the loop's entry makes them.
+/// Awaits `p`, a native Promise from mcp.js (`Ok` its value, `Err` what it rejected with).
+fn settle(p: &JsValue) -> wasm_bindgen_futures::JsFuture {
+    wasm_bindgen_futures::JsFuture::from(Promise::unchecked_from_js(p.clone()))
+}
+
 fn js_error(e: Error) -> JsValue {
     let err = js_sys::Error::new(&e.message);
     err.set_name("ToolnexusError");

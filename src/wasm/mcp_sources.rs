@@ -1,6 +1,7 @@
 //! The runners of the tool sources beside MCP in the MCP entry (`httpTool`, `builtinTools`,
 //! `skillTool`, `a2aTools`), over the same `fetch` transport as MCP sessions (`super`).
 
+use super::settle;
 use super::{js_error, json_of, mcp_aborted, mcp_options, mcp_sleep, mcp_uuid, to_js, Fetch, JsResult, Transport, IDS};
 use crate::error::Error;
 use crate::json;
@@ -12,8 +13,8 @@ use futures_util::future::LocalBoxFuture;
 use js_sys::Promise;
 use serde_json::Value;
 use std::rc::Rc;
-use toolnexus_task::{promise as future_to_promise, settle};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen(module = "/src/wasm/mcp.js")]
 extern "C" {
