@@ -15,8 +15,11 @@ import { ToolnexusError, EventStream } from "./host.js";
 
 export { ToolnexusError, Client };
 
-// The functions that hold no state, each one kind of the wasm's `op` (src/wasm/mod.rs), in its
-// order; `declareTool` is `defineTool` before Standard Schemas are read here.
+/** `Request.kind` of a relay tool call (the core's `RELAY_KIND`; a native test checks they agree). */
+export const RELAY_KIND = "tool_call";
+
+// The functions that hold no state, each one kind of the wasm's `op`, in the order of `FnOp`
+// (src/ops.rs, which a native test checks this list against); `declareTool` is `defineTool` before Standard Schemas are read here.
 const [pending, authRequired, isRelayRequest, relayCallsOf, relayAnswer, checkRevision, declareTool, relayTool, toolkitId, dropToolkit] = Array.from(
   { length: 10 },
   (_, kind) => (a, b, c) => op(kind, a, b, c),
@@ -28,8 +31,8 @@ export function createClient(options) {
   return createWith(options, memoryStore());
 }
 
-// The client's methods and getters, each one kind of the wasm client's `op` (src/wasm/client.rs),
-// in its order. A streamed one gets an EventStream, which the run feeds and its settled promise
+// The client's methods and getters, each one kind of the wasm client's `op`, in the order of
+// `ClientOp` (src/ops.rs, which a native test checks this list against). A streamed one gets an EventStream, which the run feeds and its settled promise
 // ends. A method of a freed client (or of an object that only has Client's prototype) would meet
 // a null pointer in the glue, whose error has no code: it throws `bad_input` instead. A second
 // `free()` does nothing.

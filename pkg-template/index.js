@@ -7,8 +7,6 @@ import * as api from "./api.js";
 
 export * from "./api.js";
 
-/** `Request.kind` of a relay tool call. */
-export const RELAY_KIND = "tool_call";
 
 let ready, loaded = false;
 /** Loads the wasm module (idempotent). `input`: a URL, Response, BufferSource or WebAssembly.Module. */

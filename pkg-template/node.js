@@ -7,8 +7,6 @@ initSync({ module: readFileSync(new URL("./toolnexus_wasm_bg.wasm", import.meta.
 export { initSync };
 export * from "./api.js";
 
-/** `Request.kind` of a relay tool call. */
-export const RELAY_KIND = "tool_call";
 
 export function init() {
   return Promise.resolve();

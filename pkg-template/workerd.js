@@ -8,8 +8,6 @@ initSync({ module: wasmModule });
 export { initSync };
 export * from "./api.js";
 
-/** `Request.kind` of a relay tool call. */
-export const RELAY_KIND = "tool_call";
 
 export function init() {
   return Promise.resolve();

@@ -27,6 +27,7 @@ pub mod json_hooks;
 pub mod mcp;
 pub mod message;
 pub mod metrics;
+pub mod ops;
 pub mod options;
 pub mod part;
 pub mod provider;

@@ -4,6 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect, JSON};
+use toolnexus_wasm::ops::{ClientOp, FnOp};
 use toolnexus_wasm::wasm::{create_client, define_tool, op, relay_tool, toolkit_id, Client, EventStream};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -28,18 +29,18 @@ fn get(v: &JsValue, path: &str) -> JsValue {
 }
 
 /// A client method as pkg-template/api.js (outside what this runner loads) defines it: one kind
-/// of `Client::op` (0 run, 1 runWithAnswer, 2 ask, 3 askWithAnswer, 8 discard).
-fn call(c: &Client, kind: u8, a: impl Into<JsValue>, b: JsValue) -> Promise {
-    c.op(kind, a.into(), b, JsValue::UNDEFINED).unchecked_into()
+/// of `Client::op`.
+fn call(c: &Client, kind: ClientOp, a: impl Into<JsValue>, b: JsValue) -> Promise {
+    c.op(kind as u8, a.into(), b, JsValue::UNDEFINED).unchecked_into()
 }
 
 /// `relayCallsOf` and `relayAnswer` as pkg-template/api.js defines them: kinds of `wasm::op`.
 fn relay_calls_of(req: &JsValue) -> Result<JsValue, JsValue> {
-    op(3, req.clone(), JsValue::UNDEFINED, JsValue::UNDEFINED)
+    op(FnOp::RelayCallsOf as u8, req.clone(), JsValue::UNDEFINED, JsValue::UNDEFINED)
 }
 
 fn relay_answer(id: &JsValue, results: &JsValue) -> Result<JsValue, JsValue> {
-    op(4, id.clone(), results.clone(), JsValue::UNDEFINED)
+    op(FnOp::RelayAnswer as u8, id.clone(), results.clone(), JsValue::UNDEFINED)
 }
 
 fn client(style: &str, extra: &[(&str, JsValue)]) -> Client {
@@ -70,7 +71,7 @@ async fn await_promise(p: Promise) -> Result<JsValue, JsValue> {
 async fn a_plain_run_fetches_the_local_model_in_both_styles() {
     for style in ["openai", "anthropic"] {
         let c = client(style, &[]);
-        let r = await_promise(call(&c, 0, "#hello", obj(&[]))).await.unwrap();
+        let r = await_promise(call(&c, ClientOp::Run, "#hello", obj(&[]))).await.unwrap();
         assert_eq!(get(&r, "status"), "done");
         assert_eq!(get(&r, "text"), "Hello from the scripted model.");
         assert_eq!(get(&r, "style"), style);
@@ -98,7 +99,7 @@ async fn three_relay_calls_resolve_through_concurrent_waitfor_promises() {
         })
     });
     let c = client("openai", &[("waitFor", wait.into_js_value())]);
-    let r = await_promise(call(&c, 0, "#three-clicks", obj(&[("toolkit", toolkit())]))).await.unwrap();
+    let r = await_promise(call(&c, ClientOp::Run, "#three-clicks", obj(&[("toolkit", toolkit())]))).await.unwrap();
     assert_eq!(get(&r, "status"), "done");
     assert_eq!(seen.get(), 3);
     assert_eq!(get(&r, "text"), "Clicked: click → clicked #a; click → clicked #b; click → clicked #c");
@@ -107,7 +108,7 @@ async fn three_relay_calls_resolve_through_concurrent_waitfor_promises() {
 #[wasm_bindgen_test]
 async fn a_durable_halt_survives_json_and_resumes_in_a_new_client() {
     let c = client("anthropic", &[]);
-    let halted = await_promise(call(&c, 0, "#mixed", obj(&[("toolkit", toolkit())]))).await.unwrap();
+    let halted = await_promise(call(&c, ClientOp::Run, "#mixed", obj(&[("toolkit", toolkit())]))).await.unwrap();
     assert_eq!(get(&halted, "status"), "pending");
     let text: JsString = JSON::stringify(&halted).unwrap();
     assert!(!String::from(text.clone()).contains("test-key"), "no key in state");
@@ -117,9 +118,14 @@ async fn a_durable_halt_survives_json_and_resumes_in_a_new_client() {
     let answer =
         relay_answer(&pending_id.as_str().into(), &Array::of1(&obj(&[("id", call_id), ("output", "bought".into())])).into()).unwrap();
     let fresh = client("anthropic", &[]);
-    let r = await_promise(call(&fresh, 1, obj(&[("toolkit", toolkit()), ("state", state), ("answer", answer)]), JsValue::UNDEFINED))
-        .await
-        .unwrap();
+    let r = await_promise(call(
+        &fresh,
+        ClientOp::RunWithAnswer,
+        obj(&[("toolkit", toolkit()), ("state", state), ("answer", answer)]),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     assert_eq!(get(&r, "status"), "done");
     assert_eq!(get(&r, "text"), "Summary: lookup_price → $12.50; click → bought");
 }
@@ -138,20 +144,26 @@ async fn failures_reject_with_errors_that_carry_a_code() {
         JsValue::UNDEFINED,
     )
     .unwrap();
-    assert_eq!(error_code(call(&keyless, 0, "#hello", obj(&[]))).await, "provider_http");
+    assert_eq!(error_code(call(&keyless, ClientOp::Run, "#hello", obj(&[]))).await, "provider_http");
     // Nothing listens on port 9: fetch itself fails.
     let dead = create_client(
         obj(&[("baseUrl", "http://127.0.0.1:9".into()), ("style", "openai".into()), ("model", "m".into())]),
         JsValue::UNDEFINED,
     )
     .unwrap();
-    assert_eq!(error_code(call(&dead, 0, "x", obj(&[]))).await, "transport");
+    assert_eq!(error_code(call(&dead, ClientOp::Run, "x", obj(&[]))).await, "transport");
     // Resume with an answer that does not echo the request id.
     let c = client("openai", &[]);
-    let halted = await_promise(call(&c, 0, "#mixed", obj(&[("toolkit", toolkit())]))).await.unwrap();
+    let halted = await_promise(call(&c, ClientOp::Run, "#mixed", obj(&[("toolkit", toolkit())]))).await.unwrap();
     let wrong = obj(&[("id", "other".into()), ("ok", true.into())]);
     assert_eq!(
-        error_code(call(&c, 1, obj(&[("toolkit", toolkit()), ("state", halted), ("answer", wrong)]), JsValue::UNDEFINED)).await,
+        error_code(call(
+            &c,
+            ClientOp::RunWithAnswer,
+            obj(&[("toolkit", toolkit()), ("state", halted), ("answer", wrong)]),
+            JsValue::UNDEFINED
+        ))
+        .await,
         "answer_mismatch"
     );
     // Bad options are synchronous throws with a code.
@@ -202,7 +214,7 @@ async fn drain(stream: EventStream) -> Result<Vec<JsValue>, JsValue> {
 /// into a stream ended when its promise settles), drained.
 async fn drain_stream(c: &Client, prompt: &str, opts: JsValue) -> Result<Vec<JsValue>, JsValue> {
     let stream = EventStream::new();
-    let run: Promise = c.op(4, prompt.into(), opts, stream.clone()).unchecked_into();
+    let run: Promise = c.op(ClientOp::Stream as u8, prompt.into(), opts, stream.clone()).unchecked_into();
     let end: EventStream = stream.clone().unchecked_into();
     wasm_bindgen_futures::spawn_local(async move { end.end(&JsFuture::from(run).await.err().unwrap_or(JsValue::UNDEFINED)) });
     drain(stream).await
@@ -227,7 +239,7 @@ async fn ask_halts_into_the_store_and_ask_with_answer_resumes_then_discard_drops
     for style in ["openai", "anthropic"] {
         let store = map_store();
         let c = client(style, &[("store", store.clone())]);
-        let halted = await_promise(call(&c, 2, "#mixed", obj(&[("toolkit", toolkit()), ("id", "w1".into())]))).await.unwrap();
+        let halted = await_promise(call(&c, ClientOp::Ask, "#mixed", obj(&[("toolkit", toolkit()), ("id", "w1".into())]))).await.unwrap();
         assert_eq!(get(&halted, "status"), "pending");
         // a new client over the same store: the pending request comes from the store
         let fresh = client(style, &[("store", store.clone())]);
@@ -235,13 +247,17 @@ async fn ask_halts_into_the_store_and_ask_with_answer_resumes_then_discard_drops
         let call_id = get(&Array::from(&get(&stored, "pending.data.calls")).get(0), "id");
         let answer =
             relay_answer(&get(&stored, "pending.id"), &Array::of1(&obj(&[("id", call_id), ("output", "ok".into())])).into()).unwrap();
-        let done =
-            await_promise(call(&fresh, 3, obj(&[("toolkit", toolkit()), ("id", "w1".into()), ("answer", answer)]), JsValue::UNDEFINED))
-                .await
-                .unwrap();
+        let done = await_promise(call(
+            &fresh,
+            ClientOp::AskWithAnswer,
+            obj(&[("toolkit", toolkit()), ("id", "w1".into()), ("answer", answer)]),
+            JsValue::UNDEFINED,
+        ))
+        .await
+        .unwrap();
         assert_eq!(get(&done, "status"), "done", "{style}");
         assert_eq!(get(&done, "text"), "Summary: lookup_price → $12.50; click → ok");
-        await_promise(call(&fresh, 8, "w1", JsValue::UNDEFINED)).await.unwrap();
+        await_promise(call(&fresh, ClientOp::Discard, "w1", JsValue::UNDEFINED)).await.unwrap();
         let gone = await_promise(store_get(&store, "w1")).await.unwrap();
         assert!(gone.is_undefined());
     }
@@ -261,7 +277,7 @@ async fn an_abort_signal_reaches_a_parked_relay_wait() {
         Promise::new(&mut |_, _| {}) // never settles
     });
     let c = client("anthropic", &[("waitFor", parked.into_js_value())]);
-    let code = error_code(call(&c, 0, "#three-clicks", obj(&[("toolkit", toolkit()), ("signal", signal)]))).await;
+    let code = error_code(call(&c, ClientOp::Run, "#three-clicks", obj(&[("toolkit", toolkit()), ("signal", signal)]))).await;
     assert_eq!(code, "aborted");
     // and timeoutMs does the same. Node exits when only unref'd timers (AbortSignal.timeout's)
     // are left, so the test keeps one ordinary timer alive meanwhile.
@@ -271,7 +287,7 @@ async fn an_abort_signal_reaches_a_parked_relay_wait() {
     set_timeout.call2(&global, &noop, &JsValue::from(1000)).unwrap();
     let never = Closure::<dyn Fn(JsValue) -> Promise>::new(|_req: JsValue| Promise::new(&mut |_, _| {}));
     let c = client("openai", &[("waitFor", never.into_js_value()), ("timeoutMs", JsValue::from(50))]);
-    let e = await_promise(call(&c, 0, "#three-clicks", obj(&[("toolkit", toolkit())]))).await.unwrap_err();
+    let e = await_promise(call(&c, ClientOp::Run, "#three-clicks", obj(&[("toolkit", toolkit())]))).await.unwrap_err();
     assert_eq!(get(&e, "code"), "aborted");
     assert_eq!(get(&e, "message"), "run timeout after 50ms");
 }
@@ -324,11 +340,11 @@ async fn retries_hooks_and_metrics_work_in_this_host() {
         "openai",
         &[("fetch", flaky.into_js_value()), ("hooks", hooks), ("waitFor", answer_all.into_js_value()), ("retryBaseMs", JsValue::from(1))],
     );
-    let r = await_promise(call(&c, 0, "#mixed", obj(&[("toolkit", toolkit())]))).await.unwrap();
+    let r = await_promise(call(&c, ClientOp::Run, "#mixed", obj(&[("toolkit", toolkit())]))).await.unwrap();
     assert_eq!(get(&r, "text"), "Summary: lookup_price → hooked price; click → clicked");
     assert_eq!(attempts.get(), 3, "one 503, retried, then two model calls");
     assert_eq!(seen_llm.get(), 2);
-    let text = c.op(10, JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).as_string().unwrap();
+    let text = c.op(ClientOp::Metrics as u8, JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).as_string().unwrap();
     assert!(text.contains("toolnexus_llm_requests_total{model=\"scripted\",status=\"ok\"} 2\n"), "{text}");
     assert!(text.contains("toolnexus_tool_calls_total{tool=\"click\",source=\"relay\",is_error=\"false\",pending=\"true\"} 1\n"), "{text}");
     assert!(text.ends_with('\n'));

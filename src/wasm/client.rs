@@ -16,6 +16,7 @@ use crate::driver::{CallPolicy, Env};
 use crate::error::{Error, Result};
 use crate::events::EventSink;
 use crate::json_hooks::JsonHooks;
+use crate::ops::ClientOp;
 use crate::options::ClientOptions;
 use crate::run::LoopConfig;
 use crate::session::{self, Input, Mode};
@@ -113,35 +114,34 @@ impl Drop for RunSignal {
     }
 }
 
-/// The kinds of `op`, in the order of `CLIENT` in pkg-template/api.js. The six loop operations
-/// come first, in pairs: the prompt (`a`, options `b`), then the resume (options `a`), of `run`,
-/// `ask` and `stream`.
-const TRANSLATE: u8 = 6;
-const DISCARD: u8 = 8;
-
 /// Every operation of the client, so that one future type (and one task) serves
 /// them all: each distinct future would otherwise be compiled into the wasm again. Each inner
 /// future is awaited at one place only: every await site of a future is a copy of its polling
 /// in the wasm.
-async fn perform(inner: Rc<Inner>, kind: u8, a: JsValue, b: JsValue, sink: Option<Sink>) -> Result<JsValue> {
-    let prompt = (kind < TRANSLATE && kind % 2 == 0).then_some(&a);
-    let (opts, ms) = (if prompt.is_some() || kind == DISCARD { &b } else { &a }, inner.host.timeout_ms);
-    let o = run_options(opts, kind != DISCARD, ms, sink.as_ref().and_then(Sink::iterable).map(AsRef::as_ref))
+async fn perform(inner: Rc<Inner>, kind: ClientOp, a: JsValue, b: JsValue, sink: Option<Sink>) -> Result<JsValue> {
+    let discard = kind == ClientOp::Discard;
+    let prompt = kind.takes_prompt().then_some(&a);
+    let (opts, ms) = (if prompt.is_some() || discard { &b } else { &a }, inner.host.timeout_ms);
+    let o = run_options(opts, !discard, ms, sink.as_ref().and_then(Sink::iterable).map(AsRef::as_ref))
         .map_err(|e| Error::bad_input(thrown_message(&e)))?;
     let run = RunSignal(o.get(1));
     let signal = &run.0;
-    if kind == DISCARD {
+    if discard {
         let id = string_arg(&a, false, "the prompt (or id) must be a string")?.unwrap_or_default();
         let store = RunHost { fns: &inner.host, signal, secret: None, tools: Default::default() };
         return conversation::discard(&store, &id, o.get(4).is_truthy()).await.map(|_| JsValue::UNDEFINED);
     }
     let mut sink = sink;
     let history = || from_js(&o.get(5), "history");
-    let (work, toolkit) = if kind >= TRANSLATE {
+    let (work, toolkit) = if matches!(kind, ClientOp::Translate | ClientOp::TranslateStream) {
         let toolkit = decode_toolkit(&o.get(0))?;
         (Work::Translate(TranslateRequest::from_json(&from_js(&a, "translate request")?, &toolkit.kit)?), toolkit)
     } else {
-        let mode = [Mode::Run, Mode::Ask, Mode::Stream][usize::from(kind / 2)];
+        let mode = match kind {
+            ClientOp::Run | ClientOp::RunWithAnswer => Mode::Run,
+            ClientOp::Ask | ClientOp::AskWithAnswer => Mode::Ask,
+            _ => Mode::Stream,
+        };
         let prompt = prompt.map(prompt_of).transpose()?;
         // `ask`: with `onText` the model replies are streamed and each text delta is handed
         // over; neither its throw nor its rejection may reach the host as uncaught.
@@ -203,19 +203,20 @@ async fn perform(inner: Rc<Inner>, kind: u8, a: JsValue, b: JsValue, sink: Optio
 
 #[wasm_bindgen]
 impl Client {
-    /// Every method of the class by kind (`CLIENT` in pkg-template/api.js): 0–5 the loop
-    /// operations (see `perform`), 6 `translate(request)`, 7 `translateStream(request)`,
-    /// 8 `discard(id, options)`, 9 `conversationStore()`, 10 `metrics()`, 11 and 12 the `style`
-    /// and `model` getters: a promise or the value itself. A streamed operation (4, 5, 7) is given
-    /// the `EventStream` its events go to (api.js makes it and ends it when the promise settles).
+    /// Every method of the class by kind (`ClientOp`, named in pkg-template/api.js): the loop
+    /// operations (see `perform`), `translate(request)`, `translateStream(request)`, `discard(id,
+    /// options)`, `conversationStore()`, `metrics()`, the `style` and `model` getters: a promise or
+    /// the value itself. A streamed operation is given the `EventStream` its events go to (api.js
+    /// makes it and ends it when the promise settles). `free` is the glue's own.
     pub fn op(&self, kind: u8, a: JsValue, b: JsValue, stream: JsValue) -> JsValue {
         let inner = self.inner.clone();
-        match kind {
-            9 => inner.host.store.clone(),
-            10 => inner.host.registry.borrow().render().into(),
-            11 => inner.cfg.provider.style.as_str().into(),
-            12 => inner.cfg.provider.model.as_str().into(),
-            _ => {
+        match ClientOp::of(kind) {
+            Some(ClientOp::ConversationStore) => inner.host.store.clone(),
+            Some(ClientOp::Metrics) => inner.host.registry.borrow().render().into(),
+            Some(ClientOp::Style) => inner.cfg.provider.style.as_str().into(),
+            Some(ClientOp::Model) => inner.cfg.provider.model.as_str().into(),
+            None | Some(ClientOp::Free) => js_sys::Promise::reject(&js_error(Error::internal("no such operation"))).into(),
+            Some(kind) => {
                 let sink = (!stream.is_undefined()).then(|| Sink::Stream(stream.unchecked_into()));
                 let fut = perform(inner, kind, a, b, sink);
                 wasm_bindgen_futures::future_to_promise(async move { fut.await.map_err(js_error) }).into()

@@ -18,6 +18,7 @@ pub use toolkit::{define_tool, drop_toolkit, relay_tool, toolkit_id};
 
 use crate::conversation;
 use crate::error::{Error, Result};
+use crate::ops::FnOp;
 use crate::suspend::{self, IdGen};
 use convert::{from_js, js_error, string_arg, to_js, JsResult};
 use std::rc::Rc;
@@ -35,36 +36,34 @@ pub(crate) fn ids() -> Rc<IdGen> {
     IDS.with(Rc::clone)
 }
 
-/// The functions of the API that hold no state, by kind, in the order of `OPS` in
-/// pkg-template/api.js (typed in pkg-template/index.d.ts): 0 `pending(request)`,
-/// 1 `authRequired(url, prompt?)`, 2 `isRelayRequest(request)`, 3 `relayCallsOf(request)`,
-/// 4 `relayAnswer(requestId, results)` (their rules: `crate::suspend`), 5 `checkRevision(stored,
-/// state)`, 6 `defineTool(def)`, 7 `relayTool(name, description?, schema?)`, 8 `toolkitId(list,
-/// toolkit)`, 9 `dropToolkit(id)`.
+/// The functions of the API that hold no state, by kind (`FnOp`, named in pkg-template/api.js and
+/// typed in pkg-template/index.d.ts): the suspension helpers (their rules: `crate::suspend`),
+/// `checkRevision(stored, state)`, `defineTool(def)`, `relayTool(name, description?, schema?)`,
+/// `toolkitId(list, toolkit)` and `dropToolkit(id)`.
 #[wasm_bindgen(skip_typescript)]
 pub fn op(kind: u8, a: JsValue, b: JsValue, c: JsValue) -> JsResult<JsValue> {
     // A suspension as the core reads it: its JSON data, `None` for a value that is not an object.
     let request = |what| a.is_object().then(|| from_js(&a, what)).transpose();
     let run = || -> Result<JsValue> {
+        let Some(kind) = FnOp::of(kind) else { return Err(Error::internal("no such operation")) };
         Ok(match kind {
-            0 => to_js(&suspend::pending_of(request("pending(request)")?.as_ref(), &ids())?)?,
-            1 => {
+            FnOp::Pending => to_js(&suspend::pending_of(request("pending(request)")?.as_ref(), &ids())?)?,
+            FnOp::AuthRequired => {
                 let prompt = string_arg(&b, true, "authRequired: prompt must be a string")?;
                 let url = string_arg(&a, false, "authRequired: url must be a string")?.unwrap_or_default();
                 to_js(&suspend::pending_result(suspend::auth_required(&url, prompt.as_deref()), &ids()).to_value())?
             }
-            2 => request("request").is_ok_and(|r| suspend::is_relay_request(r.as_ref())).into(),
-            3 => to_js(&suspend::relay_calls_of(request("request")?.as_ref())?)?,
-            4 => {
+            FnOp::IsRelayRequest => request("request").is_ok_and(|r| suspend::is_relay_request(r.as_ref())).into(),
+            FnOp::RelayCallsOf => to_js(&suspend::relay_calls_of(request("request")?.as_ref())?)?,
+            FnOp::RelayAnswer => {
                 let id = string_arg(&a, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
                 to_js(&suspend::relay_answer_of(&id, &from_js(&b, "results")?)?)?
             }
-            5 => check_revision(&a, &b).map(|_| JsValue::UNDEFINED)?,
-            6 => define_tool(&a)?,
-            7 => relay_tool(&a, &b, &c)?,
-            8 => toolkit_id(&a, &b)?.into(),
-            9 => drop_toolkit(&a),
-            _ => return Err(Error::internal("no such operation")),
+            FnOp::CheckRevision => check_revision(&a, &b).map(|_| JsValue::UNDEFINED)?,
+            FnOp::DeclareTool => define_tool(&a)?,
+            FnOp::RelayTool => relay_tool(&a, &b, &c)?,
+            FnOp::ToolkitId => toolkit_id(&a, &b)?.into(),
+            FnOp::DropToolkit => drop_toolkit(&a),
         })
     };
     run().map_err(js_error)

@@ -1,0 +1,111 @@
+//! The operations the wasm serves by number, declared once. The wasm has three exports:
+//! `createClient`, the client's `op(kind, a, b, stream)` and the stateless `op(kind, a, b, c)`;
+//! pkg-template/api.js gives each kind its name (an export of its own per method would be glue
+//! JS and a wasm shim each). The edge matches on these enums, and a native test
+//! (`api_js_names_the_ops_in_this_order`) reads api.js and checks that its two lists name them
+//! in this order, so a new op is one row here and one name there, and a mismatch fails the tests.
+
+/// Declares a `#[repr(u8)]` enum whose variants are numbered in order, with the JS name of each.
+macro_rules! ops {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident = $js:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u8)]
+        pub enum $name { $($variant),+ }
+
+        impl $name {
+            /// Every op, in its number's order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// The JS name of each op, in its number's order (api.js must list the same).
+            pub const NAMES: &'static [&'static str] = &[$($js),+];
+
+            /// The op of a number the JS side passed; `None` for one that names no op.
+            pub fn of(kind: u8) -> Option<$name> {
+                Self::ALL.get(usize::from(kind)).copied()
+            }
+        }
+    };
+}
+
+ops! {
+    /// The methods and getters of `Client` (`CLIENT` in api.js). The six loop operations come
+    /// first, in pairs: the prompt, then its resume, of `run`, `ask` and `stream`.
+    ClientOp {
+        Run = "run",
+        RunWithAnswer = "runWithAnswer",
+        Ask = "ask",
+        AskWithAnswer = "askWithAnswer",
+        Stream = "stream",
+        StreamWithAnswer = "streamWithAnswer",
+        Translate = "translate",
+        TranslateStream = "translateStream",
+        Discard = "discard",
+        ConversationStore = "conversationStore",
+        Metrics = "metrics",
+        Style = "style",
+        Model = "model",
+        Free = "free",
+    }
+}
+
+ops! {
+    /// The functions of the API that hold no state (the destructured list in api.js).
+    FnOp {
+        Pending = "pending",
+        AuthRequired = "authRequired",
+        IsRelayRequest = "isRelayRequest",
+        RelayCallsOf = "relayCallsOf",
+        RelayAnswer = "relayAnswer",
+        CheckRevision = "checkRevision",
+        DeclareTool = "declareTool",
+        RelayTool = "relayTool",
+        ToolkitId = "toolkitId",
+        DropToolkit = "dropToolkit",
+    }
+}
+
+impl ClientOp {
+    /// A loop operation that starts from a prompt (`run`, `ask`, `stream`), not a resume.
+    pub fn takes_prompt(self) -> bool {
+        (self as u8) < (ClientOp::Translate as u8) && (self as u8) % 2 == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The comma-separated names after `marker` (which ends with `[`) up to the next `]`.
+    fn names_after(src: &str, marker: &str) -> Vec<String> {
+        let at = src.find(marker).unwrap_or_else(|| panic!("api.js has no {marker}"));
+        let body = &src[at + marker.len()..];
+        let body = &body[..body.find(']').unwrap()];
+        body.split(',').map(|s| s.trim().trim_matches('"').to_string()).filter(|s| !s.is_empty()).collect()
+    }
+
+    #[test]
+    fn api_js_names_the_ops_in_this_order() {
+        let api = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/api.js")).unwrap();
+        assert_eq!(names_after(&api, "const CLIENT = ["), ClientOp::NAMES);
+        assert_eq!(names_after(&api, "\nconst ["), FnOp::NAMES, "the stateless functions of api.js");
+        for (i, op) in ClientOp::ALL.iter().enumerate() {
+            assert_eq!(*op as usize, i);
+            assert_eq!(ClientOp::of(i as u8), Some(*op));
+        }
+        assert_eq!(ClientOp::of(ClientOp::ALL.len() as u8), None);
+        assert_eq!(FnOp::of(FnOp::ALL.len() as u8), None);
+        let prompts: Vec<_> = ClientOp::ALL.iter().filter(|o| o.takes_prompt()).collect();
+        assert_eq!(prompts, [&ClientOp::Run, &ClientOp::Ask, &ClientOp::Stream]);
+    }
+
+    #[test]
+    fn api_js_holds_the_one_relay_kind() {
+        let api = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/api.js")).unwrap();
+        let line = api.lines().find(|l| l.starts_with("export const RELAY_KIND =")).expect("api.js exports RELAY_KIND");
+        assert_eq!(line, format!("export const RELAY_KIND = \"{}\";", crate::suspend::RELAY_KIND));
+        for entry in ["index.js", "node.js", "workerd.js"] {
+            let src = std::fs::read_to_string(format!("{}/pkg-template/{entry}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+            assert!(!src.contains("RELAY_KIND ="), "{entry} re-exports api.js's RELAY_KIND, never its own");
+        }
+    }
+}
