@@ -45,34 +45,65 @@ pub const DEFAULT_MAX_RESPONSE_BYTES: f64 = 8_388_608.0;
 
 const WHAT: &str = "createClient options";
 
-/// Every `createClient` option, in one place: the reader below refuses any other key, and the
-/// package's typings are checked against this list (tests/js/surface.test.mjs reads it from this
-/// file), so an option cannot be read without being typed, or typed without being read. The
-/// edge reads the host's functions and the store (src/wasm/host.js `hostOptions`); this module
-/// reads the data. A new option is one line here, its reading, and its typing.
-pub const OPTIONS: &[&str] = &[
-    "baseUrl",
-    "style",
-    "model",
-    "apiKey",
-    "headers",
-    "systemPrompt",
-    "maxTurns",
-    "retries",
-    "retryBaseMs",
-    "maxRetryAfterMs",
-    "timeoutMs",
-    "maxResponseBytes",
-    "requestParams",
+/// Every `createClient` option, in one place: its name, its TypeScript type exactly as the
+/// typings write it, its default (a `DEFAULT_*` constant the reader below uses, or `None`), and
+/// what it is. The reader refuses any other key. The typings' `ClientOptions` and the table in the
+/// package README are checked against these rows by type and default (`options_table_*` below),
+/// so an option cannot be read without being typed and documented, or typed without being read.
+/// The edge reads the host's functions and the store (`hostOptions` in src/wasm/host.js); this
+/// module reads the data. A new option is one row here and its reading; the tests name every
+/// place that then disagrees. The types and docs are compiled for the tests only: the wasm keeps
+/// the names ([`OPTIONS`]).
+macro_rules! options_table {
+    ($($name:literal $(($optional:tt))? : $ts:literal, $default:expr, $doc:literal;)+) => {
+        pub const OPTIONS: &[&str] = &[$($name),+];
+
+        #[cfg(test)]
+        pub(crate) struct OptionRow {
+            pub name: &'static str,
+            pub required: bool,
+            pub ts: &'static str,
+            /// The default as the README writes it.
+            pub default: Option<String>,
+            pub doc: &'static str,
+        }
+
+        #[cfg(test)]
+        pub(crate) fn option_rows() -> Vec<OptionRow> {
+            vec![$(OptionRow { name: $name, required: true $(&& !$optional)?, ts: $ts, default: $default, doc: $doc }),+]
+        }
+    };
+}
+
+options_table! {
+    "baseUrl": "string", None, "The provider's API root, e.g. `https://api.openai.com/v1`.";
+    "style": "Style", None, "`\"openai\"`, `\"responses\"`, `\"anthropic\"` or `\"gemini\"`.";
+    "model": "string", None, "The model (one URL path segment for Gemini).";
+    "apiKey"(true): "string", None, "Never in results, states, errors or logs.";
+    "headers"(true): "{ [name: string]: string }", None, "Extra headers; they override the defaults.";
+    "systemPrompt"(true): "string", None, "The system prompt.";
+    "maxTurns"(true): "number", Some(DEFAULT_MAX_TURNS.to_string()), "Model round trips per run.";
+    "retries"(true): "number", Some(DEFAULT_RETRIES.to_string()), "Retries of a failed provider call (429, 5xx, network); 0 = none.";
+    "retryBaseMs"(true): "number", Some(ms(DEFAULT_RETRY_BASE_MS)), "Backoff base: `retryBaseMs * 2^attempt` plus jitter.";
+    "maxRetryAfterMs"(true): "number", Some(ms(DEFAULT_MAX_RETRY_AFTER_MS)), "The longest wait a provider may ask for before a retry.";
+    "timeoutMs"(true): "number", None, "A deadline for the whole run, store calls included.";
+    "maxResponseBytes"(true): "number", Some(ms(DEFAULT_MAX_RESPONSE_BYTES)), "Longest model reply body, whole or streamed.";
+    "requestParams"(true): "{ [key: string]: unknown }", None, "Merged into every request body (`temperature`, `max_tokens`, ...).";
     // read by the edge
-    "waitFor",
-    "store",
-    "onMetric",
-    "fetch",
-    "onError",
-    "hooks",
-    "bodyTransform",
-];
+    "waitFor"(true): "(request: Suspension, ctx: { signal?: AbortSignal }) => Answer | undefined | Promise<Answer | undefined>", None, "Resolves suspensions in-process; without it a suspension halts the run.";
+    "store"(true): "ConversationStore", Some("memoryStore()".to_string()), "Where `ask` (and `stream` with an id) keep conversations.";
+    "onMetric"(true): "(event: MetricEvent) => void", None, "Gets `llm`, `tool` and `run` events.";
+    "fetch"(true): "(url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }) => Promise<Response | { status: number; text(): Promise<string> }>", Some("globalThis.fetch".to_string()), "A fetch to use instead of the global one.";
+    "onError"(true): "(info: ErrorInfo) => \"retry\" | \"fail\" | void | Promise<\"retry\" | \"fail\" | void>", None, "Decides each failed attempt: `\"retry\"` or `\"fail\"`.";
+    "hooks"(true): "Hooks", None, "`{ beforeLLM, afterLLM, beforeTool, afterTool }`.";
+    "bodyTransform"(true): "(body: { [key: string]: unknown }) => { [key: string]: unknown } | void | Promise<{ [key: string]: unknown } | void>", None, "Called with each request body (after `requestParams`); may return a new one.";
+}
+
+/// A default number as the README writes it (whole numbers without a fraction).
+#[cfg(test)]
+fn ms(n: f64) -> String {
+    format!("{n}")
+}
 
 /// Other libraries' spellings (the AI SDK's, OpenAI's clients') and what to write here instead:
 /// a migrating user's `tools` or `temperature` would otherwise vanish without a word.
@@ -211,6 +242,48 @@ impl ClientOptions {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The README's options table as the rows say it must read (`|` escaped inside cells).
+    fn readme_table() -> String {
+        let cell = |t: &str| t.replace('|', "\\|");
+        let mut out = String::from("| option | type | default | what it is |\n|---|---|---|---|\n");
+        for r in option_rows() {
+            let name = if r.required { format!("`{}`", r.name) } else { format!("`{}?`", r.name) };
+            let default = r.default.as_deref().map_or("—".to_string(), |d| format!("`{d}`"));
+            out.push_str(&format!("| {name} | `{}` | {default} | {} |\n", cell(r.ts), cell(r.doc)));
+        }
+        out
+    }
+
+    #[test]
+    fn options_table_matches_the_typings_by_type() {
+        let dts = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/wasm/types.d.ts")).unwrap();
+        let body = &dts[dts.find("export interface ClientOptions {").unwrap()..];
+        let body = &body[..body.find("\n}").unwrap()];
+        // Each member is one line `  name?: type;` (JSDoc lines start with `/**`, ` *` or `*/`).
+        let mut typed: Vec<(String, bool, String)> = body
+            .lines()
+            .filter(|l| l.starts_with("  ") && !l.trim_start().starts_with(['/', '*']) && l.ends_with(';'))
+            .map(|l| {
+                let (name, ty) = l.trim().trim_end_matches(';').split_once(": ").unwrap();
+                (name.trim_end_matches('?').to_string(), !name.ends_with('?'), ty.to_string())
+            })
+            .collect();
+        let mut rows: Vec<(String, bool, String)> = option_rows().iter().map(|r| (r.name.into(), r.required, r.ts.into())).collect();
+        typed.sort();
+        rows.sort();
+        assert_eq!(typed, rows, "src/wasm/types.d.ts ClientOptions against OPTIONS in src/options.rs");
+        assert_eq!(OPTIONS, option_rows().iter().map(|r| r.name).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn options_table_matches_the_package_readme() {
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/README.md")).unwrap();
+        let (start, end) = ("<!-- options: generated from src/options.rs, checked by its tests -->\n", "<!-- /options -->");
+        let at = readme.find(start).expect("pkg-template/README.md has the options table") + start.len();
+        let table = &readme[at..at + readme[at..].find(end).unwrap()];
+        assert_eq!(table, readme_table(), "pkg-template/README.md's options table; it should read:\n{}", readme_table());
+    }
 
     fn read(v: Value) -> Result<ClientOptions> {
         ClientOptions::from_json(&v)

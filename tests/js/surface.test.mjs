@@ -1,5 +1,5 @@
 // The package's surface against its one source of truth: the options table in the core
-// (src/options.rs OPTIONS) against the typings' ClientOptions, the typings' value exports
+// (src/options.rs options_table!) against the typings' ClientOptions, the typings' value exports
 // against what each entry exports at run time, and the friendly failures (calls before init()
 // in the browser entry, unknown options, the error class).
 import test from "node:test";
@@ -18,8 +18,8 @@ function parse(file) {
 
 test("ClientOptions in the typings has exactly the options of the core's table", () => {
   const src = readFileSync(new URL("src/options.rs", root), "utf8");
-  const table = src.slice(src.indexOf("pub const OPTIONS: &[&str] = &["), src.indexOf("];", src.indexOf("pub const OPTIONS")));
-  const options = [...table.matchAll(/"(\w+)"/g)].map((m) => m[1]).sort();
+  const table = src.slice(src.indexOf("options_table! {\n"), src.indexOf("\n}\n", src.indexOf("options_table! {\n")));
+  const options = [...table.matchAll(/^ {4}"(\w+)"/gm)].map((m) => m[1]).sort();
   assert.ok(options.length >= 18, "the table was read");
   let typed;
   parse("toolnexus_wasm.d.ts").forEachChild((n) => {
