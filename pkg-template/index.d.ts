@@ -118,9 +118,14 @@ export declare class ToolnexusError extends Error {
   constructor(message: string, code: ErrorCode, options?: { status?: number; cause?: unknown });
   readonly name: "ToolnexusError";
   readonly code: ErrorCode;
-  /** The HTTP status, for `provider_http`. */
+  /** The HTTP status, for `provider_http` (and `401` for an MCP server that demands authorization while listing). */
   readonly status?: number;
   readonly cause?: unknown;
+  /**
+   * `mcpTools` (`toolnexus-wasm/mcp`), when the server demands authorization while listing: the
+   * request a host answers (run the flow, then list again); `code: "transport"`, `status: 401`.
+   */
+  readonly authRequired?: Suspension;
   /** True for a ToolnexusError, also one from another copy of the package (another bundle or realm). */
   static is(error: unknown): error is ToolnexusError;
 }

@@ -48,16 +48,23 @@ if [ "${MCP:-1}" != 0 ]; then
   wasm-pack --quiet build --release --target web --weak-refs --out-dir "$mcp_out" --out-name toolnexus_mcp --mode no-install --no-pack -- --features mcp
   cp "$mcp_out"/toolnexus_mcp.js "$mcp_out"/toolnexus_mcp.d.ts "$mcp_out"/toolnexus_mcp_bg.wasm "$mcp_out"/toolnexus_mcp_bg.wasm.d.ts "$pkg"/mcp/
   cp -r "$mcp_out"/snippets "$pkg"/mcp/
-  for f in "$pkg"/mcp/*.js "$pkg"/mcp/snippets/*/*/*/*.js; do
+  # Its snippets that the default entry ships too (host.js, with the ToolnexusError class both
+  # wasm modules throw) are imported from the default entry's copy: one class in the package.
+  node scripts/share-snippets.mjs "$pkg" "$out"
+  # The MCP entry's api.js re-exports that class, from the same module.
+  sed -i "s#from \"../host.js\"#from \"../$err\"#" "$pkg"/mcp/api.js
+  grep -q "from \"../$err\"" "$pkg"/mcp/api.js || { echo "!! mcp/api.js: the host.js import was not rewritten"; exit 1; }
+  for f in "$pkg"/mcp/*.js $(find "$pkg"/mcp/snippets -name "*.js"); do
     esbuild "$f" --minify --line-limit=160 --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
   done
   one_url "$pkg"/mcp/toolnexus_mcp.js toolnexus_mcp_bg.wasm
+  # Its own files; the snippets it shares with the default entry (host.js) are counted there.
   node -e '
     const fs = require("node:fs"), zlib = require("node:zlib"), p = process.argv[1] + "/mcp/";
     const gz = (f) => zlib.gzipSync(fs.readFileSync(p + f), { level: 9 }).length;
     const snips = fs.readdirSync(p + "snippets", { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => "snippets/" + f);
     const js = ["toolnexus_mcp.js", "index.js", "api.js", ...snips].reduce((n, f) => n + gz(f), 0);
-    console.log(`size ${p}: wasm ${gz("toolnexus_mcp_bg.wasm")} B gzip; JS ${js} B gzip; total ${gz("toolnexus_mcp_bg.wasm") + js} B gzip (the MCP entry, loaded beside the default one)`);
+    console.log(`size ${p}: wasm ${gz("toolnexus_mcp_bg.wasm")} B gzip; JS ${js} B gzip; total ${gz("toolnexus_mcp_bg.wasm") + js} B gzip (the MCP entry, loaded beside the default one, whose host.js it shares)`);
   ' "$pkg"
 else
   rm -rf "$pkg"/mcp

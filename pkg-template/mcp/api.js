@@ -3,8 +3,14 @@
 // `tools/call`, and what it resolves to is a plain tool result — or, when the server asks for
 // authorization, the same suspension data `authRequired()` makes, which the loop waits on or
 // halts with like any other.
+// Every error it throws or rejects with is a ToolnexusError, the class `toolnexus-wasm` exports:
+// both wasm modules construct it from one module of the package (the default entry's host.js,
+// which scripts/build.sh points this import at), so `instanceof` holds across entries.
 
 import { A2aAgent, Builtins, HttpTool, McpSession, SkillSet } from "./toolnexus_mcp.js";
+import { ToolnexusError } from "../host.js";
+
+export { ToolnexusError };
 
 /**
  * `await mcpTools({ server, url, headers?, env?, timeoutMs?, fetch?, token?, tools? })`: the

@@ -1,5 +1,14 @@
 import type { Request, Tool } from "../index.js";
 
+/**
+ * The class of every error this entry throws or rejects with, with the same stable `code` as the
+ * default entry's: it is the very class `toolnexus-wasm` exports (one module in the package), so
+ * `instanceof` holds whichever entry the error came from. Options are `bad_input`, network, HTTP
+ * and protocol failures `transport`, a deadline or an abort `aborted`, a failing token callback
+ * `host_callback`, and a call before `await init()` (browser entry) `bad_state`.
+ */
+export { ToolnexusError } from "../index.js";
+
 /** An MCP server entry as data: what `mcpTools` takes, and (with `tools`) what it gives back as `source`. */
 export interface McpServerEntry {
   /** Names the server; its tools are called `<server>_<tool>` (sanitised). */
@@ -59,8 +68,8 @@ export interface McpTools extends Array<Tool> {
  * `kind: "input"`, `data: McpInputData` (and `url` for a URL-mode question); answer
  * `{ id, ok: true, data: McpInputAnswerData }`, or `ok: false` to decline (the id carries the
  * server's request state: echo it unchanged). A server that demands
- * authorization while listing rejects with `code: "transport"`, `status: 401` and
- * `authRequired: Request`; during a call it suspends the call instead (`kind: "authorization"`,
+ * authorization while listing rejects with a ToolnexusError of `code: "transport"`, `status: 401`
+ * and `authRequired: Request`; during a call it suspends the call instead (`kind: "authorization"`,
  * `data: { server, serverUrl, resourceMetadata, authorizationServer?, resource?, scope? }`).
  */
 export declare function mcpTools(options: McpOptions): Promise<McpTools>;
@@ -139,7 +148,7 @@ export declare function a2aTools(options: {
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
 }): Promise<Tool[]>;
 
-/** Loads the MCP wasm module; idempotent. Required once in browsers and extensions. */
+/** Loads the MCP wasm module; idempotent. Required once in browsers and extensions (until then every function throws, or rejects with, a ToolnexusError `bad_state`). */
 export declare function init(input?: unknown): Promise<void>;
 export declare function initSync(module: { module: unknown }): unknown;
 export type { Request };

@@ -4,7 +4,7 @@ import { initSync } from "./toolnexus_mcp.js";
 
 initSync({ module: readFileSync(new URL("./toolnexus_mcp_bg.wasm", import.meta.url)) });
 
-export { a2aTools, builtinTools, httpTool, mcpTools, skillTool } from "./api.js";
+export { ToolnexusError, a2aTools, builtinTools, httpTool, mcpTools, skillTool } from "./api.js";
 
 export function init() {
   return Promise.resolve();

@@ -3,14 +3,16 @@
 //! requests as suspensions (`input`), the session (`session`: discovery, then initialize for older servers, the session and protocol-version headers,
 //! `tools/list` with cursors, `tools/call`, the closing DELETE), what a result means to the
 //! model (`result`), the bearer challenge of a server that needs authorization (`auth`) and what
-//! a host configures (`options`). The one async seam is [`McpTransport`]: the wasm edge plugs in
-//! `fetch`, native tests a scripted server. Tokens never pass through here: the edge adds the
+//! a host configures (`options`), and how a request goes out over `fetch` (`outgoing`: where the
+//! token may go, origins, header values, redirects). The one async seam is [`McpTransport`]: the
+//! wasm edge plugs in `fetch`, native tests a scripted server. Tokens never pass through here: the edge adds the
 //! `Authorization` header itself, so no state, error or result of this module can hold one.
 
 pub mod auth;
 pub mod input;
 pub mod legacy;
 pub mod options;
+pub mod outgoing;
 pub mod result;
 pub mod rpc;
 pub mod session;

@@ -134,6 +134,17 @@ impl A2aSkill {
     }
 }
 
+/// The skills' declarations, in card order, named as MCP listings are: unique and at most 64
+/// characters, the same names for the same card.
+pub fn declarations(skills: &[A2aSkill]) -> Vec<Value> {
+    let mut decls: Vec<Value> = skills.iter().map(A2aSkill::declaration).collect();
+    let names = decls.iter().map(|d| d["name"].as_str().unwrap_or("").to_string()).collect();
+    for (d, n) in decls.iter_mut().zip(crate::mcp::result::unique_names(names)) {
+        d["name"] = n.into();
+    }
+    decls
+}
+
 /// GETs the card.
 pub async fn fetch_card<H: A2aHost>(host: &H, opts: &A2aOptions) -> Result<Value> {
     let mut headers = vec![("accept".to_string(), "application/json".to_string())];
@@ -376,6 +387,15 @@ mod tests {
             endpoint: "http://h/rpc".into(),
             version: Some("1.0".into()),
         }
+    }
+
+    #[test]
+    fn skills_are_declared_with_unique_names() {
+        let opts = A2aOptions::from_json(&json!({"card": "http://h/card"})).unwrap();
+        let card = json!({"name": "a", "url": "http://h/rpc", "skills": [{"id": "s"}, {"id": "s"}, {"id": "x".repeat(100)}]});
+        let names: Vec<Value> = declarations(&opts.skills(&card).unwrap()).into_iter().map(|d| d["name"].clone()).collect();
+        assert_eq!(names[..2], [json!("a_s"), json!("a_s_2")]);
+        assert!(names[2].as_str().unwrap().len() <= 64);
     }
 
     #[test]

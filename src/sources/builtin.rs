@@ -47,6 +47,25 @@ pub fn select(names: Option<&Value>) -> Result<Vec<&'static str>> {
     Ok(out)
 }
 
+/// `builtinTools(names, options)`'s data options: webfetch's body cap (`maxBytes`, default
+/// [`DEFAULT_MAX_BYTES`]) and whether it may fetch loopback, private and link-local addresses
+/// (`allowPrivate`, default false).
+pub fn options(o: &Value) -> Result<(usize, bool)> {
+    let max = match o.get("maxBytes") {
+        None | Some(Value::Null) => DEFAULT_MAX_BYTES,
+        Some(m) => {
+            m.as_f64().filter(|m| *m >= 1.0).ok_or_else(|| Error::bad_input("builtinTools options.maxBytes must be a positive number"))?
+                as usize
+        }
+    };
+    let allow_private = match o.get("allowPrivate") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(Error::bad_input("builtinTools options.allowPrivate must be a boolean")),
+    };
+    Ok((max, allow_private))
+}
+
 fn schema(props: Value, required: &str) -> Value {
     json::obj(vec![
         ("type", "object".into()),
@@ -354,6 +373,14 @@ mod tests {
         assert_eq!(d["inputSchema"]["properties"]["format"]["enum"], json!(["text", "markdown", "html"]));
         assert_eq!(declaration("question")["inputSchema"]["required"], json!(["questions"]));
         assert_eq!(declaration("todowrite")["inputSchema"]["properties"]["todos"]["items"]["required"], json!(["id", "text", "completed"]));
+    }
+
+    #[test]
+    fn options_are_checked() {
+        assert_eq!(options(&json!({})).unwrap(), (DEFAULT_MAX_BYTES, false));
+        assert_eq!(options(&json!({"maxBytes": 10, "allowPrivate": true})).unwrap(), (10, true));
+        assert_eq!(options(&json!({"maxBytes": 0})).unwrap_err().message, "builtinTools options.maxBytes must be a positive number");
+        assert_eq!(options(&json!({"allowPrivate": 1})).unwrap_err().message, "builtinTools options.allowPrivate must be a boolean");
     }
 
     #[test]

@@ -1,5 +1,9 @@
-// The host calls of the MCP entry (src/wasm/mcp.rs), each settled into plain values: what fails
-// here is a typed error on the Rust side, never a throw through Rust frames.
+// The MCP entry's host calls (src/wasm/mcp.rs) beyond the loop entry's, built on its helpers
+// (host.js, one module in the package for both entries): a request goes through `callModel`
+// with a signal made as a run's, a wait is `guard`ed as a run's, and what fails here is host.js's
+// ToolnexusError. What fails is settled into values for the Rust side, never a throw through
+// Rust frames.
+import { abortState, callModel, guard, messageOf, runOptions, toolnexusError } from "./host.js";
 
 // The options of `mcpTools` (or of another source, named by `what`): [JSON text of the data
 // fields, fetch, token]. Throws a refusal's text.
@@ -18,144 +22,86 @@ export function mcpOptions(o, what) {
   return [text, o.fetch ?? undefined, o.token ?? undefined];
 }
 
-// The signal of one request: the tool call's signal and the per-request deadline (none for 0),
-// combined.
-function requestSignal(user, ms) {
-  const s = [];
-  if (user !== null && typeof user === "object") s.push(user);
-  if (ms > 0) s.push(deadline(Math.max(1, Math.ceil(ms))));
-  if (s.length < 2) return s[0];
-  try {
-    return AbortSignal.any(s);
-  } catch {}
-  const c = new AbortController();
-  for (const x of s) {
-    if (x.aborted) return c.abort(x.reason), c.signal;
-    x.addEventListener("abort", () => c.abort(x.reason), { once: true });
-  }
-  return c.signal;
-}
+// A run's signal (`runOptions`, host.js) for one request or operation: the caller's `signal` and
+// a deadline of `ms` as one, ended (`endRun`) with the operation; `undefined` when there is
+// neither. Throws for a `signal` that is not an AbortSignal.
+export const mcpSignal = (signal, ms) => runOptions({ signal }, true, ms)[1];
 
-// A signal that aborts with a TimeoutError after `ms` (whole, positive). `AbortSignal.timeout`
-// throws on a fraction and some hosts lack it; a throw here once meant no deadline at all.
-function deadline(ms) {
-  try {
-    return AbortSignal.timeout(ms);
-  } catch {}
-  const c = new AbortController();
-  setTimeout(() => c.abort(new DOMException("The operation timed out.", "TimeoutError")), ms);
-  return c.signal;
-}
-
-// One HTTP request. Resolves to [status, content-type, mcp-session-id, www-authenticate, reader
-// or text]; rejects with [kind, message]: kind 0 a failed fetch, 1 the caller's abort, 2 the
-// deadline, 3 the token callback. With `auth`, the host's `token({ server, url })` is asked for
-// the bearer token now: it never reaches the wasm, so no state, result or error can hold it.
-const PLAIN = new Set(["accept", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id"]);
-
-export async function mcpSend(f, token, who, auth, method, url, headers, body, user, ms) {
-  const signal = requestSignal(user, ms);
-  const init = { method, headers: JSON.parse(headers) };
-  if (body !== undefined) init.body = body;
-  if (signal) init.signal = signal;
-  if (auth && token) {
-    let t;
+// One request, through the loop's fetch helper (`callModel`, host.js): `head` is fetch's init as
+// the core wrote it (src/mcp/outgoing.rs: method, headers, `redirect: "manual"` when they carry
+// credentials), `signal` the request's (the call's signal and the deadline as one, made as a
+// run's), `max` the body cap. With `token`, the host's `token({ server, url })` is asked for the
+// bearer token now and added here: it never reaches the wasm, so no state, result or error can
+// hold it, and the request then follows no redirect either. Resolves to [status, content-type,
+// mcp-session-id, www-authenticate, reader or text]; [0]: fetch gave no Response; [1]: the body
+// is longer than `max`. Rejects with a `host_callback` ToolnexusError when the token callback
+// fails, else with what fetch threw.
+export async function mcpSend(f, token, who, url, head, body, signal, max) {
+  let t, r, manual;
+  if (token) {
     try {
       t = await token.call(undefined, JSON.parse(who));
     } catch (e) {
-      throw [3, e instanceof Error ? e.message : String(e)];
+      throw toolnexusError(messageOf(e), "host_callback");
     }
-    if (typeof t === "string" && t) {
-      if (!headerSafe(t)) throw [3, "the token is not a valid header value (CR, LF, NUL or a character beyond U+00FF)"];
-      init.headers.authorization = "Bearer " + t;
-    }
+    if (typeof t !== "string") t = "";
+    // fetch's own refusal would quote the token in its message; this one never does.
+    if (!headerSafe(t)) throw toolnexusError("the token is not a valid header value (CR, LF, NUL or a character beyond U+00FF)", "host_callback");
   }
-  // fetch's own refusal quotes the value (a key, a token) in its message; this one never does.
-  for (const k of Object.keys(init.headers)) {
-    if (!headerSafe(init.headers[k])) throw [0, `header ${k} is not a valid header value (CR, LF, NUL or a character beyond U+00FF)`];
+  const out = await callModel(
+    async (u, init) => {
+      if (t) (init.headers.authorization = "Bearer " + t), (init.redirect = "manual");
+      manual = init.redirect === "manual";
+      return (r = await (f ? f.call(globalThis, u, init) : fetch(u, init)));
+    },
+    url,
+    head,
+    body,
+    signal,
+    true,
+    max,
+  );
+  const s = out[0];
+  // A browser reports a refused redirect as an opaque response (`callModel` refuses it); Node
+  // and workerd hand the 3xx back.
+  if (manual && s >= 300 && s <= 399) {
+    mcpCancel(out[2]);
+    throw TypeError("redirect refused: the request carries credentials");
   }
-  // Credentials stay on their origin: a request that carries a token or any header beyond the
-  // protocol's own (an API key from `headers` or `env`) does not follow redirects, which would
-  // re-send them to wherever the server points. A plain request (webfetch) follows them.
-  const own = init.redirect === undefined && Object.keys(init.headers).some((k) => !PLAIN.has(k.toLowerCase()));
-  if (own) init.redirect = "manual";
-  let r;
-  try {
-    r = await (f ? f.call(globalThis, url, init) : fetch(url, init));
-  } catch (e) {
-    throw failure(e, signal);
-  }
-  const s = r !== null && typeof r === "object" ? Number(r.status) : 0;
-  // A browser reports a refused redirect as status 0 ("opaqueredirect"); Node and workerd as the 3xx.
-  if (own && (r?.type === "opaqueredirect" || (s >= 300 && s <= 399))) throw [0, "redirect refused: the request carries credentials"];
-  if (!(s >= 100 && s <= 599)) throw [0, "fetch gave no Response"];
+  if (s < 100) return out;
   const h = (k) => {
     try {
       return r.headers.get(k) ?? undefined;
     } catch {}
   };
-  let b;
-  try {
-    b = r.body !== null && typeof r.body === "object" ? r.body.getReader() : await r.text();
-  } catch (e) {
-    throw failure(e, signal);
-  }
-  return [s, h("content-type") ?? "", h("mcp-session-id"), h("www-authenticate"), b, signal];
+  return [s, h("content-type") ?? "", h("mcp-session-id"), h("www-authenticate"), out[2]];
 }
 
 function headerSafe(v) {
-  return typeof v === "string" && !/[\r\n\0\u0100-\uffff]/.test(v);
+  return !/[\r\n\0\u0100-\uffff]/.test(v);
 }
 
-function failure(e, signal) {
-  if (signal?.aborted) return [signal.reason?.name === "TimeoutError" ? 2 : 1, ""];
-  return [0, e instanceof Error ? e.message : String(e)];
-}
-
-// The next chunk of a body: bytes, `undefined` at its end. Rejects as `mcpSend` does.
-// A read given up on (its signal aborted) stays pending on the reader and is the next read's,
-// so no chunk is lost: a legacy session's one stream is read for one request after another,
-// each with its own deadline, and a read that ignored the signal waited forever.
+// The next chunk of the legacy transport's one event stream, read for the request POSTed last
+// (its `signal`, raced as every wait of a run is): bytes, `undefined` at its end. A read given up
+// on (its request aborted or past its deadline) stays pending on the reader and is the next
+// read's, so no chunk is lost between requests; a read that ignored the signal waited forever.
+const PENDING = Symbol();
 export async function mcpRead(b, signal) {
   try {
-    const p = (b.__toolnexusRead ??= b.read());
-    let x;
-    if (signal !== null && typeof signal === "object") {
-      if (signal.aborted) throw signal.reason;
-      let stop;
-      const aborted = new Promise((_, no) => signal.addEventListener("abort", (stop = () => no(signal.reason)), { once: true }));
-      try {
-        x = await Promise.race([p, aborted]);
-      } finally {
-        signal.removeEventListener("abort", stop);
-      }
-    } else x = await p;
-    b.__toolnexusRead = undefined;
+    const x = await guard((b[PENDING] ??= b.read()), signal);
+    b[PENDING] = undefined;
     return x?.done ? undefined : x?.value;
   } catch (e) {
-    if (!signal?.aborted) b.__toolnexusRead = undefined;
-    throw failure(e, signal);
+    if (!abortState(signal)) b[PENDING] = undefined;
+    throw e;
   }
 }
 
+// Stops a body no one reads to its end (a reader, or nothing for a text).
 export function mcpCancel(b) {
   try {
     b.cancel().catch(() => {});
   } catch {}
-}
-
-// Resolves after `ms`, or as soon as `signal` aborts.
-export function mcpSleep(ms, signal) {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    try {
-      signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
-    } catch {}
-  });
-}
-
-export function mcpAborted(signal) {
-  return Boolean(signal?.aborted);
 }
 
 // [scheme, hostname] of a URL as the WHATWG parser reads it (`2130706433` is 127.0.0.1, hosts

@@ -1,8 +1,7 @@
 //! The runners of the tool sources beside MCP in the MCP entry (`httpTool`, `builtinTools`,
 //! `skillTool`, `a2aTools`), over the same `fetch` transport as MCP sessions (`super`).
 
-use super::settle;
-use super::{js_error, json_of, mcp_aborted, mcp_options, mcp_sleep, mcp_uuid, to_js, Fetch, JsResult, Transport, IDS};
+use super::{abort_state, await_js, js, js_error, json_of, mcp_uuid, options_of, sleep, Host, JsResult, Transport, IDS};
 use crate::error::Error;
 use crate::json;
 use crate::mcp::{McpRequest, McpTransport};
@@ -32,7 +31,7 @@ fn refused_url(url: &str, allow_private: bool) -> Option<String> {
 #[wasm_bindgen]
 pub struct HttpTool {
     def: HttpToolDef,
-    fetch: JsValue,
+    host: Rc<Host>,
 }
 
 #[wasm_bindgen]
@@ -41,20 +40,20 @@ impl HttpTool {
     /// inputSchema?, timeoutMs?, resultMode?, fetch? }`).
     #[wasm_bindgen(constructor)]
     pub fn new(definition: JsValue) -> JsResult<HttpTool> {
-        let parts =
-            mcp_options(&definition, "httpTool(definition)").map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
-        let data: Value = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
-        Ok(HttpTool { def: HttpToolDef::from_json(&data).map_err(js_error)?, fetch: parts.get(1) })
+        let (data, fetch, _) = options_of(&definition, "httpTool(definition)")?;
+        let def = HttpToolDef::from_json(&data).map_err(js_error)?;
+        let host = Host::new(fetch, json::join(&["HTTP tool ", &def.name], ""), def.timeout_ms, def.max_bytes);
+        Ok(HttpTool { def, host })
     }
 
     /// `{ name, description, inputSchema, source: "http" }`.
     pub fn declaration(&self) -> JsValue {
-        to_js(&self.def.declaration())
+        js(&self.def.declaration())
     }
 
     /// The definition as data, without `env`.
     pub fn definition(&self) -> JsValue {
-        to_js(&self.def.definition())
+        js(&self.def.definition())
     }
 
     /// One call; resolves to a tool result (never rejects).
@@ -62,24 +61,13 @@ impl HttpTool {
         let args: Value = json_of(&args);
         let call = match self.def.request(&args) {
             Ok(c) => c,
-            Err(m) => return Promise::resolve(&to_js(&crate::tool::ToolResult::error(m).to_value())),
+            Err(m) => return Promise::resolve(&js(&crate::tool::ToolResult::error(m).to_value())),
         };
-        let def = self.def.clone();
-        let fetch = Rc::new(Fetch {
-            fetch: self.fetch.clone(),
-            token: JsValue::UNDEFINED,
-            label: json::join(&["HTTP tool ", &def.name], ""),
-            url: String::new(),
-            who: String::new(),
-            timeout_ms: def.timeout_ms,
-            signal,
-            max_bytes: def.max_bytes,
-            reading: Rc::default(),
-        });
+        let (def, t) = (self.def.clone(), Transport::new(&self.host, signal));
         future_to_promise(async move {
             let req = McpRequest { method: "GET", url: call.url, headers: call.headers, body: call.body, stream: false };
             let run = async {
-                let mut res = Transport(Rc::clone(&fetch)).send_as(&req, &call.method).await?;
+                let mut res = t.send_as(&req, &call.method).await?;
                 let mut text = Vec::new();
                 while let Some(chunk) = res.body.next_chunk().await? {
                     text.extend_from_slice(&chunk);
@@ -87,7 +75,7 @@ impl HttpTool {
                 Ok::<_, Error>(def.result(res.status, &String::from_utf8_lossy(&text)))
             };
             let r = run.await.unwrap_or_else(|e| crate::tool::ToolResult::error(e.message));
-            Ok(to_js(&r.to_value()))
+            Ok(js(&r.to_value()))
         })
     }
 }
@@ -107,34 +95,20 @@ impl Builtins {
     /// `names` (default all three) and `{ fetch?, maxBytes? }` (webfetch's body cap, default 512 KiB).
     #[wasm_bindgen(constructor)]
     pub fn new(names: JsValue, options: JsValue) -> JsResult<Builtins> {
-        let bad = |m: String| js_error(Error::bad_input(m));
         let names = builtin::select(Some(&json_of(&names))).map_err(js_error)?;
-        let mut allow_private = false;
-        let (fetch, max_bytes) = if options.is_object() {
-            let parts = mcp_options(&options, "builtinTools(names, options)").map_err(|e| bad(e.as_string().unwrap_or_default()))?;
-            let data: Value = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
-            let max = match data.get("maxBytes") {
-                None | Some(Value::Null) => builtin::DEFAULT_MAX_BYTES,
-                Some(m) => {
-                    m.as_f64().filter(|m| *m >= 1.0).ok_or_else(|| bad("builtinTools options.maxBytes must be a positive number".into()))?
-                        as usize
-                }
-            };
-            allow_private = match data.get("allowPrivate") {
-                None | Some(Value::Null) => false,
-                Some(Value::Bool(b)) => *b,
-                Some(_) => return Err(bad("builtinTools options.allowPrivate must be a boolean".into())),
-            };
-            (parts.get(1), max)
-        } else {
-            (JsValue::UNDEFINED, builtin::DEFAULT_MAX_BYTES)
+        let (fetch, (max_bytes, allow_private)) = match options.is_object() {
+            true => {
+                let (data, fetch, _) = options_of(&options, "builtinTools(names, options)")?;
+                (fetch, builtin::options(&data).map_err(js_error)?)
+            }
+            false => (JsValue::UNDEFINED, (builtin::DEFAULT_MAX_BYTES, false)),
         };
         Ok(Builtins { names, fetch, max_bytes, allow_private })
     }
 
     /// The declarations, in the order asked for.
     pub fn declarations(&self) -> JsValue {
-        to_js(&Value::Array(self.names.iter().map(|n| builtin::declaration(n)).collect()))
+        js(&Value::Array(self.names.iter().map(|n| builtin::declaration(n)).collect()))
     }
 
     /// One call of builtin `name`; resolves to a tool result (a suspension for a new question).
@@ -155,21 +129,11 @@ impl Builtins {
                         crate::tool::ToolResult::error(refused_url(&url, allow_private).unwrap_or_default())
                     }
                     Ok((url, format, timeout_ms)) => {
-                        let label = "webfetch".to_string();
-                        let f = Rc::new(Fetch {
-                            fetch,
-                            token: JsValue::UNDEFINED,
-                            label,
-                            url: String::new(),
-                            who: String::new(),
-                            timeout_ms,
-                            signal,
-                            max_bytes: usize::MAX,
-                            reading: Rc::default(),
-                        });
+                        // Read to `max` and cut there (`truncated`), not refused.
+                        let t = Transport::new(&Host::new(fetch, "webfetch".into(), timeout_ms, usize::MAX), signal);
                         let req = McpRequest { method: "GET", url, headers: Vec::new(), body: None, stream: false };
                         let run = async {
-                            let mut res = Transport(f).send(&req).await?;
+                            let mut res = t.send(&req).await?;
                             let mut body = Vec::new();
                             let mut truncated = false;
                             while let Some(chunk) = res.body.next_chunk().await? {
@@ -186,7 +150,7 @@ impl Builtins {
                     }
                 },
             };
-            Ok(to_js(&r.to_value()))
+            Ok(js(&r.to_value()))
         })
     }
 }
@@ -203,7 +167,7 @@ impl SkillSet {
     }
 
     pub fn declaration(&self) -> JsValue {
-        to_js(&crate::sources::skill::Skills::declaration())
+        js(&crate::sources::skill::Skills::declaration())
     }
 
     /// The catalog for the system prompt.
@@ -213,7 +177,7 @@ impl SkillSet {
 
     /// Loads one skill (a tool result).
     pub fn run(&self, args: JsValue) -> JsValue {
-        to_js(&self.0.run(&json_of(&args)).to_value())
+        js(&self.0.run(&json_of(&args)).to_value())
     }
 }
 
@@ -221,14 +185,16 @@ impl crate::sources::a2a::A2aHost for Transport {
     fn now(&self) -> f64 {
         js_sys::Date::now()
     }
+    /// A poll's wait, cut short when the call is aborted (host.js `sleep`, as a run's backoff).
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
-        let p = mcp_sleep(ms, &self.0.signal);
+        let signal = self.waits.borrow_mut().get_or_insert_with(|| self.signal(None).unwrap_or(JsValue::UNDEFINED)).clone();
+        let p = sleep(Some(ms), &signal);
         Box::pin(async move {
-            let _ = settle(&p).await;
+            let _ = await_js(&p).await;
         })
     }
     fn aborted(&self) -> bool {
-        mcp_aborted(&self.0.signal)
+        abort_state(&self.user) != 0
     }
 }
 
@@ -236,7 +202,7 @@ impl crate::sources::a2a::A2aHost for Transport {
 #[wasm_bindgen]
 pub struct A2aAgent {
     opts: Rc<crate::sources::a2a::A2aOptions>,
-    fetch: JsValue,
+    host: Rc<Host>,
     skills: Rc<std::cell::RefCell<Vec<crate::sources::a2a::A2aSkill>>>,
 }
 
@@ -245,55 +211,34 @@ impl A2aAgent {
     /// `{ card, headers?, env?, timeoutMs?, pollEvery?, fetch? }`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> JsResult<A2aAgent> {
-        let parts =
-            mcp_options(&options, "a2aTools(options)").map_err(|e| js_error(Error::bad_input(e.as_string().unwrap_or_default())))?;
-        let data = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
+        let (data, fetch, _) = options_of(&options, "a2aTools(options)")?;
         let opts = crate::sources::a2a::A2aOptions::from_json(&data).map_err(js_error)?;
-        Ok(A2aAgent { opts: Rc::new(opts), fetch: parts.get(1), skills: Rc::default() })
-    }
-
-    fn transport(&self, signal: JsValue) -> Transport {
-        let label = json::join(&["A2A agent ", &self.opts.card], "");
-        Transport(Rc::new(Fetch {
-            fetch: self.fetch.clone(),
-            token: JsValue::UNDEFINED,
-            label,
-            url: String::new(),
-            who: String::new(),
-            timeout_ms: self.opts.timeout_ms,
-            signal,
-            max_bytes: self.opts.max_bytes,
-            reading: Rc::default(),
-        }))
+        let host = Host::new(fetch, json::join(&["A2A agent ", &opts.card], ""), opts.timeout_ms, opts.max_bytes);
+        Ok(A2aAgent { opts: Rc::new(opts), host, skills: Rc::default() })
     }
 
     /// Reads the Agent Card; resolves to the skills' declarations, in card order.
     pub fn connect(&self) -> Promise {
-        let (t, opts, skills) = (self.transport(JsValue::UNDEFINED), Rc::clone(&self.opts), Rc::clone(&self.skills));
+        let (t, opts, skills) = (Transport::new(&self.host, JsValue::UNDEFINED), Rc::clone(&self.opts), Rc::clone(&self.skills));
         future_to_promise(async move {
             let card = crate::sources::a2a::fetch_card(&t, &opts).await.map_err(js_error)?;
             let list = opts.skills(&card).map_err(js_error)?;
-            let mut decls: Vec<Value> = list.iter().map(|s| s.declaration()).collect();
-            // As MCP listings: unique names of at most 64 characters, deterministically.
-            let names = decls.iter().map(|d| d["name"].as_str().unwrap_or("").to_string()).collect();
-            for (d, n) in decls.iter_mut().zip(crate::mcp::result::unique_names(names)) {
-                d["name"] = n.into();
-            }
+            let decls = crate::sources::a2a::declarations(&list);
             *skills.borrow_mut() = list;
-            Ok(to_js(&Value::Array(decls)))
+            Ok(js(&Value::Array(decls)))
         })
     }
 
     /// Calls skill `index` (of `connect`'s list); resolves to a tool result.
     pub fn call(&self, index: usize, args: JsValue, signal: JsValue) -> Promise {
-        let (t, opts, args) = (self.transport(signal), Rc::clone(&self.opts), json_of(&args));
+        let (t, opts, args) = (Transport::new(&self.host, signal), Rc::clone(&self.opts), json_of(&args));
         let skill = self.skills.borrow().get(index).cloned();
         future_to_promise(async move {
             let r = match skill {
                 Some(s) => crate::sources::a2a::call(&t, &opts, &s, &args, &mcp_uuid()).await,
                 None => crate::tool::ToolResult::error("A2A: unknown skill"),
             };
-            Ok(to_js(&r.to_value()))
+            Ok(js(&r.to_value()))
         })
     }
 }

@@ -1,7 +1,7 @@
 // `tsc -p tests/mcp/tsconfig.json` against the built package: the MCP entry's typings cover its
 // exports, and wrong usage is a type error (the @ts-expect-error lines must stay errors).
-import { createToolkit, type Tool } from "toolnexus-wasm";
-import { init, mcpTools, httpTool, skillTool, builtinTools, a2aTools, type McpServerEntry } from "toolnexus-wasm/mcp";
+import { createToolkit, ToolnexusError, type ErrorCode, type Suspension, type Tool } from "toolnexus-wasm";
+import { init, mcpTools, httpTool, skillTool, builtinTools, a2aTools, ToolnexusError as McpError, type McpServerEntry } from "toolnexus-wasm/mcp";
 
 export async function usage(): Promise<void> {
   await init();
@@ -24,6 +24,18 @@ export async function usage(): Promise<void> {
   builtinTools(["bash"]);
   // @ts-expect-error body is json, form or raw
   httpTool({ name: "h", url: "u", body: "xml" });
+  // One class for both entries: an MCP listing's error, and the request to answer first.
+  try {
+    await mcpTools({ server: "s", url: "https://mcp.test/mcp" });
+  } catch (e) {
+    if (e instanceof ToolnexusError && e.code === "transport" && e.status === 401) {
+      const ask: Suspension | undefined = e.authRequired;
+      void ask;
+    }
+    const same: typeof ToolnexusError = McpError;
+    const code: ErrorCode | undefined = same.is(e) ? e.code : undefined;
+    void code;
+  }
   void defn;
   void prompt;
 }
