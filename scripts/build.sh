@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/tools/js/node_modules/.bin:$HOME/.cargo/bin:$PATH"   # npm binaryen's wasm-opt
 pkg=${PKG:-pkg}
 out=target/wasm-pack/web${FEATURES:+-$FEATURES}
+# wasm-pack leaves the snippets of an earlier build in place: a helper since removed would ship
+# (and count against the budget).
+rm -rf "$out"/snippets
 wasm-pack --quiet build --release --target web --weak-refs --out-dir "$out" --out-name toolnexus_wasm --mode no-install --no-pack ${FEATURES:+-- --features "$FEATURES"}
 rm -rf "$pkg" && mkdir -p "$pkg"
 cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.wasm "$out"/toolnexus_wasm_bg.wasm.d.ts "$pkg"/
@@ -45,6 +48,7 @@ one_url "$pkg"/toolnexus_wasm.js toolnexus_wasm_bg.wasm
 # default entry's budget. MCP=0 skips it.
 if [ "${MCP:-1}" != 0 ]; then
   mcp_out=target/wasm-pack/web-mcp
+  rm -rf "$mcp_out"/snippets
   wasm-pack --quiet build --release --target web --weak-refs --out-dir "$mcp_out" --out-name toolnexus_mcp --mode no-install --no-pack -- --features mcp
   cp "$mcp_out"/toolnexus_mcp.js "$mcp_out"/toolnexus_mcp.d.ts "$mcp_out"/toolnexus_mcp_bg.wasm "$mcp_out"/toolnexus_mcp_bg.wasm.d.ts "$pkg"/mcp/
   cp -r "$mcp_out"/snippets "$pkg"/mcp/

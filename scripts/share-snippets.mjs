@@ -1,6 +1,6 @@
 // The MCP entry's wasm-bindgen snippets that the default entry ships too (the same source file,
 // at the same path under snippets/: src/wasm/host.js, whose ToolnexusError both wasm modules
-// throw, and the task crate's helper) are imported from the default entry's copy, and the MCP
+// throw) are imported from the default entry's copy, and the MCP
 // entry's copy is removed. The package then holds one module of each, so a bundler, Node or a
 // browser loads one ToolnexusError class for both entries and `instanceof` holds across them.
 // scripts/build.sh runs it before minifying the MCP entry (import paths are cut across lines

@@ -35,13 +35,15 @@ export const mcpSignal = (signal, ms) => runOptions({ signal }, true, ms)[1];
 // hold it, and the request then follows no redirect either. Resolves to [status, content-type,
 // mcp-session-id, www-authenticate, reader or text]; [0]: fetch gave no Response; [1]: the body
 // is longer than `max`. Rejects with a `host_callback` ToolnexusError when the token callback
-// fails, else with what fetch threw.
+// fails, else with what fetch threw (or the AbortError of `signal`).
 export async function mcpSend(f, token, who, url, head, body, signal, max) {
   let t, r, manual;
   if (token) {
     try {
-      t = await token.call(undefined, JSON.parse(who));
+      // Raced as fetch is: a callback that never answers ends at the deadline or abort.
+      t = await guard(token.call(undefined, JSON.parse(who)), signal);
     } catch (e) {
+      if (abortState(signal)) throw e;
       throw toolnexusError(messageOf(e), "host_callback");
     }
     if (typeof t !== "string") t = "";

@@ -93,13 +93,15 @@ test("a fractional timeoutMs is still a deadline (mcpTools, httpTool, a2aTools)"
   await assert.rejects(within(3000, a2aTools({ card: `${a}/card-hang`, timeoutMs: 300.5 })), { code: "aborted" });
 });
 
-test("a host fetch that ignores its signal still ends at the deadline and at an abort", async () => {
+test("a host fetch or token callback that ignores its signal still ends at the deadline and at an abort", async () => {
   const fetch = () => new Promise(() => {}); // never settles, whatever the signal says
   await assert.rejects(within(3000, mcpTools({ server: "s", url: `${a}/mcp`, timeoutMs: 200, fetch })), { code: "aborted", message: "MCP server s: timeout after 200ms" });
   const h = httpTool({ name: "h", url: `${a}/v1/x`, fetch });
   const c = new AbortController();
   setTimeout(() => c.abort(), 100);
   assert.deepEqual(await within(3000, h.run({}, { signal: c.signal })), { output: "HTTP tool h: aborted", isError: true });
+  const token = () => new Promise(() => {}); // nor does a token callback that never answers hold a listing
+  await assert.rejects(within(3000, mcpTools({ server: "s", url: `${a}/mcp`, timeoutMs: 200, token })), { code: "aborted", message: "MCP server s: timeout after 200ms" });
 });
 
 test("webfetch: the model's timeout is clamped, never none", async () => {
