@@ -30,13 +30,11 @@ fn decode_tool(v: &JsValue, i: usize) -> Result<(ToolSpec, Option<Function>)> {
     Ok((spec, run))
 }
 
-thread_local! {
-    /// Decoded `Toolkit` instances by id, so a run does not re-read and re-validate every tool
-    /// object. An entry lives as long as its `Toolkit` (removed by `dropToolkit`). A short list,
-    /// not a map: hosts hold a handful of toolkits, and a map's hashing code would cost more
-    /// wasm bytes than the lookups ever save.
-    static REGISTRY: RefCell<Vec<(u32, Decoded)>> = const { RefCell::new(Vec::new()) };
-}
+/// Decoded `Toolkit` instances by id, so a run does not re-read and re-validate every tool
+/// object. An entry lives as long as its `Toolkit` (removed by `dropToolkit`). A short list,
+/// not a map: hosts hold a handful of toolkits, and a map's hashing code would cost more
+/// wasm bytes than the lookups ever save.
+static REGISTRY: super::Local<RefCell<Vec<(u32, Decoded)>>> = super::Local(RefCell::new(Vec::new()));
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
@@ -61,7 +59,7 @@ pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
     }
     let kit = kit_of(toolkit);
     if let Some(id) = kit.as_f64() {
-        let found = REGISTRY.with(|r| r.borrow().iter().find(|(k, _)| f64::from(*k) == id).map(|(_, d)| d.clone()));
+        let found = REGISTRY.0.borrow().iter().find(|(k, _)| f64::from(*k) == id).map(|(_, d)| d.clone());
         // Bound to an id with no entry: its `free()` dropped it.
         return found.ok_or_else(|| Error::bad_input("the toolkit was freed"));
     }
@@ -118,7 +116,7 @@ pub fn toolkit_id(list: &JsValue, toolkit: &JsValue) -> Result<u32> {
     let decoded = decode_list(&list.ok_or_else(|| Error::bad_input("createToolkit needs { tools: [...] } or an array of tools"))?)?;
     let id = kit_id(toolkit, true);
     forget(id);
-    REGISTRY.with(|r| r.borrow_mut().push((id, decoded)));
+    REGISTRY.0.borrow_mut().push((id, decoded));
     Ok(id)
 }
 
@@ -130,5 +128,5 @@ pub fn drop_toolkit(id: &JsValue) -> JsValue {
 }
 
 fn forget(id: u32) {
-    REGISTRY.with(|r| r.borrow_mut().retain(|(k, _)| *k != id));
+    REGISTRY.0.borrow_mut().retain(|(k, _)| *k != id);
 }
