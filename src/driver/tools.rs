@@ -3,7 +3,7 @@
 //! `afterTool`, the `tool` metric. Each outcome goes to the machine as it settles, so a save
 //! taken while other calls still run or wait sees it.
 
-use super::{stored, Env};
+use super::{read, stored, write, Env};
 use crate::error::{Code, Error, Result};
 use crate::events::StreamEvent;
 use crate::hooks::{Hook, ToolCtx, ToolVerdict};
@@ -21,7 +21,7 @@ use std::cell::RefCell;
 /// and the machine halts the run.
 pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'_>) -> Result<()> {
     let slot = inv.slot;
-    let turn = run.borrow().turn_index();
+    let turn = read(run).turn_index();
     // beforeTool: an outcome short-circuits the tool (afterTool then never runs); args rewrite it.
     let mut first = None;
     if let (Some(h), None) = (env.hook(Hook::BeforeTool), &inv.answer) {
@@ -33,7 +33,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
             }
             Some(ToolVerdict::Args(a)) => {
                 inv.args = std::rc::Rc::new(a);
-                run.borrow_mut().note_args(slot, inv.args.clone());
+                write(run).note_args(slot, inv.args.clone());
                 // New arguments replace invalid ones; a call to an undeclared tool stays unknown.
                 if inv.known {
                     inv.preset = None;
@@ -49,20 +49,20 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
     let mut req = match first {
         ToolOutcome::Result(r) => {
             let result = if ran { after_tool(&inv, turn, r, env).await? } else { r };
-            return run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Result(result));
+            return write(run).on_tool_outcome(slot, ToolOutcome::Result(result));
         }
         ToolOutcome::Suspend(req) => req,
     };
     let Some(waiter) = env.waiter else {
-        return run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Suspend(req));
+        return write(run).on_tool_outcome(slot, ToolOutcome::Suspend(req));
     };
     let mut answers = 0;
     // A re-run may ask again (a server's second question): each new request is waited for like
     // the first, up to `MAX_ANSWERS` answers for the call.
     let result = loop {
         // Persist before waiting: a host that dies while this wait is outstanding resumes from here.
-        run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Suspend(req.clone()))?;
-        env.save(|| stored(run.borrow().checkpoint())).await?;
+        write(run).on_tool_outcome(slot, ToolOutcome::Suspend(req.clone()))?;
+        env.save(|| stored(read(run).checkpoint())).await?;
         env.event(|| StreamEvent::Pending { request: req.clone() });
         let answer = waiter.wait(req.clone()).await.map_err(|e| match e.code {
             Code::Aborted | Code::HostCallback => e,
@@ -81,10 +81,10 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
             },
         }
     };
-    run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Result(result))?;
+    write(run).on_tool_outcome(slot, ToolOutcome::Result(result))?;
     // Other calls still waiting: the store must not keep this call's now stale suspension.
-    if run.borrow().has_suspended() {
-        env.save(|| stored(run.borrow().checkpoint())).await?;
+    if read(run).has_suspended() {
+        env.save(|| stored(read(run).checkpoint())).await?;
     }
     Ok(())
 }
