@@ -20,6 +20,14 @@ pub fn join(parts: &[&str], sep: &str) -> String {
     out
 }
 
+/// A `u64` as text, for messages: `format!` of a `u64` links core's 64-bit integer formatting,
+/// which nothing else in the wasm needs (a `usize` is 32-bit there).
+pub fn num(n: u64) -> String {
+    let mut s = String::new();
+    write_u64(&mut s, n);
+    s
+}
+
 // Messages are joined rather than `format!`ted: each `format!` site compiles its own argument
 // table into the wasm, and these run for every field of every host shape.
 fn must(what: &str, key: &str, be: &str) -> String {
