@@ -220,18 +220,19 @@ pub fn js_number(f: f64) -> String {
         out.extend_from_slice(&digits);
         out.resize(out.len() + (point - k) as usize, b'0');
     } else if 0 < point && point <= 21 {
-        out.extend_from_slice(&digits[..point as usize]);
+        let (int, frac) = (digits.get(..point as usize), digits.get(point as usize..));
+        out.extend_from_slice(int.unwrap_or_default());
         out.push(b'.');
-        out.extend_from_slice(&digits[point as usize..]);
+        out.extend_from_slice(frac.unwrap_or_default());
     } else if -6 < point && point <= 0 {
         out.extend_from_slice(b"0.");
         out.resize(out.len() + (-point) as usize, b'0');
         out.extend_from_slice(&digits);
     } else {
-        out.push(digits[0]);
+        out.extend(digits.first());
         if k > 1 {
             out.push(b'.');
-            out.extend_from_slice(&digits[1..]);
+            out.extend_from_slice(digits.get(1..).unwrap_or_default());
         }
         let e = point - 1;
         out.extend_from_slice(if e < 0 { b"e-" } else { b"e+" });

@@ -461,7 +461,10 @@ impl Run {
     /// The turn cap stopped a run that was still calling tools: always `incomplete` with
     /// `limit: "maxTurns"`, and `text` is the last assistant text of this run (may be empty).
     fn finish_exhausted(&mut self) -> Step {
-        let text = self.transcript[self.segment_start.min(self.transcript.len())..]
+        let text = self
+            .transcript
+            .get(self.segment_start..)
+            .unwrap_or_default()
             .iter()
             .rev()
             .find_map(|m| match m {
