@@ -6,6 +6,7 @@
 
 use super::convert::{from_js, opt_function, string_arg, to_js};
 use crate::declare;
+use crate::driver::{read, write};
 use crate::error::{Error, Result};
 use crate::tool::{ToolSpec, Toolkit as CoreToolkit};
 use js_sys::{Array, Function, Reflect};
@@ -59,7 +60,7 @@ pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
     }
     let kit = kit_of(toolkit);
     if let Some(id) = kit.as_f64() {
-        let found = REGISTRY.0.borrow().iter().find(|(k, _)| f64::from(*k) == id).map(|(_, d)| d.clone());
+        let found = read(&REGISTRY.0).iter().find(|(k, _)| f64::from(*k) == id).map(|(_, d)| d.clone());
         // Bound to an id with no entry: its `free()` dropped it.
         return found.ok_or_else(|| Error::bad_input("the toolkit was freed"));
     }
@@ -116,7 +117,7 @@ pub fn toolkit_id(list: &JsValue, toolkit: &JsValue) -> Result<u32> {
     let decoded = decode_list(&list.ok_or_else(|| Error::bad_input("createToolkit needs { tools: [...] } or an array of tools"))?)?;
     let id = kit_id(toolkit, true);
     forget(id);
-    REGISTRY.0.borrow_mut().push((id, decoded));
+    write(&REGISTRY.0).push((id, decoded));
     Ok(id)
 }
 
@@ -128,5 +129,5 @@ pub fn drop_toolkit(id: &JsValue) -> JsValue {
 }
 
 fn forget(id: u32) {
-    REGISTRY.0.borrow_mut().retain(|(k, _)| *k != id);
+    write(&REGISTRY.0).retain(|(k, _)| *k != id);
 }
