@@ -187,7 +187,9 @@ pub fn js_number(f: f64) -> String {
     }
     // serde_json writes `[-]d+[.d+][e[+|-]d+]`: collect the significant digits and the position
     // of the decimal point (value = 0.DIGITS × 10^point), then lay them out as JS does.
-    let text = n.to_string();
+    // Not `to_string`: its `expect` on the `Display` result links a panic path.
+    let mut text = String::new();
+    let _ = std::fmt::Write::write_fmt(&mut text, format_args!("{n}"));
     let (mut digits, mut point, mut exp, mut exp_neg) = (Vec::new(), 0i32, 0i32, false);
     let (mut seen_dot, mut in_exp) = (false, false);
     for b in text.bytes() {

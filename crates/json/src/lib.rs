@@ -92,7 +92,11 @@ pub fn write_value(out: &mut String, v: &Value) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&n.to_string()),
+        // Written in place: `to_string` makes a String first, and its `expect` on the `Display`
+        // result links a panic path.
+        Value::Number(n) => {
+            let _ = core::fmt::Write::write_fmt(out, format_args!("{n}"));
+        }
         Value::String(s) => write_str(out, s),
         Value::Array(a) => {
             out.push('[');
