@@ -309,7 +309,7 @@ pub fn balance(messages: &mut Vec<Message>) {
                     if let Some(Message::Tool(outs)) = messages.get_mut(j - 1).filter(|_| j > i + 1) {
                         outs.extend(missing);
                     } else {
-                        messages.insert(i + 1, Message::Tool(missing));
+                        crate::util::insert(messages, i + 1, Message::Tool(missing));
                         j += 1;
                     }
                 }

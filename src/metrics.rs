@@ -289,7 +289,7 @@ fn sorted<'s, T>(names: &[&str], series: &'s [(Key, T)]) -> Vec<(String, &'s T)>
     for (k, t) in series {
         let key = labels(names, k);
         let at = v.iter().position(|x| x.0 > key).unwrap_or(v.len());
-        v.insert(at, (key, t));
+        crate::util::insert(&mut v, at, (key, t));
     }
     v
 }

@@ -6,12 +6,13 @@
 //! metric. `translateStream` yields OpenAI `chat.completion.chunk` objects from any upstream.
 
 use crate::dialect;
-use crate::driver::{abortable, model_call, read, write, CallSubject, Env};
+use crate::driver::{abortable, model_call, CallSubject, Env};
 use crate::error::{Error, Result};
 use crate::json::obj;
 use crate::message::{Message, ToolCall, Usage};
 use crate::provider::{self, Finish, HttpRequest, ModelReply, ModelRequest, ProviderConfig, ToolChoice};
 use crate::tool::{ToolSource, ToolSpec, Toolkit};
+use crate::util::{read, write};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
 
@@ -169,15 +170,8 @@ pub async fn translate(
     env: &Env<'_>,
     chunks: Option<&dyn Fn(Value)>,
 ) -> Result<Value> {
-    let t = Translation {
-        provider,
-        system_prompt,
-        env,
-        chunks,
-        req: RefCell::new(req),
-        stream_id: RefCell::default(),
-        out: Cell::default(),
-    };
+    let t =
+        Translation { provider, system_prompt, env, chunks, req: RefCell::new(req), stream_id: RefCell::default(), out: Cell::default() };
     abortable(env.abort, model_call(provider, &t, chunks.is_some(), env)).await?;
     t.out.into_inner().ok_or_else(|| Error::internal("the translation ended without a reply"))
 }

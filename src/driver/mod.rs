@@ -25,6 +25,7 @@ use crate::run::{Checkpoint, Run, RunResult, Status, Step};
 use crate::state::ConversationState;
 use crate::suspend::{Answer, IdGen, Request, ToolOutcome};
 use crate::tool::ToolSpec;
+use crate::util::{read, write};
 use futures_util::future::{select, Either, LocalBoxFuture};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -360,16 +361,6 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
             }
         };
     }
-}
-
-/// `RefCell::borrow` and `borrow_mut` through one function each: each call site of those
-/// (`#[track_caller]`) compiles its own panic location into the wasm (16 B, and the source path).
-pub(crate) fn read<T>(cell: &RefCell<T>) -> std::cell::Ref<'_, T> {
-    cell.borrow()
-}
-
-pub(crate) fn write<T>(cell: &RefCell<T>) -> std::cell::RefMut<'_, T> {
-    cell.borrow_mut()
 }
 
 /// The machine's checkpoint as the document a store keeps.

@@ -3,7 +3,7 @@
 //! `afterTool`, the `tool` metric. Each outcome goes to the machine as it settles, so a save
 //! taken while other calls still run or wait sees it.
 
-use super::{read, stored, write, Env};
+use super::{stored, Env};
 use crate::error::{Code, Error, Result};
 use crate::events::StreamEvent;
 use crate::hooks::{Hook, ToolCtx, ToolVerdict};
@@ -11,6 +11,7 @@ use crate::metrics::Metric;
 use crate::run::{Invocation, Run, UNKNOWN_TOOL_LABEL};
 use crate::suspend::{after_wait, ask_again, relay_output, relay_request, AfterWait, Answer, ToolOutcome};
 use crate::tool::ToolResult;
+use crate::util::{read, write};
 use std::cell::RefCell;
 
 /// Executes; a suspension goes to `waitFor` when there is one; `ok` re-runs the tool with

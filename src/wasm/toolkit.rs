@@ -6,9 +6,9 @@
 
 use super::convert::{from_js, opt_function, string_arg, to_js};
 use crate::declare;
-use crate::driver::{read, write};
 use crate::error::{Error, Result};
 use crate::tool::{ToolSpec, Toolkit as CoreToolkit};
+use crate::util::{read, write};
 use js_sys::{Array, Function, Reflect};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;

@@ -290,7 +290,13 @@ impl Reader<'_> {
             // An `i32`, added to the digits' scale exactly, as serde_json does (a cap would be
             // wrong after a million digits). Past `i32` serde_json gives 0, or refuses a nonzero
             // significand with a positive exponent, whatever the scale.
-            match self.b.get(from..self.i).unwrap_or_default().iter().try_fold(0i32, |e, &d| e.checked_mul(10)?.checked_add(i32::from(d - b'0'))) {
+            match self
+                .b
+                .get(from..self.i)
+                .unwrap_or_default()
+                .iter()
+                .try_fold(0i32, |e, &d| e.checked_mul(10)?.checked_add(i32::from(d - b'0')))
+            {
                 Some(exp) => scale += i64::from(if neg_exp { -exp } else { exp }),
                 None if sig != 0 && !neg_exp => return self.fail("number out of range"),
                 None => sig = 0,
