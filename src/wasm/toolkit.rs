@@ -64,9 +64,10 @@ pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
         // Bound to an id with no entry: its `free()` dropped it.
         return found.ok_or_else(|| Error::bad_input("the toolkit was freed"));
     }
-    match kit.dyn_into::<Array>() {
-        Ok(list) => decode_list(&list),
-        Err(_) => Err(Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }")),
+    // `kitOf` gives an array or nothing (no `Array.isArray` import for this).
+    match kit.is_object() {
+        true => decode_list(kit.unchecked_ref()),
+        false => Err(Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }")),
     }
 }
 
@@ -74,8 +75,9 @@ pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
 fn decode_list(list: &Array) -> Result<Decoded> {
     let mut specs = Vec::with_capacity(list.length() as usize);
     let mut fns = Vec::new();
-    for (i, v) in list.iter().enumerate() {
-        let (spec, run) = decode_tool(&v, i)?;
+    // By index: `Array::iter` reads through an import of its own (`get_unchecked`).
+    for i in 0..list.length() {
+        let (spec, run) = decode_tool(&list.get(i), i as usize)?;
         if let Some(f) = run {
             fns.push((spec.name.clone(), f));
         }
