@@ -53,10 +53,11 @@ wasm_run firefox WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --firefox 
 wasm_run firefox-worker WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --firefox --mode no-install
 wasm_run firefox-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack test --headless --firefox --mode no-install
 
-echo "== typings: tsc --noEmit, strict, with and without skipLibCheck"
+echo "== typings: tsc --noEmit, strict, with and without skipLibCheck; the shipped JS under // @ts-check"
 tsc -p tests/js/tsconfig.json
 tsc -p tests/js/tsconfig.skiplib.json
 tsc -p tests/mcp/tsconfig.json   # the MCP entry's typings
+./scripts/check-js.sh             # every shipped JS file is // @ts-check and type-checks
 
 echo "== package lint: publint and arethetypeswrong on the packed package (every entry and the wasm subpath)"
 (cd tests/bundlers && node_modules/.bin/publint --strict ../../pkg)

@@ -1,3 +1,4 @@
+// @ts-check
 // The host calls of one run, each done in one await: every await the Rust edge makes costs a
 // promise, a `then`, two closures and a microtask, and every property read is a crossing.
 // Errors are not interpreted here: a throw or rejection reaches the edge, which maps it.
@@ -54,7 +55,7 @@ export async function callModel(f, url, head, body, signal, stream, max) {
     if ((n += v.byteLength) > max) return cancel(b), [TOO_LARGE];
     parts.push(v);
   }
-  return [s, ra, parts.length < 2 ? UTF8.decode(parts[0]) : await new Blob(parts).text()];
+  return [s, ra, parts.length < 2 ? UTF8.decode(parts[0]) : await new Blob(/** @type {BlobPart[]} */ (parts)).text()];
 }
 
 // Whole bodies only (no `stream` option): one decoder serves every call.
@@ -320,9 +321,11 @@ export function resumeJson(o) {
 // of an awaited promise only when it settles, so nothing is kept per settled run.
 const RUN = Symbol();
 const READ = Symbol();
+/** @typedef {AbortSignal & { public?: AbortSignal }} RunSignal the run's signal, and the one fetch and tools see */
+/** @returns {RunSignal} */
 function runSignal(u, ms, stream) {
   const c = new AbortController();
-  const s = c.signal;
+  const s = /** @type {RunSignal} */ (c.signal);
   if (u === null || typeof u !== "object") u = undefined;
   // A stream's run is aborted by its consumer leaving too: fetch and tools get the run's own.
   s.public = ms === undefined && !stream ? u : s;
@@ -392,7 +395,8 @@ export function abortState(s) {
 // (then nothing awaits it).
 export function sleep(ms, s) {
   return new Promise((resolve) => {
-    const t = s?.aborted ? resolve() : ms >= 0 && setTimeout(resolve, ms);
+    const t = s?.aborted ? undefined : ms >= 0 ? setTimeout(resolve, ms) : undefined;
+    if (s?.aborted) resolve();
     s?.[RUN]?.push(() => (clearTimeout(t), resolve()));
   });
 }
