@@ -94,19 +94,34 @@ export async function callTool(f, args, signal, answer) {
   return [NOT_DATA];
 }
 
-// The message of whatever a host value threw: an Error's message, a string, else the value as
-// JSON. Read so that nothing about the value (a revoked Proxy, a getter that throws, a message
-// that is not a string, a Symbol) can throw again: the edge would carry that throw through
-// Rust frames.
+// The message of whatever a host value threw: an Error's message with what its `cause` says,
+// a string, else the value as JSON. Read so that nothing about the value (a revoked Proxy, a
+// getter that throws, a message that is not a string, a Symbol) can throw again: the edge would
+// carry that throw through Rust frames.
 export function messageOf(e) {
   try {
-    if (e instanceof Error && typeof e.message === "string") return e.message;
+    if (e instanceof Error && typeof e.message === "string") return e.message + causeOf(e.cause, 3);
   } catch {}
   if (typeof e === "string") return e;
   try {
     return JSON.stringify(e) ?? String(e);
   } catch {}
   return "unknown error";
+}
+
+// What an error's `cause` adds, as ` (code: message)`, a few levels deep: Node's fetch says only
+// "fetch failed" and puts what failed (ECONNREFUSED, ENOTFOUND, a TLS error) there. Browsers give
+// no cause; their message is all there is.
+function causeOf(c, depth) {
+  try {
+    if (depth && c != null) {
+      const code = typeof c.code === "string" ? c.code : "";
+      const m = c instanceof Error && typeof c.message === "string" ? c.message : typeof c === "string" ? c : "";
+      const text = !code || m.includes(code) ? m : m ? `${code}: ${m}` : code;
+      if (text) return ` (${text}${causeOf(c.cause, depth - 1)})`;
+    }
+  } catch {}
+  return "";
 }
 
 // A run's result: `text` has `"messages":null` where the transcript goes, and `messages` is
