@@ -1,12 +1,23 @@
-//! A server that needs authorization answers 401 with a bearer challenge
-//! (`WWW-Authenticate: Bearer resource_metadata="…", scope="…"`). The call then suspends with an
-//! `authorization` request naming the server, its protected-resource metadata and the
-//! authorization server that document points to; the host runs the OAuth flow and answers, and
-//! the call is made again with the token the host hands to the edge. Nothing here sees a token.
+//! A server that needs authorization answers 401 (or 403 `insufficient_scope`) with a bearer
+//! challenge (`WWW-Authenticate: Bearer resource_metadata="…", scope="…"`). The call then
+//! suspends with an `authorization` request. The package discovers what MCP's authorization
+//! (revision 2026-07-28) says to discover ([`discover`]: the protected-resource metadata, then
+//! the authorization server's metadata); when the host configured an OAuth client (`oauth`) and
+//! the server supports PKCE S256, the request's `url` is a ready authorization URL ([`flow`]).
+//! The host sends the user there and answers with the URL the browser came back to; the package
+//! checks `state` and `iss` and hands the code to the host's `token` callback as a `grant`, which
+//! the host exchanges (the MCP entry's `exchangeCode`) and keeps. A host that runs the whole flow
+//! itself answers without a callback URL, as before. Nothing here sees a token.
+
+pub mod discover;
+pub mod flow;
+pub mod urls;
 
 use crate::json;
 use crate::suspend::Request;
+use flow::{AsMetadata, Problem};
 use serde_json::{Map, Value};
+pub use urls::visitable;
 
 /// The parameters of a `Bearer` challenge that matter to the host.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -77,68 +88,91 @@ fn find_scheme(header: &str) -> Option<usize> {
     None
 }
 
-/// Where the protected-resource metadata is: the challenge's `resource_metadata`, else the
-/// well-known location for the server URL (the path after `/.well-known/oauth-protected-resource`).
+/// Where the protected-resource metadata is looked for first: the challenge's
+/// `resource_metadata`, else the well-known location for the server URL's path.
 pub fn metadata_url(server_url: &str, c: &Challenge) -> String {
     if let Some(u) = c.resource_metadata.as_ref().filter(|u| !u.is_empty()) {
         return u.clone();
     }
-    let after_scheme = super::find(server_url, "://").map_or(0, |i| i + 3);
-    let path_at = server_url.get(after_scheme..).and_then(|r| r.find('/')).map_or(server_url.len(), |i| after_scheme + i);
-    let path = server_url.get(path_at..).unwrap_or("").split(['?', '#']).next().unwrap_or("").trim_end_matches('/');
-    let mut out = server_url.get(..path_at).unwrap_or("").to_string();
-    out.push_str("/.well-known/oauth-protected-resource");
-    out.push_str(path);
-    out
+    urls::resource_metadata_urls(server_url).into_iter().next().unwrap_or_default()
 }
 
-/// The first of `authorization_servers` in a protected-resource metadata document.
-pub fn authorization_server(doc: &Value) -> Option<String> {
-    doc.get("authorization_servers")?.as_array()?.first()?.as_str().map(str::to_string)
+/// What discovery found for one challenge.
+#[derive(Default)]
+pub struct Found {
+    /// Where the protected-resource metadata was read (or first looked for).
+    pub metadata_url: String,
+    pub prm: Option<Value>,
+    /// The authorization server chosen from the metadata.
+    pub auth_server: Option<String>,
+    pub meta: Option<AsMetadata>,
+    /// Why no authorization URL was built, when the host configured a client.
+    pub problem: Option<Problem>,
+    pub flow: Option<Flow>,
 }
 
-/// An https URL, or an http one on a loopback host (a local development server).
-pub fn visitable(url: &str) -> bool {
-    let lower = url.trim().to_ascii_lowercase();
-    if lower.starts_with("https://") {
-        return lower.len() > "https://".len();
-    }
-    let Some(rest) = lower.strip_prefix("http://") else { return false };
-    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let authority = rest.get(..host_end).unwrap_or("");
-    if authority.contains('@') {
-        return false;
-    }
-    let host = if authority.starts_with('[') {
-        authority.get(..authority.find(']').map_or(authority.len(), |i| i + 1)).unwrap_or("")
-    } else {
-        authority.split(':').next().unwrap_or("")
-    };
-    host == "localhost" || host == "[::1]" || (host.starts_with("127.") && host.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+/// An authorization request built for the host's client.
+pub struct Flow {
+    pub url: String,
+    pub client_id: String,
+    /// `client_id` is a Client ID Metadata Document's URL.
+    pub cimd: bool,
+    pub redirect_uri: String,
+    pub scope: Option<String>,
+    pub resource: String,
+    pub state: String,
 }
 
-/// The suspension: `kind: "authorization"`, the URL to visit (the authorization server, or the
-/// metadata when it could not be read), and the facts an OAuth flow starts from in `data`.
-pub fn request(server: &str, server_url: &str, metadata: &str, doc: Option<&Value>, c: &Challenge) -> Request {
-    // The host opens this URL (a browser tab, `launchWebAuthFlow`): only https, or http on a
-    // loopback host; a `javascript:` or other URL from the server is left out of `url` and `data`.
-    let auth_server = doc.and_then(authorization_server).filter(|u| visitable(u));
+/// The suspension: `kind: "authorization"`, `url` (the ready authorization URL; without a
+/// configured client, as before, the authorization server or the metadata), and in `data` the
+/// facts an OAuth flow needs. A host that configured a client and got no URL finds why in
+/// `data.problem`. Only https URLs (http on a loopback host) are ever given as `url`.
+pub fn request(server: &str, server_url: &str, found: &Found, c: &Challenge, configured: bool) -> Request {
+    let doc = found.prm.as_ref();
+    let auth_server = found.auth_server.as_deref().filter(|u| visitable(u));
     let mut data = Map::new();
-    data.insert("server".into(), server.into());
-    data.insert("serverUrl".into(), server_url.into());
-    data.insert("resourceMetadata".into(), metadata.into());
-    if let Some(a) = &auth_server {
-        data.insert("authorizationServer".into(), a.as_str().into());
+    let mut put = |k: &str, v: Value| {
+        data.insert(k.into(), v);
+    };
+    put("server", server.into());
+    put("serverUrl", server_url.into());
+    put("resourceMetadata", found.metadata_url.as_str().into());
+    if let Some(a) = auth_server {
+        put("authorizationServer", a.into());
     }
     if let Some(r) = doc.and_then(|d| d.get("resource")).and_then(Value::as_str) {
-        data.insert("resource".into(), r.into());
+        put("resource", r.into());
     }
     if let Some(s) = &c.scope {
-        data.insert("scope".into(), s.as_str().into());
+        put("scope", s.as_str().into());
     } else if let Some(s) = doc.and_then(|d| d.get("scopes_supported")).filter(|s| s.is_array()) {
-        data.insert("scopesSupported".into(), s.clone());
+        put("scopesSupported", s.clone());
     }
-    let url = auth_server.filter(|u| visitable(u)).or_else(|| Some(metadata.to_string()).filter(|u| visitable(u)));
+    if let Some(m) = &found.meta {
+        put("issuer", m.issuer.as_str().into());
+        put("authorizationEndpoint", m.authorization_endpoint.as_str().into());
+        put("tokenEndpoint", m.token_endpoint.as_str().into());
+        put("clientIdMetadataDocumentSupported", m.cimd.into());
+    }
+    if let Some(f) = &found.flow {
+        put("resource", f.resource.as_str().into());
+        if let Some(s) = &f.scope {
+            put("scope", s.as_str().into());
+        }
+        put("clientId", f.client_id.as_str().into());
+        put("clientIdMetadataDocument", f.cimd.into());
+        put("redirectUri", f.redirect_uri.as_str().into());
+        put("state", f.state.as_str().into());
+        put("codeChallengeMethod", "S256".into());
+    }
+    if let Some(p) = found.problem.filter(|_| configured) {
+        put("problem", p.to_value());
+    }
+    let url = match &found.flow {
+        Some(f) => Some(f.url.clone()),
+        None if configured => None,
+        None => auth_server.map(str::to_string).or_else(|| Some(found.metadata_url.clone()).filter(|u| visitable(u))),
+    };
     Request {
         kind: "authorization".into(),
         prompt: json::join(&["MCP server ", server, " requires authorization"], ""),
@@ -149,33 +183,4 @@ pub fn request(server: &str, server_url: &str, metadata: &str, doc: Option<&Valu
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn only_https_or_loopback_http_urls_reach_the_suspension() {
-        for u in ["https://auth.test/x", "http://localhost:3000/a", "http://127.0.0.1/", "http://[::1]:8/"] {
-            assert!(visitable(u), "{u}");
-        }
-        for u in [
-            "javascript:alert(1)",
-            "JAVASCRIPT:x",
-            "data:text/html,x",
-            "http://auth.test/",
-            "http://localhost@evil.test/",
-            "http://127.0.0.1.evil.test/",
-            "https://",
-            "file:///x",
-        ] {
-            assert!(!visitable(u), "{u}");
-        }
-        let c = Challenge::default();
-        let doc = json!({"authorization_servers": ["javascript:alert(document.cookie)"]});
-        let r = request("s", "https://m.test/mcp", "https://m.test/.well-known/oauth-protected-resource", Some(&doc), &c);
-        assert_eq!(r.url.as_deref(), Some("https://m.test/.well-known/oauth-protected-resource"));
-        assert!(r.data.unwrap().get("authorizationServer").is_none());
-        let r = request("s", "https://m.test/mcp", "javascript:alert(1)", None, &c);
-        assert_eq!(r.url, None, "nothing safe to visit");
-    }
-}
+mod tests;

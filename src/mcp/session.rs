@@ -40,9 +40,28 @@ pub struct McpResponse {
     pub body: Box<dyn ByteStream>,
 }
 
-/// The host's HTTP. Dropping a response's body before its end cancels it.
+/// The host's HTTP. Dropping a response's body before its end cancels it. The other methods
+/// are the host's part of an authorization request ([`auth`]); a transport without them builds
+/// no authorization URL and cannot hand a code over.
 pub trait McpTransport {
     fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>>;
+
+    /// `n` bytes from the host's secure random source (`crypto.getRandomValues`): PKCE's
+    /// verifier and an authorization request's `state`.
+    fn random(&self, _n: usize) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// SHA-256 by the host (WebCrypto's `crypto.subtle.digest`), for PKCE's S256 challenge.
+    fn sha256<'a>(&'a self, _data: &'a [u8]) -> LocalBoxFuture<'a, Option<Vec<u8>>> {
+        Box::pin(async { None })
+    }
+
+    /// Hands the host a checked authorization code with what its token request needs (the
+    /// `token` callback's `grant`): the host exchanges it and keeps the tokens.
+    fn grant<'a>(&'a self, _grant: &'a Value) -> LocalBoxFuture<'a, Result<()>> {
+        Box::pin(async { Err(Error::new(Code::HostCallback, "no token callback to hand the authorization code to")) })
+    }
 }
 
 /// What an exchange came to when it did not fail: a value, or the server's demand for
@@ -516,10 +535,20 @@ impl<T: McpTransport> McpClient<T> {
     /// suspend the call ([`input`]); the host's answer is sent with the retry, which may ask
     /// again. A demand for authorization suspends the call, unless it is the retry after the host
     /// answered one: then the server refused what the host obtained, and the model is told so
-    /// instead of asking again.
+    /// instead of asking again. An answer carrying the browser's callback URL is checked first
+    /// and its code handed to the host ([`auth::flow::answered`]); a refused one ends the call.
     pub async fn call(&self, name: &str, args: Value, answer: Option<&Answer>, ids: &IdGen) -> ToolResult {
         let mut fields = vec![("name", name.into()), ("arguments", args)];
         let server = self.options.server.as_str();
+        match answer.and_then(auth::flow::answered) {
+            Some(Err(r)) => return result::failed(server, json::join(&["MCP server ", server, ": ", &r.message()], "")),
+            Some(Ok(auth::flow::Answered::Grant(g))) => {
+                if let Err(e) = self.transport.grant(&g).await {
+                    return result::failed(server, e.message);
+                }
+            }
+            Some(Ok(auth::flow::Answered::Plain)) | None => {}
+        }
         let retry = answer.and_then(input::retry_params);
         let answered = answer.is_some() && retry.is_none();
         match retry {
@@ -533,31 +562,15 @@ impl<T: McpTransport> McpClient<T> {
             Ok(Auth::Needed(_)) if answered => {
                 result::failed(server, json::join(&["MCP server ", server, " refused the authorization it asked for"], ""))
             }
-            Ok(Auth::Needed(c)) => pending_result(self.auth_request(&c).await, ids),
+            Ok(Auth::Needed(c)) => pending_result(self.auth_request(&c, ids).await, ids),
             Err(e) => result::failed(server, e.message),
         }
     }
 
-    /// The suspension for a challenge: reads the protected-resource metadata (without
-    /// credentials) to name the authorization server; an unreadable document only leaves it out.
-    pub async fn auth_request(&self, c: &Challenge) -> crate::suspend::Request {
-        let url = auth::metadata_url(&self.options.url, c);
-        let req = McpRequest {
-            method: "GET",
-            url: url.clone(),
-            headers: vec![("accept".into(), "application/json".into())],
-            body: None,
-            stream: false,
-        };
-        let mut doc = None;
-        if let Ok(mut res) = self.transport.send(&req).await {
-            if (200..300).contains(&res.status) {
-                if let Ok(bytes) = read_all(res.body.as_mut()).await {
-                    doc = super::parse(&bytes);
-                }
-            }
-        }
-        auth::request(&self.options.server, &self.options.url, &url, doc.as_ref(), c)
+    /// The suspension for a challenge, its id from `ids`: what discovery found, and a ready
+    /// authorization URL when the host configured a client ([`auth::discover`]).
+    pub async fn auth_request(&self, c: &Challenge, ids: &IdGen) -> crate::suspend::Request {
+        auth::discover::authorization(self, c, ids).await
     }
 
     /// Ends the session (DELETE with its id). A server that does not allow it (405), already

@@ -194,6 +194,15 @@ impl McpTransport for Transport {
     fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>> {
         Box::pin(self.send_as(req, req.method))
     }
+    fn random(&self, n: usize) -> Option<Vec<u8>> {
+        auth::random(n)
+    }
+    fn sha256<'a>(&'a self, data: &'a [u8]) -> LocalBoxFuture<'a, Option<Vec<u8>>> {
+        auth::sha256(data)
+    }
+    fn grant<'a>(&'a self, grant: &'a Value) -> LocalBoxFuture<'a, Result<()>> {
+        Box::pin(auth::grant(self, grant))
+    }
 }
 
 /// A response body being read. It holds the source's host, not the operation's transport: a
@@ -304,8 +313,7 @@ impl McpSession {
                 None => match client.list_tools_at(js_sys::Date::now()).await.map_err(js_error)? {
                     Auth::Ok(t) => t,
                     Auth::Needed(c) => {
-                        let mut req = client.auth_request(&c).await;
-                        req.id = IDS.with(|ids| ids.next());
+                        let req = client.auth_request(&c, &IDS.with(Rc::clone)).await;
                         let mut e = Error::new(
                             Code::Transport,
                             json::join(&["MCP server ", &client.options.server, " requires authorization"], ""),
@@ -347,6 +355,11 @@ impl McpSession {
         })
     }
 }
+
+// The host's part of an authorization request, and `authorizationGrant`.
+#[path = "mcp_auth.rs"]
+mod auth;
+pub use auth::authorization_grant;
 
 // The other tool sources' runners (httpTool, builtinTools, skillTool, a2aTools).
 #[path = "mcp_sources.rs"]
