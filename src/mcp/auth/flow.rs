@@ -225,17 +225,19 @@ pub struct Pending {
 }
 
 impl Pending {
-    /// The suspension id: `unique`, then [`MARK`] and the record as base64url JSON.
+    /// The suspension id: `unique`, then [`MARK`] and the record as base64url JSON (an array,
+    /// in field order: the shortest id and the least code).
     pub fn id(&self, unique: &str) -> String {
-        let v = json::obj(vec![
-            ("state", self.state.as_str().into()),
-            ("issuer", self.issuer.as_str().into()),
-            ("issRequired", self.iss_required.into()),
-            ("tokenEndpoint", self.token_endpoint.as_str().into()),
-            ("clientId", self.client_id.as_str().into()),
-            ("redirectUri", self.redirect_uri.as_str().into()),
-            ("resource", self.resource.as_str().into()),
-            ("codeVerifier", self.code_verifier.as_str().into()),
+        let s = |v: &String| Value::String(v.clone());
+        let v = Value::Array(vec![
+            s(&self.state),
+            s(&self.issuer),
+            Value::Bool(self.iss_required),
+            s(&self.token_endpoint),
+            s(&self.client_id),
+            s(&self.redirect_uri),
+            s(&self.resource),
+            s(&self.code_verifier),
         ]);
         json::join(&[unique, MARK, &b64url(json::to_text(&v).as_bytes())], "")
     }
@@ -245,17 +247,20 @@ impl Pending {
     pub fn from_id(id: &str) -> Option<Option<Pending>> {
         let at = crate::mcp::find(id, MARK)?;
         let v = id.get(at + MARK.len()..).and_then(b64url_decode).and_then(|b| crate::mcp::parse(&b));
-        let s = |k: &str| v.as_ref()?.get(k)?.as_str().map(str::to_string);
+        let a = v.as_ref().and_then(Value::as_array).filter(|a| a.len() == 8);
+        let Some(a) = a else { return Some(None) };
+        let mut f = a.iter().filter_map(|x| x.as_str().map(str::to_string));
+        let iss_required = a[2].as_bool();
         Some((|| {
             Some(Pending {
-                state: s("state")?,
-                issuer: s("issuer")?,
-                iss_required: v.as_ref()?.get("issRequired")?.as_bool()?,
-                token_endpoint: s("tokenEndpoint")?,
-                client_id: s("clientId")?,
-                redirect_uri: s("redirectUri")?,
-                resource: s("resource")?,
-                code_verifier: s("codeVerifier")?,
+                state: f.next()?,
+                issuer: f.next()?,
+                iss_required: iss_required?,
+                token_endpoint: f.next()?,
+                client_id: f.next()?,
+                redirect_uri: f.next()?,
+                resource: f.next()?,
+                code_verifier: f.next()?,
             })
         })())
     }
