@@ -40,9 +40,8 @@ pub struct McpResponse {
     pub body: Box<dyn ByteStream>,
 }
 
-/// The host's HTTP. Dropping a response's body before its end cancels it. The other methods
-/// are the host's part of an authorization request ([`auth`]); a transport without them builds
-/// no authorization URL and cannot hand a code over.
+/// The host's HTTP. Dropping a response's body before its end cancels it. The other methods are
+/// the host's part of an authorization request ([`auth`]); without them there is no ready URL.
 pub trait McpTransport {
     fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>>;
 
@@ -540,14 +539,8 @@ impl<T: McpTransport> McpClient<T> {
     pub async fn call(&self, name: &str, args: Value, answer: Option<&Answer>, ids: &IdGen) -> ToolResult {
         let mut fields = vec![("name", name.into()), ("arguments", args)];
         let server = self.options.server.as_str();
-        match answer.and_then(auth::flow::answered) {
-            Some(Err(r)) => return result::failed(server, json::join(&["MCP server ", server, ": ", &r.message()], "")),
-            Some(Ok(auth::flow::Answered::Grant(g))) => {
-                if let Err(e) = self.transport.grant(&g).await {
-                    return result::failed(server, e.message);
-                }
-            }
-            Some(Ok(auth::flow::Answered::Plain)) | None => {}
+        if let Some(end) = auth::discover::hand_over(&self.transport, server, answer).await {
+            return end;
         }
         let retry = answer.and_then(input::retry_params);
         let answered = answer.is_some() && retry.is_none();

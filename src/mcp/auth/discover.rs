@@ -4,11 +4,12 @@
 //! names, that server's metadata (RFC 8414 and OpenID Connect Discovery, in order), and, for a
 //! host that configured an OAuth client, the PKCE pair and `state` from the host's crypto.
 
-use super::flow::{self, AuthParams, OAuthClient, Pending, Problem};
+use super::flow::{self, Answered, AuthParams, OAuthClient, Pending, Problem};
 use super::{urls, Challenge, Flow, Found};
 use crate::mcp::session::{McpClient, McpRequest, McpTransport};
 use crate::mcp::stateless::b64url;
-use crate::suspend::{IdGen, Request};
+use crate::suspend::{Answer, IdGen, Request};
+use crate::tool::ToolResult;
 use serde_json::Value;
 
 /// The largest metadata document read; a longer one counts as unreadable.
@@ -31,6 +32,18 @@ pub async fn authorization<T: McpTransport>(client: &McpClient<T>, c: &Challenge
         None => unique,
     };
     req
+}
+
+/// An answer to an authorization request built here: checked, and its code handed to the host
+/// ([`McpTransport::grant`]). `Some` is the call's result when it must end here (a refused
+/// response, a failing hand-over); `None` lets the call go on.
+pub async fn hand_over<T: McpTransport>(t: &T, server: &str, answer: Option<&Answer>) -> Option<ToolResult> {
+    let message = match answer.and_then(flow::answered)? {
+        Ok(Answered::Plain) => return None,
+        Ok(Answered::Grant(g)) => t.grant(&g).await.err()?.message,
+        Err(r) => crate::json::join(&["MCP server ", server, ": ", &r.message()], ""),
+    };
+    Some(crate::mcp::result::failed(server, message))
 }
 
 /// The metadata documents, as far as they can be read and trusted.
