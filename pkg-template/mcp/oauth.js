@@ -4,16 +4,11 @@
 // and keeps the tokens, handing the access token back through `mcpTools`' `token` callback.
 
 import { authorizationGrant as check } from "./toolnexus_mcp.js";
+import { ToolnexusError } from "./api.js";
 
 const MAX_REPLY = 64 * 1024;
 
-function fail(code, message, status) {
-  const e = new Error(message);
-  e.name = "ToolnexusError";
-  e.code = code;
-  if (status !== undefined) e.status = status;
-  return e;
-}
+const fail = (code, message, status) => new ToolnexusError(message, code, status ? { status } : undefined);
 
 /**
  * `authorizationGrant(request, callbackUrl)`: the grant for `exchangeCode`, after checking the
