@@ -6,7 +6,7 @@
 // gives back.
 import test, { after } from "node:test";
 import assert from "node:assert/strict";
-import { createClient, createToolkit } from "toolnexus-wasm";
+import { createClient, createToolkit, ToolnexusError } from "toolnexus-wasm";
 import { authorizationGrant, exchangeCode, mcpTools } from "toolnexus-wasm/mcp";
 import { scriptedFetch } from "../../demo/scripted-logic.mjs";
 import { startServer } from "./servers.mjs";
@@ -271,7 +271,7 @@ test("a listing that needs authorization: authRequired → browser → authoriza
   assert.equal(req.data.clientIdMetadataDocument, false);
   const callbackUrl = await browse(req.url);
   const wrong = callbackUrl.replace(/state=[^&]+/, "state=forged");
-  assert.throws(() => authorizationGrant(req, wrong), (err) => err.name === "ToolnexusError" && err.code === "bad_input" && err.refusal === "state_mismatch");
+  assert.throws(() => authorizationGrant(req, wrong), (err) => err instanceof ToolnexusError && err.code === "bad_input" && err.refusal === "state_mismatch");
   const tokens = await exchangeCode(authorizationGrant(req, callbackUrl));
   assert.equal(tokens.token_type, "Bearer");
   const tools = await mcpTools({ ...options, token: () => tokens.access_token });
@@ -279,7 +279,7 @@ test("a listing that needs authorization: authRequired → browser → authoriza
   assert.equal(as.log.token.length, 1);
   // a code is good once: the same callback again is refused by the server
   const again = await exchangeCode(authorizationGrant(req, callbackUrl)).then(() => null, (err) => err);
-  assert.equal(again?.code, "transport");
+  assert.ok(again instanceof ToolnexusError && again.code === "transport" && again.status === 400);
   assert.match(again.message, /^exchangeCode\(grant\): the token endpoint answered HTTP 400: invalid_grant$/);
   await tools.close();
 });
@@ -339,7 +339,7 @@ test("no S256, no usable client id, or a javascript: endpoint: no authorization 
   assert.equal(bad?.code, "bad_input");
   assert.match(bad.message, /oauth\.redirectUri must be an https URL/);
   const grant = { tokenEndpoint: "javascript:alert(1)", code: "c", codeVerifier: "v", redirectUri: REDIRECT_URI, clientId: "c", resource: "https://r.test" };
-  await assert.rejects(exchangeCode(grant), (err) => err.code === "bad_input" && /tokenEndpoint must be an https URL/.test(err.message));
+  await assert.rejects(exchangeCode(grant), (err) => err instanceof ToolnexusError && err.code === "bad_input" && /tokenEndpoint must be an https URL/.test(err.message));
 });
 
 test("with oauth configured, today's answer (the host ran the flow itself) still works", async () => {
