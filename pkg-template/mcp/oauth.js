@@ -1,3 +1,4 @@
+// @ts-check
 // The host's side of MCP authorization, in JS so that no token ever enters the wasm: the package
 // builds the authorization URL and checks the response (`authorizationGrant`, and the same
 // checks when a suspension is answered with `{ callbackUrl }`); the host exchanges the code here
