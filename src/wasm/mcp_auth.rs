@@ -1,4 +1,4 @@
-//! The MCP entry's part of an authorization request (the flow itself is `crate::mcp::auth`):
+//! The MCP entry's part of an authorization request (the flow itself is `crate::sources::mcp::auth`):
 //! the host's crypto for PKCE and `state` (WebCrypto, in src/wasm/mcp_auth.js, rather than a
 //! hash compiled into the wasm), the hand-over of a checked code to the `token` callback as its
 //! `grant`, and `authorizationGrant` for a host that answers a request outside the loop (a
@@ -8,7 +8,7 @@ use super::convert::{await_js, js_error};
 use super::{js, json_of, Transport};
 use crate::error::{Error, Result};
 use crate::json;
-use crate::mcp::auth::flow::{self, Answered};
+use crate::sources::mcp::auth::flow::{self, Answered};
 use crate::suspend::Answer;
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Promise, Reflect, Uint8Array};

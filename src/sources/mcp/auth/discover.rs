@@ -6,8 +6,8 @@
 
 use super::flow::{self, Answered, AuthParams, OAuthClient, Pending, Problem};
 use super::{urls, Challenge, Flow, Found};
-use crate::mcp::session::{McpClient, McpRequest, McpTransport};
-use crate::mcp::stateless::b64url;
+use crate::sources::mcp::session::{McpClient, McpRequest, McpTransport};
+use crate::sources::mcp::stateless::b64url;
 use crate::suspend::{Answer, IdGen, Request};
 use crate::tool::ToolResult;
 use serde_json::Value;
@@ -43,7 +43,7 @@ pub async fn hand_over<T: McpTransport>(t: &T, server: &str, answer: Option<&Ans
         Ok(Answered::Grant(g)) => t.grant(&g).await.err()?.message,
         Err(r) => crate::json::join(&["MCP server ", server, ": ", &r.message()], ""),
     };
-    Some(crate::mcp::result::failed(server, message))
+    Some(crate::sources::mcp::result::failed(server, message))
 }
 
 /// The metadata documents, as far as they can be read and trusted.
@@ -175,5 +175,5 @@ async fn get_json<T: McpTransport>(t: &T, url: &str) -> Option<Value> {
             return None;
         }
     }
-    crate::mcp::parse(&bytes).filter(Value::is_object)
+    crate::sources::mcp::parse(&bytes).filter(Value::is_object)
 }

@@ -4,10 +4,10 @@
 use super::flow::{self, Answered, AsMetadata, OAuthClient, Pending, Problem, Refusal};
 use super::urls::{self, fetchable, visitable};
 use super::*;
-use crate::mcp::session::{McpClient, McpRequest, McpResponse, McpTransport};
-use crate::mcp::stateless::b64url_decode;
-use crate::mcp::tests::{header, ids, json_reply, ok, Scripted, R};
-use crate::mcp::McpOptions;
+use crate::sources::mcp::session::{McpClient, McpRequest, McpResponse, McpTransport};
+use crate::sources::mcp::stateless::b64url_decode;
+use crate::sources::mcp::tests::{header, ids, json_reply, ok, Scripted, R};
+use crate::sources::mcp::McpOptions;
 use crate::suspend::{Answer, ToolOutcome};
 use futures_executor::block_on;
 use futures_util::future::LocalBoxFuture;
@@ -278,7 +278,7 @@ fn host_client(oauth: Value, replies: Vec<R>) -> McpClient<Host> {
     let server = Scripted { replies: RefCell::new(replies), ..Default::default() };
     let c = McpClient::new(opts, Host { server, randoms: RefCell::new(vec![verifier, vec![7; 16]]), grants: RefCell::default() });
     // A stateless server: every call is one POST.
-    c.remember(Some(crate::mcp::stateless::REVISION.into()));
+    c.remember(Some(crate::sources::mcp::stateless::REVISION.into()));
     c
 }
 
@@ -421,7 +421,7 @@ fn without_pkce_or_a_client_id_there_is_no_url_and_data_says_why() {
 fn a_javascript_authorization_server_or_metadata_url_is_never_offered() {
     let www = Some(r#"Bearer resource_metadata="javascript:alert(1)""#);
     let prm = json!({"authorization_servers": ["javascript:alert(document.cookie)"]});
-    let c = crate::mcp::tests::client(vec![R(401, "", None, www, vec![]), not_found(), json_reply(prm)]);
+    let c = crate::sources::mcp::tests::client(vec![R(401, "", None, www, vec![]), not_found(), json_reply(prm)]);
     let ToolOutcome::Suspend(req) = ToolOutcome::from_result(block_on(c.call("t", json!({}), None, &ids()))) else { panic!() };
     assert_eq!(c.transport.urls.borrow()[1], "https://mcp.example/.well-known/oauth-protected-resource/mcp", "the header's URL is ignored");
     assert_eq!(req.url.as_deref(), Some("https://mcp.example/.well-known/oauth-protected-resource"));
@@ -430,7 +430,7 @@ fn a_javascript_authorization_server_or_metadata_url_is_never_offered() {
     assert!(!Value::Object(data).to_string().contains("javascript"));
     // metadata for another resource is not believed
     let prm = json!({"resource": "https://evil.test/", "authorization_servers": ["https://auth.evil.test"]});
-    let c = crate::mcp::tests::client(vec![R(401, "", None, None, vec![]), json_reply(prm)]);
+    let c = crate::sources::mcp::tests::client(vec![R(401, "", None, None, vec![]), json_reply(prm)]);
     let ToolOutcome::Suspend(req) = ToolOutcome::from_result(block_on(c.call("t", json!({}), None, &ids()))) else { panic!() };
     assert!(req.data.unwrap().get("authorizationServer").is_none());
 }
