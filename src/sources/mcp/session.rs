@@ -17,51 +17,11 @@ use crate::json;
 use crate::sse::SseDecoder;
 use crate::suspend::{pending_result, Answer, IdGen};
 use crate::tool::ToolResult;
-use futures_util::future::LocalBoxFuture;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-pub struct McpRequest {
-    pub method: &'static str,
-    pub url: String,
-    pub headers: Vec<(String, String)>,
-    pub body: Option<String>,
-    /// A long-lived event stream (the legacy transport's GET): no per-request deadline, and not
-    /// tied to the call that happened to open it.
-    pub stream: bool,
-}
-
-pub struct McpResponse {
-    pub status: u16,
-    pub content_type: String,
-    pub session_id: Option<String>,
-    pub www_authenticate: Option<String>,
-    pub body: Box<dyn ByteStream>,
-}
-
-/// The host's HTTP. Dropping a response's body before its end cancels it. The other methods are
-/// the host's part of an authorization request ([`auth`]); without them there is no ready URL.
-pub trait McpTransport {
-    fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>>;
-
-    /// `n` bytes from the host's secure random source (`crypto.getRandomValues`): PKCE's
-    /// verifier and an authorization request's `state`.
-    fn random(&self, _n: usize) -> Option<Vec<u8>> {
-        None
-    }
-
-    /// SHA-256 by the host (WebCrypto's `crypto.subtle.digest`), for PKCE's S256 challenge.
-    fn sha256<'a>(&'a self, _data: &'a [u8]) -> LocalBoxFuture<'a, Option<Vec<u8>>> {
-        Box::pin(async { None })
-    }
-
-    /// Hands the host a checked authorization code with what its token request needs (the
-    /// `token` callback's `grant`): the host exchanges it and keeps the tokens.
-    fn grant<'a>(&'a self, _grant: &'a Value) -> LocalBoxFuture<'a, Result<()>> {
-        Box::pin(async { Err(Error::new(Code::HostCallback, "no token callback to hand the authorization code to")) })
-    }
-}
+pub use super::transport::{McpRequest, McpResponse, McpTransport};
 
 /// What an exchange came to when it did not fail: a value, or the server's demand for
 /// authorization.
@@ -563,7 +523,7 @@ impl<T: McpTransport> McpClient<T> {
     /// The suspension for a challenge, its id from `ids`: what discovery found, and a ready
     /// authorization URL when the host configured a client ([`auth::discover`]).
     pub async fn auth_request(&self, c: &Challenge, ids: &IdGen) -> crate::suspend::Request {
-        auth::discover::authorization(self, c, ids).await
+        auth::discover::authorization(&self.transport, &self.options, c, ids).await
     }
 
     /// Ends the session (DELETE with its id). A server that does not allow it (405), already

@@ -6,8 +6,9 @@
 
 use super::flow::{self, Answered, AuthParams, OAuthClient, Pending, Problem};
 use super::{urls, Challenge, Flow, Found};
-use crate::sources::mcp::session::{McpClient, McpRequest, McpTransport};
+use crate::sources::mcp::options::McpOptions;
 use crate::sources::mcp::stateless::b64url;
+use crate::sources::mcp::transport::{McpRequest, McpTransport};
 use crate::suspend::{Answer, IdGen, Request};
 use crate::tool::ToolResult;
 use serde_json::Value;
@@ -15,14 +16,13 @@ use serde_json::Value;
 /// The largest metadata document read; a longer one counts as unreadable.
 pub const MAX_DOCUMENT: usize = 64 * 1024;
 
-/// The suspension for challenge `c` of `client`'s server, with its id. The id of a request with
-/// a ready authorization URL carries the pending record ([`Pending`]) its answer is checked
-/// against.
-pub async fn authorization<T: McpTransport>(client: &McpClient<T>, c: &Challenge, ids: &IdGen) -> Request {
-    let o = &client.options;
-    let mut found = discover(&client.transport, &o.url, c).await;
+/// The suspension for challenge `c` of the server `o` names, reached over `t`, with its id. The
+/// id of a request with a ready authorization URL carries the pending record ([`Pending`]) its
+/// answer is checked against.
+pub async fn authorization<T: McpTransport>(t: &T, o: &McpOptions, c: &Challenge, ids: &IdGen) -> Request {
+    let mut found = discover(t, &o.url, c).await;
     let pending = match &o.oauth {
-        Some(oc) => prepare(&client.transport, oc, &o.url, c, &mut found).await,
+        Some(oc) => prepare(t, oc, &o.url, c, &mut found).await,
         None => None,
     };
     let mut req = super::request(&o.server, &o.url, &found, c, o.oauth.is_some());
