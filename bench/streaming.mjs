@@ -204,8 +204,8 @@ async function measureSize(size, variants, cfg) {
   return out;
 }
 
-/** Verifies each variant on one read size (the text and its 500 deltas, one fetch, a streamed
- * request), then times every read size. Returns { sizes: { [size]: { [variant]: figures } } }. */
+/** Verifies each variant at every read size (the text and its 500 deltas, one fetch, a streamed
+ * request), then times every read size. Returns { sizes: [{ size, variants: { [name]: figures } }] }. */
 export async function runStreaming({ pkgDir, basePkg = null, quick = false, sizes = SIZES, log = console.log } = {}) {
   const variants = [
     { name: "ours", run: await oursVariant(pkgDir) },
@@ -230,10 +230,10 @@ export async function runStreaming({ pkgDir, basePkg = null, quick = false, size
   const cfg = { rounds: quick ? 2 : 5, batch: 2, scale: quick ? 0.25 : 1 };
   const load0 = os.loadavg();
   const t0 = performance.now();
-  const out = {};
+  const out = [];
   for (const size of sizes) {
-    out[size] = await measureSize(size, variants, cfg);
-    log(`  read size ${size}: ${table1(out[size])}`);
+    out.push({ size, variants: await measureSize(size, variants, cfg) });
+    log(`  read size ${size}: ${table1(out.at(-1).variants)}`);
   }
   return { bodyBytes: BODY.length, events: EVENTS.length, chunks: CHUNKS, config: { ...cfg, quick }, loadavg: { start: load0, end: os.loadavg() }, seconds: (performance.now() - t0) / 1000, sizes: out };
 }
@@ -243,10 +243,10 @@ const table1 = (s) => Object.entries(s).map(([k, v]) => `${k} ${f2(v.perChunkUs.
 
 /** The table printed by compare.mjs and by this file. */
 export function printStreaming(res, log = console.log) {
-  const names = Object.keys(Object.values(res.sizes)[0]);
+  const names = Object.keys(res.sizes[0].variants);
   log(`\nstreaming: ${CHUNKS}-chunk OpenAI reply (${res.bodyBytes} B), µs per chunk (run wall time / ${CHUNKS}; p50, cpu mean) and ms from the first body chunk to the first text event (p50)`);
   log(`read size  ${names.map((n) => `${n} µs/chunk`.padStart(20)).join("")}  ${names.filter((n) => n !== "mock").map((n) => `${n} ttft`.padStart(12)).join("")}   ours/aisdk (p50, cpu; net of mock)`);
-  for (const [size, s] of Object.entries(res.sizes)) {
+  for (const { size, variants: s } of res.sizes) {
     const r = (pick) => pick(s.ours) / pick(s.aisdk);
     const net = (pick) => (pick(s.ours) - pick(s.mock)) / (pick(s.aisdk) - pick(s.mock));
     log(`${String(size).padEnd(9)}  ${names.map((n) => `${f2(s[n].perChunkUs.p50)} (${f2(s[n].perChunkUs.cpu)})`.padStart(20)).join("")}  ${names.filter((n) => n !== "mock").map((n) => f3(s[n].ttftMs.p50).padStart(12)).join("")}   ${f2(r((x) => x.perChunkUs.p50))}, ${f2(r((x) => x.perChunkUs.cpu))}; ${f2(net((x) => x.perChunkUs.p50))}; ttft ${f2(r((x) => x.ttftMs.p50))}`);
