@@ -16,7 +16,8 @@
 // origin, so fetching, compiling and evaluating the scripts and the .wasm count.
 // workerd: a fresh Miniflare per sample (variants interleaved): the time from `new Miniflare`
 // until the first request's response, measured in Node (time inside workerd only advances across
-// I/O); `empty` gives what workerd itself takes, and "net" is a variant's time minus empty's.
+// I/O); `empty` gives what workerd itself takes, and "net" is the median over rounds of a
+// variant's time minus empty's in the same round.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -197,7 +198,8 @@ async function workerd(dirs, { samples: n, log }) {
     out[name] = { n: s.length, total: median(s.map((x) => x.total)), ready: median(s.map((x) => x.ready)), request: median(s.map((x) => x.request)),
       min: Math.min(...s.map((x) => x.total)), max: Math.max(...s.map((x) => x.total)) };
   }
-  for (const name of NAMES) out[name].net = out[name].total - out.empty.total;
+  // Net of workerd itself: the median of each round's difference to empty (same round, same load).
+  for (const name of NAMES) out[name].net = median(xs[name].map((x, i) => x.total - xs.empty[i].total));
   log(`  workerd (${n} samples each): ${NAMES.map((k) => `${k} ${out[k].total.toFixed(1)} ms`).join(", ")}`);
   return out;
 }
@@ -227,7 +229,7 @@ export function printStartup(res, log = console.log) {
     const c = res.chromium;
     log(`Chromium MV3 service worker   ${NAMES.map((n) => n.padStart(22)).join("")}   ours/aisdk`);
     for (const k of ["cold", "restart"]) {
-      log(`  ${(k === "cold" ? `first start (n=${c.ours.cold.n})` : `restart (n=${c.ours.restart.n})`).padEnd(28)}${NAMES.map((n) => `${f1(c[n][k].total)} (load ${f1(c[n][k].loaded)})`.padStart(22)).join("")}   ${f2(c.ours[k].total / c.aisdk[k].total)}`);
+      log(`  ${(k === "cold" ? `first start (n=${c.ours.cold.n})` : `restart (n=${c.ours.restart.n})`).padEnd(28)}${NAMES.map((n) => `${f1(c[n][k].total)} (load ${f1(c[n][k].loaded)})`.padStart(22)).join("")}   ${f2(c.ours[k].total / c.aisdk[k].total)}   range ${NAMES.map((n) => `${n} ${f1(c[n][k].min)}–${f1(c[n][k].max)}`).join(", ")}`);
     }
     log(`  phases at restart, ours: init ${f2(c.ours.restart.init)}, createClient ${f2(c.ours.restart.create)}, first request ${f2(c.ours.restart.request)}; aisdk: createOpenAI ${f2(c.aisdk.restart.create)}, first request ${f2(c.aisdk.restart.request)}`);
   }
