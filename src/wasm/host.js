@@ -173,8 +173,44 @@ export function kitId(o, bind) {
 // `{ tools }`), else undefined (a getter that throws, a revoked Proxy included).
 export function kitOf(t) {
   try {
-    return kits.get(t) ?? listOf(t) ?? listOf(t.tools);
+    return kits.get(t) ?? (listOf(t) ?? listOf(t.tools))?.map(gate);
   } catch {}
+}
+
+// `needsApproval` (true, or a function of the arguments and `{ name, signal }`; anything but
+// `false` from it asks): the tool's `run`, gated. Asking is the one suspension primitive, built
+// here as `pending()`'s result: `{ kind: "approval", data: { name, arguments } }` with an id of
+// APPROVAL + a nonce (`name` as declared; the model calls `my tool` as `my_tool`). Its answer, `ok`, runs the tool; a refusal ends the call
+// `declined/expired: …` in the core and the tool never runs. The gate must tell its own answer
+// from one the tool asked for after it: the tool's suspensions leave with their ids behind
+// GATED (and get them back in `ctx.answer`), so an answer with neither mark (a `beforeTool`
+// suspension's, a resume that handed the answer to another call) asks again instead of running.
+// Applied by `defineTool` and `Toolkit` (api.js) and to a run's plain tool list; the gated tool
+// has no `needsApproval` left, so gating twice is gating once. See docs/decisions.md.
+const APPROVAL = "approval-", GATED = "approved:";
+export function gate(tool) {
+  let need, run, name;
+  try {
+    ({ needsApproval: need, run, name } = tool);
+  } catch {}
+  if (!need || typeof run != "function") return tool;
+  const prompt = "approval to run " + name;
+  return {
+    ...tool,
+    needsApproval: undefined,
+    async run(args, ctx) {
+      const { answer, ...rest } = ctx ?? {};
+      const id = "" + answer?.id;
+      if (id.startsWith(GATED)) rest.answer = { ...answer, id: id.slice(9) };
+      else if (!(answer?.ok && id.startsWith(APPROVAL)) && (typeof need != "function" || (await need(args, { name, signal: rest.signal })) !== false)) {
+        const pending = { id: APPROVAL + Math.random().toString(36).slice(2), kind: "approval", prompt, data: { name, arguments: args } };
+        return { output: prompt, isError: true, metadata: { pending } };
+      }
+      const v = await run(args, rest);
+      const p = v?.metadata?.pending;
+      return p?.id ? { ...v, metadata: { ...v.metadata, pending: { ...p, id: GATED + p.id } } } : v;
+    },
+  };
 }
 
 // A real array copy of `v` when it is an array (of a toolkit's tools), else undefined; an array
