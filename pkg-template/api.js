@@ -62,8 +62,8 @@ const UTF8 = new TextEncoder();
 function signer(secret) {
   const list = Array.isArray(secret) ? secret : [secret];
   const subtle = globalThis.crypto?.subtle;
-  if (!subtle || !list.length || !list.every((s) => typeof s == "string" && s.length > 15)) {
-    throw toolnexusError("bad_input", "createClient options.stateSecret: a string of 16+ characters (or a list of them), and WebCrypto (crypto.subtle)");
+  if (!subtle || !list[0] || !list.every((s) => typeof s == "string" && s.length > 15)) {
+    throw toolnexusError("bad_input", "stateSecret: 16+ characters (or a list of such), and crypto.subtle, are needed");
   }
   const keys = Promise.all(list.map((s) => subtle.importKey("raw", UTF8.encode(s), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"])));
   const input = (label, state) => UTF8.encode(label + "\n" + JSON.stringify(state));
@@ -98,11 +98,17 @@ function signedStore(s, sig) {
 
 // With a secret: a resume's `state` is verified before the wasm sees it (a stored conversation,
 // a `streamWithAnswer` with an `id`, is verified by the store), and a halted result is signed
-// before the caller sees it. `history` + `pending` carry no signature: refused.
-async function signedOp(sig, kind, a, op) {
+// before the caller sees it: a stream's `done` event is held back until then, and pushed whole.
+// `history` + `pending` carry no signature: refused.
+async function signedOp(sig, kind, a, op, s) {
+  const push = s?.push;
+  let done;
+  if (s) s.push = (t, m) => (m === undefined ? push.call(s, t) : (done = runResult(t, m)));
   if (kind == 1 || (kind == 5 && !a?.id)) a = { ...a, state: await sig.open("run", a?.state, "the state") };
-  const r = await op(a);
-  return r?.status == "pending" ? sig.seal("run", r) : r;
+  let r = (await op(a)) ?? done;
+  if (r?.status == "pending") r = await sig.seal("run", r);
+  if (s && r) push.call(s, JSON.stringify({ type: "done", result: r }));
+  return r;
 }
 
 // The client's methods and getters, each one kind of the wasm client's `op`, in the order of
@@ -121,19 +127,11 @@ CLIENT.forEach((k, kind) => {
       if (k == "free") return free.call(this);
       // run, runWithAnswer, ask, askWithAnswer, stream, streamWithAnswer of a signing client.
       const sig = kind < 6 && secrets.get(this);
-      if (!streamed) return sig ? signedOp(sig, kind, a, (a) => clientOp.call(this, kind, a, b)) : clientOp.call(this, kind, a, b);
-      const s = new EventStream();
-      if (!sig) {
-        clientOp.call(this, kind, a, b, s).then(() => s.end(), (e) => s.end(e));
-        return s;
-      }
-      // The `done` event is held until its result is signed, then pushed as the whole event.
-      const push = s.push;
-      let done;
-      s.push = (t, m) => (m === undefined ? push.call(s, t) : (done = runResult(t, m)));
-      signedOp(sig, kind, a, async (a) => (await clientOp.call(this, kind, a, b, s), done))
-        .then((r) => r && push.call(s, JSON.stringify({ type: "done", result: r })))
-        .then(() => s.end(), (e) => s.end(e));
+      const s = streamed ? new EventStream() : undefined;
+      const op = (a) => clientOp.call(this, kind, a, b, s);
+      const p = sig ? signedOp(sig, kind, a, op, s) : op(a);
+      if (!s) return p;
+      p.then(() => s.end(), (e) => s.end(e));
       return s;
     }
     if (k != "free") throw toolnexusError("bad_input", `Client.${k}: the client was freed`);

@@ -44,7 +44,7 @@ test("needsApproval: true — approved through waitFor, the tool runs; declined,
     assert.equal(req.kind, "approval");
     assert.equal(req.prompt, "approval to run delete_file");
     assert.deepEqual(req.data, { name: "delete_file", arguments: { path: "/tmp/a" } });
-    assert.match(req.id, /^approval-/);
+    assert.match(req.id, /^approval:-?\d+:\w+$/);
     assert.equal(r.status, "done");
     assert.deepEqual(ran, ok ? ["/tmp/a"] : [], ok ? "approved: ran once" : "declined: never ran");
     assert.equal(r.text, ok ? "delete_file: deleted /tmp/a" : `delete_file: ${DECLINED}`);
@@ -104,7 +104,7 @@ for (const secret of [undefined, SECRET]) {
       assert.equal(done.text, ok ? "delete_file: deleted /tmp/a" : `delete_file: ${DECLINED}`);
     }
     // an answer to another request never runs it
-    const e = await createClient(opts(scripted(DONE), extra)).runWithAnswer({ toolkit: createToolkit([deleter(true, ran)]), state, answer: { id: "approval-forged", ok: true } }).catch((e) => e);
+    const e = await createClient(opts(scripted(DONE), extra)).runWithAnswer({ toolkit: createToolkit([deleter(true, ran)]), state, answer: { id: "approval:0:forged", ok: true } }).catch((e) => e);
     assert.equal(e.code, "answer_mismatch");
     assert.deepEqual(ran, []);
   });
@@ -120,6 +120,26 @@ test("signed: an approval state whose arguments were edited after it was shown i
   assert.equal(e.code, "bad_state");
   assert.deepEqual([m.calls, ran], [0, []]);
 });
+
+test("an approval is bound to the name and arguments it was shown with", async () => {
+  // Unsigned, the arguments can be edited after the approval was shown: the approval does not
+  // carry over to other arguments, the call asks again.
+  const r = await createClient(opts(scripted([["delete_file", { path: "/tmp/a" }]]))).run("x", { toolkit: createToolkit([deleter(true)]) });
+  const edited = JSON.parse(JSON.stringify(r));
+  edited.messages[1].tool_calls[0].function.arguments = '{"path":"/"}';
+  const ran = [];
+  const again = await createClient(opts(scripted(DONE))).runWithAnswer({ toolkit: createToolkit([deleter(true, ran)]), state: edited, answer: { id: edited.pending.id, ok: true } });
+  assert.deepEqual([again.status, again.pending?.kind, again.pending?.data.arguments, ran], ["pending", "approval", { path: "/" }, []]);
+  // In-process, beforeTool's rewritten arguments are the ones approved and run.
+  const asked = [];
+  const hooks = { beforeTool: async ({ args }) => ({ args: { path: `${args.path}.bak` } }) };
+  const done = await createClient(opts(scripted([["delete_file", { path: "/tmp/a" }]], DONE), { hooks, waitFor: approve(asked) }))
+    .run("x", { toolkit: createToolkit([deleter(true, ran)]) });
+  assert.deepEqual(asked.map((q) => q.data.arguments), [{ path: "/tmp/a.bak" }]);
+  assert.deepEqual([done.text, ran], ["delete_file: deleted /tmp/a.bak", ["/tmp/a.bak"]]);
+});
+
+const approve = (asked) => async (q) => (asked.push(q), { id: q.id, ok: true });
 
 const click = relayTool("click", "click", { type: "object", properties: { selector: { type: "string" } } });
 
@@ -183,7 +203,7 @@ test("a tool that suspends again after its approval gets its own answer back (in
   const waitFor = async (q) => (asked.push(q), q.kind === "approval" ? { id: q.id, ok: true } : { id: q.id, ok: true, data: { code: "4242" } });
   const r = await createClient(opts(scripted([["transfer", { amount: 5 }]], DONE), { waitFor })).run("x", { toolkit: createToolkit([asker(ran)]) });
   assert.deepEqual(asked.map((q) => q.kind), ["approval", "input"]);
-  assert.equal(asked[1].id, "approved:otp-1", "the tool's own request, marked as asked after the approval");
+  assert.match(asked[1].id, /^approved:-?\d+:otp-1$/, "the tool's own request, marked as asked after the approval");
   assert.deepEqual(ran, ["first", "answered otp-1"], "it ran only after the approval, and saw its own id");
   assert.equal(r.text, "transfer: sent 5 with code 4242");
 
@@ -193,7 +213,8 @@ test("a tool that suspends again after its approval gets its own answer back (in
   const h1 = JSON.parse(JSON.stringify(await createClient(opts(scripted([["transfer", { amount: 7 }]]), { stateSecret: SECRET })).run("x", { toolkit: kit() })));
   assert.equal(h1.pending.kind, "approval");
   const h2 = JSON.parse(JSON.stringify(await c().runWithAnswer({ toolkit: kit(), state: h1, answer: { id: h1.pending.id, ok: true } })));
-  assert.deepEqual([h2.pending.kind, h2.pending.id], ["input", "approved:otp-1"]);
+  assert.equal(h2.pending.kind, "input");
+  assert.match(h2.pending.id, /^approved:-?\d+:otp-1$/);
   const done = await c().runWithAnswer({ toolkit: kit(), state: h2, answer: { id: h2.pending.id, ok: true, data: { code: "9" } } });
   assert.equal(done.text, "transfer: sent 7 with code 9");
   assert.deepEqual(ran2, ["first", "answered otp-1"]);
