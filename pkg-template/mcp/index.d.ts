@@ -1,4 +1,4 @@
-import type { Request, Tool } from "../index.js";
+import type { NeedsApproval, Request, Tool } from "../index.js";
 
 /**
  * The class of every error this entry throws or rejects with, with the same stable `code` as the
@@ -131,11 +131,17 @@ export interface McpOptions extends McpServerEntry {
    * (`exchangeCode`) and keep the tokens; the retried call then asks again without it.
    */
   token?: (who: { server: string; url: string; grant?: McpAuthorizationGrant }) => string | undefined | Promise<string | undefined>;
+  /**
+   * Every tool of the server asks before it runs (`kind: "approval"`); a function gets each
+   * call's arguments and `{ name }` (`<server>_<tool>`). `true` is kept in `source`, so tools
+   * rebuilt from it still ask; a function must be passed again beside it.
+   */
+  needsApproval?: NeedsApproval;
 }
 
 /** The tools of one MCP server, usable in `createToolkit`, with the entry as data and `close()`. */
 export interface McpTools extends Array<Tool> {
-  readonly source: McpServerEntry & { tools: NonNullable<McpServerEntry["tools"]> };
+  readonly source: McpServerEntry & { tools: NonNullable<McpServerEntry["tools"]>; needsApproval?: true };
   close(): Promise<void>;
 }
 
@@ -194,10 +200,12 @@ export interface HttpToolDefinition {
   maxBytes?: number;
   resultMode?: "text" | "json" | "status+text";
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /** The tool asks before it runs (`kind: "approval"`); `true` stays in `definition`. */
+  needsApproval?: NeedsApproval;
 }
 
 /** `httpTool(definition)`: a tool for `createToolkit`; a non-2xx reply is the error result `HTTP <status>: <body>`. */
-export declare function httpTool(definition: HttpToolDefinition): Tool & { readonly definition: Omit<HttpToolDefinition, "env" | "fetch"> };
+export declare function httpTool(definition: HttpToolDefinition): Tool & { readonly definition: Omit<HttpToolDefinition, "env" | "fetch" | "needsApproval"> & { needsApproval?: true } };
 
 /**
  * The builtins that work over fetch, opt-in: `webfetch` (body read capped at `maxBytes`, default

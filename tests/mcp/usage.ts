@@ -36,6 +36,16 @@ export async function usage(): Promise<void> {
   const prompt: string = sk.prompt;
   const agents: Tool[] = await a2aTools({ card: "https://agent.test/.well-known/agent-card.json", pollEvery: 500 });
   createToolkit({ tools: [first, h, sk, ...agents, ...builtinTools(["webfetch"], { maxBytes: 1000 })] });
+  // needsApproval: true (kept in source and definition), or a function of the arguments and { name }
+  const asking = await mcpTools({ server: "s", url: "https://mcp.test/mcp", needsApproval: async (args, { name }) => name === "s_delete" || "force" in args });
+  const keeps: true | undefined = (await mcpTools({ server: "s", url: "https://mcp.test/mcp", needsApproval: true })).source.needsApproval;
+  const rebuilt = await mcpTools(asking.source);
+  const guarded = httpTool({ name: "g", url: "https://a.test/", needsApproval: true });
+  const kept: true | undefined = guarded.definition.needsApproval;
+  httpTool({ ...guarded.definition, needsApproval: (args) => Object.keys(args).length > 0 });
+  // @ts-expect-error true, false or a function
+  httpTool({ name: "g", url: "u", needsApproval: "always" });
+  void [keeps, rebuilt, kept];
   // @ts-expect-error card is required
   await a2aTools({ pollEvery: 5 });
   // @ts-expect-error server is required
