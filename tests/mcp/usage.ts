@@ -41,11 +41,11 @@ export async function usage(): Promise<void> {
   const keeps: true | undefined = (await mcpTools({ server: "s", url: "https://mcp.test/mcp", needsApproval: true })).source.needsApproval;
   const rebuilt = await mcpTools(asking.source);
   const guarded = httpTool({ name: "g", url: "https://a.test/", needsApproval: true });
-  const kept: true | undefined = guarded.definition.needsApproval;
+  const keptHttp: true | undefined = guarded.definition.needsApproval;
   httpTool({ ...guarded.definition, needsApproval: (args) => Object.keys(args).length > 0 });
   // @ts-expect-error true, false or a function
   httpTool({ name: "g", url: "u", needsApproval: "always" });
-  void [keeps, rebuilt, kept];
+  void [keeps, rebuilt, keptHttp];
   // @ts-expect-error card is required
   await a2aTools({ pollEvery: 5 });
   // @ts-expect-error server is required
