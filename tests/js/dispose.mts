@@ -1,5 +1,6 @@
 // Compiled only under a lib that declares Symbol.dispose (tsconfig.nodenext.json: module nodenext
-// implies target and lib esnext): there a Toolkit is Disposable, so `using` accepts it.
+// implies target and lib esnext): there a Toolkit is Disposable, so `using` accepts it. An ES
+// module, so it reads the .d.ts typings (usage.ts, CommonJS, reads the .d.cts ones).
 import { createToolkit, relayTool } from "toolnexus-wasm";
 import type { Toolkit } from "toolnexus-wasm";
 
