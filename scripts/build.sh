@@ -31,12 +31,6 @@ one_key_per_module() { # $1 = glue file
 one_key_per_module "$pkg"/toolnexus_wasm.js
 cp -r pkg-template/. "$pkg"/
 cp LICENSE "$pkg"/
-# The typings `require` reads (package.json: "types" > "require"): each ES module typing copied as
-# .d.cts with its relative imports pointed at the .d.cts beside them, so a CommonJS consumer's
-# typings never import an ES module's (TypeScript refuses that under node16).
-for f in index toolnexus_wasm web-storage wasm mcp/index; do
-  sed -E 's#(from "\.\.?/[^"]*)\.js"#\1.cjs"#' "$pkg/$f.d.ts" > "$pkg/$f.d.cts"
-done
 # The edge's JS helpers (src/wasm/host.js), imported by the glue as a wasm-bindgen snippet.
 cp -r "$out"/snippets "$pkg"/
 # The glue's adapters imported under short names instead of wasm-bindgen's hashed ones.
@@ -93,4 +87,12 @@ if [ "${MCP:-1}" != 0 ]; then
 else
   rm -rf "$pkg"/mcp
 fi
+# The typings `require` reads (package.json: "types" > "require"): each ES module typing copied as
+# .d.cts with its relative imports pointed at the .d.cts beside them, so a CommonJS consumer's
+# typings never import an ES module's (TypeScript refuses that under node16). After every rewrite
+# of the typings above (import-names.mjs renames the glue's exports in toolnexus_wasm.d.ts).
+for f in index toolnexus_wasm web-storage wasm mcp/index; do
+  [ -f "$pkg/$f.d.ts" ] || continue   # mcp/ is absent from an MCP=0 build
+  sed -E 's#(from "\.\.?/[^"]*)\.js"#\1.cjs"#' "$pkg/$f.d.ts" > "$pkg/$f.d.cts"
+done
 ./scripts/size.sh "$pkg"
