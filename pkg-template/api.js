@@ -1,3 +1,4 @@
+// @ts-check
 // The parts of the API written in JS, each beside what it needs from the wasm glue:
 // `createClient` (the wasm client with its default `memoryStore()`), `Toolkit` / `createToolkit`,
 // and the conversation stores over host storage. A store is any object with async get(id),
@@ -41,6 +42,7 @@ delete Client.prototype.op;
 const CLIENT = ["run", "runWithAnswer", "ask", "askWithAnswer", "stream", "streamWithAnswer", "translate", "translateStream", "discard", "conversationStore", "metrics", "style", "model", "free"];
 CLIENT.forEach((k, kind) => {
   const streamed = /stream/i.test(k);
+  /** @this {any} a Client, or whatever a caller bound */
   function f(a, b) {
     if (this?.__wbg_ptr) {
       if (k == "free") return free.call(this);

@@ -101,7 +101,11 @@ impl Error {
         match (name, thrown_code) {
             (Some("AbortError" | "TimeoutError"), _) => Error::new(Code::Aborted, format!("{context}: aborted")),
             (_, Some("conflict")) => Error::conflict(message()),
-            _ => Error::new(code, format!("{context}: {}", message())),
+            _ => {
+                // "fetch failed" under the context "fetch failed" says it once.
+                let m = message();
+                Error::new(code, if m.starts_with(context) { m } else { format!("{context}: {m}") })
+            }
         }
     }
 

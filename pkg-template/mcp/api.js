@@ -1,3 +1,4 @@
+// @ts-check
 // `mcpTools`: an MCP server's tools as ordinary tools for `createToolkit` (any entry of the
 // package). The protocol runs in this entry's own wasm (McpSession); a tool's `run` is one
 // `tools/call`, and what it resolves to is a plain tool result — or, when the server asks for

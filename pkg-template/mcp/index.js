@@ -1,3 +1,4 @@
+// @ts-check
 // `toolnexus-wasm/mcp` for browsers, extension pages, MV3 service workers and bundlers: call
 // `await init()` once before `mcpTools` (the MCP client is its own small wasm module). Until then
 // every function throws (`mcpTools` and `a2aTools` reject with) a ToolnexusError `bad_state` that

@@ -1,3 +1,4 @@
+// @ts-check
 // `toolnexus-wasm/mcp` in Node: the module is compiled synchronously on import.
 import { readFileSync } from "node:fs";
 import { initSync } from "./toolnexus_mcp.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // `toolnexus-wasm/mcp` in Cloudflare Workers: the .wasm is imported as a compiled module.
 import wasmModule from "./toolnexus_mcp_bg.wasm";
 import { initSync } from "./toolnexus_mcp.js";

@@ -164,8 +164,8 @@ impl Transport {
         let res: Array = await_js(&p).await.map_err(|e| h.failed(&e, &signal))?.unchecked_into();
         let status = res.get(0).as_f64().unwrap_or(0.0) as u16;
         match status {
-            0 => return Err(failed(&h.label, 0, false, "fetch gave no Response", h.timeout_ms)),
-            1 => return Err(too_large(&h.label, h.max_bytes)),
+            crate::ops::STATUS_NO_RESPONSE => return Err(failed(&h.label, 0, false, "fetch gave no Response", h.timeout_ms)),
+            crate::ops::STATUS_TOO_LARGE => return Err(too_large(&h.label, h.max_bytes)),
             _ => {}
         }
         if !req.stream {
