@@ -81,7 +81,7 @@ if [ "${MCP:-1}" != 0 ]; then
     const fs = require("node:fs"), zlib = require("node:zlib"), p = process.argv[1] + "/mcp/";
     const gz = (f) => zlib.gzipSync(fs.readFileSync(p + f), { level: 9 }).length;
     const snips = fs.readdirSync(p + "snippets", { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => "snippets/" + f);
-    const js = ["toolnexus_mcp.js", "index.js", "api.js", ...snips].reduce((n, f) => n + gz(f), 0);
+    const js = ["toolnexus_mcp.js", "index.js", "api.js", "oauth.js", ...snips].reduce((n, f) => n + gz(f), 0);
     console.log(`size ${p}: wasm ${gz("toolnexus_mcp_bg.wasm")} B gzip; JS ${js} B gzip; total ${gz("toolnexus_mcp_bg.wasm") + js} B gzip (the MCP entry, loaded beside the default one, whose host.js it shares)`);
   ' "$pkg"
 else

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Type-checks every JS file the package ships (each starts with `// @ts-check`): the entries and
 # api.js of pkg-template/ (and pkg-template/mcp/), and the edge's helpers (src/wasm/host.js,
-# src/wasm/mcp.js), staged in target/checkjs/ the way the package lays them out, beside the
-# unminified glue wasm-bindgen made (scripts/build.sh must have run). Fails on any error and on
+# src/wasm/mcp.js, src/wasm/mcp_auth.js), staged in target/checkjs/ the way the package lays them
+# out, beside the unminified glue wasm-bindgen made (scripts/build.sh must have run). Fails on any error and on
 # a shipped file without `// @ts-check`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,7 @@ cp pkg-template/*.js "$out"/
 cp pkg-template/mcp/*.js "$out"/mcp/
 cp src/wasm/host.js "$out"/host.js
 cp src/wasm/mcp.js "$out"/mcp.js   # it imports ./host.js, as in src/wasm/
+cp src/wasm/mcp_auth.js "$out"/mcp_auth.js   # so does this
 cp target/wasm-pack/web/toolnexus_wasm.js target/wasm-pack/web/toolnexus_wasm.d.ts "$out"/
 cat tests/checkjs/glue.d.ts >> "$out"/toolnexus_wasm.d.ts
 cp target/wasm-pack/web-mcp/toolnexus_mcp.js target/wasm-pack/web-mcp/toolnexus_mcp.d.ts "$out"/mcp/

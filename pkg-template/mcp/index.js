@@ -5,6 +5,7 @@
 // says so, instead of the glue's bare TypeError on its missing wasm exports.
 import initWasm, { initSync as initGlue } from "./toolnexus_mcp.js";
 import * as api from "./api.js";
+import * as oauth from "./oauth.js";
 
 export { ToolnexusError } from "./api.js";
 
@@ -34,3 +35,5 @@ export const a2aTools = guarded("a2aTools", api.a2aTools, true);
 export const httpTool = guarded("httpTool", api.httpTool);
 export const builtinTools = guarded("builtinTools", api.builtinTools);
 export const skillTool = guarded("skillTool", api.skillTool);
+export const authorizationGrant = guarded("authorizationGrant", oauth.authorizationGrant);
+export { exchangeCode } from "./oauth.js";

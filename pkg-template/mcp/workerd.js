@@ -6,6 +6,7 @@ import { initSync } from "./toolnexus_mcp.js";
 initSync({ module: wasmModule });
 
 export { ToolnexusError, a2aTools, builtinTools, httpTool, mcpTools, skillTool } from "./api.js";
+export { authorizationGrant, exchangeCode } from "./oauth.js";
 
 export function init() {
   return Promise.resolve();

@@ -29,7 +29,7 @@ export function mcpOptions(o, what) {
 export const mcpSignal = (signal, ms) => runOptions({ signal }, true, ms)[1];
 
 // One request, through the loop's fetch helper (`callModel`, host.js): `head` is fetch's init as
-// the core wrote it (src/mcp/outgoing.rs: method, headers, `redirect: "manual"` when they carry
+// the core wrote it (src/sources/mcp/outgoing.rs: method, headers, `redirect: "manual"` when they carry
 // credentials), `signal` the request's (the call's signal and the deadline as one, made as a
 // run's), `max` the body cap. With `token`, the host's `token({ server, url })` is asked for the
 // bearer token now and added here: it never reaches the wasm, so no state, result or error can
