@@ -3,6 +3,12 @@
 // functions and the client are declared here, so that wasm-bindgen's own declarations (the
 // glue's init functions, its internal exports) are not part of the package's surface.
 // tests/js/surface.test.mjs checks these names against what each entry exports at run time.
+/**
+ * The agent loop: `createClient` and its runs, tools (`defineTool`, `relayTool`, toolkits),
+ * suspensions and their answers, conversation stores, and the data shapes they exchange. The same
+ * typings serve the browser, Node and workerd entries and the `toolnexus-wasm/full` alias.
+ * @module toolnexus-wasm
+ */
 import type {
   Answer, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
   ErrorCode, EventStream, JsonSchema, KVNamespaceLike, NeedsApproval, Part, RelayCall, RelayResult, ResumeOptions, RunOptions, RunResult,

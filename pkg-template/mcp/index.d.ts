@@ -1,3 +1,8 @@
+/**
+ * Tools from MCP servers, HTTP endpoints, A2A agents, skills and builtins: a second entry with its
+ * own small wasm, whose tools are ordinary tools for `createToolkit`.
+ * @module toolnexus-wasm/mcp
+ */
 import type { NeedsApproval, Request, Tool } from "../index.js";
 
 /**

@@ -429,11 +429,18 @@ export type ErrorCode =
  */
 export function relayTool(name: string, description?: string, schema?: JsonSchema): Tool;
 
+/**
+ * `[Symbol.dispose]()` (`using kit = createToolkit(...)`) where the TypeScript lib declares
+ * `Symbol.dispose` (esnext, or `esnext.disposable`); elsewhere nothing, so these typings need no
+ * particular `lib`. The method exists at run time wherever the runtime has `Symbol.dispose`.
+ */
+type DisposeMember = typeof globalThis extends { Symbol: { readonly dispose: infer K extends symbol } } ? { [P in K]: () => void } : {};
+
 /** The tools a client offers the model. Relay tools named after a builtin are refused. */
+export interface Toolkit extends DisposeMember {}
 export class Toolkit {
   private constructor();
   free(): void;
-  [Symbol.dispose](): void;
   /** Adds a tool; the relay collision guard and duplicate-name check apply. A refused tool leaves the toolkit unchanged. */
   add(tool: Tool): void;
   /** The tool objects, in the order they were added. */
