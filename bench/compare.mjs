@@ -1,12 +1,17 @@
-// Per-run overhead side by side, interleaved in one Node process on one mock fetch.
+// The figures users feel, side by side with the Vercel AI SDK: per-run overhead (this file),
+// streaming (bench/streaming.mjs: time to the first text event and cost per chunk at body read
+// sizes from 7 B to 64 KB) and startup (bench/startup.mjs: a Chromium MV3 service worker and
+// workerd). Per-run and streaming run interleaved in one Node process on one mock fetch.
 //
 //   cd bench && npm ci          # the one install step: ai, @ai-sdk/openai, zod, pinned in package-lock.json
 //   ./scripts/build.sh          # (repo root) builds pkg/
-//   node bench/compare.mjs      # prints a table, writes bench/out/compare.json
+//   node bench/compare.mjs      # prints the tables, writes bench/out/compare.json
 //   QUICK=1 node bench/compare.mjs   # a short smoke run (same checks, few samples)
+//   PARTS=run,stream,startup         # which parts run (all by default; startup needs setup.sh --browser)
 //   TOOLNEXUS_PKG=dir                # time another build of this package instead of pkg/
-//   BASELINE_PKG=dir                 # also time a second build as "base", interleaved (before/after)
-//   ROUNDS=, BATCH=, WARMUP=         # 5 rounds, batches of 10, 600 warm-up runs by default
+//   BASELINE_PKG=dir                 # also time a second build as "base", interleaved (before/after;
+//                                    # per run and streaming)
+//   ROUNDS=, BATCH=, WARMUP=         # per run: 5 rounds, batches of 10, 600 warm-up runs by default
 //
 // Workload (the one of bench/run.mjs): two model calls, two parallel tools. The first reply is
 // an OpenAI chat completion with two parallel tool calls, the second a final text. Every call
@@ -43,6 +48,8 @@ const need = (p, hint) => {
 need(path.join(pkgDir, "node.js"), "run ./scripts/build.sh first");
 need(path.join(here, "node_modules", "ai"), "run `cd bench && npm ci` first");
 
+const { runStreaming, printStreaming } = await import("./streaming.mjs");
+const { runStartup, printStartup } = await import("./startup.mjs");
 const { mock, verify, loadOurs, oursOk, aisdkRun, aisdkOk, minimalRun, minimalOk, mockRun, mockOk } = await import("./workload.mjs");
 const oursRun = await loadOurs(pkgDir);
 // BASELINE_PKG=dir: another build of this package (say main's, before a change) runs beside
@@ -52,6 +59,7 @@ if (basePkg) need(path.join(basePkg, "node.js"), "BASELINE_PKG must be a built p
 const baseRun = basePkg ? await loadOurs(basePkg) : null;
 
 const QUICK = !!process.env.QUICK;
+const PARTS = (process.env.PARTS ?? "run,stream,startup").split(",");
 const cfg = {
   rounds: Number(process.env.ROUNDS ?? (QUICK ? 2 : 5)),
   batch: Number(process.env.BATCH ?? 10),
@@ -116,60 +124,82 @@ const stats = (xs) => {
 };
 const meanOf = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-for (const vs of Object.values(groups)) for (const v of vs) await verify(v);
-console.log(`checked: ${Object.values(groups).flat().map((v) => v.name).join(", ")} (text, tool runs, tool results in the second request)`);
+// ---- per run --------------------------------------------------------------------------------
+async function perRun() {
+  for (const vs of Object.values(groups)) for (const v of vs) await verify(v);
+  console.log(`checked: ${Object.values(groups).flat().map((v) => v.name).join(", ")} (text, tool runs, tool results in the second request)`);
 
-const load0 = os.loadavg();
-const t0 = performance.now();
-for (const [g, vs] of Object.entries(groups)) await interleave(vs, Math.max(cfg.batch, Math.round(cfg.warmup * cfg.perRound[g] / cfg.perRound.h0)));
-for (let r = 0; r < cfg.rounds; r++) {
-  for (const [g, vs] of Object.entries(groups)) {
-    const round = new Map(vs.map((v) => [v, []]));
-    const cpu = new Map(vs.map((v) => [v, { ms: 0, n: 0 }]));
-    await interleave(vs, cfg.perRound[g], (v) => round.get(v), (v, ms, n) => {
-      cpu.get(v).ms += ms;
-      cpu.get(v).n += n;
-    });
-    for (const [v, xs] of round) {
-      v.xs.push(...xs);
-      v.roundMeans.push(meanOf(xs));
-      v.cpuRoundMeans.push(cpu.get(v).ms / cpu.get(v).n);
+  const load0 = os.loadavg();
+  const t0 = performance.now();
+  for (const [g, vs] of Object.entries(groups)) await interleave(vs, Math.max(cfg.batch, Math.round(cfg.warmup * cfg.perRound[g] / cfg.perRound.h0)));
+  for (let r = 0; r < cfg.rounds; r++) {
+    for (const [g, vs] of Object.entries(groups)) {
+      const round = new Map(vs.map((v) => [v, []]));
+      const cpu = new Map(vs.map((v) => [v, { ms: 0, n: 0 }]));
+      await interleave(vs, cfg.perRound[g], (v) => round.get(v), (v, ms, n) => {
+        cpu.get(v).ms += ms;
+        cpu.get(v).n += n;
+      });
+      for (const [v, xs] of round) {
+        v.xs.push(...xs);
+        v.roundMeans.push(meanOf(xs));
+        v.cpuRoundMeans.push(cpu.get(v).ms / cpu.get(v).n);
+      }
     }
   }
-}
-const wall = (performance.now() - t0) / 1000;
+  const wall = (performance.now() - t0) / 1000;
 
-// ---- report --------------------------------------------------------------------------------
-const all = Object.fromEntries(Object.values(groups).flat().map((v) => [v.name, {
-  ...stats(v.xs), roundMeans: v.roundMeans, cpuMean: meanOf(v.cpuRoundMeans), cpuRoundMeans: v.cpuRoundMeans,
-}]));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-// One ratio on each measure: wall mean and p50 over all runs, CPU mean, and the median of the
-// per-round ratios of wall means (each round's variants ran interleaved, under the same load).
-function ratio(f) {
-  const on = (pick) => f((k) => pick(all[k]));
-  const rounds = all.ours.roundMeans.map((_, i) => f((k) => all[k].roundMeans[i]));
-  const cpuRounds = all.ours.cpuRoundMeans.map((_, i) => f((k) => all[k].cpuRoundMeans[i]));
-  return { mean: on((s) => s.mean), p50: on((s) => s.p50), cpuMean: on((s) => s.cpuMean), roundMedian: median(rounds), rounds, cpuRounds };
+  // ---- report --------------------------------------------------------------------------------
+  const all = Object.fromEntries(Object.values(groups).flat().map((v) => [v.name, {
+    ...stats(v.xs), roundMeans: v.roundMeans, cpuMean: meanOf(v.cpuRoundMeans), cpuRoundMeans: v.cpuRoundMeans,
+  }]));
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  // One ratio on each measure: wall mean and p50 over all runs, CPU mean, and the median of the
+  // per-round ratios of wall means (each round's variants ran interleaved, under the same load).
+  function ratio(f) {
+    const on = (pick) => f((k) => pick(all[k]));
+    const rounds = all.ours.roundMeans.map((_, i) => f((k) => all[k].roundMeans[i]));
+    const cpuRounds = all.ours.cpuRoundMeans.map((_, i) => f((k) => all[k].cpuRoundMeans[i]));
+    return { mean: on((s) => s.mean), p50: on((s) => s.p50), cpuMean: on((s) => s.cpuMean), roundMedian: median(rounds), rounds, cpuRounds };
+  }
+  const ratios = {
+    oursNetOverAisdkNet: { budget: 0.15, ...ratio((x) => (x("ours") - x("mock")) / (x("aisdk") - x("mock"))) },
+    oursOverMinimal: { aim: 1.5, ...ratio((x) => x("ours") / x("minimal")) },
+    oursNetOverMinimalNet: ratio((x) => (x("ours") - x("mock")) / (x("minimal") - x("mock"))),
+    oursOverAisdk: ratio((x) => x("ours") / x("aisdk")),
+    ...(baseRun ? { oursOverBase: ratio((x) => x("ours") / x("base")), oursAt100OverBaseAt100: ratio((x) => x("ours@100") / x("base@100")) } : {}),
+    oursAt100OverMinimalAt100: { mean: all["ours@100"].mean / all["minimal@100"].mean, p50: all["ours@100"].p50 / all["minimal@100"].p50, cpuMean: all["ours@100"].cpuMean / all["minimal@100"].cpuMean },
+    oursAt1000OverMinimalAt1000: { mean: all["ours@1000"].mean / all["minimal@1000"].mean, p50: all["ours@1000"].p50 / all["minimal@1000"].p50, cpuMean: all["ours@1000"].cpuMean / all["minimal@1000"].cpuMean },
+  };
+  // Linear growth: the per-message cost from 100 to 1,000 messages matches the one from 0 to 100
+  // (a quadratic loop would make the second several times the first). p50 and CPU means: both
+  // shrug off the other processes on a shared machine.
+  const slope = (a, b, na, nb, pick) => ((pick(all[b]) - pick(all[a])) / (nb - na)) * 1000;
+  const slopes = (k, pick) => ({
+    "0-100": slope(k, `${k}@100`, 0, 100, pick),
+    ...(all[`${k}@1000`] ? { "100-1000": slope(`${k}@100`, `${k}@1000`, 100, 1000, pick) } : {}),
+  });
+  const perMessageUs = Object.fromEntries(["ours", "minimal", "aisdk"].map((k) => [k, { p50: slopes(k, (s) => s.p50), cpu: slopes(k, (s) => s.cpuMean) }]));
+  console.log(`per run: ${cfg.rounds} rounds, batches of ${cfg.batch}, ${wall.toFixed(1)} s, load average ${load0.map(f2).join(" ")} → ${os.loadavg().map(f2).join(" ")}\n`);
+  console.log("ms per run      n     mean      p50      p95   cpu mean   round means (wall)");
+  for (const [k, s] of Object.entries(all)) {
+    console.log(`${k.padEnd(13)}${String(s.n).padStart(5)}  ${f3(s.mean).padStart(7)}  ${f3(s.p50).padStart(7)}  ${f3(s.p95).padStart(7)}  ${f3(s.cpuMean).padStart(9)}   ${s.roundMeans.map(f3).join(" / ")}`);
+  }
+  const show = (r) => `mean ${f3(r.mean)}, p50 ${f3(r.p50)}, cpu ${f3(r.cpuMean)}, round median ${f3(r.roundMedian)} (rounds ${r.rounds.map(f2).join(" / ")})`;
+  console.log(`\nours net of mock / AI SDK net of mock  [budget <= 0.15]: ${show(ratios.oursNetOverAisdkNet)}`);
+  console.log(`ours / minimal loop, mock included     [aim <= 1.5]:    ${show(ratios.oursOverMinimal)}`);
+  if (baseRun) console.log(`ours / base (${path.relative(root, basePkg)}): ${show(ratios.oursOverBase)}; at 100 messages: ${show(ratios.oursAt100OverBaseAt100)}`);
+  console.log(`ours / minimal at 100 messages: mean ${f2(ratios.oursAt100OverMinimalAt100.mean)}, p50 ${f2(ratios.oursAt100OverMinimalAt100.p50)}, cpu ${f2(ratios.oursAt100OverMinimalAt100.cpuMean)}; at 1,000: mean ${f2(ratios.oursAt1000OverMinimalAt1000.mean)}, p50 ${f2(ratios.oursAt1000OverMinimalAt1000.p50)}, cpu ${f2(ratios.oursAt1000OverMinimalAt1000.cpuMean)}`);
+  const sl = (k) => Object.entries(perMessageUs[k]).map(([by, o]) => `${by} ${Object.entries(o).map(([r, x]) => `${f2(x)} (${r})`).join(" ")}`).join("; ");
+  console.log(`µs per history message: ours ${sl("ours")} | minimal ${sl("minimal")} | aisdk ${sl("aisdk")}`);
+  return {
+    config: { ...cfg, quick: QUICK, wallSeconds: wall, pkg: path.relative(root, pkgDir) || ".", baseline: basePkg && path.relative(root, basePkg), loadavg: { start: load0, end: os.loadavg() } },
+    units: "ms per run; mean/p50/p95 are wall time of single runs, cpuMean is process CPU time per run",
+    variants: all,
+    ratios,
+    perMessageUs,
+  };
 }
-const ratios = {
-  oursNetOverAisdkNet: { budget: 0.15, ...ratio((x) => (x("ours") - x("mock")) / (x("aisdk") - x("mock"))) },
-  oursOverMinimal: { aim: 1.5, ...ratio((x) => x("ours") / x("minimal")) },
-  oursNetOverMinimalNet: ratio((x) => (x("ours") - x("mock")) / (x("minimal") - x("mock"))),
-  oursOverAisdk: ratio((x) => x("ours") / x("aisdk")),
-  ...(baseRun ? { oursOverBase: ratio((x) => x("ours") / x("base")), oursAt100OverBaseAt100: ratio((x) => x("ours@100") / x("base@100")) } : {}),
-  oursAt100OverMinimalAt100: { mean: all["ours@100"].mean / all["minimal@100"].mean, p50: all["ours@100"].p50 / all["minimal@100"].p50, cpuMean: all["ours@100"].cpuMean / all["minimal@100"].cpuMean },
-  oursAt1000OverMinimalAt1000: { mean: all["ours@1000"].mean / all["minimal@1000"].mean, p50: all["ours@1000"].p50 / all["minimal@1000"].p50, cpuMean: all["ours@1000"].cpuMean / all["minimal@1000"].cpuMean },
-};
-// Linear growth: the per-message cost from 100 to 1,000 messages matches the one from 0 to 100
-// (a quadratic loop would make the second several times the first). p50 and CPU means: both
-// shrug off the other processes on a shared machine.
-const slope = (a, b, na, nb, pick) => ((pick(all[b]) - pick(all[a])) / (nb - na)) * 1000;
-const slopes = (k, pick) => ({
-  "0-100": slope(k, `${k}@100`, 0, 100, pick),
-  ...(all[`${k}@1000`] ? { "100-1000": slope(`${k}@100`, `${k}@1000`, 100, 1000, pick) } : {}),
-});
-const perMessageUs = Object.fromEntries(["ours", "minimal", "aisdk"].map((k) => [k, { p50: slopes(k, (s) => s.p50), cpu: slopes(k, (s) => s.cpuMean) }]));
 
 const git = (...a) => {
   try {
@@ -179,35 +209,24 @@ const git = (...a) => {
   }
 };
 const ver = (p) => JSON.parse(fs.readFileSync(path.join(here, "node_modules", p, "package.json"))).version;
+const load00 = os.loadavg();
 const out = {
   date: new Date().toISOString(),
   node: process.version,
-  machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, os: `${os.type()} ${os.release()}`, memGB: Math.round(os.totalmem() / 2 ** 30), loadavg: { start: load0, end: os.loadavg() } },
+  machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, os: `${os.type()} ${os.release()}`, memGB: Math.round(os.totalmem() / 2 ** 30), loadavg: { start: load00 } },
   commit: git("rev-parse", "--short", "HEAD"),
   dirty: !!git("status", "--porcelain", "--", "src", "pkg-template", "Cargo.toml"),
   versions: { ai: ver("ai"), "@ai-sdk/openai": ver("@ai-sdk/openai"), zod: ver("zod"), wasmBytes: fs.statSync(path.join(pkgDir, "toolnexus_wasm_bg.wasm")).size },
-  config: { ...cfg, quick: QUICK, wallSeconds: wall, pkg: path.relative(root, pkgDir) || ".", baseline: basePkg && path.relative(root, basePkg) },
-  units: "ms per run; mean/p50/p95 are wall time of single runs, cpuMean is process CPU time per run",
-  variants: all,
-  ratios,
-  perMessageUs,
+  parts: PARTS,
 };
-fs.mkdirSync(path.join(here, "out"), { recursive: true });
-fs.writeFileSync(path.join(here, "out", "compare.json"), JSON.stringify(out, null, 2));
-
 const f3 = (x) => x.toFixed(3);
 const f2 = (x) => x.toFixed(2);
 console.log(`node ${out.node}, ${out.machine.cpu} x${out.machine.cores}, ai ${out.versions.ai}, @ai-sdk/openai ${out.versions["@ai-sdk/openai"]}, commit ${out.commit}${out.dirty ? "+dirty" : ""}`);
-console.log(`${cfg.rounds} rounds, batches of ${cfg.batch}, ${wall.toFixed(1)} s, load average ${load0.map(f2).join(" ")} → ${os.loadavg().map(f2).join(" ")}\n`);
-console.log("ms per run      n     mean      p50      p95   cpu mean   round means (wall)");
-for (const [k, s] of Object.entries(all)) {
-  console.log(`${k.padEnd(13)}${String(s.n).padStart(5)}  ${f3(s.mean).padStart(7)}  ${f3(s.p50).padStart(7)}  ${f3(s.p95).padStart(7)}  ${f3(s.cpuMean).padStart(9)}   ${s.roundMeans.map(f3).join(" / ")}`);
-}
-const show = (r) => `mean ${f3(r.mean)}, p50 ${f3(r.p50)}, cpu ${f3(r.cpuMean)}, round median ${f3(r.roundMedian)} (rounds ${r.rounds.map(f2).join(" / ")})`;
-console.log(`\nours net of mock / AI SDK net of mock  [budget <= 0.15]: ${show(ratios.oursNetOverAisdkNet)}`);
-console.log(`ours / minimal loop, mock included     [aim <= 1.5]:    ${show(ratios.oursOverMinimal)}`);
-if (baseRun) console.log(`ours / base (${path.relative(root, basePkg)}): ${show(ratios.oursOverBase)}; at 100 messages: ${show(ratios.oursAt100OverBaseAt100)}`);
-console.log(`ours / minimal at 100 messages: mean ${f2(ratios.oursAt100OverMinimalAt100.mean)}, p50 ${f2(ratios.oursAt100OverMinimalAt100.p50)}, cpu ${f2(ratios.oursAt100OverMinimalAt100.cpuMean)}; at 1,000: mean ${f2(ratios.oursAt1000OverMinimalAt1000.mean)}, p50 ${f2(ratios.oursAt1000OverMinimalAt1000.p50)}, cpu ${f2(ratios.oursAt1000OverMinimalAt1000.cpuMean)}`);
-const sl = (k) => Object.entries(perMessageUs[k]).map(([by, o]) => `${by} ${Object.entries(o).map(([r, x]) => `${f2(x)} (${r})`).join(" ")}`).join("; ");
-console.log(`µs per history message: ours ${sl("ours")} | minimal ${sl("minimal")} | aisdk ${sl("aisdk")}`);
+if (PARTS.includes("run")) Object.assign(out, await perRun());
+if (PARTS.includes("stream")) printStreaming((out.streaming = await runStreaming({ pkgDir, basePkg, quick: QUICK })));
+if (PARTS.includes("startup")) printStartup((out.startup = await runStartup({ pkgDir, quick: QUICK })));
+out.machine.loadavg.end = os.loadavg();
+fs.mkdirSync(path.join(here, "out"), { recursive: true });
+fs.writeFileSync(path.join(here, "out", "compare.json"), JSON.stringify(out, null, 2));
 console.log(`wrote ${path.relative(process.cwd(), path.join(here, "out", "compare.json"))}`);
+

@@ -1,3 +1,4 @@
+// @ts-check
 // The parts of the API written in JS, each beside what it needs from the wasm glue:
 // `createClient` (the wasm client with its default `memoryStore()`), `Toolkit` / `createToolkit`,
 // and the conversation stores over host storage. A store is any object with async get(id),
@@ -11,7 +12,7 @@
 import { Client, createClient as createWith, op } from "./toolnexus_wasm.js";
 // The error class lives in a snippet of the wasm edge, which constructs it; scripts/build.sh
 // points this import at that snippet (its path holds a hash wasm-bindgen chooses).
-import { ToolnexusError, EventStream } from "./host.js";
+import { ToolnexusError, EventStream, gate, runResult } from "./host.js";
 
 export { ToolnexusError, Client };
 
@@ -26,9 +27,88 @@ const [pending, authRequired, isRelayRequest, relayCallsOf, relayAnswer, checkRe
 );
 export { pending, authRequired, isRelayRequest, relayCallsOf, relayAnswer, checkRevision, relayTool, toolkitId, dropToolkit };
 
-/** `createClient(options)`: conversations are kept in a fresh `memoryStore()` unless `store` is given. */
+/**
+ * `createClient(options)`: conversations are kept in a fresh `memoryStore()` unless `store` is
+ * given. With `stateSecret`, halted results and stored states are signed (see `signer`): the
+ * secret is taken out here, so the wasm never sees it, and the store is wrapped to sign what it
+ * saves and verify what it reads.
+ */
 export function createClient(options) {
-  return createWith(options, memoryStore());
+  let secret, store, has;
+  try {
+    has = "stateSecret" in options;
+    ({ stateSecret: secret, store } = options);
+  } catch {} // not an object, a revoked Proxy: the wasm refuses it
+  if (!has) return createWith(options, memoryStore());
+  const sig = signer(secret);
+  store ??= memoryStore();
+  const ok = ["get", "save", "delete"].every((m) => typeof store[m] == "function");
+  const client = createWith({ ...options, stateSecret: undefined, store: ok ? signedStore(store, sig) : store });
+  secrets.set(client, sig);
+  return client;
+}
+
+// Signed states (`stateSecret`): HMAC-SHA256 through WebCrypto over the state's JSON text, as
+// JSON.stringify writes it without its `signature` member, which then carries the MAC
+// (base64). That text is canonical: a state is JSON data the wasm parsed, and parse and
+// stringify are inverse on it, so a copy that went through storage as JSON (or a structured
+// clone) gives the same text back. The MAC's input starts with what the state is for (`run`
+// for a halted result, `#` + the conversation id for a stored state) so that neither can pose
+// as the other, nor one conversation's state as another's. Verification is
+// `crypto.subtle.verify`, which compares in constant time. See docs/decisions.md.
+const secrets = new WeakMap();
+const UTF8 = new TextEncoder();
+
+function signer(secret) {
+  const list = Array.isArray(secret) ? secret : [secret];
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle || !list[0] || !list.every((s) => typeof s == "string" && s.length > 15)) {
+    throw toolnexusError("bad_input", "stateSecret: 16+ characters (or a list of such), and crypto.subtle, are needed");
+  }
+  const keys = Promise.all(list.map((s) => subtle.importKey("raw", UTF8.encode(s), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"])));
+  const input = (label, state) => UTF8.encode(label + "\n" + JSON.stringify(state));
+  return {
+    // A copy of `state` with its signature.
+    seal: async (label, state) => ({ ...state, signature: btoa(String.fromCharCode(...new Uint8Array(await subtle.sign("HMAC", (await keys)[0], input(label, state))))) }),
+    // `state` without its signature, or `bad_state`.
+    async open(label, state, what) {
+      let signature, rest, mac;
+      try {
+        ({ signature, ...rest } = state);
+        mac = Uint8Array.from(atob(signature), (c) => c.charCodeAt(0));
+      } catch {}
+      for (const k of mac ? await keys : []) if (await subtle.verify("HMAC", k, mac, input(label, rest))) return rest;
+      throw toolnexusError("bad_state", `${what} has ${signature ? "a wrong" : "no"} signature (stateSecret is set)`);
+    },
+  };
+}
+
+// Every save signed, every read verified; a missing conversation stays missing. The MAC's label
+// is `#` + the id: never `run`, and the text after it has no raw newline to blur the boundary.
+function signedStore(s, sig) {
+  return {
+    get: async (id) => {
+      const v = await s.get(id);
+      return v == null ? v : sig.open("#" + id, v, "the stored conversation " + id);
+    },
+    save: async (id, state) => s.save(id, await sig.seal("#" + id, state)),
+    delete: (id) => s.delete(id),
+  };
+}
+
+// With a secret: a resume's `state` is verified before the wasm sees it (a stored conversation,
+// a `streamWithAnswer` with an `id`, is verified by the store), and a halted result is signed
+// before the caller sees it: a stream's `done` event is held back until then, and pushed whole.
+// `history` + `pending` carry no signature: refused.
+async function signedOp(sig, kind, a, op, s) {
+  const push = s?.push;
+  let done;
+  if (s) s.push = (t, m) => (m === undefined ? push.call(s, t) : (done = runResult(t, m)));
+  if (kind == 1 || (kind == 5 && !a?.id)) a = { ...a, state: await sig.open("run", a?.state, "the state") };
+  let r = (await op(a)) ?? done;
+  if (r?.status == "pending") r = await sig.seal("run", r);
+  if (s && r) push.call(s, JSON.stringify({ type: "done", result: r }));
+  return r;
 }
 
 // The client's methods and getters, each one kind of the wasm client's `op`, in the order of
@@ -41,12 +121,17 @@ delete Client.prototype.op;
 const CLIENT = ["run", "runWithAnswer", "ask", "askWithAnswer", "stream", "streamWithAnswer", "translate", "translateStream", "discard", "conversationStore", "metrics", "style", "model", "free"];
 CLIENT.forEach((k, kind) => {
   const streamed = /stream/i.test(k);
+  /** @this {any} a Client, or whatever a caller bound */
   function f(a, b) {
     if (this?.__wbg_ptr) {
       if (k == "free") return free.call(this);
-      if (!streamed) return clientOp.call(this, kind, a, b);
-      const s = new EventStream();
-      clientOp.call(this, kind, a, b, s).then(() => s.end(), (e) => s.end(e));
+      // run, runWithAnswer, ask, askWithAnswer, stream, streamWithAnswer of a signing client.
+      const sig = kind < 6 && secrets.get(this);
+      const s = streamed ? new EventStream() : undefined;
+      const op = (a) => clientOp.call(this, kind, a, b, s);
+      const p = sig ? signedOp(sig, kind, a, op, s) : op(a);
+      if (!s) return p;
+      p.then(() => s.end(), (e) => s.end(e));
       return s;
     }
     if (k != "free") throw toolnexusError("bad_input", `Client.${k}: the client was freed`);
@@ -71,6 +156,7 @@ export function defineTool(def) {
 // model reads and can correct, as the AI SDK does. A JSON Schema tool is passed as it is (not
 // validated: see docs/decisions.md).
 function schemaTool(tool) {
+  tool = gate(tool);
   let std;
   try {
     std = tool?.inputSchema?.["~standard"];

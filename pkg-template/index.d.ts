@@ -3,16 +3,22 @@
 // functions and the client are declared here, so that wasm-bindgen's own declarations (the
 // glue's init functions, its internal exports) are not part of the package's surface.
 // tests/js/surface.test.mjs checks these names against what each entry exports at run time.
+/**
+ * The agent loop: `createClient` and its runs, tools (`defineTool`, `relayTool`, toolkits),
+ * suspensions and their answers, conversation stores, and the data shapes they exchange. The same
+ * typings serve the browser, Node and workerd entries and the `toolnexus-wasm/full` alias.
+ * @module toolnexus-wasm
+ */
 import type {
   Answer, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
-  ErrorCode, EventStream, JsonSchema, KVNamespaceLike, Part, RelayCall, RelayResult, ResumeOptions, RunOptions, RunResult,
+  ErrorCode, EventStream, JsonSchema, KVNamespaceLike, NeedsApproval, Part, RelayCall, RelayResult, ResumeOptions, RunOptions, RunResult,
   StandardSchema, StreamOptions, StreamWithAnswerOptions, Style, Suspension, Tool, ToolArgs, ToolContext, ToolResult,
   ToolReturn, TranslateRequest, TranslateResult, TypedJsonSchema, Toolkit,
 } from "./toolnexus_wasm.js";
 
 export type {
-  Answer, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
-  ErrorCode, ErrorInfo, EventStream, FinishReason, Hooks, ImagePart, JsonSchema, JsonValue, KVNamespaceLike, Message, MetricEvent, Part,
+  Answer, ApprovalData, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
+  ErrorCode, ErrorInfo, EventStream, FinishReason, Hooks, ImagePart, JsonSchema, JsonValue, KVNamespaceLike, Message, MetricEvent, NeedsApproval, Part,
   ReasoningOrigin, RelayCall,
   RelayResult, Request, ResumeOptions, RunOptions, RunResult, StandardResult, StandardSchema, StreamEvent, StreamOptions,
   StreamWithAnswerOptions, Style, Suspension, Tool, ToolArgs, ToolCallRecord, ToolContext, ToolDeclaration,
@@ -64,6 +70,8 @@ export declare function defineTool<S extends JsonSchema | StandardSchema = JsonS
   /** The JSON Schema offered to the model, for a Standard Schema without `~standard.jsonSchema`. */
   jsonSchema?: JsonSchema;
   source?: string;
+  /** `true`, or a function of the arguments: the call suspends with `kind: "approval"` before it runs. */
+  needsApproval?: NeedsApproval<ToolArgs<S>>;
   run: (args: ToolArgs<S>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
 }): Tool<ToolArgs<S>>;
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Browsers, extension pages, MV3 service workers and bundlers. Call `await init()` once before
 // using the API (service workers cannot use top-level await, so the package does not either).
 // Until then every function throws a ToolnexusError `bad_state` that says so, instead of the
@@ -28,7 +29,7 @@ const guarded = {};
 for (const [name, f] of Object.entries(api)) {
   guarded[name] = (...args) => {
     if (!loaded) throw new api.ToolnexusError(`${name}: \`await init()\` first`, "bad_state");
-    return f(...args);
+    return /** @type {Function} */ (f)(...args);
   };
 }
 export const { createClient, createToolkit, defineTool, relayTool, pending, authRequired, isRelayRequest, relayCallsOf, relayAnswer, checkRevision } = guarded;

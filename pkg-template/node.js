@@ -1,3 +1,4 @@
+// @ts-check
 // Node: the module is compiled synchronously on import; `init()` exists for symmetry.
 import { readFileSync } from "node:fs";
 import { initSync } from "./toolnexus_wasm.js";

@@ -1,13 +1,12 @@
+// @ts-check
 // `toolnexus-wasm/web-storage`: a conversation store over Web Storage for pages. A module of
 // its own (not in the default entry), so only pages that keep conversations in localStorage
 // load it. Import it beside the main entry, which initialises the wasm `checkRevision` uses.
-import { checkRevision } from "./api.js";
+import { checkRevision, ToolnexusError } from "./api.js";
 
+// The package's one error class, as every other error of the package is.
 function storeError(code, message) {
-  const e = new Error(message);
-  e.name = "ToolnexusError";
-  e.code = code;
-  return e;
+  return new ToolnexusError(message, code);
 }
 
 /**

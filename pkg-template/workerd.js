@@ -1,3 +1,4 @@
+// @ts-check
 // Cloudflare Workers: workerd only instantiates precompiled modules, so the .wasm is imported as
 // a module (CompiledWasm) and instantiated synchronously. No nodejs_compat needed.
 import wasmModule from "./toolnexus_wasm_bg.wasm";

@@ -15,6 +15,20 @@ rm -rf "$out"/snippets
 wasm-pack --quiet build --release --target web --weak-refs --out-dir "$out" --out-name toolnexus_wasm --mode no-install --no-pack ${FEATURES:+-- --features "$FEATURES"}
 rm -rf "$pkg" && mkdir -p "$pkg"
 cp "$out"/toolnexus_wasm.js "$out"/toolnexus_wasm.d.ts "$out"/toolnexus_wasm_bg.wasm "$out"/toolnexus_wasm_bg.wasm.d.ts "$pkg"/
+# wasm-bindgen names a snippet module once per `extern` block that imports from it, each as its
+# own `import * as importN` and its own key of the imports object: the same key several times
+# (duplicate-key warnings from every bundler that reads the glue outside node_modules, e.g. after
+# `npm i ./pkg`). Those namespaces are one module's, so the first key serves every import; the
+# later keys and their imports go. The minifier below turns any duplicate key left into an error.
+one_key_per_module() { # $1 = glue file
+  perl -0pi -e '
+    my (%first, @dropped);
+    s{^\s*("[^"\n]+"): (import\d+),\n}{ exists $first{$1} ? do { push @dropped, $2; "" } : do { $first{$1} = $2; $& } }gme;
+    for my $n (@dropped) { s{^import \* as \Q$n\E from "[^"\n]+";?\n}{}m or die "no import line for $n\n"; }
+    for my $n (@dropped) { die "$n is still used\n" if /\b\Q$n\E\b/; }
+  ' "$1"
+}
+one_key_per_module "$pkg"/toolnexus_wasm.js
 cp -r pkg-template/. "$pkg"/
 cp LICENSE "$pkg"/
 # The edge's JS helpers (src/wasm/host.js), imported by the glue as a wasm-bindgen snippet.
@@ -30,10 +44,9 @@ grep -q "from \"./$err\"" "$pkg"/api.js || { echo "!! api.js: the host.js import
 # Minify the shipped JS in place (transform only, imports and exports kept): the glue is a
 # third of the gzip budget unminified. Lines are cut at 160 characters (~260 B gzip), so an
 # uncaught error prints a readable line of code in Node, not the whole glue on one line.
-# wasm-bindgen's glue names the snippet module once per imported function in its imports object
-# (same key, same value), which esbuild would warn about.
+# A duplicate key in an object (see one_key_per_module) fails the build.
 for f in "$pkg"/*.js "$pkg"/snippets/*/*/*/*.js; do
-  esbuild "$f" --minify --line-limit=160 --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
+  esbuild "$f" --minify --line-limit=160 --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=error --outfile="$f" --allow-overwrite
 done
 # Bundlers find the wasm by the literal `new URL("….wasm", import.meta.url)` on one line (Vite's
 # pattern, webpack's): a cut line inside it (`import.meta.` / `url`) hides the asset (a 404 at
@@ -51,6 +64,7 @@ if [ "${MCP:-1}" != 0 ]; then
   rm -rf "$mcp_out"/snippets
   wasm-pack --quiet build --release --target web --weak-refs --out-dir "$mcp_out" --out-name toolnexus_mcp --mode no-install --no-pack -- --features mcp
   cp "$mcp_out"/toolnexus_mcp.js "$mcp_out"/toolnexus_mcp.d.ts "$mcp_out"/toolnexus_mcp_bg.wasm "$mcp_out"/toolnexus_mcp_bg.wasm.d.ts "$pkg"/mcp/
+  one_key_per_module "$pkg"/mcp/toolnexus_mcp.js
   cp -r "$mcp_out"/snippets "$pkg"/mcp/
   # Its snippets that the default entry ships too (host.js, with the ToolnexusError class both
   # wasm modules throw) are imported from the default entry's copy: one class in the package.
@@ -59,7 +73,7 @@ if [ "${MCP:-1}" != 0 ]; then
   sed -i "s#from \"../host.js\"#from \"../$err\"#" "$pkg"/mcp/api.js
   grep -q "from \"../$err\"" "$pkg"/mcp/api.js || { echo "!! mcp/api.js: the host.js import was not rewritten"; exit 1; }
   for f in "$pkg"/mcp/*.js $(find "$pkg"/mcp/snippets -name "*.js"); do
-    esbuild "$f" --minify --line-limit=160 --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent --outfile="$f" --allow-overwrite
+    esbuild "$f" --minify --line-limit=160 --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=error --outfile="$f" --allow-overwrite
   done
   one_url "$pkg"/mcp/toolnexus_mcp.js toolnexus_mcp_bg.wasm
   # Its own files; the snippets it shares with the default entry (host.js) are counted there.
@@ -67,10 +81,18 @@ if [ "${MCP:-1}" != 0 ]; then
     const fs = require("node:fs"), zlib = require("node:zlib"), p = process.argv[1] + "/mcp/";
     const gz = (f) => zlib.gzipSync(fs.readFileSync(p + f), { level: 9 }).length;
     const snips = fs.readdirSync(p + "snippets", { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => "snippets/" + f);
-    const js = ["toolnexus_mcp.js", "index.js", "api.js", ...snips].reduce((n, f) => n + gz(f), 0);
+    const js = ["toolnexus_mcp.js", "index.js", "api.js", "oauth.js", ...snips].reduce((n, f) => n + gz(f), 0);
     console.log(`size ${p}: wasm ${gz("toolnexus_mcp_bg.wasm")} B gzip; JS ${js} B gzip; total ${gz("toolnexus_mcp_bg.wasm") + js} B gzip (the MCP entry, loaded beside the default one, whose host.js it shares)`);
   ' "$pkg"
 else
   rm -rf "$pkg"/mcp
 fi
+# The typings `require` reads (package.json: "types" > "require"): each ES module typing copied as
+# .d.cts with its relative imports pointed at the .d.cts beside them, so a CommonJS consumer's
+# typings never import an ES module's (TypeScript refuses that under node16). After every rewrite
+# of the typings above (import-names.mjs renames the glue's exports in toolnexus_wasm.d.ts).
+for f in index toolnexus_wasm web-storage wasm mcp/index; do
+  [ -f "$pkg/$f.d.ts" ] || continue   # mcp/ is absent from an MCP=0 build
+  sed -E 's#(from "\.\.?/[^"]*)\.js"#\1.cjs"#' "$pkg/$f.d.ts" > "$pkg/$f.d.cts"
+done
 ./scripts/size.sh "$pkg"

@@ -53,17 +53,21 @@ wasm_run firefox WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --firefox 
 wasm_run firefox-worker WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --firefox --mode no-install
 wasm_run firefox-service-worker WASM_BINDGEN_USE_SERVICE_WORKER=1 wasm-pack test --headless --firefox --mode no-install
 
-echo "== typings: tsc --noEmit, strict, with and without skipLibCheck"
+echo "== typings: tsc --noEmit, strict, with and without skipLibCheck; a user's tsconfig (strict and module settings only, no lib); the shipped JS under // @ts-check"
 tsc -p tests/js/tsconfig.json
 tsc -p tests/js/tsconfig.skiplib.json
 tsc -p tests/mcp/tsconfig.json   # the MCP entry's typings
+tsc -p tests/js/tsconfig.default.json    # module node16 (lib es2022), CommonJS: the require typings
+tsc -p tests/js/tsconfig.bundler.json    # module preserve, target es2022: the ES module typings
+tsc -p tests/js/tsconfig.nodenext.json   # module nodenext (lib esnext): a Toolkit is Disposable
+./scripts/check-js.sh             # every shipped JS file is // @ts-check and type-checks
 
-echo "== package lint: publint and arethetypeswrong on the packed package (every entry and the wasm subpath)"
+echo "== package lint: publint --strict and arethetypeswrong (its default profile: node10, node16 CommonJS and ESM, bundler) on the packed package, every subpath of its exports"
 (cd tests/bundlers && node_modules/.bin/publint --strict ../../pkg)
 tgz=$(cd pkg && npm pack --silent --pack-destination ../target | tail -1)
-(cd tests/bundlers && node_modules/.bin/attw "../../target/$tgz" --profile esm-only --entrypoints . ./full ./mcp ./web-storage ./toolnexus_wasm_bg.wasm ./package.json)
+(cd tests/bundlers && node_modules/.bin/attw "../../target/$tgz")
 
-echo "== the package from its tarball under esbuild, Vite (8, 6 and its dev server), webpack 5 (in Chromium) and wrangler (in workerd); zod, valibot and arktype tools"
+echo "== the package from its tarball under esbuild, Vite (8, 6 and its dev server), webpack 5 (in Chromium) and wrangler (in workerd); zod, valibot and arktype tools; wrangler bundles a linked install with no warning; the API reference (TypeDoc) builds"
 node --test tests/bundlers/
 
 echo "== node --test: the package in Node; MCP and the other tool sources against the official SDKs' servers; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; Chromium (Playwright): MV3 extensions and the www page; Firefox ESR (geckodriver): the MV3 extension example"

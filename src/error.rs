@@ -95,13 +95,20 @@ impl Error {
         Self::new(Code::Conflict, message)
     }
     /// What a host threw (its `name`, its `code` property and its message) as an error of this
-    /// crate: an abort stays an abort, and a store's `conflict` keeps its code (the caller must see
-    /// `conflict`, not a store failure); anything else is `code` with `context`.
+    /// crate: an abort stays an abort, a store's `conflict` keeps its code (the caller must see
+    /// `conflict`, not a store failure), and so does `bad_state` (a state the host refuses to hand
+    /// over: a signing client's store reading a forged one); anything else is `code` with
+    /// `context`.
     pub fn thrown(name: Option<&str>, thrown_code: Option<&str>, message: impl FnOnce() -> String, code: Code, context: &str) -> Self {
         match (name, thrown_code) {
             (Some("AbortError" | "TimeoutError"), _) => Error::new(Code::Aborted, format!("{context}: aborted")),
             (_, Some("conflict")) => Error::conflict(message()),
-            _ => Error::new(code, format!("{context}: {}", message())),
+            (_, Some("bad_state")) => Error::bad_state(message()),
+            _ => {
+                // "fetch failed" under the context "fetch failed" says it once.
+                let m = message();
+                Error::new(code, if m.starts_with(context) { m } else { format!("{context}: {m}") })
+            }
         }
     }
 
@@ -204,7 +211,7 @@ mod tests {
     }
 
     #[test]
-    fn what_a_host_threw_keeps_an_abort_and_a_conflict() {
+    fn what_a_host_threw_keeps_an_abort_a_conflict_and_a_bad_state() {
         let thrown = |name, code| Error::thrown(name, code, || "it broke".into(), Code::Store, "store.save failed");
         for name in ["AbortError", "TimeoutError"] {
             let e = thrown(Some(name), Some("conflict"));
@@ -212,6 +219,8 @@ mod tests {
         }
         let e = thrown(Some("ToolnexusError"), Some("conflict"));
         assert_eq!((e.code, e.message.as_str()), (Code::Conflict, "it broke"), "a refused save stays a conflict");
+        let e = thrown(Some("ToolnexusError"), Some("bad_state"));
+        assert_eq!((e.code, e.message.as_str()), (Code::BadState, "it broke"), "a refused state stays bad_state");
         let e = thrown(Some("TypeError"), Some("bad_input"));
         assert_eq!((e.code, e.message.as_str()), (Code::Store, "store.save failed: it broke"));
         assert_eq!(thrown(None, None).message, "store.save failed: it broke");

@@ -21,10 +21,6 @@ pub mod events;
 pub mod hooks;
 pub mod json;
 pub mod json_hooks;
-// Not in the loop's wasm at all: merely compiling it there shifted LLVM's inlining choices for
-// shared helpers (+370 B gzip, measured), though nothing of it was linked.
-#[cfg(any(not(target_arch = "wasm32"), feature = "mcp"))]
-pub mod mcp;
 pub mod message;
 pub mod metrics;
 pub mod ops;
@@ -34,6 +30,9 @@ pub mod provider;
 pub mod retry;
 pub mod run;
 pub mod session;
+// The tool sources (MCP among them) are not in the loop's wasm at all: merely compiling MCP there
+// shifted LLVM's inlining choices for shared helpers (+370 B gzip, measured), though nothing of
+// it was linked.
 #[cfg(any(not(target_arch = "wasm32"), feature = "mcp"))]
 pub mod sources;
 pub mod sse;

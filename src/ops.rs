@@ -64,6 +64,68 @@ ops! {
     }
 }
 
+ops! {
+    /// The slots of the array `hostOptions` (src/wasm/host.js) returns: a client's host
+    /// functions and its store, read once. One array crossing instead of a getter import per
+    /// field (each about 50 B gzip of glue and import entry); host.js types the array as the
+    /// labelled tuple `HostFns`, which a test here checks against this order.
+    HostSlot {
+        WaitFor = "waitFor",
+        Fetch = "fetch",
+        OnMetric = "onMetric",
+        OnError = "onError",
+        BeforeLlm = "beforeLLM",
+        AfterLlm = "afterLLM",
+        BeforeTool = "beforeTool",
+        AfterTool = "afterTool",
+        BodyTransform = "bodyTransform",
+        Store = "store",
+    }
+}
+
+ops! {
+    /// The slots of the array `runOptions` (src/wasm/host.js) returns: what an operation's options
+    /// hold besides JSON data (host.js `RunOptions`).
+    RunSlot {
+        Toolkit = "toolkit",
+        Signal = "signal",
+        OnText = "onText",
+        Id = "id",
+        KeepHistory = "keepHistory",
+        History = "history",
+    }
+}
+
+ops! {
+    /// The first slot of `callTool`'s reply (src/wasm/host.js `ToolReply`): how the tool
+    /// ended, the second slot holding its text.
+    ToolReply {
+        Text = "TEXT",
+        Json = "JSON_TEXT",
+        Threw = "THREW",
+        NotData = "NOT_DATA",
+    }
+}
+
+/// `callModel`'s status slot when there is no HTTP status (src/wasm/host.js): fetch gave no
+/// Response, or the body was longer than the cap. Below any HTTP status, so one number carries
+/// both.
+pub const STATUS_NO_RESPONSE: u16 = 0;
+pub const STATUS_TOO_LARGE: u16 = 1;
+
+impl HostSlot {
+    /// The slot's index in `hostOptions`' array.
+    pub fn at(self) -> u32 {
+        self as u32
+    }
+}
+
+impl RunSlot {
+    pub fn at(self) -> u32 {
+        self as u32
+    }
+}
+
 impl ClientOp {
     /// A loop operation that starts from a prompt (`run`, `ask`, `stream`), not a resume.
     pub fn takes_prompt(self) -> bool {
@@ -107,5 +169,39 @@ mod tests {
             let src = std::fs::read_to_string(format!("{}/pkg-template/{entry}", env!("CARGO_MANIFEST_DIR"))).unwrap();
             assert!(!src.contains("RELAY_KIND ="), "{entry} re-exports api.js's RELAY_KIND, never its own");
         }
+    }
+
+    /// The labels of the labelled tuple `@typedef {[a: A, b: B]} name` in host.js.
+    fn tuple_labels(src: &str, name: &str) -> Vec<String> {
+        let end = src.find(&format!("]}} {name}")).unwrap_or_else(|| panic!("host.js has no typedef {name}"));
+        let start = src[..end].rfind("@typedef {[").unwrap() + "@typedef {[".len();
+        let body = src[start..end].replace("\n *", " ");
+        // Labels sit at depth 0 of the tuple: `label: type` separated by commas.
+        let (mut depth, mut labels, mut item) = (0i32, Vec::new(), String::new());
+        for ch in body.chars().chain([',']) {
+            match ch {
+                '(' | '[' | '{' | '<' => depth += 1,
+                ')' | ']' | '}' | '>' => depth -= 1,
+                ',' if depth == 0 => {
+                    labels.push(item.split(':').next().unwrap().trim().trim_end_matches('?').to_string());
+                    item.clear();
+                    continue;
+                }
+                _ => {}
+            }
+            item.push(ch);
+        }
+        labels
+    }
+
+    #[test]
+    fn host_js_types_the_slots_in_this_order() {
+        let host = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/wasm/host.js")).unwrap();
+        assert_eq!(tuple_labels(&host, "HostFns"), HostSlot::NAMES);
+        assert_eq!(tuple_labels(&host, "RunOptions"), RunSlot::NAMES);
+        let tags: Vec<String> = ToolReply::ALL.iter().map(|t| format!("{} = {}", ToolReply::NAMES[*t as usize], *t as u8)).collect();
+        assert!(host.contains(&format!("const {};", tags.join(", "))), "host.js declares {tags:?}");
+        let statuses = format!("const NO_RESPONSE = {STATUS_NO_RESPONSE}, TOO_LARGE = {STATUS_TOO_LARGE};");
+        assert!(host.contains(&statuses), "host.js declares {statuses}");
     }
 }

@@ -54,8 +54,12 @@ const WHAT: &str = "createClient options";
 /// module reads the data. A new option is one row here and its reading; the tests name every
 /// place that then disagrees. The types and docs are compiled for the tests only: the wasm keeps
 /// the names ([`OPTIONS`]).
+/// Rows under `js { ... }` are options the JS layer reads and removes before the rest reach the
+/// core (pkg-template/api.js): typed and documented like the others, but not in [`OPTIONS`], so
+/// the core refuses them if they ever arrive (a secret is never read here).
 macro_rules! options_table {
-    ($($name:literal $(($optional:tt))? : $ts:literal, $default:expr, $doc:literal;)+) => {
+    ($($name:literal $(($optional:tt))? : $ts:literal, $default:expr, $doc:literal;)+
+     js { $($js_name:literal : $js_ts:literal, $js_doc:literal;)* }) => {
         pub const OPTIONS: &[&str] = &[$($name),+];
 
         #[cfg(test)]
@@ -70,7 +74,9 @@ macro_rules! options_table {
 
         #[cfg(test)]
         pub(crate) fn option_rows() -> Vec<OptionRow> {
-            vec![$(OptionRow { name: $name, required: true $(&& !$optional)?, ts: $ts, default: $default, doc: $doc }),+]
+            let mut rows = vec![$(OptionRow { name: $name, required: true $(&& !$optional)?, ts: $ts, default: $default, doc: $doc }),+];
+            rows.extend([$(OptionRow { name: $js_name, required: false, ts: $js_ts, default: None, doc: $js_doc }),*]);
+            rows
         }
     };
 }
@@ -97,6 +103,9 @@ options_table! {
     "onError"(true): "(info: ErrorInfo) => \"retry\" | \"fail\" | void | Promise<\"retry\" | \"fail\" | void>", None, "Decides each failed attempt: `\"retry\"` or `\"fail\"`.";
     "hooks"(true): "Hooks", None, "`{ beforeLLM, afterLLM, beforeTool, afterTool }`.";
     "bodyTransform"(true): "(body: { [key: string]: unknown }) => { [key: string]: unknown } | void | Promise<{ [key: string]: unknown } | void>", None, "Called with each request body (after `requestParams`); may return a new one.";
+    js {
+        "stateSecret": "string | string[]", "HMAC-SHA256 key for halted and stored states, at least 16 characters (a list rotates: the first signs, any verifies). Read by the JS layer; never reaches the wasm.";
+    }
 }
 
 /// A default number as the README writes it (whole numbers without a fraction).
@@ -273,7 +282,12 @@ mod tests {
         typed.sort();
         rows.sort();
         assert_eq!(typed, rows, "src/wasm/types.d.ts ClientOptions against OPTIONS in src/options.rs");
-        assert_eq!(OPTIONS, option_rows().iter().map(|r| r.name).collect::<Vec<_>>());
+        // The JS layer's rows come last and are not the core's to read.
+        assert_eq!(OPTIONS, option_rows().iter().map(|r| r.name).take(OPTIONS.len()).collect::<Vec<_>>());
+        assert!(
+            read(json!({"style": "openai", "baseUrl": "http://x", "model": "m", "stateSecret": "s"})).is_err(),
+            "read by the JS layer only"
+        );
     }
 
     #[test]

@@ -265,10 +265,11 @@ impl ToolResult {
     /// parse) is a value that is not JSON data, an error result naming tool `name`.
     pub fn from_host_reply(name: &str, kind: Option<f64>, text: String) -> ToolResult {
         let not_data = || ToolResult::error(format!("tool {name} returned a value that is not JSON data"));
-        match kind {
-            Some(0.0) => ToolResult::from_return(Value::String(text)),
-            Some(1.0) => crate::json::parse(&text).map_or_else(|_| not_data(), ToolResult::from_return),
-            Some(2.0) => ToolResult::error(text),
+        use crate::ops::ToolReply;
+        match kind.and_then(|k| ToolReply::of(k as u8)) {
+            Some(ToolReply::Text) => ToolResult::from_return(Value::String(text)),
+            Some(ToolReply::Json) => crate::json::parse(&text).map_or_else(|_| not_data(), ToolResult::from_return),
+            Some(ToolReply::Threw) => ToolResult::error(text),
             _ => not_data(),
         }
     }

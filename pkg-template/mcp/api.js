@@ -1,3 +1,4 @@
+// @ts-check
 // `mcpTools`: an MCP server's tools as ordinary tools for `createToolkit` (any entry of the
 // package). The protocol runs in this entry's own wasm (McpSession); a tool's `run` is one
 // `tools/call`, and what it resolves to is a plain tool result — or, when the server asks for
@@ -27,11 +28,12 @@ export async function mcpTools(options) {
     session.free();
     throw e;
   }
+  const need = approval(options);
   const tools = listed.tools.map((decl, i) => {
     const name = listed.source.tools[i].name;
-    return { ...decl, run: (args, ctx) => session.call(name, args, ctx?.signal, ctx?.answer) };
+    return { ...decl, ...need, run: (args, ctx) => session.call(name, args, ctx?.signal, ctx?.answer) };
   });
-  Object.defineProperty(tools, "source", { value: listed.source });
+  Object.defineProperty(tools, "source", { value: need?.needsApproval === true ? { ...listed.source, ...need } : listed.source });
   Object.defineProperty(tools, "close", { value: () => session.close() });
   return tools;
 }
@@ -44,9 +46,22 @@ export async function mcpTools(options) {
  */
 export function httpTool(definition) {
   const t = new HttpTool(definition);
-  const tool = { ...t.declaration(), run: (args, ctx) => t.call(args, ctx?.signal) };
-  Object.defineProperty(tool, "definition", { value: t.definition() });
+  const need = approval(definition);
+  const tool = { ...t.declaration(), ...need, run: (args, ctx) => t.call(args, ctx?.signal) };
+  Object.defineProperty(tool, "definition", { value: need?.needsApproval === true ? { ...t.definition(), ...need } : t.definition() });
   return tool;
+}
+
+// `needsApproval` of a source's options, put on each of its tools for the toolkit to apply
+// (the default entry's `gate`: `createToolkit`, `defineTool`, a run's tool list). `true` is
+// data and stays in `source` / `definition`, so tools rebuilt from them still ask; a function
+// must be passed again with them.
+function approval(options) {
+  let need;
+  try {
+    need = options.needsApproval;
+  } catch {}
+  return need == null ? undefined : { needsApproval: need };
 }
 
 /**

@@ -1,4 +1,9 @@
-import type { Request, Tool } from "../index.js";
+/**
+ * Tools from MCP servers, HTTP endpoints, A2A agents, skills and builtins: a second entry with its
+ * own small wasm, whose tools are ordinary tools for `createToolkit`.
+ * @module toolnexus-wasm/mcp
+ */
+import type { NeedsApproval, Request, Tool } from "../index.js";
 
 /**
  * The class of every error this entry throws or rejects with, with the same stable `code` as the
@@ -28,6 +33,82 @@ export interface McpServerEntry {
    * `initialize` negotiated, e.g. "2025-11-25"): with it the server is not probed again.
    */
   protocol?: string;
+  /**
+   * The host's OAuth client. With it a server's demand for authorization suspends with a ready
+   * authorization URL (PKCE S256, `state`, RFC 8707 `resource`); without it the host runs the
+   * whole flow from the discovered facts, as before. Public data: it is part of `source`.
+   */
+  oauth?: McpOAuthClient;
+}
+
+/** `oauth` of an MCP server entry. `clientId` or `clientMetadataUrl` (or both) is required. */
+export interface McpOAuthClient {
+  /** Where the browser comes back: https, or http on a loopback host (`chrome.identity.getRedirectURL()`). */
+  redirectUri: string;
+  /** A pre-registered client id: offered first (for `issuer` only, when that is given). */
+  clientId?: string;
+  /** The https URL of this client's Client ID Metadata Document, offered as `client_id` where the authorization server supports them. */
+  clientMetadataUrl?: string;
+  /** The authorization server `clientId` was registered with. */
+  issuer?: string;
+}
+
+/**
+ * `data` of a suspension of `kind: "authorization"`. With `oauth` configured and everything in
+ * place, the request's `url` is the authorization URL to open (`launchWebAuthFlow`) and the fields
+ * from `clientId` on are set; otherwise `url` is absent and `problem` says why. Without `oauth`,
+ * `url` is the authorization server (or the metadata) as before. No token and no PKCE verifier
+ * here: the verifier waits in the request's id and reaches the host in the `grant`.
+ */
+export interface McpAuthorizationData {
+  server: string;
+  serverUrl: string;
+  /** Where the protected-resource metadata was read (or first looked for). */
+  resourceMetadata: string;
+  authorizationServer?: string;
+  /** RFC 8707: the resource the token is for. */
+  resource?: string;
+  /** The challenge's scope, or (with a ready URL) the scope requested. */
+  scope?: string;
+  scopesSupported?: string[];
+  issuer?: string;
+  authorizationEndpoint?: string;
+  tokenEndpoint?: string;
+  clientIdMetadataDocumentSupported?: boolean;
+  clientId?: string;
+  /** `clientId` is the Client ID Metadata Document's URL. */
+  clientIdMetadataDocument?: boolean;
+  redirectUri?: string;
+  state?: string;
+  codeChallengeMethod?: "S256";
+  problem?: {
+    code: "no_resource_metadata" | "no_authorization_server" | "no_authorization_server_metadata" | "pkce_unsupported" | "no_client_id" | "client_id_issuer_mismatch" | "no_crypto";
+    message: string;
+  };
+}
+
+/**
+ * What the host needs for the token request of a checked authorization response (`token`'s
+ * `grant`, `authorizationGrant`): pass it to `exchangeCode`.
+ */
+export interface McpAuthorizationGrant {
+  tokenEndpoint: string;
+  code: string;
+  codeVerifier: string;
+  redirectUri: string;
+  clientId: string;
+  resource: string;
+  issuer: string;
+}
+
+/** A token endpoint's answer (RFC 6749 section 5.1): the host keeps it. */
+export interface McpTokenResponse {
+  access_token: string;
+  token_type: string;
+  expires_in?: number;
+  refresh_token?: string;
+  scope?: string;
+  [key: string]: unknown;
 }
 
 /** The request of a suspension of `kind: "input"`: a server's questions, as it sent them. */
@@ -50,14 +131,22 @@ export interface McpOptions extends McpServerEntry {
   /**
    * The bearer token for the server, asked for before each request (none: `undefined`). After a
    * call suspended with an `authorization` request and the host answered it, this is how the
-   * host hands over the token it obtained; tokens never enter results, states or errors.
+   * host hands over the token it obtained; tokens never enter results, states or errors. An
+   * answer `{ callbackUrl }` that passed the checks brings `grant` once: exchange it
+   * (`exchangeCode`) and keep the tokens; the retried call then asks again without it.
    */
-  token?: (who: { server: string; url: string }) => string | undefined | Promise<string | undefined>;
+  token?: (who: { server: string; url: string; grant?: McpAuthorizationGrant }) => string | undefined | Promise<string | undefined>;
+  /**
+   * Every tool of the server asks before it runs (`kind: "approval"`); a function gets each
+   * call's arguments and `{ name }` (`<server>_<tool>`). `true` is kept in `source`, so tools
+   * rebuilt from it still ask; a function must be passed again beside it.
+   */
+  needsApproval?: NeedsApproval;
 }
 
 /** The tools of one MCP server, usable in `createToolkit`, with the entry as data and `close()`. */
 export interface McpTools extends Array<Tool> {
-  readonly source: McpServerEntry & { tools: NonNullable<McpServerEntry["tools"]> };
+  readonly source: McpServerEntry & { tools: NonNullable<McpServerEntry["tools"]>; needsApproval?: true };
   close(): Promise<void>;
 }
 
@@ -70,9 +159,30 @@ export interface McpTools extends Array<Tool> {
  * server's request state: echo it unchanged). A server that demands
  * authorization while listing rejects with a ToolnexusError of `code: "transport"`, `status: 401`
  * and `authRequired: Request`; during a call it suspends the call instead (`kind: "authorization"`,
- * `data: { server, serverUrl, resourceMetadata, authorizationServer?, resource?, scope? }`).
+ * `data: McpAuthorizationData`). Answer `{ id, ok: true, data: { callbackUrl } }` with the URL
+ * the browser came back to (its `state` and RFC 9207 `iss` are checked; a refusal ends the call
+ * with an error result), or `{ id, ok: true }` when the host ran the flow itself.
  */
 export declare function mcpTools(options: McpOptions): Promise<McpTools>;
+
+/**
+ * Checks the URL the browser came back to against an `authorization` request with a ready `url`
+ * (a listing's `authRequired`, or a suspension handled outside the loop) and gives the grant.
+ * A refused response throws a `bad_input` `ToolnexusError` whose `refusal` names the check
+ * (`iss_mismatch`, `iss_missing`, `state_mismatch`, `state_missing`, `wrong_redirect`, ...).
+ */
+export declare function authorizationGrant(request: Request, callbackUrl: string): McpAuthorizationGrant;
+
+/**
+ * The token request for a grant (code, PKCE verifier, `resource`), from JS: resolves to the
+ * token response for the host to keep. Errors: `bad_input` (the grant), `transport` (the
+ * request or the endpoint's refusal, with `status`), `aborted` (`timeoutMs`, default 30000, or
+ * `signal`).
+ */
+export declare function exchangeCode(
+  grant: McpAuthorizationGrant,
+  options?: { fetch?: (input: string, init?: RequestInit) => Promise<Response>; timeoutMs?: number; signal?: AbortSignal },
+): Promise<McpTokenResponse>;
 
 /** An HTTP endpoint as a tool, as data (`definition` gives it back without `env`). */
 export interface HttpToolDefinition {
@@ -95,10 +205,12 @@ export interface HttpToolDefinition {
   maxBytes?: number;
   resultMode?: "text" | "json" | "status+text";
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /** The tool asks before it runs (`kind: "approval"`); `true` stays in `definition`. */
+  needsApproval?: NeedsApproval;
 }
 
 /** `httpTool(definition)`: a tool for `createToolkit`; a non-2xx reply is the error result `HTTP <status>: <body>`. */
-export declare function httpTool(definition: HttpToolDefinition): Tool & { readonly definition: Omit<HttpToolDefinition, "env" | "fetch"> };
+export declare function httpTool(definition: HttpToolDefinition): Tool & { readonly definition: Omit<HttpToolDefinition, "env" | "fetch" | "needsApproval"> & { needsApproval?: true } };
 
 /**
  * The builtins that work over fetch, opt-in: `webfetch` (body read capped at `maxBytes`, default

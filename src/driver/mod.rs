@@ -82,9 +82,10 @@ pub fn too_large() -> Error {
 /// the host's fetch helper found: 0 (or none) a value that is not a `Response`, 1 a body longer
 /// than `maxResponseBytes`.
 pub fn host_status(status: Option<f64>) -> Result<u16> {
+    use crate::ops::{STATUS_NO_RESPONSE, STATUS_TOO_LARGE};
     match status.unwrap_or(0.0) as u16 {
-        0 => Err(Error::new(crate::error::Code::Transport, "fetch resolved to something that is not a Response")),
-        1 => Err(too_large()),
+        STATUS_NO_RESPONSE => Err(Error::new(crate::error::Code::Transport, "fetch resolved to something that is not a Response")),
+        STATUS_TOO_LARGE => Err(too_large()),
         status => Ok(status),
     }
 }

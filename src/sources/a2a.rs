@@ -8,8 +8,8 @@
 
 use crate::error::{Code, Error, Result};
 use crate::json;
-use crate::mcp::options::expand_env;
-use crate::mcp::session::{McpRequest, McpTransport};
+use crate::sources::mcp::options::expand_env;
+use crate::sources::mcp::session::{McpRequest, McpTransport};
 use crate::tool::{sanitize_name, ToolResult};
 use futures_util::future::LocalBoxFuture;
 use serde_json::{Map, Value};
@@ -63,15 +63,15 @@ impl A2aOptions {
             headers.push((k, v));
         }
         let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
-        crate::mcp::options::check_headers(&headers, &env, what)?;
-        let num = |key: &str, default: f64| crate::mcp::options::millis(o.get(key), what, key, default);
+        crate::sources::mcp::options::check_headers(&headers, &env, what)?;
+        let num = |key: &str, default: f64| crate::sources::mcp::options::millis(o.get(key), what, key, default);
         Ok(A2aOptions {
             card,
             headers,
             env,
             timeout_ms: num("timeoutMs", DEFAULT_TIMEOUT_MS)?,
             poll_ms: num("pollEvery", DEFAULT_POLL_MS)?,
-            max_bytes: crate::mcp::options::max_bytes(o.get("maxBytes"), what)?,
+            max_bytes: crate::sources::mcp::options::max_bytes(o.get("maxBytes"), what)?,
         })
     }
 
@@ -93,12 +93,12 @@ impl A2aOptions {
             .and_then(Value::as_str)
             .or_else(|| rpc.and_then(|i| i.get("url")).and_then(Value::as_str))
             .map(str::to_string)
-            .unwrap_or_else(|| crate::mcp::legacy::resolve(&self.card, "/"));
+            .unwrap_or_else(|| crate::sources::mcp::legacy::resolve(&self.card, "/"));
         let refuse = |why: &str| Error::new(Code::Transport, json::join(&["A2A card ", &self.card, ": the endpoint ", why], ""));
         if !(endpoint.starts_with("http://") || endpoint.starts_with("https://")) {
             return Err(refuse("is not an http(s) URL"));
         }
-        if !self.headers.is_empty() && !crate::mcp::legacy::same_origin(&endpoint, &self.card) {
+        if !self.headers.is_empty() && !crate::sources::mcp::legacy::same_origin(&endpoint, &self.card) {
             return Err(refuse("is on another origin; refused, since the configured headers would go there"));
         }
         let version = rpc.and_then(|i| i.get("protocolVersion")).and_then(Value::as_str).filter(|v| !v.is_empty()).map(str::to_string);
@@ -139,7 +139,7 @@ impl A2aSkill {
 pub fn declarations(skills: &[A2aSkill]) -> Vec<Value> {
     let mut decls: Vec<Value> = skills.iter().map(A2aSkill::declaration).collect();
     let names = decls.iter().map(|d| d["name"].as_str().unwrap_or("").to_string()).collect();
-    for (d, n) in decls.iter_mut().zip(crate::mcp::result::unique_names(names)) {
+    for (d, n) in decls.iter_mut().zip(crate::sources::mcp::result::unique_names(names)) {
         d["name"] = n.into();
     }
     decls
@@ -154,10 +154,10 @@ pub async fn fetch_card<H: A2aHost>(host: &H, opts: &A2aOptions) -> Result<Value
     if !(200..300).contains(&status) {
         return Err(Error::new(
             Code::Transport,
-            json::join(&["A2A card ", &opts.card, ": HTTP ", &status.to_string(), ": ", &crate::mcp::rpc::cap(&text)], ""),
+            json::join(&["A2A card ", &opts.card, ": HTTP ", &status.to_string(), ": ", &crate::sources::mcp::rpc::cap(&text)], ""),
         ));
     }
-    crate::mcp::parse(text.as_bytes())
+    crate::sources::mcp::parse(text.as_bytes())
         .filter(Value::is_object)
         .ok_or_else(|| Error::new(Code::Transport, json::join(&["A2A card ", &opts.card, " is not JSON"], "")))
 }
@@ -181,14 +181,14 @@ async fn rpc<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, id: u64,
         method: "POST",
         url: skill.endpoint.clone(),
         headers,
-        body: Some(crate::mcp::rpc::request(id, method, params)),
+        body: Some(crate::sources::mcp::rpc::request(id, method, params)),
         stream: false,
     };
     let (status, text) = whole(host, &req).await?;
     if !(200..300).contains(&status) {
         return Err(Error::new(Code::Transport, json::join(&["HTTP ", &status.to_string(), ": ", &text], "")));
     }
-    let msg = crate::mcp::parse(text.as_bytes()).unwrap_or(Value::Null);
+    let msg = crate::sources::mcp::parse(text.as_bytes()).unwrap_or(Value::Null);
     if let Some(e) = msg.get("error") {
         let m = e.get("message").and_then(Value::as_str).map(str::to_string);
         return Err(Error::new(
@@ -329,7 +329,7 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
 mod tests {
     use super::*;
     use crate::driver::WholeBody;
-    use crate::mcp::session::McpResponse;
+    use crate::sources::mcp::session::McpResponse;
     use serde_json::json;
     use std::cell::{Cell, RefCell};
 

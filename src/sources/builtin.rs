@@ -305,7 +305,7 @@ pub fn strip_html(html: &str) -> String {
     while i < html.len() {
         let rest = lower.get(i..).unwrap_or("");
         if rest.starts_with("<script") && !no_script_end {
-            match crate::mcp::find(rest, "</script>") {
+            match crate::sources::mcp::find(rest, "</script>") {
                 Some(end) => {
                     i += end + "</script>".len();
                     continue;
@@ -313,7 +313,7 @@ pub fn strip_html(html: &str) -> String {
                 None => no_script_end = true,
             }
         } else if rest.starts_with("<style") && !no_style_end {
-            match crate::mcp::find(rest, "</style>") {
+            match crate::sources::mcp::find(rest, "</style>") {
                 Some(end) => {
                     i += end + "</style>".len();
                     continue;

@@ -16,7 +16,7 @@ use crate::driver::{CallPolicy, Env};
 use crate::error::{Error, Result};
 use crate::events::EventSink;
 use crate::json_hooks::JsonHooks;
-use crate::ops::ClientOp;
+use crate::ops::{ClientOp, HostSlot, RunSlot};
 use crate::options::ClientOptions;
 use crate::run::LoopConfig;
 use crate::session::{self, Input, Mode};
@@ -49,15 +49,16 @@ pub fn create_client(opts: JsValue, default_store: JsValue) -> JsResult<Client> 
         let ClientOptions { cfg, policy, timeout_ms, max_response_bytes: max } =
             ClientOptions::from_json_text(options_json(&opts).as_deref())?;
         let fns = host_options(&opts, &default_store).map_err(|e| Error::bad_input(thrown_message(&e)))?;
-        let f = |i: u32| fns.get(i).dyn_into::<Function>().ok();
-        let hooks = [f(4), f(5), f(6), f(7), f(8)];
+        let f = |slot: HostSlot| fns.get(slot.at()).dyn_into::<Function>().ok();
+        let hooks =
+            [f(HostSlot::BeforeLlm), f(HostSlot::AfterLlm), f(HostSlot::BeforeTool), f(HostSlot::AfterTool), f(HostSlot::BodyTransform)];
         let host = HostFns {
-            wait_for: f(0),
-            fetch: f(1),
-            on_metric: f(2),
-            on_error: f(3),
+            wait_for: f(HostSlot::WaitFor),
+            fetch: f(HostSlot::Fetch),
+            on_metric: f(HostSlot::OnMetric),
+            on_error: f(HostSlot::OnError),
             hooks,
-            store: fns.get(9),
+            store: fns.get(HostSlot::Store.at()),
             timeout_ms,
             max,
             registry: Default::default(),
@@ -124,17 +125,18 @@ async fn perform(inner: Rc<Inner>, kind: ClientOp, a: JsValue, b: JsValue, sink:
     let (opts, ms) = (if prompt.is_some() || discard { &b } else { &a }, inner.host.timeout_ms);
     let o = run_options(opts, !discard, ms, sink.as_ref().and_then(Sink::iterable).map(AsRef::as_ref))
         .map_err(|e| Error::bad_input(thrown_message(&e)))?;
-    let run = RunSignal(o.get(1));
+    let slot = |s: RunSlot| o.get(s.at());
+    let run = RunSignal(slot(RunSlot::Signal));
     let signal = &run.0;
     if discard {
         let id = string_arg(&a, false, "the prompt (or id) must be a string")?.unwrap_or_default();
         let store = RunHost { fns: &inner.host, signal, secret: None, tools: Default::default() };
-        return conversation::discard(&store, &id, o.get(4).is_truthy()).await.map(|_| JsValue::UNDEFINED);
+        return conversation::discard(&store, &id, slot(RunSlot::KeepHistory).is_truthy()).await.map(|_| JsValue::UNDEFINED);
     }
     let mut sink = sink;
-    let history = || from_js(&o.get(5), "history");
+    let history = || from_js(&slot(RunSlot::History), "history");
     let (work, toolkit) = if matches!(kind, ClientOp::Translate | ClientOp::TranslateStream) {
-        let toolkit = decode_toolkit(&o.get(0))?;
+        let toolkit = decode_toolkit(&slot(RunSlot::Toolkit))?;
         (Work::Translate(TranslateRequest::from_json(&from_js(&a, "translate request")?, &toolkit.kit)?), toolkit)
     } else {
         let mode = match kind {
@@ -145,17 +147,17 @@ async fn perform(inner: Rc<Inner>, kind: ClientOp, a: JsValue, b: JsValue, sink:
         let prompt = prompt.map(prompt_of).transpose()?;
         // `ask`: with `onText` the model replies are streamed and each text delta is handed
         // over; neither its throw nor its rejection may reach the host as uncaught.
-        if mode == Mode::Ask && prompt.is_some() && o.get(2).is_function() {
-            sink = Some(Sink::Text(o.get(2).unchecked_into()));
+        if mode == Mode::Ask && prompt.is_some() && slot(RunSlot::OnText).is_function() {
+            sink = Some(Sink::Text(slot(RunSlot::OnText).unchecked_into()));
         }
         // The resume options are read before the toolkit, and a refusal of either while the
         // run is aborted reports the abort, as the core does for the rest of the preparation.
         let begin = || -> Result<_> {
             let input = match prompt {
-                Some(prompt) => Input::Prompt { prompt, id: o.get(3).as_string(), history: &history },
+                Some(prompt) => Input::Prompt { prompt, id: slot(RunSlot::Id).as_string(), history: &history },
                 None => Input::resume(&resume_json(&a), mode)?,
             };
-            Ok((Work::Loop(mode, input), decode_toolkit(&o.get(0))?))
+            Ok((Work::Loop(mode, input), decode_toolkit(&slot(RunSlot::Toolkit))?))
         };
         begin().map_err(|e| abort_error(signal, ms).unwrap_or(e))?
     };

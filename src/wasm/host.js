@@ -1,3 +1,4 @@
+// @ts-check
 // The host calls of one run, each done in one await: every await the Rust edge makes costs a
 // promise, a `then`, two closures and a microtask, and every property read is a crossing.
 // Errors are not interpreted here: a throw or rejection reaches the edge, which maps it.
@@ -5,10 +6,14 @@
 // One model call: fetch, status, then (only on a refusal) the wait the provider asked for, in
 // ms as text (`retry-after-ms`, else `Retry-After` in seconds or as an HTTP date, which
 // `Date.parse` reads in all its forms), then the body: the text, or with `stream` the body's
-// reader when it has one. Resolves to [status, retryAfter, text|reader]; status 0: fetch gave
-// no Response; 1: the body is longer than `max` bytes (a declared length is refused before
-// reading; a body is read through its reader, cancelled past the cap, so a huge reply never
-// reaches the wasm memory).
+// reader when it has one. The status is below any HTTP one when there is none: NO_RESPONSE,
+// fetch gave no Response; TOO_LARGE, the body is longer than `max` bytes (a declared length is
+// refused before reading; a body is read through its reader, cancelled past the cap, so a huge
+// reply never reaches the wasm memory). The numbers are the core's (src/ops.rs, whose tests
+// read them here).
+const NO_RESPONSE = 0, TOO_LARGE = 1;
+/** @typedef {[status: number, retryAfter?: string, body?: string | ReadableStreamDefaultReader<Uint8Array> | 0]} ModelReply */
+/** @returns {Promise<ModelReply>} */
 export async function callModel(f, url, head, body, signal, stream, max) {
   await drained(signal);
   const init = JSON.parse(head);
@@ -22,7 +27,7 @@ export async function callModel(f, url, head, body, signal, stream, max) {
     // A browser hides a redirect under `redirect: "manual"` (status 0); by the fetch standard
     // that is a network error, and so it is here. The key was not sent on.
     if (r?.type === "opaqueredirect") throw TypeError("redirect refused");
-    return [0];
+    return [NO_RESPONSE];
   }
   let ra, b;
   try {
@@ -30,7 +35,7 @@ export async function callModel(f, url, head, body, signal, stream, max) {
       const a = r.headers.get("retry-after");
       ra = r.headers.get("retry-after-ms") ?? (a && String(isNaN(a) ? Math.max(0, Date.parse(a) - Date.now()) : a * 1000));
     }
-    if (r.headers.get("content-length") > max) return cancel(r.body), [1];
+    if (r.headers.get("content-length") > max) return cancel(r.body), [TOO_LARGE];
   } catch {}
   // A body that gives no reader (none, a mock's, a locked one) is read whole: `text()` then
   // reports what is wrong with it, if anything.
@@ -38,7 +43,7 @@ export async function callModel(f, url, head, body, signal, stream, max) {
     b = r.body.getReader();
   } catch {
     const t = await guard(r.text(), signal);
-    return t?.length > max ? [1] : [s, ra, t];
+    return t?.length > max ? [TOO_LARGE] : [s, ra, t];
   }
   if (stream) return [s, ra, b];
   // The whole body, read here rather than through `readChunk`: one await per chunk.
@@ -47,10 +52,10 @@ export async function callModel(f, url, head, body, signal, stream, max) {
     const v = x?.value;
     // A reader that gave no bytes (`0`: not a string, refused by the edge), or past the cap.
     if (!(v instanceof Uint8Array)) return [s, ra, 0];
-    if ((n += v.byteLength) > max) return cancel(b), [1];
+    if ((n += v.byteLength) > max) return cancel(b), [TOO_LARGE];
     parts.push(v);
   }
-  return [s, ra, parts.length < 2 ? UTF8.decode(parts[0]) : await new Blob(parts).text()];
+  return [s, ra, parts.length < 2 ? UTF8.decode(parts[0]) : await new Blob(/** @type {BlobPart[]} */ (parts)).text()];
 }
 
 // Whole bodies only (no `stream` option): one decoder serves every call.
@@ -62,10 +67,13 @@ function cancel(x) {
   } catch {}
 }
 
-// One tool call: the arguments cross as JSON text. Resolves to [0, string] for a string result,
-// [1, JSON text] for any other value, [2, message] for a throw or rejection, [3] for a value
-// that is not JSON data. Never rejects. Tools see the run's `public` signal (the caller's own
-// when there is no deadline).
+// One tool call: the arguments cross as JSON text. Resolves to [TEXT, string] for a string
+// result, [JSON_TEXT, JSON text] for any other value, [THREW, message] for a throw or rejection,
+// [NOT_DATA] for a value that is not JSON data (the tags are the core's `ToolReply`). Never
+// rejects. Tools see the run's `public` signal (the caller's own when there is no deadline).
+const TEXT = 0, JSON_TEXT = 1, THREW = 2, NOT_DATA = 3;
+/** @typedef {[tag: number, text?: string]} ToolReply */
+/** @returns {Promise<ToolReply>} */
 export async function callTool(f, args, signal, answer) {
   await drained(signal);
   const ctx = {};
@@ -75,30 +83,45 @@ export async function callTool(f, args, signal, answer) {
   try {
     v = await f(JSON.parse(args), ctx);
   } catch (e) {
-    return [2, messageOf(e)];
+    return [THREW, messageOf(e)];
   }
-  if (typeof v === "string") return [0, v];
-  if (v === undefined) return [1, "null"];
+  if (typeof v === "string") return [TEXT, v];
+  if (v === undefined) return [JSON_TEXT, "null"];
   try {
     const t = JSON.stringify(v);
-    if (t !== undefined) return [1, t];
+    if (t !== undefined) return [JSON_TEXT, t];
   } catch {}
-  return [3];
+  return [NOT_DATA];
 }
 
-// The message of whatever a host value threw: an Error's message, a string, else the value as
-// JSON. Read so that nothing about the value (a revoked Proxy, a getter that throws, a message
-// that is not a string, a Symbol) can throw again: the edge would carry that throw through
-// Rust frames.
+// The message of whatever a host value threw: an Error's message with what its `cause` says,
+// a string, else the value as JSON. Read so that nothing about the value (a revoked Proxy, a
+// getter that throws, a message that is not a string, a Symbol) can throw again: the edge would
+// carry that throw through Rust frames.
 export function messageOf(e) {
   try {
-    if (e instanceof Error && typeof e.message === "string") return e.message;
+    if (e instanceof Error && typeof e.message === "string") return e.message + causeOf(e.cause, 3);
   } catch {}
   if (typeof e === "string") return e;
   try {
     return JSON.stringify(e) ?? String(e);
   } catch {}
   return "unknown error";
+}
+
+// What an error's `cause` adds, as ` (code: message)`, a few levels deep: Node's fetch says only
+// "fetch failed" and puts what failed (ECONNREFUSED, ENOTFOUND, a TLS error) there. Browsers give
+// no cause; their message is all there is.
+function causeOf(c, depth) {
+  try {
+    if (depth && c != null) {
+      const code = typeof c.code === "string" ? c.code : "";
+      const m = c instanceof Error && typeof c.message === "string" ? c.message : typeof c === "string" ? c : "";
+      const text = !code || m.includes(code) ? m : m ? `${code}: ${m}` : code;
+      if (text) return ` (${text}${causeOf(c.cause, depth - 1)})`;
+    }
+  } catch {}
+  return "";
 }
 
 // A run's result: `text` has `"messages":null` where the transcript goes, and `messages` is
@@ -150,8 +173,47 @@ export function kitId(o, bind) {
 // `{ tools }`), else undefined (a getter that throws, a revoked Proxy included).
 export function kitOf(t) {
   try {
-    return kits.get(t) ?? listOf(t) ?? listOf(t.tools);
+    return kits.get(t) ?? (listOf(t) ?? listOf(t.tools))?.map(gate);
   } catch {}
+}
+
+// `needsApproval` (true, or a function of the arguments and `{ name, signal }`; anything but
+// `false` from it asks): the tool's `run`, gated. Asking is the one suspension primitive, built
+// here as `pending()`'s result: `{ kind: "approval", data: { name, arguments } }` (`name` as
+// declared; the model calls `my tool` as `my_tool`). Its answer, `ok`, runs the tool; a refusal
+// ends the call `declined/expired: …` in the core and the tool never runs. Ids carry a digest of
+// the name and arguments: `approval:<digest>:<nonce>` for the approval, and the tool's own later
+// suspensions leave as `approved:<digest>:<id>` (their id given back in `ctx.answer`). Any other
+// answer (a `beforeTool` suspension's, one a resume handed to another call, an approval of other
+// arguments) asks again instead of running. Applied by `defineTool` and `Toolkit` (api.js) and
+// to a run's plain tool list; the gated tool has no `needsApproval` left, so gating twice is
+// gating once. See docs/decisions.md.
+export function gate(tool) {
+  let need, run, name;
+  try {
+    ({ needsApproval: need, run, name } = tool);
+  } catch {}
+  if (!need || typeof run != "function") return tool;
+  const prompt = "approval to run " + name;
+  return {
+    ...tool,
+    needsApproval: undefined,
+    async run(args, ctx) {
+      const { answer, ...rest } = ctx ?? {};
+      const id = "" + answer?.id;
+      let h = 0;
+      for (const c of name + JSON.stringify(args)) h = (Math.imul(h, 31) + c.charCodeAt(0)) | 0;
+      const own = `approved:${h}:`, ask = `approval:${h}:`;
+      if (id.startsWith(own)) rest.answer = { ...answer, id: id.slice(own.length) };
+      else if (!(answer?.ok && id.startsWith(ask)) && (typeof need != "function" || (await need(args, { name, signal: rest.signal })) !== false)) {
+        const pending = { id: ask + Math.random().toString(36).slice(2), kind: "approval", prompt, data: { name, arguments: args } };
+        return { output: prompt, isError: true, metadata: { pending } };
+      }
+      const v = await run(args, rest);
+      const p = v?.metadata?.pending;
+      return p?.id ? { ...v, metadata: { ...v.metadata, pending: { ...p, id: own + p.id } } } : v;
+    },
+  };
 }
 
 // A real array copy of `v` when it is an array (of a toolkit's tools), else undefined; an array
@@ -270,13 +332,16 @@ function drained(s) {
 // run's stream has drained, `f(arg, { signal })` with the signal fetch and tools see.
 const withSignal = (f) => f && (async (arg, s) => (await drained(s), f(arg, { signal: s?.public })));
 
-// What a call's options hold besides JSON data, read once (one crossing), each checked:
-// [toolkit, signal, onText (wrapped by `quietly`), id (non-empty), keepHistory, history].
+// What a call's options hold besides JSON data, read once (one crossing), each checked.
 // Throws the message of a refusal, or what a getter threw. `signal` is the run's (`runSignal`),
 // made only when something can abort the run: the caller's signal, the deadline `ms`, or the
 // `stream` its consumer may leave; never for a call that is no run (`run` false: `discard`).
+// The slots are the core's `RunSlot` (src/ops.rs, whose tests read this typedef).
+/** @typedef {[toolkit: unknown, signal: any, onText: Function | undefined, id: string | undefined, keepHistory: boolean, history: unknown]} RunOptions */
+/** @returns {RunOptions} */
 export function runOptions(o, run, ms, stream) {
-  let a = [];
+  /** @type {RunOptions} */
+  let a = [undefined, undefined, undefined, undefined, false, undefined];
   if (o != null) {
     if (typeof o !== "object") throw "options must be an object";
     const { toolkit, signal: s, id, history } = o;
@@ -310,9 +375,11 @@ export function resumeJson(o) {
 // of an awaited promise only when it settles, so nothing is kept per settled run.
 const RUN = Symbol();
 const READ = Symbol();
+/** @typedef {AbortSignal & { public?: AbortSignal }} RunSignal the run's signal, and the one fetch and tools see */
+/** @returns {RunSignal} */
 function runSignal(u, ms, stream) {
   const c = new AbortController();
-  const s = c.signal;
+  const s = /** @type {RunSignal} */ (c.signal);
   if (u === null || typeof u !== "object") u = undefined;
   // A stream's run is aborted by its consumer leaving too: fetch and tools get the run's own.
   s.public = ms === undefined && !stream ? u : s;
@@ -358,7 +425,11 @@ export function guard(p, s) {
     ? new Promise((resolve, reject) => {
         const stop = () => reject(named("AbortError"));
         s.aborted ? stop() : s[RUN].push(stop);
-        Promise.resolve(p).then(resolve, reject);
+        // A settled call's stop leaves the run's list: a stream guards each body read, and every
+        // stop kept would hold the bytes it guarded and build an AbortError when the run ends.
+        Promise.resolve(p)
+          .then(resolve, reject)
+          .then(() => s[RUN].splice(s[RUN].indexOf(stop) >>> 0, 1));
       })
     : p;
 }
@@ -382,40 +453,78 @@ export function abortState(s) {
 // (then nothing awaits it).
 export function sleep(ms, s) {
   return new Promise((resolve) => {
-    const t = s?.aborted ? resolve() : ms >= 0 && setTimeout(resolve, ms);
+    const t = s?.aborted ? undefined : ms >= 0 ? setTimeout(resolve, ms) : undefined;
+    if (s?.aborted) resolve();
     s?.[RUN]?.push(() => (clearTimeout(t), resolve()));
   });
 }
 
-// The next chunk of a body reader (a Uint8Array), `undefined` at the end, `null` when `read()`
-// gave no `{ done, value }` with bytes, `false` (the reader cancelled) once the body read so far
-// is longer than `max` bytes. A throw rejects.
-export async function readChunk(r, max, s) {
-  const x = await guard(r.read(), s);
-  if (x?.done) return undefined;
-  const v = x?.value;
-  return v instanceof Uint8Array ? ((r[READ] = (r[READ] ?? 0) + v.byteLength) > max ? (cancel(r), false) : v) : null;
+// The next bytes of a streamed body's reader (a Uint8Array), `undefined` at the end, `null` when
+// `read()` gave no `{ done, value }` with bytes, `false` (the reader cancelled) once the body read
+// so far is longer than `max` bytes. A throw rejects.
+// Reads are gathered here until one holds a line ending (every SSE event ends with one), or the
+// body ends: each await of the edge costs several µs whatever it holds, and a network that cuts
+// the body into small reads would pay it per read. No complete event waits for more bytes, and
+// the bytes of an unfinished line could not be used before its end anyway. At most 8 KB are
+// handed on at a time, the rest at once by the next calls: the wasm decodes all it is given
+// before its consumer sees the first event.
+export function readChunk(r, max, s) {
+  return guard(gather(r, max), s);
 }
 
-// The host's objects among `createClient`'s options, checked in the order the edge reported
-// them before: [waitFor, fetch, onMetric, onError, beforeLLM, afterLLM, beforeTool, afterTool,
-// bodyTransform, store] (`undefined` when absent, `dflt` for the store; `onMetric` wrapped by
-// `quietly`). Throws the message of a refusal as a string, or what a getter threw.
+async function gather(r, max) {
+  const st = (r[READ] ??= [0]); // bytes read, then what is read and not handed on
+  const parts = [];
+  let n = 0, x, v = st[1];
+  while (!v) {
+    if ((x = await r.read())?.done) {
+      if (!n) return;
+      break;
+    }
+    if (!((x = x?.value) instanceof Uint8Array)) return null;
+    if ((st[0] += x.length) > max) return cancel(r), false;
+    parts.push(x);
+    n += x.length;
+    if (x.includes(10) || x.includes(13)) break;
+  }
+  v ||= parts[0];
+  if (parts[1]) {
+    v = new Uint8Array(n);
+    n = 0;
+    for (const p of parts) v.set(p, n), (n += p.length);
+  }
+  st[1] = v.length > 8192 && v.subarray(8192);
+  return v.subarray(0, 8192);
+}
+
+// The host's objects among `createClient`'s options, checked (`undefined` when absent, `dflt`
+// for the store; `onMetric` wrapped by `quietly`, `waitFor` and `onError` by `withSignal`).
+// Throws the message of a refusal as a string, or what a getter threw. The slots are the core's
+// `HostSlot` (src/ops.rs, whose tests read this typedef).
+/** @typedef {[waitFor: Function | undefined, fetch: Function | undefined, onMetric: Function | undefined, onError: Function | undefined, beforeLLM: Function | undefined, afterLLM: Function | undefined, beforeTool: Function | undefined, afterTool: Function | undefined, bodyTransform: Function | undefined, store: unknown]} HostFns */
+/** @returns {HostFns} */
 export function hostOptions(o, dflt) {
   o = o !== null && typeof o === "object" ? o : {};
   const s = o.store;
   if (s != null && !["get", "save", "delete"].every((m) => typeof s[m] === "function")) {
     throw "store must have get(id), save(id, state) and delete(id) methods";
   }
-  const h = o.hooks;
-  const fns = ["waitFor", "fetch", "onMetric", "onError"].map((k) => fn(o, k, "createClient options"));
-  fns[0] = withSignal(fns[0]);
-  fns[3] = withSignal(fns[3]);
+  const h = o.hooks, c = "createClient options";
+  const [w, f, m, e] = ["waitFor", "fetch", "onMetric", "onError"].map((k) => fn(o, k, c));
   if (h != null && typeof h !== "object") throw "hooks must be an object of functions";
-  for (const k of ["beforeLLM", "afterLLM", "beforeTool", "afterTool"]) fns.push(fn(h ?? {}, k, "hooks"));
-  fns.push(fn(o, "bodyTransform", "createClient options"), s ?? dflt);
-  fns[2] = quietly(fns[2]);
-  return fns;
+  const hook = (k) => fn(h ?? {}, k, "hooks");
+  return [
+    withSignal(w),
+    f,
+    quietly(m),
+    withSignal(e),
+    hook("beforeLLM"),
+    hook("afterLLM"),
+    hook("beforeTool"),
+    hook("afterTool"),
+    fn(o, "bodyTransform", c),
+    s ?? dflt,
+  ];
 }
 
 function fn(o, k, what) {

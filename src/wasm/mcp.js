@@ -1,3 +1,4 @@
+// @ts-check
 // The MCP entry's host calls (src/wasm/mcp.rs) beyond the loop entry's, built on its helpers
 // (host.js, one module in the package for both entries): a request goes through `callModel`
 // with a signal made as a run's, a wait is `guard`ed as a run's, and what fails here is host.js's
@@ -28,13 +29,13 @@ export function mcpOptions(o, what) {
 export const mcpSignal = (signal, ms) => runOptions({ signal }, true, ms)[1];
 
 // One request, through the loop's fetch helper (`callModel`, host.js): `head` is fetch's init as
-// the core wrote it (src/mcp/outgoing.rs: method, headers, `redirect: "manual"` when they carry
+// the core wrote it (src/sources/mcp/outgoing.rs: method, headers, `redirect: "manual"` when they carry
 // credentials), `signal` the request's (the call's signal and the deadline as one, made as a
 // run's), `max` the body cap. With `token`, the host's `token({ server, url })` is asked for the
 // bearer token now and added here: it never reaches the wasm, so no state, result or error can
 // hold it, and the request then follows no redirect either. Resolves to [status, content-type,
-// mcp-session-id, www-authenticate, reader or text]; [0]: fetch gave no Response; [1]: the body
-// is longer than `max`. Rejects with a `host_callback` ToolnexusError when the token callback
+// mcp-session-id, www-authenticate, reader or text]; or, as `callModel` says it, [NO_RESPONSE]:
+// fetch gave no Response, [TOO_LARGE]: the body is longer than `max`. Rejects with a `host_callback` ToolnexusError when the token callback
 // fails, else with what fetch threw (or the AbortError of `signal`).
 export async function mcpSend(f, token, who, url, head, body, signal, max) {
   let t, r, manual;

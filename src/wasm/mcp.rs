@@ -10,7 +10,7 @@
 //! its body is read with `readChunk`, waits are `sleep`, and every error is host.js's
 //! `ToolnexusError` (`convert::js_error`, the loop's own conversions compiled in here too). What a
 //! request carries, where the token may go and how a failure reads are the core's
-//! (`crate::mcp::outgoing`).
+//! (`crate::sources::mcp::outgoing`).
 
 #[allow(dead_code)] // the loop entry's conversions: this entry uses the error and JSON ones
 #[path = "convert.rs"]
@@ -19,9 +19,9 @@ mod convert;
 use crate::driver::{ByteStream, WholeBody};
 use crate::error::{Code, Error, Result};
 use crate::json;
-use crate::mcp::outgoing::{failed, outgoing, too_large};
-use crate::mcp::session::Auth;
-use crate::mcp::{McpClient, McpOptions, McpRequest, McpResponse, McpTransport};
+use crate::sources::mcp::outgoing::{failed, outgoing, too_large};
+use crate::sources::mcp::session::Auth;
+use crate::sources::mcp::{McpClient, McpOptions, McpRequest, McpResponse, McpTransport};
 use crate::suspend::{Answer, IdGen};
 use convert::{await_js, get, js_error, thrown_message, to_js, JsResult};
 use futures_util::future::LocalBoxFuture;
@@ -77,13 +77,13 @@ extern "C" {
 /// `bad_input`.
 fn options_of(o: &JsValue, what: &str) -> JsResult<(Value, JsValue, JsValue)> {
     let parts = mcp_options(o, what).map_err(|e| js_error(Error::bad_input(thrown_message(&e))))?;
-    let data = crate::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
+    let data = crate::sources::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
     Ok((data, parts.get(1), parts.get(2)))
 }
 
 /// A host value as JSON data; `null` for one that is not.
 fn json_of(v: &JsValue) -> Value {
-    JSON::stringify(v).ok().and_then(|s| s.as_string()).and_then(|s| crate::mcp::parse(s.as_bytes())).unwrap_or(Value::Null)
+    JSON::stringify(v).ok().and_then(|s| s.as_string()).and_then(|s| crate::sources::mcp::parse(s.as_bytes())).unwrap_or(Value::Null)
 }
 
 /// Data as a JS value (`convert::to_js`, which fails only if `JSON.parse` refused our own output).
@@ -164,8 +164,8 @@ impl Transport {
         let res: Array = await_js(&p).await.map_err(|e| h.failed(&e, &signal))?.unchecked_into();
         let status = res.get(0).as_f64().unwrap_or(0.0) as u16;
         match status {
-            0 => return Err(failed(&h.label, 0, false, "fetch gave no Response", h.timeout_ms)),
-            1 => return Err(too_large(&h.label, h.max_bytes)),
+            crate::ops::STATUS_NO_RESPONSE => return Err(failed(&h.label, 0, false, "fetch gave no Response", h.timeout_ms)),
+            crate::ops::STATUS_TOO_LARGE => return Err(too_large(&h.label, h.max_bytes)),
             _ => {}
         }
         if !req.stream {
@@ -193,6 +193,15 @@ impl Drop for Transport {
 impl McpTransport for Transport {
     fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>> {
         Box::pin(self.send_as(req, req.method))
+    }
+    fn random(&self, n: usize) -> Option<Vec<u8>> {
+        auth::random(n)
+    }
+    fn sha256<'a>(&'a self, data: &'a [u8]) -> LocalBoxFuture<'a, Option<Vec<u8>>> {
+        auth::sha256(data)
+    }
+    fn grant<'a>(&'a self, grant: &'a Value) -> LocalBoxFuture<'a, Result<()>> {
+        Box::pin(auth::grant(self, grant))
     }
 }
 
@@ -283,7 +292,7 @@ impl McpSession {
             reading: RefCell::default(),
         });
         let client = McpClient::new(opts, Transport::new(&host, JsValue::UNDEFINED));
-        client.remember(crate::mcp::stateless::saved_revision(&data));
+        client.remember(crate::sources::mcp::stateless::saved_revision(&data));
         Ok(McpSession { client, host })
     }
 
@@ -304,8 +313,7 @@ impl McpSession {
                 None => match client.list_tools_at(js_sys::Date::now()).await.map_err(js_error)? {
                     Auth::Ok(t) => t,
                     Auth::Needed(c) => {
-                        let mut req = client.auth_request(&c).await;
-                        req.id = IDS.with(|ids| ids.next());
+                        let req = client.auth_request(&c, &IDS.with(Rc::clone)).await;
                         let mut e = Error::new(
                             Code::Transport,
                             json::join(&["MCP server ", &client.options.server, " requires authorization"], ""),
@@ -318,7 +326,7 @@ impl McpSession {
                 },
             };
             let server = &client.options.server;
-            let decls = crate::mcp::result::declarations(server, &tools);
+            let decls = crate::sources::mcp::result::declarations(server, &tools);
             Ok(js(&json::obj(vec![("source", client.source(&tools)), ("tools", Value::Array(decls))])))
         })
     }
@@ -347,6 +355,11 @@ impl McpSession {
         })
     }
 }
+
+// The host's part of an authorization request, and `authorizationGrant`.
+#[path = "mcp_auth.rs"]
+mod auth;
+pub use auth::authorization_grant;
 
 // The other tool sources' runners (httpTool, builtinTools, skillTool, a2aTools).
 #[path = "mcp_sources.rs"]

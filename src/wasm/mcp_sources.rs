@@ -4,9 +4,9 @@
 use super::{abort_state, await_js, js, js_error, json_of, mcp_uuid, options_of, sleep, Host, JsResult, Transport, IDS};
 use crate::error::Error;
 use crate::json;
-use crate::mcp::{McpRequest, McpTransport};
 use crate::sources::builtin;
 use crate::sources::http::HttpToolDef;
+use crate::sources::mcp::{McpRequest, McpTransport};
 use crate::suspend::{pending_result, Answer, ToolOutcome};
 use futures_util::future::LocalBoxFuture;
 use js_sys::Promise;

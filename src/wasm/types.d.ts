@@ -89,6 +89,22 @@ export interface ToolContext {
   signal?: AbortSignal;
 }
 
+/**
+ * `needsApproval` of a tool: `true`, or a function of the (validated) arguments and
+ * `{ name, signal }` that asks when it returns anything but `false`. The call then suspends
+ * with `kind: "approval"` and `data: ApprovalData` before the tool runs; `{ id, ok: true }`
+ * runs it, a refusal ends the call `declined/expired: approval to run <name>` and it never runs.
+ */
+export type NeedsApproval<Args = { [key: string]: unknown }> =
+  | boolean
+  | ((args: Args, ctx: { name: string; signal?: AbortSignal }) => boolean | Promise<boolean>);
+
+/** `Suspension.data` of a `kind: "approval"` suspension (relay calls of the turn may be merged in as `calls`). */
+export interface ApprovalData {
+  name: string;
+  arguments: { [key: string]: unknown };
+}
+
 /** What a tool's run may return: a string, a ToolResult (e.g. from pending()), or any JSON value. */
 export type ToolReturn = string | ToolResult | { output: string; parts: Part[]; isError?: boolean } | JsonValue | undefined;
 
@@ -126,6 +142,8 @@ export interface ToolDefinition<Args = { [key: string]: unknown }, Schema = Json
   /** The JSON Schema offered to the model, for a Standard Schema without `~standard.jsonSchema`. */
   jsonSchema?: JsonSchema;
   source?: string;
+  /** Ask the host before each call runs (see NeedsApproval). */
+  needsApproval?: NeedsApproval<Args>;
   run: (args: Args, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
 }
 
@@ -135,6 +153,8 @@ export interface Tool<Args = any> {
   description: string;
   inputSchema: JsonSchema;
   source: string;
+  /** Read by createToolkit (and a run's plain tool list); defineTool applies it at once. */
+  needsApproval?: NeedsApproval<Args>;
   run?: (args: Args, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
 }
 
@@ -217,6 +237,15 @@ export interface ClientOptions {
   requestParams?: { [key: string]: unknown };
   /** Called with each request body (after `requestParams`); may return a new one. */
   bodyTransform?: (body: { [key: string]: unknown }) => { [key: string]: unknown } | void | Promise<{ [key: string]: unknown } | void>;
+  /**
+   * Signs every halted result and stored conversation state with HMAC-SHA256 (WebCrypto) under
+   * this secret, and refuses (`bad_state`, before any provider call) a state given to
+   * runWithAnswer / streamWithAnswer or read from the store whose `signature` is missing or
+   * wrong. A list rotates keys: the first signs, any of them verifies. At least 16 characters
+   * (32 random bytes, base64, is right); present but empty or undefined is refused. Read by the
+   * JS layer and never passed on: not in the wasm, results, errors or logs.
+   */
+  stateSecret?: string | string[];
 }
 
 /** A message in the client's style dialect (OpenAI chat messages or Anthropic messages). */
@@ -310,6 +339,8 @@ export interface ConversationState {
   outstanding?: { id: string; name: string }[];
   /** Raised by one on every save; a checking store refuses anything but stored + 1 (`conflict`). */
   revision: number;
+  /** With `stateSecret`, as the store holds it (a client's store reads it back without). */
+  signature?: string;
 }
 
 /** Any object with these async methods is a store. */
@@ -376,6 +407,8 @@ export interface RunResult {
   limit?: "maxTurns";
   /** Present iff status is "pending". */
   pending?: Suspension;
+  /** With `stateSecret`, on a pending result: its HMAC-SHA256 (base64). */
+  signature?: string;
 }
 
 /** One per provider call, one per tool execution, one per run. */
@@ -396,11 +429,18 @@ export type ErrorCode =
  */
 export function relayTool(name: string, description?: string, schema?: JsonSchema): Tool;
 
+/**
+ * `[Symbol.dispose]()` (`using kit = createToolkit(...)`) where the TypeScript lib declares
+ * `Symbol.dispose` (esnext, or `esnext.disposable`); elsewhere nothing, so these typings need no
+ * particular `lib`. The method exists at run time wherever the runtime has `Symbol.dispose`.
+ */
+type DisposeMember = typeof globalThis extends { Symbol: { readonly dispose: infer K extends symbol } } ? { [P in K]: () => void } : {};
+
 /** The tools a client offers the model. Relay tools named after a builtin are refused. */
+export interface Toolkit extends DisposeMember {}
 export class Toolkit {
   private constructor();
   free(): void;
-  [Symbol.dispose](): void;
   /** Adds a tool; the relay collision guard and duplicate-name check apply. A refused tool leaves the toolkit unchanged. */
   add(tool: Tool): void;
   /** The tool objects, in the order they were added. */

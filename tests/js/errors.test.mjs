@@ -155,3 +155,30 @@ test("an AbortSignal stops the run before a call and aborts an in-flight fetch",
   await client(scripted(reply(calls(["c", "t", "{}"])), reply(text("done")))).run("x", { toolkit: kit, signal: ctl.signal });
   assert.equal(seen[0], ctl.signal, "tools get ctx.signal");
 });
+
+// A transport error says what failed: Node's fetch says only "fetch failed" and puts the cause
+// (ECONNREFUSED, ENOTFOUND, a TLS error) on `cause`; the message carries it, once, and never the key.
+test("a transport error keeps its cause: a server that is down says ECONNREFUSED, once, without the key", async () => {
+  const net = await import("node:net");
+  const server = net.createServer();
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const port = server.address().port;
+  await new Promise((r) => server.close(r)); // nothing listens there now
+  const client = createClient({ baseUrl: `http://127.0.0.1:${port}/v1`, style: "openai", model: "m", apiKey: "sk-SECRET-cause", retries: 0 });
+  const e = await client.run("hi").then(() => assert.fail("resolved"), (e) => e);
+  assert.equal(e.code, "transport");
+  assert.match(e.message, /ECONNREFUSED/, e.message);
+  assert.doesNotMatch(e.message, /fetch failed: fetch failed/);
+  assert.doesNotMatch(e.message, /SECRET/);
+});
+
+test("a host fetch's error cause reaches the message in every host (code and message, nested)", async () => {
+  const inner = Object.assign(new Error("certificate has expired"), { code: "CERT_HAS_EXPIRED" });
+  const fetch = async () => {
+    throw new TypeError("fetch failed", { cause: Object.assign(new Error("tls handshake", { cause: inner }), { code: "ERR_TLS" }) });
+  };
+  const client = createClient({ baseUrl: "http://x/v1", style: "openai", model: "m", apiKey: "k", retries: 0, fetch });
+  const e = await client.run("hi").then(() => assert.fail("resolved"), (e) => e);
+  assert.equal(e.code, "transport");
+  assert.equal(e.message, "fetch failed (ERR_TLS: tls handshake (CERT_HAS_EXPIRED: certificate has expired))");
+});

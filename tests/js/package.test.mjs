@@ -12,8 +12,11 @@ const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, "package.json"), "
 
 test("every file the manifest ships or exports exists", () => {
   for (const f of manifest.files) assert.ok(fs.existsSync(path.join(pkgDir, f)), f);
-  for (const target of Object.values(manifest.exports["."])) assert.ok(fs.existsSync(path.join(pkgDir, target)), target);
-  assert.equal(manifest.exports["."].types, "./index.d.ts");
+  // every target of every entry, through nested conditions ({ node: { require, default } })
+  const targets = (v) => (typeof v === "string" ? [v] : Object.values(v).flatMap(targets));
+  for (const target of targets(manifest.exports)) assert.ok(fs.existsSync(path.join(pkgDir, target)), target);
+  assert.deepEqual(targets(manifest.exports["."].types), ["./index.d.cts", "./index.d.ts", "./index.d.ts"]);
+  assert.equal(Object.keys(manifest.exports["."])[0], "types");
   assert.ok(Object.keys(manifest.exports["."]).indexOf("workerd") < Object.keys(manifest.exports["."]).indexOf("browser"));
 });
 

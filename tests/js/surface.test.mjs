@@ -19,7 +19,7 @@ function parse(file) {
 test("ClientOptions in the typings has exactly the options of the core's table", () => {
   const src = readFileSync(new URL("src/options.rs", root), "utf8");
   const table = src.slice(src.indexOf("options_table! {\n"), src.indexOf("\n}\n", src.indexOf("options_table! {\n")));
-  const options = [...table.matchAll(/^ {4}"(\w+)"/gm)].map((m) => m[1]).sort();
+  const options = [...table.matchAll(/^ +"(\w+)"/gm)].map((m) => m[1]).sort();
   assert.ok(options.length >= 18, "the table was read");
   let typed;
   parse("toolnexus_wasm.d.ts").forEachChild((n) => {

@@ -141,6 +141,7 @@ export async function everything(kv: KVNamespaceLike): Promise<void> {
     } satisfies Hooks,
     requestParams: { temperature: 0, max_tokens: 100 },
     bodyTransform: (body) => ({ ...body, user: "u1" }),
+    stateSecret: ["the-new-secret-0123456789", "the-old-secret-0123456789"],
   };
   const c: Client = createClient(every);
   const style: Style = c.style;
@@ -222,4 +223,38 @@ export function typedTools(zodLike: StdOf<{ city: string; days?: number }>): Too
   const kit: ToolkitClass = createToolkit([weather, add, loose]);
   void [args, def, ret, opts, resume, kit];
   return kit.tools;
+}
+
+// Signed states and approvals (issue 24).
+import type { NeedsApproval, ApprovalData } from "toolnexus-wasm";
+
+export async function trust(secret: string, kv: KVNamespaceLike): Promise<string> {
+  const client = createClient({ baseUrl: "u", style: "openai", model: "m", stateSecret: secret, store: kvStore(kv) });
+  createClient({ baseUrl: "u", style: "openai", model: "m", stateSecret: [secret, "an-older-secret-0123456789"] });
+  // @ts-expect-error a secret is a string or a list of strings
+  createClient({ baseUrl: "u", style: "openai", model: "m", stateSecret: new Uint8Array(32) });
+  const policy: NeedsApproval<{ path: string }> = async ({ path }, { name, signal }) => path.startsWith("/etc") && name !== "" && !signal?.aborted;
+  const del = defineTool({
+    name: "delete_file", description: "Deletes a file",
+    inputSchema: jsonSchema<{ path: string }>({ type: "object", properties: { path: { type: "string" } } }),
+    needsApproval: policy,
+    run: async ({ path }) => `deleted ${path}`,
+  });
+  const always = defineTool({ name: "pay", description: "Pays", needsApproval: true, run: () => "paid" });
+  // @ts-expect-error the function gets the tool's typed arguments
+  defineTool({ name: "x", description: "x", inputSchema: jsonSchema<{ n: number }>({}), needsApproval: ({ path }: { path: string }) => path === "/", run: () => "" });
+  // @ts-expect-error true, false or a function
+  defineTool({ name: "x", description: "x", needsApproval: "yes", run: () => "" });
+  const raw: Tool = { name: "raw", description: "r", inputSchema: { type: "object" }, source: "native", needsApproval: true, run: () => "ran" };
+  const kit = createToolkit([del, always, raw]);
+  const r = await client.run("clean up", { toolkit: kit });
+  if (r.status === "pending" && r.pending?.kind === "approval") {
+    const data = r.pending.data as unknown as ApprovalData;
+    const signature: string | undefined = r.signature;
+    const state: RunResult = JSON.parse(JSON.stringify(r));
+    const done = await client.runWithAnswer({ toolkit: kit, state, answer: { id: state.pending!.id, ok: data.name !== "pay" } });
+    return done.text + signature;
+  }
+  const stored: ConversationState | undefined | null = await client.conversationStore().get("c");
+  return r.text + (stored?.signature ?? "");
 }

@@ -65,9 +65,10 @@ function mcpServer(log) {
  * Starts a server: `{ url, log, close, forgetSessions, tokens }`. `log.requests` holds each
  * request's method, JSON-RPC method and MCP headers; `log.calls` the tool calls. Options:
  * `stateless`, `json` (JSON replies instead of SSE), `bearer` (require one of `tokens`), `cors`
- * (for a page on another origin).
+ * (for a page on another origin), `authServer` (the issuer the protected-resource metadata names,
+ * with its metadata; default an unreachable one).
  */
-export async function startServer({ stateless = false, json = false, bearer = false, cors = false } = {}) {
+export async function startServer({ stateless = false, json = false, bearer = false, cors = false, authServer } = {}) {
   const log = { requests: [], calls: [], deleted: 0 };
   const sessions = new Map();
   const tokens = new Set();
@@ -86,11 +87,11 @@ export async function startServer({ stateless = false, json = false, bearer = fa
     const l = app.listen(0, "127.0.0.1", () => resolve(l));
   });
   const url = `http://127.0.0.1:${listener.address().port}/mcp`;
-  const issuer = "https://auth.example.test/";
+  const issuer = authServer?.issuer ?? "https://auth.example.test/";
   const guards = [];
   if (bearer) {
     app.use(mcpAuthMetadataRouter({
-      oauthMetadata: { issuer, authorization_endpoint: `${issuer}authorize`, token_endpoint: `${issuer}token`, response_types_supported: ["code"] },
+      oauthMetadata: authServer?.metadata ?? { issuer, authorization_endpoint: `${issuer}authorize`, token_endpoint: `${issuer}token`, response_types_supported: ["code"] },
       resourceServerUrl: new URL(url),
       scopesSupported: ["mcp:tools"],
     }));

@@ -2,6 +2,7 @@
 //   POST /start   runs until the relay call halts; answers with the pending RunResult (the state)
 //   POST /resume  { state, results } resumes it (possibly in another isolate)
 //   POST /live    the same run with waitFor resolved in-process
+// With a STATE_SECRET binding the states are signed (stateSecret), WebCrypto in workerd.
 import { createClient, createToolkit, defineTool, relayTool, relayCallsOf, relayAnswer } from "./pkg/workerd.js";
 
 const toolkit = () => createToolkit({ tools: [
@@ -12,7 +13,7 @@ const toolkit = () => createToolkit({ tools: [
 export default {
   async fetch(request, env) {
     const path = new URL(request.url).pathname;
-    const base = { baseUrl: env.MODEL_URL, style: env.STYLE, model: "scripted", apiKey: env.API_KEY };
+    const base = { baseUrl: env.MODEL_URL, style: env.STYLE, model: "scripted", apiKey: env.API_KEY, ...(env.STATE_SECRET && { stateSecret: env.STATE_SECRET }) };
     try {
       if (path === "/start") return Response.json(await createClient(base).run("#mixed", { toolkit: toolkit() }));
       if (path === "/resume") {

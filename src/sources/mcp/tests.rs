@@ -59,7 +59,14 @@ impl McpTransport for Scripted {
         let body = req.body.as_deref().map_or(Value::Null, |b| serde_json::from_str(b).unwrap());
         self.seen.borrow_mut().push((req.method.to_string(), req.headers.clone(), body));
         self.urls.borrow_mut().push(req.url.clone());
-        let r = self.replies.borrow_mut().remove(0);
+        // Past the script the server is unreachable (discovery may try further documents).
+        let next = {
+            let mut replies = self.replies.borrow_mut();
+            (!replies.is_empty()).then(|| replies.remove(0))
+        };
+        let Some(r) = next else {
+            return Box::pin(async { Err(crate::error::Error::new(crate::error::Code::Transport, "unreachable")) });
+        };
         Box::pin(async move {
             let body: Box<dyn ByteStream> = if r.4.len() == 1 {
                 Box::new(WholeBody(Some(r.4[0].clone().into_bytes())))

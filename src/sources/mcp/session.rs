@@ -17,33 +17,11 @@ use crate::json;
 use crate::sse::SseDecoder;
 use crate::suspend::{pending_result, Answer, IdGen};
 use crate::tool::ToolResult;
-use futures_util::future::LocalBoxFuture;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-pub struct McpRequest {
-    pub method: &'static str,
-    pub url: String,
-    pub headers: Vec<(String, String)>,
-    pub body: Option<String>,
-    /// A long-lived event stream (the legacy transport's GET): no per-request deadline, and not
-    /// tied to the call that happened to open it.
-    pub stream: bool,
-}
-
-pub struct McpResponse {
-    pub status: u16,
-    pub content_type: String,
-    pub session_id: Option<String>,
-    pub www_authenticate: Option<String>,
-    pub body: Box<dyn ByteStream>,
-}
-
-/// The host's HTTP. Dropping a response's body before its end cancels it.
-pub trait McpTransport {
-    fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>>;
-}
+pub use super::transport::{McpRequest, McpResponse, McpTransport};
 
 /// What an exchange came to when it did not fail: a value, or the server's demand for
 /// authorization.
@@ -516,10 +494,14 @@ impl<T: McpTransport> McpClient<T> {
     /// suspend the call ([`input`]); the host's answer is sent with the retry, which may ask
     /// again. A demand for authorization suspends the call, unless it is the retry after the host
     /// answered one: then the server refused what the host obtained, and the model is told so
-    /// instead of asking again.
+    /// instead of asking again. An answer carrying the browser's callback URL is checked first
+    /// and its code handed to the host ([`auth::flow::answered`]); a refused one ends the call.
     pub async fn call(&self, name: &str, args: Value, answer: Option<&Answer>, ids: &IdGen) -> ToolResult {
         let mut fields = vec![("name", name.into()), ("arguments", args)];
         let server = self.options.server.as_str();
+        if let Some(end) = auth::discover::hand_over(&self.transport, server, answer).await {
+            return end;
+        }
         let retry = answer.and_then(input::retry_params);
         let answered = answer.is_some() && retry.is_none();
         match retry {
@@ -533,31 +515,15 @@ impl<T: McpTransport> McpClient<T> {
             Ok(Auth::Needed(_)) if answered => {
                 result::failed(server, json::join(&["MCP server ", server, " refused the authorization it asked for"], ""))
             }
-            Ok(Auth::Needed(c)) => pending_result(self.auth_request(&c).await, ids),
+            Ok(Auth::Needed(c)) => pending_result(self.auth_request(&c, ids).await, ids),
             Err(e) => result::failed(server, e.message),
         }
     }
 
-    /// The suspension for a challenge: reads the protected-resource metadata (without
-    /// credentials) to name the authorization server; an unreadable document only leaves it out.
-    pub async fn auth_request(&self, c: &Challenge) -> crate::suspend::Request {
-        let url = auth::metadata_url(&self.options.url, c);
-        let req = McpRequest {
-            method: "GET",
-            url: url.clone(),
-            headers: vec![("accept".into(), "application/json".into())],
-            body: None,
-            stream: false,
-        };
-        let mut doc = None;
-        if let Ok(mut res) = self.transport.send(&req).await {
-            if (200..300).contains(&res.status) {
-                if let Ok(bytes) = read_all(res.body.as_mut()).await {
-                    doc = super::parse(&bytes);
-                }
-            }
-        }
-        auth::request(&self.options.server, &self.options.url, &url, doc.as_ref(), c)
+    /// The suspension for a challenge, its id from `ids`: what discovery found, and a ready
+    /// authorization URL when the host configured a client ([`auth::discover`]).
+    pub async fn auth_request(&self, c: &Challenge, ids: &IdGen) -> crate::suspend::Request {
+        auth::discover::authorization(&self.transport, &self.options, c, ids).await
     }
 
     /// Ends the session (DELETE with its id). A server that does not allow it (405), already

@@ -17,6 +17,7 @@ pub mod result;
 pub mod rpc;
 pub mod session;
 pub mod stateless;
+pub mod transport;
 
 #[cfg(test)]
 mod tests;

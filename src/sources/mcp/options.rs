@@ -3,6 +3,7 @@
 //! ([`McpOptions::source`]): saved in extension settings or a run's side storage, it rebuilds the
 //! tools after a restart without listing them again.
 
+use super::auth::flow::OAuthClient;
 use super::result::McpTool;
 use super::DEFAULT_TIMEOUT_MS;
 use crate::error::{Error, Result};
@@ -21,6 +22,8 @@ pub struct McpOptions {
     pub max_bytes: usize,
     /// A listing the host kept: the tools are rebuilt from it and nothing is sent until a call.
     pub tools: Option<Vec<McpTool>>,
+    /// The host's OAuth client: with it an authorization request carries a ready URL.
+    pub oauth: Option<OAuthClient>,
 }
 
 impl McpOptions {
@@ -63,7 +66,8 @@ impl McpOptions {
             }
             Some(_) => return Err(bad(json::join(&[what, ".tools must be an array"], ""))),
         };
-        Ok(McpOptions { server, url, headers, env, timeout_ms, max_bytes, tools })
+        let oauth = OAuthClient::from_json(o.get("oauth"), what).map_err(bad)?;
+        Ok(McpOptions { server, url, headers, env, timeout_ms, max_bytes, tools, oauth })
     }
 
     /// The headers to send, placeholders filled (an unknown name is empty, as an unset variable).
@@ -84,6 +88,9 @@ impl McpOptions {
         }
         if self.max_bytes != DEFAULT_MAX_BYTES {
             fields.push(("maxBytes", (self.max_bytes as f64).into()));
+        }
+        if let Some(o) = &self.oauth {
+            fields.push(("oauth", o.to_value()));
         }
         fields.push(("tools", Value::Array(tools.iter().map(McpTool::to_value).collect())));
         json::obj(fields)

@@ -70,6 +70,8 @@ pub fn failed(label: &str, abort: u8, token: bool, message: &str, timeout_ms: f6
         (true, _) => Error::new(Code::HostCallback, head + "the token callback failed: " + message),
         (_, 1) => Error::new(Code::Aborted, head + "aborted"),
         (_, 2) => Error::new(Code::Aborted, head + "timeout after " + &crate::metrics::js_number(timeout_ms) + "ms"),
+        // "fetch failed" (Node's words, with their cause) is said once.
+        _ if message.starts_with("fetch failed") => Error::new(Code::Transport, head + message),
         _ => Error::new(Code::Transport, head + "fetch failed: " + message),
     }
 }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The API reference: TypeDoc over the package's typings (the entries `toolnexus-wasm`,
+# `toolnexus-wasm/mcp` and `toolnexus-wasm/web-storage` in pkg/) into www/api/, which the www page
+# links to; the package README is its front page. Needs a built pkg/ (./scripts/build.sh) and the
+# test tooling (./scripts/setup.sh --test installs TypeDoc in tests/bundlers). A TypeDoc warning
+# (a type the reference names but cannot show, a broken link) fails it.
+#   OUT=dir ./scripts/apidocs.sh     # into another directory
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-www/api}
+typedoc=tests/bundlers/node_modules/.bin/typedoc
+[ -f pkg/package.json ] || { echo "!! apidocs: no pkg/; run ./scripts/build.sh first"; exit 1; }
+[ -x "$typedoc" ] || { echo "!! apidocs: no TypeDoc; run ./scripts/setup.sh --test first"; exit 1; }
+entries=(pkg/index.d.ts pkg/web-storage.d.ts)
+[ -f pkg/mcp/index.d.ts ] && entries+=(pkg/mcp/index.d.ts)   # absent from an MCP=0 build
+# The compiler settings of a user's project (strict, nodenext), over exactly these typings.
+mkdir -p target/apidocs
+node -e '
+  const files = process.argv.slice(1).map((f) => "../../" + f);
+  const config = { compilerOptions: { strict: true, module: "nodenext", types: [], noEmit: true }, files };
+  require("node:fs").writeFileSync("target/apidocs/tsconfig.json", JSON.stringify(config, null, 2) + "\n");
+' "${entries[@]}"
+version=$(node -p 'require("./pkg/package.json").version')
+"$typedoc" --tsconfig target/apidocs/tsconfig.json --entryPoints "${entries[@]}" --readme pkg/README.md \
+  --name "toolnexus-wasm $version" --out "$out" --treatWarningsAsErrors --logLevel Warn
+echo "API reference: $out/index.html ($(find "$out" -name '*.html' | wc -l) pages)"

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Type-checks every JS file the package ships (each starts with `// @ts-check`): the entries and
+# api.js of pkg-template/ (and pkg-template/mcp/), and the edge's helpers (src/wasm/host.js,
+# src/wasm/mcp.js, src/wasm/mcp_auth.js), staged in target/checkjs/ the way the package lays them
+# out, beside the unminified glue wasm-bindgen made (scripts/build.sh must have run). Fails on any error and on
+# a shipped file without `// @ts-check`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/tools/js/node_modules/.bin:$PATH"
+out=target/checkjs
+rm -rf "$out" && mkdir -p "$out/mcp"
+cp tests/checkjs/tsconfig.json tests/checkjs/shims.d.ts "$out"/
+cp pkg-template/*.js "$out"/
+cp pkg-template/mcp/*.js "$out"/mcp/
+cp src/wasm/host.js "$out"/host.js
+cp src/wasm/mcp.js "$out"/mcp.js   # it imports ./host.js, as in src/wasm/
+cp src/wasm/mcp_auth.js "$out"/mcp_auth.js   # so does this
+cp target/wasm-pack/web/toolnexus_wasm.js target/wasm-pack/web/toolnexus_wasm.d.ts "$out"/
+cat tests/checkjs/glue.d.ts >> "$out"/toolnexus_wasm.d.ts
+cp target/wasm-pack/web-mcp/toolnexus_mcp.js target/wasm-pack/web-mcp/toolnexus_mcp.d.ts "$out"/mcp/
+missing=$(grep -L "^// @ts-check" "$out"/*.js "$out"/mcp/*.js | grep -v "toolnexus_wasm.js\|toolnexus_mcp.js" || true)
+[ -z "$missing" ] || { echo "!! shipped JS without // @ts-check: $missing"; exit 1; }
+tsc -p "$out/tsconfig.json"
+echo "check-js: every shipped JS file type-checks"
