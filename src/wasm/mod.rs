@@ -55,25 +55,27 @@ pub fn op(kind: u8, a: JsValue, b: JsValue, c: JsValue) -> JsResult<JsValue> {
     let request = |what| a.is_object().then(|| from_js(&a, what)).transpose();
     let run = || -> Result<JsValue> {
         let Some(kind) = FnOp::of(kind) else { return Err(Error::internal("no such operation")) };
-        Ok(match kind {
-            FnOp::Pending => to_js(&suspend::pending_of(request("pending(request)")?.as_ref(), &ids())?)?,
+        // The kinds that answer with JSON data make it here and cross once, below.
+        let data = match kind {
+            FnOp::Pending => suspend::pending_of(request("pending(request)")?.as_ref(), &ids())?,
             FnOp::AuthRequired => {
                 let prompt = string_arg(&b, true, "authRequired: prompt must be a string")?;
                 let url = string_arg(&a, false, "authRequired: url must be a string")?.unwrap_or_default();
-                to_js(&suspend::pending_result(suspend::auth_required(&url, prompt.as_deref()), &ids()).to_value())?
+                suspend::pending_result(suspend::auth_required(&url, prompt.as_deref()), &ids()).to_value()
             }
-            FnOp::IsRelayRequest => request("request").is_ok_and(|r| suspend::is_relay_request(r.as_ref())).into(),
-            FnOp::RelayCallsOf => to_js(&suspend::relay_calls_of(request("request")?.as_ref())?)?,
+            FnOp::IsRelayRequest => return Ok(request("request").is_ok_and(|r| suspend::is_relay_request(r.as_ref())).into()),
+            FnOp::RelayCallsOf => suspend::relay_calls_of(request("request")?.as_ref())?,
             FnOp::RelayAnswer => {
                 let id = string_arg(&a, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
-                to_js(&suspend::relay_answer_of(&id, &from_js(&b, "results")?)?)?
+                suspend::relay_answer_of(&id, &from_js(&b, "results")?)?
             }
-            FnOp::CheckRevision => check_revision(&a, &b).map(|_| JsValue::UNDEFINED)?,
-            FnOp::DeclareTool => define_tool(&a)?,
-            FnOp::RelayTool => relay_tool(&a, &b, &c)?,
-            FnOp::ToolkitId => toolkit_id(&a, &b)?.into(),
-            FnOp::DropToolkit => drop_toolkit(&a),
-        })
+            FnOp::CheckRevision => return check_revision(&a, &b).map(|_| JsValue::UNDEFINED),
+            FnOp::DeclareTool => return define_tool(&a),
+            FnOp::RelayTool => return relay_tool(&a, &b, &c),
+            FnOp::ToolkitId => return toolkit_id(&a, &b).map(JsValue::from),
+            FnOp::DropToolkit => return Ok(drop_toolkit(&a)),
+        };
+        to_js(&data)
     };
     run().map_err(js_error)
 }
