@@ -6,13 +6,14 @@
 use crate::driver::Persist;
 use crate::error::{Code, Error, Result};
 use crate::message::{last_tool_turn, Message, ToolOutput};
+use crate::prelude::*;
 use crate::state::{load_conversation, ConversationState};
 use crate::suspend::{declined, Request};
+use core::cell::Cell;
+use core::future::Future;
+use core::task::{Poll, Waker};
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value;
-use std::cell::Cell;
-use std::future::Future;
-use std::task::{Poll, Waker};
 
 /// Where conversations are kept, one JSON document (a [`ConversationState`]) per id.
 pub trait ConversationStore {
@@ -26,7 +27,7 @@ pub trait ConversationStore {
 /// A document's `revision` as a store reads it: a missing or unreadable one (not a whole number
 /// of at least 0) counts as 0, as in documents written before revisions.
 pub fn revision_of(v: Option<f64>) -> u64 {
-    v.filter(|n| *n >= 0.0 && n.fract() == 0.0).map_or(0, |n| n as u64)
+    v.filter(|n| *n >= 0.0 && crate::util::whole(*n)).map_or(0, |n| n as u64)
 }
 
 /// The revision a save carries when the last one saved (or loaded) was `current`.
@@ -247,7 +248,7 @@ impl Persist for Saver<'_> {
                     self.covered.set(self.covered.get().max(upto));
                     return Ok(());
                 }
-                std::future::poll_fn(|cx| {
+                core::future::poll_fn(|cx| {
                     if self.sending.get() {
                         self.queue.waker.set(Some(cx.waker().clone()));
                         Poll::Pending
@@ -302,7 +303,7 @@ struct Ticket<'a> {
 impl Ticket<'_> {
     /// Resolves when every older save is done.
     fn turn(&self) -> impl Future<Output = ()> + '_ {
-        std::future::poll_fn(move |cx| {
+        core::future::poll_fn(move |cx| {
             if self.queue.serving.get() >= self.n {
                 Poll::Ready(())
             } else {

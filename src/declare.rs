@@ -4,6 +4,7 @@
 //! (Stored declarations, inside conversation states, are read by `ToolSpec::from_json`.)
 
 use crate::error::{Error, Result};
+use crate::prelude::*;
 use crate::tool::{default_relay_schema, default_schema, ToolSpec, SOURCE_NATIVE, SOURCE_RELAY};
 use serde_json::Value;
 

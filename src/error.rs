@@ -5,7 +5,8 @@
 //! Messages never contain an API key: provider bodies are capped and scrubbed in
 //! [`Error::provider_http`], and nothing else in the crate ever formats a key.
 
-use std::fmt;
+use crate::prelude::*;
+use core::fmt;
 
 /// Stable error codes. Adding a variant is fine; renaming one breaks users.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +73,7 @@ pub struct Error {
     pub status: Option<u16>,
 }
 
-pub type Result<T> = std::result::Result<T, Error>;
+pub type Result<T> = core::result::Result<T, Error>;
 
 /// Provider bodies in error messages are capped at this many characters.
 pub const BODY_CAP: usize = 200;
@@ -189,6 +190,8 @@ impl fmt::Display for Error {
     }
 }
 
+// std's trait (core's is Rust 1.81+, past the crate's 1.80); the no_std default entry needs none.
+#[cfg(any(not(target_arch = "wasm32"), feature = "std", feature = "mcp"))]
 impl std::error::Error for Error {}
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! `tool_result` for each completed call in call order; on a final turn `usage` then `done`.
 
 use crate::message::Usage;
+use crate::prelude::*;
 use crate::run::RunResult;
 use crate::suspend::Request;
 use serde::Serialize;

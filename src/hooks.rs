@@ -5,6 +5,7 @@
 //! that fails stops the run.
 
 use crate::error::Result;
+use crate::prelude::*;
 use crate::suspend::ToolOutcome;
 use crate::tool::{ToolResult, ToolSpec};
 use futures_util::future::LocalBoxFuture;

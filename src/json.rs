@@ -4,6 +4,7 @@
 //! shapes the edge reads from hosts (requests, answers, relay calls and results, tool
 //! declarations, stored states) are read here instead.
 
+use crate::prelude::*;
 use serde_json::{Map, Value};
 pub use toolnexus_json::*;
 

@@ -5,6 +5,7 @@
 use crate::error::{Code, Error, Result};
 use crate::hooks::{Hook, Hooks, LlmChange, ToolCtx, ToolVerdict};
 use crate::json::obj;
+use crate::prelude::*;
 use crate::suspend::ToolOutcome;
 use crate::tool::{ToolResult, ToolSpec};
 use futures_util::future::LocalBoxFuture;
@@ -162,9 +163,9 @@ impl<H: HookHost> Hooks for JsonHooks<H> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use core::cell::RefCell;
     use futures_executor::block_on;
     use serde_json::json;
-    use std::cell::RefCell;
 
     #[test]
     fn a_hook_that_throws_an_abort_aborts_the_run() {

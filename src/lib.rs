@@ -11,6 +11,32 @@
 //! async loop over the transport and tool seams), `conversation` (the rules of a stored
 //! conversation), `session` (one client operation over them: the facade the wasm edge calls),
 //! `state` (versioned resume state), `error` (stable codes).
+//!
+//! The default entry's wasm is `no_std` (alloc only). std's panic machinery (its hook, its
+//! counters, the formatting of every panic's message into a payload) was about 570 B gzip of
+//! the entry, for a panic that ends in a trap either way: with `panic = "abort"` std's handler
+//! aborts, which on this target is the `unreachable` the handler below executes. Every module
+//! the entry compiles takes `String`, `Vec`, `Box` and friends from [`prelude`]. The MCP entry,
+//! the wasm tests (feature `std`) and native builds link std as before.
+#![cfg_attr(all(target_arch = "wasm32", not(feature = "std"), not(feature = "mcp")), no_std)]
+
+#[macro_use]
+extern crate alloc;
+
+/// What std's prelude gives and a `no_std` crate's does not.
+#[allow(unused_imports)]
+pub(crate) mod prelude {
+    pub use alloc::borrow::ToOwned;
+    pub use alloc::boxed::Box;
+    pub use alloc::string::{String, ToString};
+    pub use alloc::vec::Vec;
+}
+
+#[cfg(all(target_arch = "wasm32", not(feature = "std"), not(feature = "mcp")))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
+}
 
 pub mod conversation;
 pub mod declare;

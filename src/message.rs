@@ -9,6 +9,7 @@
 
 use crate::error::Error;
 use crate::part::{has_image, read_parts, text_of, Part};
+use crate::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

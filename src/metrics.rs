@@ -2,6 +2,7 @@
 //! tool execution (a suspension reports `isError: false, pending: true`), one `run` event per
 //! run, including runs that halt, stop at the turn cap, or fail.
 
+use crate::prelude::*;
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -15,7 +16,7 @@ pub enum Metric {
         source: String,
         is_error: bool,
         ms: f64,
-        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        #[serde(skip_serializing_if = "core::ops::Not::not")]
         pending: bool,
     },
     #[serde(rename_all = "camelCase")]
@@ -189,7 +190,7 @@ pub fn js_number(f: f64) -> String {
     // of the decimal point (value = 0.DIGITS × 10^point), then lay them out as JS does.
     // Not `to_string`: its `expect` on the `Display` result links a panic path.
     let mut text = String::new();
-    let _ = std::fmt::Write::write_fmt(&mut text, format_args!("{n}"));
+    let _ = core::fmt::Write::write_fmt(&mut text, format_args!("{n}"));
     let (mut digits, mut point, mut exp, mut exp_neg) = (Vec::new(), 0i32, 0i32, false);
     let (mut seen_dot, mut in_exp) = (false, false);
     for b in text.bytes() {

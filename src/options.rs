@@ -3,10 +3,12 @@
 //! read by the edge; everything here is a rule a native test can reach.
 
 use crate::error::{Error, Result};
+use crate::prelude::*;
 use crate::provider::ProviderConfig;
 use crate::retry::{DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS};
 use crate::run::{LoopConfig, DEFAULT_MAX_TURNS};
 use crate::style::Style;
+use crate::util::whole;
 use serde_json::{Map, Value};
 
 /// A client's settings: what the loop needs, what the driver needs, and the run deadline.
@@ -164,10 +166,6 @@ fn number(o: &Map<String, Value>, key: &str, ok: fn(f64) -> bool, err: &str) -> 
         None => Ok(None),
         Some(v) => v.as_f64().filter(|n| ok(*n)).map(Some).ok_or_else(|| Error::bad_input(err)),
     }
-}
-
-fn whole(n: f64) -> bool {
-    n.fract() == 0.0
 }
 
 impl ClientOptions {

@@ -7,6 +7,7 @@
 //! `inlineData` / `fileData`), so a history in any dialect reads back.
 
 use crate::json::{join, write_str};
+use crate::prelude::*;
 use serde_json::Value;
 
 /// How one dialect spells a part. Each provider folder holds its own (`PARTS` in its dialect);
@@ -195,7 +196,7 @@ impl Part {
             if key.is_empty() || value.is_empty() {
                 continue;
             }
-            if std::mem::replace(&mut comma, true) {
+            if core::mem::replace(&mut comma, true) {
                 out.push(',');
             }
             write_str(out, key);

@@ -1,6 +1,7 @@
 //! Retry policy, as pure functions the driver applies: which
 //! failures are retryable, how long to wait, and the `ErrorInfo` a host's `onError` sees.
 
+use crate::prelude::*;
 use serde::Serialize;
 
 pub const DEFAULT_RETRIES: u32 = 2;

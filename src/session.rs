@@ -8,10 +8,11 @@ use crate::conversation::{self, ConversationStore, Opened, ResumeArgs, ResumeOpt
 use crate::driver::{drive, Env, Persist};
 use crate::error::Result;
 use crate::message::Message;
+use crate::prelude::*;
 use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step};
 use crate::tool::Toolkit;
+use core::cell::Cell;
 use serde_json::Value;
-use std::cell::Cell;
 
 /// The loop operations: `run`/`runWithAnswer` never touch the store; `ask`/`askWithAnswer` do,
 /// and `stream`/`streamWithAnswer` do when given an `id`.

@@ -3,6 +3,7 @@
 //! the `\r` and `\n` of one line ending. Bytes are kept until a whole line is there; only whole
 //! lines are decoded as UTF-8.
 
+use crate::prelude::*;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SseEvent {
     /// The `event:` field; `None` means the default type `message`.
@@ -46,7 +47,7 @@ impl SseDecoder {
             if b == b'\n' || b == b'\r' {
                 // `get`s: `start <= i <= len` (a slice would compile a panic path per site).
                 self.buf.extend_from_slice(bytes.get(start..i).unwrap_or_default());
-                let line = std::mem::take(&mut self.buf);
+                let line = core::mem::take(&mut self.buf);
                 self.line(&line, &mut out);
                 if b == b'\r' {
                     if i + 1 < bytes.len() {
@@ -81,7 +82,7 @@ impl SseDecoder {
         }
         if line.is_empty() {
             if self.has_data {
-                out.push(SseEvent { event: self.event.take(), data: std::mem::take(&mut self.data) });
+                out.push(SseEvent { event: self.event.take(), data: core::mem::take(&mut self.data) });
             }
             self.event = None;
             self.data.clear();

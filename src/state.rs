@@ -8,6 +8,7 @@ use crate::dialect;
 use crate::error::{Error, Result};
 use crate::json;
 use crate::message::{Message, ToolOutput};
+use crate::prelude::*;
 use crate::provider::Style;
 use crate::run::{RunResult, Status, SCHEMA_VERSION};
 use crate::suspend::Request;
@@ -65,7 +66,7 @@ impl ConversationState {
         }
     }
 
-    fn from_json(v: &Value) -> std::result::Result<Self, String> {
+    fn from_json(v: &Value) -> core::result::Result<Self, String> {
         let what = "state";
         let o = json::object(v, what)?;
         let outstanding = match o.get("outstanding") {

@@ -5,10 +5,11 @@
 use crate::json;
 use crate::message::ToolCall;
 use crate::part::{parts_value, read_parts, Part};
+use crate::prelude::*;
 use crate::tool::{output_text, ToolResult};
+use core::cell::Cell;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use std::cell::Cell;
 
 pub const RELAY_KIND: &str = "tool_call";
 
@@ -30,7 +31,7 @@ pub struct Request {
     /// The tool wants to see a refusal: an `ok: false` answer (or none) re-runs it with that
     /// answer as `ctx.answer`, and its result is the call's, instead of `declined/expired`. Set
     /// by tools whose other side must be told (an MCP server's question is answered `decline`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub rerun_on_decline: bool,
 }
 

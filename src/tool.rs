@@ -4,6 +4,7 @@
 use crate::error::{Code, Error, Result};
 use crate::json::obj;
 use crate::part::{parts_value, read_parts, Part};
+use crate::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -53,13 +54,13 @@ impl From<String> for ToolSource {
 
 /// On the wire a source is its plain string, as hosts write it.
 impl Serialize for ToolSource {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+    fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
 
 impl<'de> Deserialize<'de> for ToolSource {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
         String::deserialize(d).map(ToolSource::from)
     }
 }
@@ -103,7 +104,7 @@ impl ToolSpec {
     }
 
     /// A declaration as a host writes it: `{ name, description?, inputSchema?, source? }`.
-    pub fn from_json(v: &Value, what: &str) -> std::result::Result<ToolSpec, String> {
+    pub fn from_json(v: &Value, what: &str) -> core::result::Result<ToolSpec, String> {
         let o = crate::json::object(v, what)?;
         Ok(ToolSpec {
             name: crate::json::opt_str(o, "name", what)?.ok_or_else(|| format!("{what}.name is required"))?,
@@ -140,7 +141,7 @@ pub fn sanitize_name(name: &str) -> String {
 /// (shared), because every run takes its own copy.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Toolkit {
-    tools: std::rc::Rc<Vec<ToolSpec>>,
+    tools: alloc::rc::Rc<Vec<ToolSpec>>,
 }
 
 impl Toolkit {
@@ -162,7 +163,7 @@ impl Toolkit {
     /// Adds one tool later; the collision guard applies here too.
     pub fn add(&mut self, tool: ToolSpec) -> Result<()> {
         let tool = tool.validated()?;
-        check_collisions(std::slice::from_ref(&tool))?;
+        check_collisions(core::slice::from_ref(&tool))?;
         self.push(tool)
     }
 
@@ -170,7 +171,7 @@ impl Toolkit {
         if self.get(&tool.name).is_some() {
             return Err(Error::bad_input(format!("duplicate tool name \"{}\"", tool.name)));
         }
-        std::rc::Rc::make_mut(&mut self.tools).push(tool);
+        alloc::rc::Rc::make_mut(&mut self.tools).push(tool);
         Ok(())
     }
 

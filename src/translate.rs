@@ -10,11 +10,12 @@ use crate::driver::{abortable, model_call, CallSubject, Env};
 use crate::error::{Error, Result};
 use crate::json::obj;
 use crate::message::{Message, ToolCall, Usage};
+use crate::prelude::*;
 use crate::provider::{self, Finish, HttpRequest, ModelReply, ModelRequest, ProviderConfig, ToolChoice};
 use crate::tool::{ToolSource, ToolSpec, Toolkit};
 use crate::util::{read, write};
+use core::cell::{Cell, RefCell};
 use serde_json::{Map, Value};
-use std::cell::{Cell, RefCell};
 
 pub struct TranslateRequest {
     pub messages: Vec<Message>,

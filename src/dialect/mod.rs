@@ -4,6 +4,7 @@
 //! The views and readers themselves live in each provider's folder (`provider/<p>/dialect.rs`);
 //! this module only dispatches to them.
 
+use crate::prelude::*;
 mod read;
 pub use crate::provider::flatten;
 pub use read::{read, read_json};
@@ -33,7 +34,7 @@ pub struct Transcript<'a> {
 }
 
 impl Serialize for Transcript<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+    fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
         s.collect_seq(render(self.messages, self.style))
     }
 }

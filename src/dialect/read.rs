@@ -6,6 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, Message, Reasoning, ORIGIN_KEY};
+use crate::prelude::*;
 use crate::provider::flatten;
 use crate::provider::{
     anthropic::dialect as anthropic, gemini::dialect as gemini, openai::dialect as openai, responses::dialect as responses,

@@ -8,6 +8,7 @@ use crate::error::{Code, Error, Result};
 use crate::hooks::{merge_params, Hook};
 use crate::message::{Message, Usage};
 use crate::metrics::Metric;
+use crate::prelude::*;
 use crate::provider::{self, Delta, HttpRequest, HttpResponse, ModelReply, ProviderConfig, StreamAssembler};
 use crate::retry::{backoff_ms, retry_after_ms, retryable_status, ErrorInfo};
 use crate::tool::ToolSpec;

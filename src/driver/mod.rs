@@ -9,6 +9,7 @@
 //! one turn. With a store, the state is saved after every completed turn and before any
 //! `waitFor` is called.
 
+use crate::prelude::*;
 mod call;
 mod tools;
 
@@ -26,10 +27,10 @@ use crate::state::ConversationState;
 use crate::suspend::{Answer, IdGen, Request, ToolOutcome};
 use crate::tool::ToolSpec;
 use crate::util::{read, write};
+use core::cell::RefCell;
+use core::future::Future;
 use futures_util::future::{select, Either, LocalBoxFuture};
 use serde_json::{Map, Value};
-use std::cell::RefCell;
-use std::future::Future;
 
 /// A response body read chunk by chunk. `None` is the end of the body.
 pub trait ByteStream {
@@ -307,7 +308,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                 // A finished run's transcript is in its result.
                 Step::Done(result) => stored(Checkpoint {
                     style: result.style,
-                    transcript: std::borrow::Cow::Borrowed(&result.transcript),
+                    transcript: alloc::borrow::Cow::Borrowed(&result.transcript),
                     pending: result.pending.clone(),
                 }),
                 _ => stored(read(run).checkpoint()),
@@ -316,7 +317,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
         }
         step = match step {
             Step::CallModel => {
-                let turn = LoopTurn { run, env, next: std::cell::Cell::new(None), reasoned: std::cell::Cell::new(false) };
+                let turn = LoopTurn { run, env, next: core::cell::Cell::new(None), reasoned: core::cell::Cell::new(false) };
                 model_call(&provider, &turn, env.policy.stream, env).await?;
                 turn.next.into_inner().ok_or_else(|| Error::internal("the model call ended without a reply"))?
             }
@@ -373,9 +374,9 @@ pub(crate) fn stored(c: Checkpoint<'_>) -> ConversationState {
 struct LoopTurn<'r, 'e> {
     run: &'r RefCell<Run>,
     env: &'r Env<'e>,
-    next: std::cell::Cell<Option<Step>>,
+    next: core::cell::Cell<Option<Step>>,
     /// This call has streamed readable reasoning already.
-    reasoned: std::cell::Cell<bool>,
+    reasoned: core::cell::Cell<bool>,
 }
 
 impl CallSubject for LoopTurn<'_, '_> {
@@ -414,20 +415,20 @@ impl CallSubject for LoopTurn<'_, '_> {
 /// Polls every future until all are done; the first error in input order, if any. futures-util's
 /// `join_all` switches to `FuturesOrdered` past 30 futures, which brings a whole executor's worth
 /// of code into the wasm; a turn's tool calls need none of it.
-async fn join_all<F: std::future::Future<Output = Result<()>> + Unpin>(futures: Vec<F>) -> Result<()> {
+async fn join_all<F: core::future::Future<Output = Result<()>> + Unpin>(futures: Vec<F>) -> Result<()> {
     let mut slots: Vec<(F, Option<Result<()>>)> = futures.into_iter().map(|f| (f, None)).collect();
-    std::future::poll_fn(|cx| {
+    core::future::poll_fn(|cx| {
         let mut pending = false;
         for (f, out) in slots.iter_mut().filter(|(_, o)| o.is_none()) {
-            match std::pin::Pin::new(f).poll(cx) {
-                std::task::Poll::Ready(v) => *out = Some(v),
-                std::task::Poll::Pending => pending = true,
+            match core::pin::Pin::new(f).poll(cx) {
+                core::task::Poll::Ready(v) => *out = Some(v),
+                core::task::Poll::Pending => pending = true,
             }
         }
         if pending {
-            std::task::Poll::Pending
+            core::task::Poll::Pending
         } else {
-            std::task::Poll::Ready(())
+            core::task::Poll::Ready(())
         }
     })
     .await;

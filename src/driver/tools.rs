@@ -8,11 +8,12 @@ use crate::error::{Code, Error, Result};
 use crate::events::StreamEvent;
 use crate::hooks::{Hook, ToolCtx, ToolVerdict};
 use crate::metrics::Metric;
+use crate::prelude::*;
 use crate::run::{Invocation, Run, UNKNOWN_TOOL_LABEL};
 use crate::suspend::{after_wait, ask_again, relay_output, relay_request, AfterWait, Answer, ToolOutcome};
 use crate::tool::ToolResult;
 use crate::util::{read, write};
-use std::cell::RefCell;
+use core::cell::RefCell;
 
 /// Executes; a suspension goes to `waitFor` when there is one; `ok` re-runs the tool with
 /// `ctx.answer`, and a re-run that suspends again on a new request is waited for again (up to
@@ -33,7 +34,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
                 first = Some((outcome, false));
             }
             Some(ToolVerdict::Args(a)) => {
-                inv.args = std::rc::Rc::new(a);
+                inv.args = alloc::rc::Rc::new(a);
                 write(run).note_args(slot, inv.args.clone());
                 // New arguments replace invalid ones; a call to an undeclared tool stays unknown.
                 if inv.known {

@@ -6,6 +6,7 @@
 use super::call::{Finish, ModelReply, ModelRequest, ProviderConfig};
 use crate::error::{redact, Code, Error, Result};
 use crate::message::{Message, Reasoning, Usage};
+use crate::prelude::*;
 use serde_json::Value;
 
 /// The faces of one wire format that the shared code calls by style. The history reader is not

@@ -3,6 +3,7 @@
 //! back ([`ModelReply`]). Every adapter speaks in these; none of them is provider-specific.
 
 use crate::message::{AssistantTurn, Message, Usage};
+use crate::prelude::*;
 use crate::style::Style;
 use crate::tool::ToolSpec;
 use serde_json::Value;

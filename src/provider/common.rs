@@ -6,6 +6,7 @@ use super::call::ModelRequest;
 use crate::json::{write_str, write_value};
 use crate::message::Message;
 use crate::part::{read_parts, text_of, Part};
+use crate::prelude::*;
 use crate::tool::ToolSpec;
 use serde_json::Value;
 
@@ -14,7 +15,7 @@ use serde_json::Value;
 pub(crate) fn obj(fields: &mut [(&str, Value)]) -> Value {
     let mut m = serde_json::Map::new();
     for (k, v) in fields {
-        m.insert((*k).into(), std::mem::take(v));
+        m.insert((*k).into(), core::mem::take(v));
     }
     Value::Object(m)
 }

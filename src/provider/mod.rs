@@ -10,6 +10,7 @@
 //!   (extra headers, status codes, error objects); `stream.rs`: the neutral stream assembler;
 //!   `call.rs`: the request/reply values; `common.rs`: helpers several folders share.
 
+use crate::prelude::*;
 mod adapter;
 pub(crate) mod anthropic;
 mod call;

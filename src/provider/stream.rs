@@ -9,6 +9,7 @@ use super::call::{ModelReply, ProviderConfig};
 use super::dispatch::adapter;
 use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, ToolCall};
+use crate::prelude::*;
 use crate::sse::SseDecoder;
 
 pub struct StreamAssembler {

@@ -15,6 +15,7 @@
 //! of how a call is sent (streaming, retries, request params: the driver's `CallPolicy`) nor of
 //! stores: `checkpoint` hands out the parts of a stored conversation and the caller assembles it.
 
+use crate::prelude::*;
 pub mod result;
 mod resume;
 
@@ -30,9 +31,9 @@ use crate::message::{balance, Message, ToolCall, ToolOutput, Usage};
 use crate::provider::{self, HttpRequest, HttpResponse, ModelReply, ModelRequest, ProviderConfig, Style};
 use crate::suspend::{merge_for_halt, Answer, Request, ToolOutcome};
 use crate::tool::{ToolResult, ToolSource, ToolSpec, Toolkit};
+use alloc::borrow::Cow;
+use alloc::rc::Rc;
 use serde_json::{Map, Value};
-use std::borrow::Cow;
-use std::rc::Rc;
 
 pub const DEFAULT_MAX_TURNS: u32 = 10;
 
@@ -414,7 +415,7 @@ impl Run {
     /// are left without a result (that is how resume finds them), and the surfaced request is
     /// the first suspension with every relay call of the turn merged in.
     fn close_tool_turn(&mut self) -> Result<Step> {
-        let Phase::Tools(turn) = std::mem::replace(&mut self.phase, Phase::Finished) else {
+        let Phase::Tools(turn) = core::mem::replace(&mut self.phase, Phase::Finished) else {
             return Err(Error::internal("no tool turn to close"));
         };
         // The turn is taken out of the phase: its calls and outcomes move into the record and
@@ -492,9 +493,9 @@ impl Run {
             text,
             // The run is over: its transcript moves into the result (the run's end is saved
             // from there).
-            transcript: std::mem::take(&mut self.transcript),
+            transcript: core::mem::take(&mut self.transcript),
             tool_call_count: self.records.len(),
-            tool_calls: std::mem::take(&mut self.records),
+            tool_calls: core::mem::take(&mut self.records),
             turns: self.turns,
             usage: self.usage,
             model: self.cfg.provider.model.clone(),
@@ -502,7 +503,7 @@ impl Run {
             pending,
             finish_reason: self.last_finish.as_ref().map(|(f, _)| *f),
             provider_finish_reason: self.last_finish.take().and_then(|(_, raw)| raw),
-            reasoning: std::mem::take(&mut self.reasoning),
+            reasoning: core::mem::take(&mut self.reasoning),
         }))
     }
 }

@@ -4,6 +4,7 @@
 //! serde derive: that would be a second writer compiled into the wasm).
 
 use crate::message::{Message, Usage};
+use crate::prelude::*;
 use crate::provider::{Finish, Style};
 use crate::suspend::Request;
 use serde::Deserialize;

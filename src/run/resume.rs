@@ -6,6 +6,7 @@
 use super::{LoopConfig, Phase, Run, Step, TurnSlots};
 use crate::error::{Code, Error, Result};
 use crate::message::{last_tool_turn, Message};
+use crate::prelude::*;
 use crate::suspend::{declined, relay_output, Answer, Request};
 use crate::tool::{ToolResult, Toolkit};
 

@@ -21,8 +21,8 @@ use crate::options::ClientOptions;
 use crate::run::LoopConfig;
 use crate::session::{self, Input, Mode};
 use crate::translate::TranslateRequest;
+use alloc::rc::Rc;
 use js_sys::Function;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 struct Inner {
@@ -102,7 +102,7 @@ extern "C" {
     /// for it) or with `run` false; a stream given here is bound to it (its consumer leaving
     /// aborts the run, and host calls wait for it to drain).
     #[wasm_bindgen(js_name = runOptions, catch)]
-    fn run_options(opts: &JsValue, run: bool, ms: Option<f64>, stream: Option<&JsValue>) -> std::result::Result<js_sys::Array, JsValue>;
+    fn run_options(opts: &JsValue, run: bool, ms: Option<f64>, stream: Option<&JsValue>) -> core::result::Result<js_sys::Array, JsValue>;
 }
 
 /// The run's signal (`runSignal`), ended (`endRun`, host.js) when the operation's future completes

@@ -2,6 +2,7 @@
 //! bodies with `?`, so a bad JS value is a typed error, never a throw past Rust frames.
 
 use crate::error::{Code, Error, Result};
+use crate::prelude::*;
 use js_sys::{Function, Promise, Reflect, JSON};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -89,7 +90,7 @@ pub fn from_thrown(v: &JsValue, code: Code, context: &str) -> Error {
     let text = |k| get(v, k).as_string();
     Error::thrown(text("name").as_deref(), text("code").as_deref(), || thrown_message(v), code, context)
 }
-pub type JsResult<T> = std::result::Result<T, JsValue>;
+pub type JsResult<T> = core::result::Result<T, JsValue>;
 
 /// Awaits `p`, a native Promise made by the edge's JS helpers (wasm-bindgen-futures' `JsFuture`:
 /// `Ok` with its value, `Err` with what it rejected with). Its two callbacks are freed when the
@@ -101,7 +102,7 @@ pub fn await_js(p: &JsValue) -> wasm_bindgen_futures::JsFuture {
 
 /// Awaits whatever a JS call returned (a value or a Promise); a throw or a rejection is `Err`.
 /// A thenable is awaited through a promise of our own (`awaited`), never through its own `then`.
-pub async fn settle(call: std::result::Result<JsValue, JsValue>) -> std::result::Result<JsValue, JsValue> {
+pub async fn settle(call: core::result::Result<JsValue, JsValue>) -> core::result::Result<JsValue, JsValue> {
     match call {
         // Only an object can be a thenable: a plain value needs no promise hop.
         Ok(v) if !v.is_object() && !v.is_function() => Ok(v),

@@ -15,16 +15,17 @@ use crate::error::{redact, Code, Error, Result};
 use crate::hooks::Hook;
 use crate::json_hooks::HookHost;
 use crate::metrics::{Metric, Observer, Registry};
+use crate::prelude::*;
 use crate::provider::{HttpRequest, HttpResponse};
 use crate::retry::ErrorInfo;
 use crate::state::ConversationState;
 use crate::suspend::{Answer, Request, ToolOutcome};
 use crate::tool::ToolResult;
+use core::cell::RefCell;
 use futures_util::future::LocalBoxFuture;
 use futures_util::FutureExt;
 use js_sys::{Array, Function, Promise, Uint8Array};
 use serde_json::{Map, Value};
-use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
@@ -42,7 +43,7 @@ extern "C" {
     /// `createClient`'s functions and store (`default_store` when it has none); throws a
     /// refusal's message.
     #[wasm_bindgen(js_name = hostOptions, catch)]
-    pub fn host_options(opts: &JsValue, default_store: &JsValue) -> std::result::Result<Array, JsValue>;
+    pub fn host_options(opts: &JsValue, default_store: &JsValue) -> core::result::Result<Array, JsValue>;
     #[wasm_bindgen(js_name = endRun)]
     pub fn end_run(signal: &JsValue);
     pub fn guard(p: &Promise, signal: &JsValue) -> Promise;
@@ -83,7 +84,7 @@ pub struct RunHost<'a> {
     /// Only used to scrub transport error text.
     pub secret: Option<&'a str>,
     /// Host tool functions by name; declaration-only (relay) tools have none.
-    pub tools: std::rc::Rc<Vec<(String, Function)>>,
+    pub tools: alloc::rc::Rc<Vec<(String, Function)>>,
 }
 
 impl RunHost<'_> {

@@ -6,6 +6,7 @@
 //! every function of the API that holds no state. pkg-template/api.js gives each kind its name:
 //! an export of its own would be glue JS and a wasm shim each.
 
+use crate::prelude::*;
 mod client;
 mod convert;
 mod host;
@@ -20,8 +21,8 @@ use crate::conversation;
 use crate::error::{Error, Result};
 use crate::ops::FnOp;
 use crate::suspend::{self, IdGen};
+use alloc::rc::Rc;
 use convert::{from_js, js_error, string_arg, to_js, JsResult};
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 // The data shapes, written once in TypeScript and pulled into the generated .d.ts.
@@ -39,7 +40,7 @@ pub(crate) struct Local<T>(pub T);
 #[cfg(not(target_feature = "atomics"))]
 unsafe impl<T> Sync for Local<T> {}
 
-static IDS: Local<std::cell::OnceCell<Rc<IdGen>>> = Local(std::cell::OnceCell::new());
+static IDS: Local<core::cell::OnceCell<Rc<IdGen>>> = Local(core::cell::OnceCell::new());
 
 pub(crate) fn ids() -> Rc<IdGen> {
     IDS.0.get_or_init(|| Rc::new(IdGen::new(Box::new(|| js_sys::Date::now() as u64)))).clone()

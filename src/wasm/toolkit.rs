@@ -7,10 +7,11 @@
 use super::convert::{from_js, opt_function, string_arg, to_js};
 use crate::declare;
 use crate::error::{Error, Result};
+use crate::prelude::*;
 use crate::tool::{ToolSpec, Toolkit as CoreToolkit};
 use crate::util::{read, write};
+use core::cell::RefCell;
 use js_sys::{Array, Function, Reflect};
-use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 /// A decoded toolkit: the declarations for the core and the functions for the executor. Both
@@ -18,7 +19,7 @@ use wasm_bindgen::prelude::*;
 #[derive(Clone, Default)]
 pub struct Decoded {
     pub kit: CoreToolkit,
-    pub fns: std::rc::Rc<Vec<(String, Function)>>,
+    pub fns: alloc::rc::Rc<Vec<(String, Function)>>,
 }
 
 fn decode_tool(v: &JsValue, i: usize) -> Result<(ToolSpec, Option<Function>)> {

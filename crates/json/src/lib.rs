@@ -4,6 +4,13 @@
 //! that it can be built for speed while the rest of the wasm is built for size (the release
 //! profile in the main Cargo.toml).
 
+// `no_std` on wasm32: the default entry's wasm links no std at all (see src/lib.rs there).
+#![cfg_attr(all(target_arch = "wasm32", not(test)), no_std)]
+
+extern crate alloc;
+
+use alloc::string::String;
+
 mod parse;
 
 #[cfg(feature = "differential")]

@@ -10,6 +10,7 @@
 //! `u64`/`i64` exactly, anything else is an `f64` from its digits and exponent, exact when the
 //! digits fit in 53 bits and the exponent is small, otherwise within an ulp or two, as there.
 
+use alloc::{string::String, vec::Vec};
 use serde_json::{Map, Number, Value};
 
 /// serde_json's recursion limit (127 levels of arrays and objects): deeper input is refused

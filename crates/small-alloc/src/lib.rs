@@ -7,6 +7,9 @@
 //!
 //! Only for wasm32 without threads: the lists are plain cells, not locked.
 
+// `no_std` on wasm32: the default entry's wasm links no std at all.
+#![cfg_attr(all(target_arch = "wasm32", not(test)), no_std)]
+
 use core::alloc::{GlobalAlloc, Layout};
 use core::cell::UnsafeCell;
 use core::ptr::{copy_nonoverlapping, null_mut};

@@ -5,6 +5,7 @@
 
 use crate::message::{push_result, AssistantTurn, Message, Reasoning, ToolCall, ORIGIN_KEY};
 use crate::part::{ImageSpelling, Part, Spelling};
+use crate::prelude::*;
 use crate::provider::common::{obj, split_content, str_field};
 use serde_json::Value;
 

@@ -11,6 +11,7 @@
 //! among the calls and sent back first (before the text) only to the model that made them; a
 //! refusal with no answer is withheld (`provider_error`).
 
+use crate::prelude::*;
 pub(crate) mod dialect;
 mod reply;
 mod request;

@@ -7,6 +7,7 @@
 
 use crate::error::{Code, Error, Result};
 use crate::message::{AssistantTurn, Reasoning, ToolCall, Usage};
+use crate::prelude::*;
 use crate::provider::call::ModelReply;
 use crate::provider::common::u64_at;
 use serde_json::{json, Value};

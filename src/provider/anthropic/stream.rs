@@ -9,6 +9,7 @@
 
 use super::reply::{withheld, THINKING_SEPARATOR};
 use crate::error::{Error, Result};
+use crate::prelude::*;
 use crate::provider::adapter::{Assembly, Delta, Part};
 use serde_json::Value;
 
@@ -162,7 +163,7 @@ fn readable(asm: &mut Assembly, fresh_block: bool, text: &str, deltas: &mut Vec<
 fn settle(asm: &mut Assembly, pos: usize) -> Result<()> {
     let Some(k) = slot(&asm.parts, pos) else { return Ok(()) };
     let Some(part) = asm.parts.get_mut(pos) else { return Ok(()) };
-    let (raw, index) = (std::mem::take(&mut part.arguments), part.index);
+    let (raw, index) = (core::mem::take(&mut part.arguments), part.index);
     if raw.trim().is_empty() {
         return Ok(());
     }

@@ -12,6 +12,7 @@
 use super::reply::{is_thought, signature};
 use crate::message::{push_user, AssistantTurn, Message, Reasoning, ToolCall, ToolOutput, ORIGIN_KEY};
 use crate::part::{ImageSpelling, Part, Spelling};
+use crate::prelude::*;
 use crate::provider::common::obj;
 use serde_json::Value;
 

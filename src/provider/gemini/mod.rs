@@ -14,6 +14,7 @@
 //! which travel in `functionCall.id` / `functionResponse.id`); a stream has no end marker, only
 //! the `finishReason` of its last event.
 
+use crate::prelude::*;
 pub(crate) mod dialect;
 mod finish;
 mod reply;

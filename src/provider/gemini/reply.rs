@@ -6,6 +6,7 @@
 use super::finish::{empty_is_answer, withheld};
 use crate::error::{Code, Error, Result};
 use crate::message::{AssistantTurn, Reasoning, ToolCall, Usage};
+use crate::prelude::*;
 use crate::provider::call::ModelReply;
 use crate::provider::common::u64_at;
 use serde_json::Value;

@@ -1,5 +1,6 @@
 //! Tool schemas for Gemini: its `parameters` accept only an OpenAPI subset of JSON Schema.
 
+use crate::prelude::*;
 use serde_json::{json, Map, Value};
 
 /// JSON Schema → the OpenAPI subset Gemini's `parameters` accepts. Dropped: keywords it rejects

@@ -9,6 +9,7 @@ use super::finish::empty_is_answer;
 use super::reply::{candidate, no_answer, push_thought, usage_of};
 use crate::error::Result;
 use crate::message::{AssistantTurn, Usage};
+use crate::prelude::*;
 use crate::provider::adapter::{Assembly, Delta, Part};
 
 pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {

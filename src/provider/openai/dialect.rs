@@ -4,6 +4,7 @@
 
 use crate::json::write_str;
 use crate::message::{push_result, Message, ToolCall, ToolOutput, ORIGIN_KEY};
+use crate::prelude::*;
 
 /// Whose reasoning state this dialect carries: Gemini's thought signatures, as
 /// `extra_content.google.thought_signature` on a tool call (Gemini's OpenAI-compatible endpoint
@@ -59,7 +60,7 @@ fn user_message(parts: &[Part]) -> String {
 /// in its order, as serde_json would write them (see `json::write_str`).
 pub(crate) fn write_messages(out: &mut String, messages: &[Message], model: Option<&str>) {
     let mut first = true;
-    let mut sep = |out: &mut String| out.push(if std::mem::take(&mut first) { '[' } else { ',' });
+    let mut sep = |out: &mut String| out.push(if core::mem::take(&mut first) { '[' } else { ',' });
     let open = |out: &mut String, sep: &mut dyn FnMut(&mut String), role: &str| {
         sep(out);
         out.push_str("{\"role\":\"");

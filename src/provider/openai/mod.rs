@@ -8,6 +8,7 @@
 //! final, empty answer; servers that omit `[DONE]` still end a whole stream with a
 //! `finish_reason`.
 
+use crate::prelude::*;
 pub(crate) mod dialect;
 mod reply;
 mod request;

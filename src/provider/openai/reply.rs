@@ -3,6 +3,7 @@
 use super::dialect::read_tool_calls;
 use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, Usage};
+use crate::prelude::*;
 use crate::provider::call::ModelReply;
 use crate::provider::common::{flatten, u64_at};
 use serde_json::Value;

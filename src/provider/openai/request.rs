@@ -3,6 +3,7 @@
 use super::dialect::write_messages;
 use crate::json::{write_str, write_value};
 use crate::message::Message;
+use crate::prelude::*;
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
 use crate::provider::common::{strip_slash, write_tool_decl};
 

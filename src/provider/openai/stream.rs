@@ -2,6 +2,7 @@
 //! `finish_reason`, a final chunk with `usage`, then `[DONE]`.
 
 use crate::error::Result;
+use crate::prelude::*;
 use crate::provider::adapter::{Assembly, Delta, Part};
 use serde_json::Value;
 

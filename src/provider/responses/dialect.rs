@@ -13,6 +13,7 @@ use super::reply::{content_text, function_call, keep_item};
 use super::PROVIDER;
 use crate::message::{push_result, AssistantTurn, Message, Reasoning, ToolOutput, ORIGIN_KEY};
 use crate::part::{parts_value, ImageSpelling, Spelling};
+use crate::prelude::*;
 use crate::provider::common::{obj, split_content};
 use serde_json::{Map, Value};
 

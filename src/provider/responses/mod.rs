@@ -11,6 +11,7 @@
 //! refusal is a content part of the message; a stream's events carry their own `type` and end
 //! at `response.completed` / `response.incomplete`.
 
+use crate::prelude::*;
 pub(crate) mod dialect;
 mod reply;
 mod request;

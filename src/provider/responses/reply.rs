@@ -4,6 +4,7 @@
 use super::PROVIDER;
 use crate::error::{Code, Error, Result};
 use crate::message::{AssistantTurn, Reasoning, ToolCall, Usage};
+use crate::prelude::*;
 use crate::provider::call::ModelReply;
 use crate::provider::common::{str_field, u64_at};
 use serde_json::Value;
@@ -57,7 +58,7 @@ pub(crate) fn content_text(c: &Value) -> Option<(&str, bool)> {
 
 /// A `function_call` item: its `call_id` pairs it with its output; the arguments stay the raw
 /// string the provider sent. The error names what is missing.
-pub(super) fn function_call(item: &Value) -> std::result::Result<ToolCall, &'static str> {
+pub(super) fn function_call(item: &Value) -> core::result::Result<ToolCall, &'static str> {
     let name = item.get("name").and_then(Value::as_str).ok_or("function_call has no name")?;
     let arguments = match item.get("arguments") {
         Some(Value::String(s)) => s.clone(),

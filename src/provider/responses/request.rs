@@ -2,6 +2,7 @@
 
 use super::dialect::render;
 use crate::json::{write_str, write_value};
+use crate::prelude::*;
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
 use crate::provider::common::{forced, hoisted_system, strip_slash};
 use serde_json::Value;

@@ -7,6 +7,7 @@
 use super::reply::{function_call, stop_reason, usage_of, withheld, SUMMARY_BREAK};
 use crate::error::{Code, Error, Result};
 use crate::message::AssistantTurn;
+use crate::prelude::*;
 use crate::provider::adapter::{Assembly, Delta, Part};
 use serde_json::Value;
 
