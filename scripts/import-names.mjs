@@ -132,6 +132,27 @@ const renameImports = (imports) => {
   const modKey = `"${GLUE_MODULE}": import0,`;
   if (glue.split(modKey).length !== 2) fail("the glue's imports object has no single key for its own module");
   glue = glue.replace(modKey, `"wbg": import0,`);
+  // Functions the wasm imports straight from a snippet (the edge's JS helpers that need no
+  // adapter): wasm-bindgen names the module by its path in each such import, and the glue
+  // imports it again per group of them (`import * as import1 … import6`, each a key of the
+  // imports object). One short module name (`s0`, …) and one namespace import per module instead.
+  const snippets = new Map();
+  for (const imp of imports) {
+    if (!imp.module.startsWith("./snippets/")) continue;
+    if (!snippets.has(imp.module)) snippets.set(imp.module, `s${snippets.size}`);
+    imp.module = snippets.get(imp.module);
+  }
+  for (const [path, short] of snippets) {
+    const esc = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const lines = [...glue.matchAll(new RegExp(`^import \\* as (import\\d+) from "${esc}";?\\n`, "gm"))];
+    const keys = [...glue.matchAll(new RegExp(`^\\s+"${esc}": (import\\d+),\\n`, "gm"))];
+    if (!lines.length || lines.length !== keys.length) fail(`${path}: ${lines.length} namespace imports and ${keys.length} keys in the glue`);
+    const ns = lines[0][1];
+    for (const m of lines.slice(1)) glue = glue.replace(m[0], "");
+    keys.forEach((m, i) => (glue = glue.replace(m[0], i ? "" : m[0].replace(`"${path}": ${m[1]}`, `"${short}": ${ns}`))));
+    for (const m of lines.slice(1)) if (new RegExp(`\\b${m[1]}\\b`).test(glue)) fail(`${m[1]} is still named in the glue`);
+    if (glue.includes(`"${path}":`)) fail(`${path} is still a key of the glue's imports object`);
+  }
 };
 rewriteSection(2, importEntry, renameImports, (i) => [encName(i.module), encName(i.field), i.desc]);
 
