@@ -66,15 +66,25 @@ impl Reasoning {
         self.provider == provider && model.map_or(true, |m| self.model.is_empty() || self.model == m)
     }
 
-    /// The items that come right before call `k` (or, for `k == 0`, before the text).
-    pub fn before(&self, k: usize) -> impl Iterator<Item = &Value> {
-        self.items.iter().filter(move |(at, _)| *at == k).map(|(_, v)| v)
+    /// Copies into `out` the items that come right before call `k` (or, for `k == 0`, before
+    /// the text). Loops, not iterators: each adapter chain a renderer collected was its own copy
+    /// in the wasm.
+    pub fn push_before(&self, k: usize, out: &mut Vec<Value>) {
+        for (at, v) in &self.items {
+            if *at == k {
+                out.push(v.clone());
+            }
+        }
     }
 
-    /// The items after the last of the turn's `calls` calls (none when it has no calls: then
-    /// every item comes before the text).
-    pub fn after(&self, calls: usize) -> impl Iterator<Item = &Value> {
-        self.items.iter().filter(move |(at, _)| calls > 0 && *at >= calls).map(|(_, v)| v)
+    /// Copies into `out` the items after the last of the turn's `calls` calls (none when it has
+    /// no calls: then every item comes before the text).
+    pub fn push_after(&self, calls: usize, out: &mut Vec<Value>) {
+        for (at, v) in &self.items {
+            if calls > 0 && *at >= calls {
+                out.push(v.clone());
+            }
+        }
     }
 
     /// `{ provider, model }`: how a rendered message says whose reasoning it carries.

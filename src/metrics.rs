@@ -37,23 +37,31 @@ impl Metric {
         let mut f: Vec<(&str, serde_json::Value)> = Vec::with_capacity(7);
         match self {
             Metric::Llm { model, status, ms, prompt_tokens, completion_tokens } => {
-                f.extend([("event", "llm".into()), ("model", model.as_str().into()), ("status", (*status).into())]);
-                f.extend([
-                    ("ms", (*ms).into()),
-                    ("promptTokens", (*prompt_tokens).into()),
-                    ("completionTokens", (*completion_tokens).into()),
-                ]);
+                // `push`es: each `extend` of an array of another length is its own copy in the wasm.
+                f.push(("event", "llm".into()));
+                f.push(("model", model.as_str().into()));
+                f.push(("status", (*status).into()));
+                f.push(("ms", (*ms).into()));
+                f.push(("promptTokens", (*prompt_tokens).into()));
+                f.push(("completionTokens", (*completion_tokens).into()));
             }
             Metric::Tool { tool, source, is_error, ms, pending } => {
-                f.extend([("event", "tool".into()), ("tool", tool.as_str().into()), ("source", source.as_str().into())]);
-                f.extend([("isError", (*is_error).into()), ("ms", (*ms).into())]);
+                f.push(("event", "tool".into()));
+                f.push(("tool", tool.as_str().into()));
+                f.push(("source", source.as_str().into()));
+                f.push(("isError", (*is_error).into()));
+                f.push(("ms", (*ms).into()));
                 if *pending {
                     f.push(("pending", true.into()));
                 }
             }
             Metric::Run { model, turns, tool_calls, total_tokens, ms, error } => {
-                f.extend([("event", "run".into()), ("model", model.as_str().into()), ("turns", (*turns).into())]);
-                f.extend([("toolCalls", (*tool_calls as u64).into()), ("totalTokens", (*total_tokens).into()), ("ms", (*ms).into())]);
+                f.push(("event", "run".into()));
+                f.push(("model", model.as_str().into()));
+                f.push(("turns", (*turns).into()));
+                f.push(("toolCalls", (*tool_calls as u64).into()));
+                f.push(("totalTokens", (*total_tokens).into()));
+                f.push(("ms", (*ms).into()));
                 if let Some(e) = error {
                     f.push(("error", e.as_str().into()));
                 }

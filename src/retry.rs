@@ -50,7 +50,8 @@ impl ErrorInfo {
         if let Some(s) = self.status {
             f.push(("status", s.into()));
         }
-        f.extend([("attempt", self.attempt.into()), ("retryable", self.retryable.into())]);
+        f.push(("attempt", self.attempt.into()));
+        f.push(("retryable", self.retryable.into()));
         crate::json::obj(f)
     }
 }

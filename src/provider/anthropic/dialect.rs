@@ -79,7 +79,7 @@ fn assistant_blocks(turn: &AssistantTurn, reasoning: Option<&Reasoning>) -> Valu
     let mut blocks = Vec::with_capacity(turn.calls.len() + 1 + items);
     let items_before = |k: usize, blocks: &mut Vec<Value>| {
         if let Some(r) = reasoning {
-            blocks.extend(r.before(k).cloned());
+            r.push_before(k, blocks);
         }
     };
     items_before(0, &mut blocks);
@@ -99,7 +99,7 @@ fn assistant_blocks(turn: &AssistantTurn, reasoning: Option<&Reasoning>) -> Valu
         ]));
     }
     if let Some(r) = reasoning {
-        blocks.extend(r.after(turn.calls.len()).cloned());
+        r.push_after(turn.calls.len(), &mut blocks);
     }
     Value::Array(blocks)
 }

@@ -94,7 +94,11 @@ fn validated(model: &str) -> bool {
 /// [`SKIP_SIGNATURE`] when it has no signature of its own.
 fn model_parts(turn: &AssistantTurn, r: Option<&Reasoning>, skip: bool) -> Vec<Value> {
     let mut parts = Vec::with_capacity(turn.calls.len() + 1);
-    let items = |k: usize, parts: &mut Vec<Value>| parts.extend(r.into_iter().flat_map(|r| r.before(k)).cloned());
+    let items = |k: usize, parts: &mut Vec<Value>| {
+        if let Some(r) = r {
+            r.push_before(k, parts);
+        }
+    };
     items(0, &mut parts);
     let text_sig = r.and_then(|r| r.text_signature.as_deref());
     if !turn.text.is_empty() || text_sig.is_some() {
@@ -110,7 +114,9 @@ fn model_parts(turn: &AssistantTurn, r: Option<&Reasoning>, skip: bool) -> Vec<V
         let call = obj(&mut [("id", id), ("name", name), ("args", Value::Object(c.input_or_empty()))]);
         parts.push(signed(&mut [("functionCall", call)], sig));
     }
-    parts.extend(r.into_iter().flat_map(|r| r.after(turn.calls.len())).cloned());
+    if let Some(r) = r {
+        r.push_after(turn.calls.len(), &mut parts);
+    }
     parts
 }
 

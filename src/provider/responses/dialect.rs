@@ -57,9 +57,13 @@ fn role_item(role: &str, content: Value) -> Value {
 /// part of the turn before.
 fn assistant(turn: &AssistantTurn, model: Option<&str>, after_turn: bool, out: &mut Vec<Value>) {
     let reasoning = turn.reasoning_for(PROVIDER, model).filter(|r| !r.items.is_empty());
-    let items = |k: usize| reasoning.into_iter().flat_map(move |r| r.before(k)).cloned();
+    let items = |k: usize, out: &mut Vec<Value>| {
+        if let Some(r) = reasoning {
+            r.push_before(k, out);
+        }
+    };
     let start = out.len();
-    out.extend(items(0));
+    items(0, out);
     // An empty turn stays one (empty) message in the state, so that it reads back; a request
     // leaves it out.
     if !turn.text.is_empty() || (model.is_none() && (turn.calls.is_empty() || after_turn) && out.len() == start) {
@@ -68,7 +72,7 @@ fn assistant(turn: &AssistantTurn, model: Option<&str>, after_turn: bool, out: &
     }
     for (k, c) in turn.calls.iter().enumerate() {
         if k > 0 {
-            out.extend(items(k));
+            items(k, out);
         }
         out.push(obj(&mut [
             ("type", Value::from("function_call")),
@@ -77,7 +81,9 @@ fn assistant(turn: &AssistantTurn, model: Option<&str>, after_turn: bool, out: &
             ("arguments", Value::from(c.arguments.as_str())),
         ]));
     }
-    out.extend(reasoning.into_iter().flat_map(|r| r.after(turn.calls.len())).cloned());
+    if let Some(r) = reasoning {
+        r.push_after(turn.calls.len(), out);
+    }
     match (model, reasoning) {
         // The API refuses a reasoning item that nothing of its response follows (a reply cut
         // while it was still reasoning).
