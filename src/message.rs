@@ -301,21 +301,21 @@ pub fn balance(messages: &mut Vec<Message>) {
                 let mut seen: Vec<String> = Vec::new();
                 let mut j = i + 1;
                 while let Some(Message::Tool(outs)) = messages.get(j) {
-                    seen.extend(outs.iter().map(|o| o.call_id.clone()));
+                    for o in outs {
+                        seen.push(o.call_id.clone());
+                    }
                     j += 1;
                 }
-                let missing: Vec<ToolOutput> = turn
-                    .calls
-                    .iter()
-                    .filter(|c| !seen.contains(&c.id))
-                    .map(|c| ToolOutput {
+                let mut missing: Vec<ToolOutput> = Vec::new();
+                for c in turn.calls.iter().filter(|c| !seen.contains(&c.id)) {
+                    missing.push(ToolOutput {
                         call_id: c.id.clone(),
                         name: c.name.clone(),
                         output: format!("no result supplied for {}", c.name),
                         is_error: true,
                         parts: Vec::new(),
-                    })
-                    .collect();
+                    });
+                }
                 if !missing.is_empty() {
                     if let Some(Message::Tool(outs)) = messages.get_mut(j - 1).filter(|_| j > i + 1) {
                         outs.extend(missing);

@@ -46,16 +46,15 @@ impl ConversationState {
     /// `transcript` as it stands, halted on `pending` when given. The outstanding calls are the
     /// calls of the last tool turn that have no result.
     pub fn new(style: Style, transcript: &[Message], pending: Option<Request>) -> Self {
-        let outstanding = match (&pending, crate::message::last_tool_turn(transcript)) {
-            (Some(_), Some(turn)) => turn
-                .calls
-                .iter()
-                .zip(&turn.results)
-                .filter(|(_, r)| r.is_none())
-                .map(|(c, _)| Outstanding { id: c.id.clone(), name: c.name.clone() })
-                .collect(),
-            _ => Vec::new(),
-        };
+        // Loops here and below, not adapter chains: each chain collected is its own copy in the wasm.
+        let mut outstanding = Vec::new();
+        if let (Some(_), Some(turn)) = (&pending, crate::message::last_tool_turn(transcript)) {
+            for (c, r) in turn.calls.iter().zip(&turn.results) {
+                if r.is_none() {
+                    outstanding.push(Outstanding { id: c.id.clone(), name: c.name.clone() });
+                }
+            }
+        }
         ConversationState {
             schema_version: SCHEMA_VERSION,
             style,
@@ -116,8 +115,11 @@ impl ConversationState {
         }
         if !self.outstanding.is_empty() {
             json::write_key(&mut out, "outstanding");
-            let list = self.outstanding.iter().map(|o| json::obj(vec![("id", o.id.as_str().into()), ("name", o.name.as_str().into())]));
-            json::write_value(&mut out, &Value::Array(list.collect()));
+            let mut list = Vec::with_capacity(self.outstanding.len());
+            for o in &self.outstanding {
+                list.push(json::obj(vec![("id", o.id.as_str().into()), ("name", o.name.as_str().into())]));
+            }
+            json::write_value(&mut out, &Value::Array(list));
         }
         json::write_key(&mut out, "revision");
         json::write_u64(&mut out, self.revision);
@@ -158,7 +160,11 @@ fn unanswered(transcript: &[Message]) -> Vec<&str> {
     let mut open: Vec<&str> = Vec::new();
     for m in transcript {
         match m {
-            Message::Assistant(t) => open.extend(t.calls.iter().map(|c| c.id.as_str())),
+            Message::Assistant(t) => {
+                for c in &t.calls {
+                    open.push(c.id.as_str());
+                }
+            }
             Message::Tool(outs) => open.retain(|id| !outs.iter().any(|o: &ToolOutput| o.call_id == *id)),
             _ => {}
         }

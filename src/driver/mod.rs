@@ -324,10 +324,12 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
             Step::RunTools(invocations) => {
                 // The machine hands a turn's invocations in call (slot) order; `tool_result`
                 // events follow that order whatever order the calls settle in.
-                let slots: Vec<usize> = match env.events {
-                    Some(_) => invocations.iter().map(|inv| inv.slot).collect(),
-                    None => Vec::new(),
-                };
+                let mut slots: Vec<usize> = Vec::new();
+                if env.events.is_some() {
+                    for inv in &invocations {
+                        slots.push(inv.slot);
+                    }
+                }
                 for inv in &invocations {
                     env.event(|| StreamEvent::ToolCall {
                         id: inv.call.id.clone(),
@@ -335,7 +337,11 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                         args: Value::Object((*inv.args).clone()),
                     });
                 }
-                join_all(invocations.into_iter().map(|inv| Box::pin(tools::resolve(inv, run, env))).collect()).await?;
+                let mut calls = Vec::with_capacity(invocations.len());
+                for inv in invocations {
+                    calls.push((Box::pin(tools::resolve(inv, run, env)), None));
+                }
+                join_all(calls).await?;
                 for slot in slots {
                     let event = match read(run).settled(slot) {
                         Some((call, ToolOutcome::Result(r))) => StreamEvent::ToolResult {
@@ -415,8 +421,8 @@ impl CallSubject for LoopTurn<'_, '_> {
 /// Polls every future until all are done; the first error in input order, if any. futures-util's
 /// `join_all` switches to `FuturesOrdered` past 30 futures, which brings a whole executor's worth
 /// of code into the wasm; a turn's tool calls need none of it.
-async fn join_all<F: core::future::Future<Output = Result<()>> + Unpin>(futures: Vec<F>) -> Result<()> {
-    let mut slots: Vec<(F, Option<Result<()>>)> = futures.into_iter().map(|f| (f, None)).collect();
+/// Each future comes with the slot for its outcome (`None`), made by the caller's loop.
+async fn join_all<F: core::future::Future<Output = Result<()>> + Unpin>(mut slots: Vec<(F, Option<Result<()>>)>) -> Result<()> {
     core::future::poll_fn(|cx| {
         let mut pending = false;
         for (f, out) in slots.iter_mut().filter(|(_, o)| o.is_none()) {

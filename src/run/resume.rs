@@ -39,11 +39,20 @@ impl Run {
         if transcript.get(open.index + 1..).unwrap_or_default().iter().any(|m| !matches!(m, Message::Tool(_))) {
             return Err(cannot("the halted turn is not the last turn of the transcript (was it already resumed?)"));
         }
-        let outstanding: Vec<usize> = (0..open.calls.len()).filter(|&i| open.results.get(i).is_some_and(Option::is_none)).collect();
+        // Loops, not adapter chains: each chain collected is its own copy in the wasm.
+        let mut outstanding: Vec<usize> = Vec::new();
+        for (i, r) in open.results.iter().enumerate().take(open.calls.len()) {
+            if r.is_none() {
+                outstanding.push(i);
+            }
+        }
         let Some(&first_outstanding) = outstanding.first() else {
             return Err(cannot("every call of the halted turn already has a result (was it already resumed?)"));
         };
-        let relay_ids: Vec<String> = pending.relay_calls().into_iter().map(|c| c.id).collect();
+        let mut relay_ids: Vec<String> = Vec::new();
+        for c in pending.relay_calls() {
+            relay_ids.push(c.id);
+        }
         if pending.is_relay() && !relay_ids.iter().any(|id| outstanding.iter().any(|&i| open.calls.get(i).is_some_and(|c| &c.id == id))) {
             return Err(cannot("the pending request's calls are not outstanding in the transcript's halted turn"));
         }
