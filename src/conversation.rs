@@ -41,8 +41,9 @@ pub fn next_revision(current: u64) -> u64 {
 pub fn check_revision(stored: Option<u64>, incoming: u64) -> Result<()> {
     match stored {
         Some(stored) if incoming != next_revision(stored) => Err(Error::conflict(format!(
-            "conflict: the conversation is at revision {stored}, this save expected {}",
-            incoming.saturating_sub(1)
+            "conflict: the conversation is at revision {}, this save expected {}",
+            crate::json::num(stored),
+            crate::json::num(incoming.saturating_sub(1))
         ))),
         _ => Ok(()),
     }

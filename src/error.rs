@@ -144,15 +144,18 @@ fn error_detail(body: &str) -> Option<String> {
 /// Caps `text` at [`BODY_CAP`] characters and removes `secret` from it. The secret is removed
 /// before capping so a key cut in half by the cap cannot leak its first part.
 pub fn redact(text: &str, secret: Option<&str>) -> String {
-    let mut s = match secret.filter(|k| k.len() >= 4) {
+    let s = match secret.filter(|k| k.len() >= 4) {
         Some(k) => without(text.trim(), k),
         None => text.trim().to_string(),
     };
     // One walk to the byte offset of character BODY_CAP (if there are more), instead of
     // counting every character first.
+    // `get`, not `truncate`: the cut is a character boundary (from `char_indices`), and
+    // `truncate` links a panic for one that is not.
     if let Some((cut, _)) = s.char_indices().nth(BODY_CAP) {
-        s.truncate(cut);
-        s.push('…');
+        let mut capped = String::from(s.get(..cut).unwrap_or_default());
+        capped.push('…');
+        return capped;
     }
     s
 }
@@ -166,7 +169,7 @@ fn without(text: &str, key: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let (mut start, mut i) = (0, 0);
     while i + k.len() <= t.len() {
-        if &t[i..i + k.len()] == k {
+        if t.get(i..i + k.len()) == Some(k) {
             // `get`: the cuts are match boundaries (see above); no slice panic path.
             out.push_str(text.get(start..i).unwrap_or_default());
             out.push_str("[redacted]");

@@ -41,6 +41,7 @@ pub mod style;
 pub mod suspend;
 pub mod tool;
 pub mod translate;
+mod util;
 
 /// The JS API (wasm32 only). Public so `tests/wasm.rs` can drive the exports directly.
 #[cfg(all(target_arch = "wasm32", not(feature = "mcp")))]

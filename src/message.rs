@@ -264,13 +264,14 @@ pub struct OpenTurn {
 /// Finds the last assistant turn that has tool calls and collects the results that follow it.
 pub fn last_tool_turn(messages: &[Message]) -> Option<OpenTurn> {
     let index = messages.iter().rposition(|m| matches!(m, Message::Assistant(t) if !t.calls.is_empty()))?;
-    let Message::Assistant(turn) = &messages[index] else { return None };
+    let Some(Message::Assistant(turn)) = messages.get(index) else { return None };
     let mut results: Vec<Option<ToolOutput>> = vec![None; turn.calls.len()];
-    for m in &messages[index + 1..] {
+    // `get`s: in range by construction, without a panic path each.
+    for m in messages.get(index + 1..).unwrap_or_default() {
         if let Message::Tool(outs) = m {
             for o in outs {
-                if let Some(i) = turn.calls.iter().position(|c| c.id == o.call_id) {
-                    results[i].get_or_insert_with(|| o.clone());
+                if let Some(slot) = turn.calls.iter().position(|c| c.id == o.call_id).and_then(|i| results.get_mut(i)) {
+                    slot.get_or_insert_with(|| o.clone());
                 }
             }
         }
@@ -308,7 +309,7 @@ pub fn balance(messages: &mut Vec<Message>) {
                     if let Some(Message::Tool(outs)) = messages.get_mut(j - 1).filter(|_| j > i + 1) {
                         outs.extend(missing);
                     } else {
-                        messages.insert(i + 1, Message::Tool(missing));
+                        crate::util::insert(messages, i + 1, Message::Tool(missing));
                         j += 1;
                     }
                 }

@@ -187,7 +187,9 @@ pub fn js_number(f: f64) -> String {
     }
     // serde_json writes `[-]d+[.d+][e[+|-]d+]`: collect the significant digits and the position
     // of the decimal point (value = 0.DIGITS × 10^point), then lay them out as JS does.
-    let text = n.to_string();
+    // Not `to_string`: its `expect` on the `Display` result links a panic path.
+    let mut text = String::new();
+    let _ = std::fmt::Write::write_fmt(&mut text, format_args!("{n}"));
     let (mut digits, mut point, mut exp, mut exp_neg) = (Vec::new(), 0i32, 0i32, false);
     let (mut seen_dot, mut in_exp) = (false, false);
     for b in text.bytes() {
@@ -220,18 +222,19 @@ pub fn js_number(f: f64) -> String {
         out.extend_from_slice(&digits);
         out.resize(out.len() + (point - k) as usize, b'0');
     } else if 0 < point && point <= 21 {
-        out.extend_from_slice(&digits[..point as usize]);
+        let (int, frac) = (digits.get(..point as usize), digits.get(point as usize..));
+        out.extend_from_slice(int.unwrap_or_default());
         out.push(b'.');
-        out.extend_from_slice(&digits[point as usize..]);
+        out.extend_from_slice(frac.unwrap_or_default());
     } else if -6 < point && point <= 0 {
         out.extend_from_slice(b"0.");
         out.resize(out.len() + (-point) as usize, b'0');
         out.extend_from_slice(&digits);
     } else {
-        out.push(digits[0]);
+        out.extend(digits.first());
         if k > 1 {
             out.push(b'.');
-            out.extend_from_slice(&digits[1..]);
+            out.extend_from_slice(digits.get(1..).unwrap_or_default());
         }
         let e = point - 1;
         out.extend_from_slice(if e < 0 { b"e-" } else { b"e+" });
@@ -286,7 +289,7 @@ fn sorted<'s, T>(names: &[&str], series: &'s [(Key, T)]) -> Vec<(String, &'s T)>
     for (k, t) in series {
         let key = labels(names, k);
         let at = v.iter().position(|x| x.0 > key).unwrap_or(v.len());
-        v.insert(at, (key, t));
+        crate::util::insert(&mut v, at, (key, t));
     }
     v
 }

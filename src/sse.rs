@@ -35,7 +35,7 @@ impl SseDecoder {
         // An empty chunk says nothing about the byte after a `\r`: keep waiting for it.
         if self.skip_lf && !bytes.is_empty() {
             if let Some(b'\n') = bytes.first() {
-                bytes = &bytes[1..];
+                bytes = bytes.get(1..).unwrap_or_default();
             }
             self.skip_lf = false;
         }
@@ -44,7 +44,8 @@ impl SseDecoder {
         while i < bytes.len() {
             let b = bytes[i];
             if b == b'\n' || b == b'\r' {
-                self.buf.extend_from_slice(&bytes[start..i]);
+                // `get`s: `start <= i <= len` (a slice would compile a panic path per site).
+                self.buf.extend_from_slice(bytes.get(start..i).unwrap_or_default());
                 let line = std::mem::take(&mut self.buf);
                 self.line(&line, &mut out);
                 if b == b'\r' {
@@ -60,7 +61,7 @@ impl SseDecoder {
             }
             i += 1;
         }
-        self.buf.extend_from_slice(&bytes[start..]);
+        self.buf.extend_from_slice(bytes.get(start..).unwrap_or_default());
         out
     }
 

@@ -174,7 +174,8 @@ fn check_version(v: &Value, what: &str) -> Result<()> {
     };
     if version == 0 || version > u64::from(SCHEMA_VERSION) {
         return Err(Error::bad_state(format!(
-            "unsupported state schemaVersion {version}: this build reads versions 1 to {SCHEMA_VERSION}; upgrade toolnexus-wasm"
+            "unsupported state schemaVersion {}: this build reads versions 1 to {SCHEMA_VERSION}; upgrade toolnexus-wasm",
+            crate::json::num(version)
         )));
     }
     // Version 2 added reasoning state to assistant messages (thinking blocks, thought

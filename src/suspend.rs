@@ -162,7 +162,7 @@ impl IdGen {
     pub fn next(&self) -> String {
         let n = self.seq.get() + 1;
         self.seq.set(n);
-        format!("pnd-{}-{}", base36((self.clock)()), n)
+        format!("pnd-{}-{}", base36((self.clock)()), json::num(n))
     }
 }
 

@@ -189,7 +189,7 @@ fn check_collisions(tools: &[ToolSpec]) -> Result<()> {
     let mut hits: Vec<&str> = Vec::new();
     for t in tools.iter().filter(|t| t.is_relay() && BUILTIN_NAMES.contains(&t.name.as_str())) {
         let at = hits.iter().position(|h| *h > t.name.as_str()).unwrap_or(hits.len());
-        hits.insert(at, &t.name);
+        crate::util::insert(&mut hits, at, &t.name);
     }
     if hits.is_empty() {
         return Ok(());

@@ -12,8 +12,9 @@ use crate::json::obj;
 use crate::message::{Message, ToolCall, Usage};
 use crate::provider::{self, Finish, HttpRequest, ModelReply, ModelRequest, ProviderConfig, ToolChoice};
 use crate::tool::{ToolSource, ToolSpec, Toolkit};
+use crate::util::{read, write};
 use serde_json::{Map, Value};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 pub struct TranslateRequest {
     pub messages: Vec<Message>,
@@ -169,15 +170,8 @@ pub async fn translate(
     env: &Env<'_>,
     chunks: Option<&dyn Fn(Value)>,
 ) -> Result<Value> {
-    let t = Translation {
-        provider,
-        system_prompt,
-        env,
-        chunks,
-        req: RefCell::new(req),
-        stream_id: RefCell::default(),
-        out: RefCell::default(),
-    };
+    let t =
+        Translation { provider, system_prompt, env, chunks, req: RefCell::new(req), stream_id: RefCell::default(), out: Cell::default() };
     abortable(env.abort, model_call(provider, &t, chunks.is_some(), env)).await?;
     t.out.into_inner().ok_or_else(|| Error::internal("the translation ended without a reply"))
 }
@@ -191,13 +185,13 @@ struct Translation<'a, 'e> {
     req: RefCell<TranslateRequest>,
     /// The chunk id and `created` second of a streamed translation, set when the stream opens.
     stream_id: RefCell<(String, u64)>,
-    out: RefCell<Option<Value>>,
+    out: Cell<Option<Value>>,
 }
 
 impl Translation<'_, '_> {
     fn emit(&self, delta: Value, finish: Option<&str>, usage: Option<Usage>) {
         if let Some(emit) = self.chunks {
-            let (id, created) = &*self.stream_id.borrow();
+            let (id, created) = &*read(&self.stream_id);
             emit(chunk(id, &self.provider.model, *created, delta, finish, usage));
         }
     }
@@ -208,11 +202,11 @@ impl CallSubject for Translation<'_, '_> {
         0
     }
     fn working_copies(&self) -> (Vec<Value>, Vec<ToolSpec>) {
-        let req = self.req.borrow();
+        let req = read(&self.req);
         (dialect::render(&req.messages, self.provider.style), req.tools.clone())
     }
     fn replace_working(&self, messages: Option<Vec<Message>>, tools: Option<Vec<ToolSpec>>) {
-        let mut req = self.req.borrow_mut();
+        let mut req = write(&self.req);
         if let Some(m) = messages {
             req.messages = m;
         }
@@ -221,10 +215,10 @@ impl CallSubject for Translation<'_, '_> {
         }
     }
     fn request(&self, stream: bool) -> HttpRequest {
-        build(self.provider, self.system_prompt, &self.req.borrow(), stream)
+        build(self.provider, self.system_prompt, &read(&self.req), stream)
     }
     fn opened(&self) {
-        *self.stream_id.borrow_mut() = (format!("chatcmpl-{}", self.env.ids.next()), ((self.env.clock)() / 1000.0) as u64);
+        *write(&self.stream_id) = (format!("chatcmpl-{}", self.env.ids.next()), ((self.env.clock)() / 1000.0) as u64);
         self.emit(obj(vec![("role", "assistant".into()), ("content", "".into())]), None, None);
     }
     /// Text as `content`; readable reasoning as `reasoning_content`, the field OpenAI-compatible
@@ -242,7 +236,7 @@ impl CallSubject for Translation<'_, '_> {
     fn accept(&self, mut reply: ModelReply, raw: Option<&Value>) -> Result<()> {
         // Calls without ids (Gemini) get ids unique in this conversation: the caller echoes them
         // back as tool_call_id, and the next translation pairs results with calls by them.
-        crate::run::assign_call_ids(&mut reply.turn.calls, self.req.borrow().messages.len() as u32);
+        crate::run::assign_call_ids(&mut reply.turn.calls, read(&self.req).messages.len() as u32);
         if self.chunks.is_some() {
             if !reply.turn.calls.is_empty() {
                 let mut calls = Vec::with_capacity(reply.turn.calls.len());
@@ -258,7 +252,7 @@ impl CallSubject for Translation<'_, '_> {
             self.emit(Value::Object(Map::new()), Some(finish_reason(&reply)), None);
             self.emit(Value::Null, None, Some(reply.usage));
         }
-        *self.out.borrow_mut() = Some(result(&reply, &self.provider.model, raw.cloned()));
+        self.out.set(Some(result(&reply, &self.provider.model, raw.cloned())));
         Ok(())
     }
 }

@@ -147,7 +147,7 @@ fn name_results(out: &mut [Message]) {
         match &mut tail[0] {
             Message::Assistant(t) if !t.calls.is_empty() => last = Some(j),
             Message::Tool(outs) => {
-                let Some(Message::Assistant(t)) = last.map(|l| &head[l]) else { continue };
+                let Some(Message::Assistant(t)) = last.and_then(|l| head.get(l)) else { continue };
                 for o in outs.iter_mut().filter(|o| o.name.is_empty()) {
                     if let Some(c) = t.calls.iter().find(|c| c.id == o.call_id) {
                         o.name = c.name.clone();

@@ -25,6 +25,7 @@ use crate::run::{Checkpoint, Run, RunResult, Status, Step};
 use crate::state::ConversationState;
 use crate::suspend::{Answer, IdGen, Request, ToolOutcome};
 use crate::tool::ToolSpec;
+use crate::util::{read, write};
 use futures_util::future::{select, Either, LocalBoxFuture};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -294,7 +295,7 @@ pub async fn drive(run: Run, first: Step, env: &Env<'_>) -> Result<RunResult> {
 
 async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResult> {
     // The provider does not change during a run; one copy serves every model call.
-    let provider = run.borrow().provider().clone();
+    let provider = read(run).provider().clone();
     let mut step = first;
     // A completed tool turn is saved before the next model call, and every run's end is saved:
     // both through this one await (each await site is another copy of the save's polling).
@@ -309,13 +310,13 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                     transcript: std::borrow::Cow::Borrowed(&result.transcript),
                     pending: result.pending.clone(),
                 }),
-                _ => stored(run.borrow().checkpoint()),
+                _ => stored(read(run).checkpoint()),
             })
             .await?;
         }
         step = match step {
             Step::CallModel => {
-                let turn = LoopTurn { run, env, next: RefCell::new(None), reasoned: std::cell::Cell::new(false) };
+                let turn = LoopTurn { run, env, next: std::cell::Cell::new(None), reasoned: std::cell::Cell::new(false) };
                 model_call(&provider, &turn, env.policy.stream, env).await?;
                 turn.next.into_inner().ok_or_else(|| Error::internal("the model call ended without a reply"))?
             }
@@ -335,7 +336,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                 }
                 join_all(invocations.into_iter().map(|inv| Box::pin(tools::resolve(inv, run, env))).collect()).await?;
                 for slot in slots {
-                    let event = match run.borrow().settled(slot) {
+                    let event = match read(run).settled(slot) {
                         Some((call, ToolOutcome::Result(r))) => StreamEvent::ToolResult {
                             id: call.id.clone(),
                             name: call.name.clone(),
@@ -348,7 +349,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                     };
                     env.event(|| event);
                 }
-                let next = run.borrow_mut().end_tool_turn()?;
+                let next = write(run).end_tool_turn()?;
                 turn_completed = matches!(next, Step::CallModel);
                 next
             }
@@ -372,23 +373,23 @@ pub(crate) fn stored(c: Checkpoint<'_>) -> ConversationState {
 struct LoopTurn<'r, 'e> {
     run: &'r RefCell<Run>,
     env: &'r Env<'e>,
-    next: RefCell<Option<Step>>,
+    next: std::cell::Cell<Option<Step>>,
     /// This call has streamed readable reasoning already.
     reasoned: std::cell::Cell<bool>,
 }
 
 impl CallSubject for LoopTurn<'_, '_> {
     fn turn(&self) -> u32 {
-        self.run.borrow().turn_index()
+        read(self.run).turn_index()
     }
     fn working_copies(&self) -> (Vec<Value>, Vec<ToolSpec>) {
-        self.run.borrow().working_copies()
+        read(self.run).working_copies()
     }
     fn replace_working(&self, messages: Option<Vec<crate::message::Message>>, tools: Option<Vec<ToolSpec>>) {
-        self.run.borrow_mut().replace_working(messages, tools);
+        write(self.run).replace_working(messages, tools);
     }
     fn request(&self, stream: bool) -> HttpRequest {
-        self.run.borrow().build_request(stream)
+        read(self.run).build_request(stream)
     }
     /// A later call's reasoning starts with the separator `RunResult.reasoning` puts between
     /// calls, so the events joined are the result's reasoning.
@@ -396,7 +397,7 @@ impl CallSubject for LoopTurn<'_, '_> {
         self.env.event(|| match delta {
             crate::provider::Delta::Text(delta) => StreamEvent::Text { delta },
             crate::provider::Delta::Reasoning(mut delta) => {
-                if !self.reasoned.replace(true) && self.run.borrow().has_reasoning() {
+                if !self.reasoned.replace(true) && read(self.run).has_reasoning() {
                     delta.insert_str(0, crate::run::REASONING_SEPARATOR);
                 }
                 StreamEvent::Reasoning { delta }
@@ -404,8 +405,8 @@ impl CallSubject for LoopTurn<'_, '_> {
         });
     }
     fn accept(&self, reply: ModelReply, _raw: Option<&Value>) -> Result<()> {
-        let step = self.run.borrow_mut().on_model_reply(reply)?;
-        *self.next.borrow_mut() = Some(step);
+        let step = write(self.run).on_model_reply(reply)?;
+        self.next.set(Some(step));
         Ok(())
     }
 }

@@ -11,6 +11,7 @@ use crate::metrics::Metric;
 use crate::run::{Invocation, Run, UNKNOWN_TOOL_LABEL};
 use crate::suspend::{after_wait, ask_again, relay_output, relay_request, AfterWait, Answer, ToolOutcome};
 use crate::tool::ToolResult;
+use crate::util::{read, write};
 use std::cell::RefCell;
 
 /// Executes; a suspension goes to `waitFor` when there is one; `ok` re-runs the tool with
@@ -21,7 +22,7 @@ use std::cell::RefCell;
 /// and the machine halts the run.
 pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'_>) -> Result<()> {
     let slot = inv.slot;
-    let turn = run.borrow().turn_index();
+    let turn = read(run).turn_index();
     // beforeTool: an outcome short-circuits the tool (afterTool then never runs); args rewrite it.
     let mut first = None;
     if let (Some(h), None) = (env.hook(Hook::BeforeTool), &inv.answer) {
@@ -33,7 +34,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
             }
             Some(ToolVerdict::Args(a)) => {
                 inv.args = std::rc::Rc::new(a);
-                run.borrow_mut().note_args(slot, inv.args.clone());
+                write(run).note_args(slot, inv.args.clone());
                 // New arguments replace invalid ones; a call to an undeclared tool stays unknown.
                 if inv.known {
                     inv.preset = None;
@@ -49,20 +50,20 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
     let mut req = match first {
         ToolOutcome::Result(r) => {
             let result = if ran { after_tool(&inv, turn, r, env).await? } else { r };
-            return run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Result(result));
+            return write(run).on_tool_outcome(slot, ToolOutcome::Result(result));
         }
         ToolOutcome::Suspend(req) => req,
     };
     let Some(waiter) = env.waiter else {
-        return run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Suspend(req));
+        return write(run).on_tool_outcome(slot, ToolOutcome::Suspend(req));
     };
     let mut answers = 0;
     // A re-run may ask again (a server's second question): each new request is waited for like
     // the first, up to `MAX_ANSWERS` answers for the call.
     let result = loop {
         // Persist before waiting: a host that dies while this wait is outstanding resumes from here.
-        run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Suspend(req.clone()))?;
-        env.save(|| stored(run.borrow().checkpoint())).await?;
+        write(run).on_tool_outcome(slot, ToolOutcome::Suspend(req.clone()))?;
+        env.save(|| stored(read(run).checkpoint())).await?;
         env.event(|| StreamEvent::Pending { request: req.clone() });
         let answer = waiter.wait(req.clone()).await.map_err(|e| match e.code {
             Code::Aborted | Code::HostCallback => e,
@@ -81,10 +82,10 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
             },
         }
     };
-    run.borrow_mut().on_tool_outcome(slot, ToolOutcome::Result(result))?;
+    write(run).on_tool_outcome(slot, ToolOutcome::Result(result))?;
     // Other calls still waiting: the store must not keep this call's now stale suspension.
-    if run.borrow().has_suspended() {
-        env.save(|| stored(run.borrow().checkpoint())).await?;
+    if read(run).has_suspended() {
+        env.save(|| stored(read(run).checkpoint())).await?;
     }
     Ok(())
 }

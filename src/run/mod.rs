@@ -112,6 +112,14 @@ pub(super) fn nones<T>(n: usize) -> Vec<Option<T>> {
 }
 
 impl TurnSlots {
+    /// Settles slot `i` with a result (by `get_mut`: every index here is a call of the turn,
+    /// and an index would compile a panic path per site).
+    fn settle(&mut self, i: usize, result: ToolResult) {
+        if let Some(s) = self.slots.get_mut(i) {
+            *s = Some(ToolOutcome::Result(result));
+        }
+    }
+
     /// Keeps the arguments `dispatch` parsed for a declared tool as the ones the record shows,
     /// so a call's arguments are parsed once per turn (a `beforeTool` rewrite replaces them).
     fn note_parsed(&mut self, inv: &Invocation) {
@@ -461,7 +469,10 @@ impl Run {
     /// The turn cap stopped a run that was still calling tools: always `incomplete` with
     /// `limit: "maxTurns"`, and `text` is the last assistant text of this run (may be empty).
     fn finish_exhausted(&mut self) -> Step {
-        let text = self.transcript[self.segment_start.min(self.transcript.len())..]
+        let text = self
+            .transcript
+            .get(self.segment_start..)
+            .unwrap_or_default()
             .iter()
             .rev()
             .find_map(|m| match m {

@@ -6,7 +6,7 @@
 use super::{LoopConfig, Phase, Run, Step, TurnSlots};
 use crate::error::{Code, Error, Result};
 use crate::message::{last_tool_turn, Message};
-use crate::suspend::{declined, relay_output, Answer, Request, ToolOutcome};
+use crate::suspend::{declined, relay_output, Answer, Request};
 use crate::tool::{ToolResult, Toolkit};
 
 pub struct ResumeInput {
@@ -34,15 +34,16 @@ impl Run {
         }
         let mut transcript = history;
         let open = last_tool_turn(&transcript).ok_or_else(|| cannot("the transcript has no halted assistant turn with tool calls"))?;
-        if transcript[open.index + 1..].iter().any(|m| !matches!(m, Message::Tool(_))) {
+        // `get`s and `settle`: the indexes are the halted turn's (in range by construction).
+        if transcript.get(open.index + 1..).unwrap_or_default().iter().any(|m| !matches!(m, Message::Tool(_))) {
             return Err(cannot("the halted turn is not the last turn of the transcript (was it already resumed?)"));
         }
-        let outstanding: Vec<usize> = (0..open.calls.len()).filter(|&i| open.results[i].is_none()).collect();
+        let outstanding: Vec<usize> = (0..open.calls.len()).filter(|&i| open.results.get(i).is_some_and(Option::is_none)).collect();
         let Some(&first_outstanding) = outstanding.first() else {
             return Err(cannot("every call of the halted turn already has a result (was it already resumed?)"));
         };
         let relay_ids: Vec<String> = pending.relay_calls().into_iter().map(|c| c.id).collect();
-        if pending.is_relay() && !relay_ids.iter().any(|id| outstanding.iter().any(|&i| &open.calls[i].id == id)) {
+        if pending.is_relay() && !relay_ids.iter().any(|id| outstanding.iter().any(|&i| open.calls.get(i).is_some_and(|c| &c.id == id))) {
             return Err(cannot("the pending request's calls are not outstanding in the transcript's halted turn"));
         }
         transcript.truncate(open.index + 1);
@@ -63,12 +64,7 @@ impl Run {
         };
         for (i, r) in open.results.iter().enumerate() {
             if let Some(r) = r {
-                slots.slots[i] = Some(ToolOutcome::Result(ToolResult {
-                    output: r.output.clone(),
-                    is_error: r.is_error,
-                    metadata: None,
-                    parts: r.parts.clone(),
-                }));
+                slots.settle(i, ToolResult { output: r.output.clone(), is_error: r.is_error, metadata: None, parts: r.parts.clone() });
             }
         }
 
@@ -82,22 +78,24 @@ impl Run {
         // every outstanding call (docs/decisions.md, item 4).
         let wants_refusal = pending.rerun_on_decline && !pending.is_relay();
         for &i in &outstanding {
-            let call = &open.calls[i];
+            let Some(call) = open.calls.get(i) else { continue };
             let is_relay = relay_ids.contains(&call.id) || run.toolkit.get(&call.name).is_some_and(|t| t.is_relay());
             if !answer.ok && (is_relay || !wants_refusal) {
-                slots.slots[i] = Some(ToolOutcome::Result(declined(&pending)));
+                slots.settle(i, declined(&pending));
                 continue;
             }
             if is_relay {
                 let r = relay_output(&answer, &call.id, shorthand_free)
                     .unwrap_or_else(|| ToolResult::error(format!("no result supplied on resume for {}", call.name)));
                 shorthand_free = false;
-                slots.slots[i] = Some(ToolOutcome::Result(r));
+                slots.settle(i, r);
                 continue;
             }
             // A non-relay call: re-executed; the halted one gets the answer as ctx.answer (docs/decisions.md, item 4).
             let halted = !pending.is_relay() && i == first_outstanding;
-            slots.record[i] = true;
+            if let Some(r) = slots.record.get_mut(i) {
+                *r = true;
+            }
             let inv = run.dispatch(i, call, halted.then(|| answer.clone()));
             slots.note_parsed(&inv);
             invocations.push(inv);

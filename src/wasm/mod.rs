@@ -28,12 +28,21 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = include_str!("types.d.ts");
 
-thread_local! {
-    static IDS: Rc<IdGen> = Rc::new(IdGen::new(Box::new(|| js_sys::Date::now() as u64)));
-}
+/// A static of the edge. This wasm runs on one thread (the crate's allocator is built for no
+/// other kind of wasm), so a static needs no lock. `thread_local!` would do the same with its
+/// lazy initialisation and access-error paths (with the `Debug` of its error and of a struct):
+/// about 380 B gzip.
+pub(crate) struct Local<T>(pub T);
+
+// SAFETY: without the atomics feature a wasm module has one thread, so no value is ever seen
+// from two. (With it, `Local` is not `Sync` and a static of it does not compile.)
+#[cfg(not(target_feature = "atomics"))]
+unsafe impl<T> Sync for Local<T> {}
+
+static IDS: Local<std::cell::OnceCell<Rc<IdGen>>> = Local(std::cell::OnceCell::new());
 
 pub(crate) fn ids() -> Rc<IdGen> {
-    IDS.with(Rc::clone)
+    IDS.0.get_or_init(|| Rc::new(IdGen::new(Box::new(|| js_sys::Date::now() as u64)))).clone()
 }
 
 /// The functions of the API that hold no state, by kind (`FnOp`, named in pkg-template/api.js and

@@ -8,6 +8,7 @@ use super::convert::{from_js, opt_function, string_arg, to_js};
 use crate::declare;
 use crate::error::{Error, Result};
 use crate::tool::{ToolSpec, Toolkit as CoreToolkit};
+use crate::util::{read, write};
 use js_sys::{Array, Function, Reflect};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -30,13 +31,11 @@ fn decode_tool(v: &JsValue, i: usize) -> Result<(ToolSpec, Option<Function>)> {
     Ok((spec, run))
 }
 
-thread_local! {
-    /// Decoded `Toolkit` instances by id, so a run does not re-read and re-validate every tool
-    /// object. An entry lives as long as its `Toolkit` (removed by `dropToolkit`). A short list,
-    /// not a map: hosts hold a handful of toolkits, and a map's hashing code would cost more
-    /// wasm bytes than the lookups ever save.
-    static REGISTRY: RefCell<Vec<(u32, Decoded)>> = const { RefCell::new(Vec::new()) };
-}
+/// Decoded `Toolkit` instances by id, so a run does not re-read and re-validate every tool
+/// object. An entry lives as long as its `Toolkit` (removed by `dropToolkit`). A short list,
+/// not a map: hosts hold a handful of toolkits, and a map's hashing code would cost more
+/// wasm bytes than the lookups ever save.
+static REGISTRY: super::Local<RefCell<Vec<(u32, Decoded)>>> = super::Local(RefCell::new(Vec::new()));
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]
 extern "C" {
@@ -61,13 +60,14 @@ pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
     }
     let kit = kit_of(toolkit);
     if let Some(id) = kit.as_f64() {
-        let found = REGISTRY.with(|r| r.borrow().iter().find(|(k, _)| f64::from(*k) == id).map(|(_, d)| d.clone()));
+        let found = read(&REGISTRY.0).iter().find(|(k, _)| f64::from(*k) == id).map(|(_, d)| d.clone());
         // Bound to an id with no entry: its `free()` dropped it.
         return found.ok_or_else(|| Error::bad_input("the toolkit was freed"));
     }
-    match kit.dyn_into::<Array>() {
-        Ok(list) => decode_list(&list),
-        Err(_) => Err(Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }")),
+    // `kitOf` gives an array or nothing (no `Array.isArray` import for this).
+    match kit.is_object() {
+        true => decode_list(kit.unchecked_ref()),
+        false => Err(Error::bad_input("toolkit must be a Toolkit from createToolkit() or { tools: [...] }")),
     }
 }
 
@@ -75,8 +75,9 @@ pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
 fn decode_list(list: &Array) -> Result<Decoded> {
     let mut specs = Vec::with_capacity(list.length() as usize);
     let mut fns = Vec::new();
-    for (i, v) in list.iter().enumerate() {
-        let (spec, run) = decode_tool(&v, i)?;
+    // By index: `Array::iter` reads through an import of its own (`get_unchecked`).
+    for i in 0..list.length() {
+        let (spec, run) = decode_tool(&list.get(i), i as usize)?;
         if let Some(f) = run {
             fns.push((spec.name.clone(), f));
         }
@@ -118,7 +119,7 @@ pub fn toolkit_id(list: &JsValue, toolkit: &JsValue) -> Result<u32> {
     let decoded = decode_list(&list.ok_or_else(|| Error::bad_input("createToolkit needs { tools: [...] } or an array of tools"))?)?;
     let id = kit_id(toolkit, true);
     forget(id);
-    REGISTRY.with(|r| r.borrow_mut().push((id, decoded)));
+    write(&REGISTRY.0).push((id, decoded));
     Ok(id)
 }
 
@@ -130,5 +131,5 @@ pub fn drop_toolkit(id: &JsValue) -> JsValue {
 }
 
 fn forget(id: u32) {
-    REGISTRY.with(|r| r.borrow_mut().retain(|(k, _)| *k != id));
+    write(&REGISTRY.0).retain(|(k, _)| *k != id);
 }

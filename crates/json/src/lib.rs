@@ -53,17 +53,18 @@ pub fn write_str(out: &mut String, s: &str) {
 
 /// An unsigned integer, as serde_json writes it (no formatting machinery).
 pub fn write_u64(out: &mut String, mut n: u64) {
+    // From the last digit back; no index (a panic path): u64::MAX has 20 digits.
     let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
+    let mut len = 0;
+    for d in buf.iter_mut().rev() {
+        *d = b'0' + (n % 10) as u8;
+        len += 1;
         n /= 10;
         if n == 0 {
             break;
         }
     }
-    for &b in &buf[i..] {
+    for &b in buf.iter().skip(buf.len() - len) {
         out.push(char::from(b));
     }
 }
@@ -91,7 +92,11 @@ pub fn write_value(out: &mut String, v: &Value) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&n.to_string()),
+        // Written in place: `to_string` makes a String first, and its `expect` on the `Display`
+        // result links a panic path.
+        Value::Number(n) => {
+            let _ = core::fmt::Write::write_fmt(out, format_args!("{n}"));
+        }
         Value::String(s) => write_str(out, s),
         Value::Array(a) => {
             out.push('[');

@@ -258,13 +258,15 @@ impl Reader<'_> {
             }
             over
         };
+        // The digits just read, by `get` (always in range): an index or a slice would compile a
+        // panic path per site.
         let int_start = self.i;
         let n = self.digits();
-        if n == 0 || (n > 1 && self.b[int_start] == b'0') {
+        if n == 0 || (n > 1 && self.b.get(int_start) == Some(&b'0')) {
             self.i = int_start + usize::from(n > 0);
             return self.fail("invalid number");
         }
-        let over = take(&mut sig, &mut scale, &self.b[int_start..self.i], false);
+        let over = take(&mut sig, &mut scale, self.b.get(int_start..self.i).unwrap_or_default(), false);
         let mut float = false;
         if self.peek() == b'.' {
             self.i += 1;
@@ -274,7 +276,7 @@ impl Reader<'_> {
             }
             // Overflow starts afresh, as in serde_json's `parse_decimal`: after an integer part
             // that overflowed at 1844674407370955161, one fraction digit up to 5 still fits.
-            take(&mut sig, &mut scale, &self.b[from..self.i], true);
+            take(&mut sig, &mut scale, self.b.get(from..self.i).unwrap_or_default(), true);
             float = true;
         }
         if matches!(self.peek(), b'e' | b'E') {
@@ -288,7 +290,13 @@ impl Reader<'_> {
             // An `i32`, added to the digits' scale exactly, as serde_json does (a cap would be
             // wrong after a million digits). Past `i32` serde_json gives 0, or refuses a nonzero
             // significand with a positive exponent, whatever the scale.
-            match self.b[from..self.i].iter().try_fold(0i32, |e, &d| e.checked_mul(10)?.checked_add(i32::from(d - b'0'))) {
+            match self
+                .b
+                .get(from..self.i)
+                .unwrap_or_default()
+                .iter()
+                .try_fold(0i32, |e, &d| e.checked_mul(10)?.checked_add(i32::from(d - b'0')))
+            {
                 Some(exp) => scale += i64::from(if neg_exp { -exp } else { exp }),
                 None if sig != 0 && !neg_exp => return self.fail("number out of range"),
                 None => sig = 0,
