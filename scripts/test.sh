@@ -6,7 +6,7 @@
 # workerd, the extension example in Chromium and Firefox, and the www page in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh --browser
+./scripts/setup.sh --test
 export PATH="$PWD/tools/js/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 mkdir -p target   # logs below live here; a fresh clone has no target/ yet
