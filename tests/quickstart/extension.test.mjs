@@ -75,6 +75,10 @@ test("pkg-template/README.md: manifest.json and sw.js with the package copied in
     }, `${model.url}/v1`);
     assert.equal(answer, "Done. lookup_price → $12.50");
     assert.equal(model.requests.at(-1).headers.authorization, "Bearer sk-quickstart");
+    // The conversation goes on: the next prompt reaches the model after the first exchange.
+    assert.equal(await sw.evaluate(() => ask("And the red one?")), "Done. lookup_price → $12.50");
+    const users = model.requests.at(-1).body.messages.filter((m) => m.role === "user").map((m) => m.content);
+    assert.deepEqual(users, ["What does the blue mug cost?", "And the red one?"]);
     const stored = await sw.evaluate(() => chrome.storage.local.get(null));
     const conversation = Object.entries(stored).find(([k]) => k.includes("console"));
     assert.ok(conversation, `the conversation is in chrome.storage.local (keys: ${Object.keys(stored).join(", ")})`);
