@@ -40,6 +40,9 @@ async function wranglerDev(code, cwd) {
   });
   servers.push(server);
   assert.doesNotMatch(server.output(), /\bERROR\b|✘/u, "wrangler started without errors");
+  // esbuild's and wrangler's config warnings (a missing compatibility_date, the shipped glue's
+  // duplicate keys) print as [WARNING]; `[wrangler:warn]` lines are about the network (Request.cf).
+  assert.doesNotMatch(server.output(), /\[WARNING\]/u, "wrangler started without warnings");
   return port;
 }
 
