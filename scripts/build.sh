@@ -7,6 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/tools/js/node_modules/.bin:$HOME/.cargo/bin:$PATH"   # npm binaryen's wasm-opt
+# Panic locations name their source files, and a dependency's path starts with CARGO_HOME, which
+# differs between machines (57 B gzip between two homes): mapped to one short prefix, the wasm is
+# the same size on every machine, and smaller.
+export RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=/c"
 pkg=${PKG:-pkg}
 out=target/wasm-pack/web${FEATURES:+-$FEATURES}
 # wasm-pack leaves the snippets of an earlier build in place: a helper since removed would ship

@@ -3,10 +3,11 @@
 # in Node, headless Chromium (page and service worker) and headless Firefox ESR (page, dedicated
 # and service worker), the TypeScript typings check, publint and arethetypeswrong, the package
 # from its tarball under each bundler, and node --test against the built package in Node, in
-# workerd, the extension example in Chromium and Firefox, and the www page in Chromium.
+# workerd, the extension example in Chromium and Firefox, the www page in Chromium, and the
+# READMEs' quick starts as written (tests/quickstart).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh --browser
+./scripts/setup.sh --test
 export PATH="$PWD/tools/js/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 mkdir -p target   # logs below live here; a fresh clone has no target/ yet
@@ -70,5 +71,5 @@ tgz=$(cd pkg && npm pack --silent --pack-destination ../target | tail -1)
 echo "== the package from its tarball under esbuild, Vite (8, 6 and its dev server), webpack 5 (in Chromium) and wrangler (in workerd); zod, valibot and arktype tools; wrangler bundles a linked install with no warning; the API reference (TypeDoc) builds"
 node --test tests/bundlers/
 
-echo "== node --test: the package in Node; MCP and the other tool sources against the official SDKs' servers; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; Chromium (Playwright): MV3 extensions and the www page; Firefox ESR (geckodriver): the MV3 extension example"
-node --test tests/js/ tests/mcp/ tests/workerd/ tests/extension/ tests/proxy/ tests/www.test.mjs tests/firefox/
+echo "== node --test: the package in Node; MCP and the other tool sources against the official SDKs' servers; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; Chromium (Playwright): MV3 extensions and the www page; Firefox ESR (geckodriver): the MV3 extension example; the READMEs' quick starts as written, in a clean copy (Node, the page and the extension in Chromium, the Worker under wrangler dev)"
+node --test tests/js/ tests/mcp/ tests/workerd/ tests/extension/ tests/proxy/ tests/www.test.mjs tests/firefox/ tests/quickstart/

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Copies the built package (pkg/) and the scripted model (demo/scripted-logic.mjs) into an
+# example folder, which imports them as ./pkg/… and ./scripted-logic.mjs:
+#   ./scripts/copy-pkg.sh examples/extension
+#   ./scripts/copy-pkg.sh examples/worker
+# Idempotent: the folder's pkg/ is replaced as a whole (`cp -r pkg dir/pkg` a second time would
+# nest the copy in dir/pkg/pkg and leave the old build in use). Run it again after every build.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ $# = 1 ] || { echo "usage: $0 <folder>   e.g. $0 examples/extension" >&2; exit 2; }
+[ -d "$1" ] || { echo "!! $1 is not a folder" >&2; exit 1; }
+dest=$(cd "$1" && pwd)
+[ "$dest" != "$root" ] || { echo "!! $1 is the repository itself: its pkg/ is the source" >&2; exit 1; }
+[ -f "$root/pkg/package.json" ] || { echo "!! $root/pkg is not built: run ./scripts/build.sh (or ./scripts/demo.sh) first" >&2; exit 1; }
+rm -rf "$dest/pkg"
+cp -R "$root/pkg" "$dest/pkg"
+cp "$root/demo/scripted-logic.mjs" "$dest/scripted-logic.mjs"
+echo "copied pkg/ ($(node -p 'require(process.argv[1]).version' "$root/pkg/package.json")) and scripted-logic.mjs into $1"

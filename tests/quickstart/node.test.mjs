@@ -1,0 +1,43 @@
+// The Node quick starts, as written: README.md's (the package installed from the clone's pkg/ by
+// the README's own commands) and the package README's (installed from the packed tarball), each
+// `app.mjs` run with node against the scripted model (OPENAI_BASE_URL, as the README says).
+import test, { after, before } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { block, cleanCopy, projectWithTarball, quickstarts, removeCopy, scriptedModel, sh, substitute } from "./readme.mjs";
+
+let copy, model;
+before(async () => { copy = cleanCopy("node"); model = await scriptedModel(); });
+after(async () => { await model?.close(); removeCopy(copy); });
+
+/**
+ * Runs `app.mjs` in `dir` as the README says, against the scripted model (served by this process:
+ * the child runs asynchronously); resolves to its stdout.
+ */
+const runApp = async (dir) => (await promisify(execFile)(process.execPath, ["app.mjs"], {
+  cwd: dir, encoding: "utf8", timeout: 30_000,
+  env: { ...process.env, OPENAI_BASE_URL: `${model.url}/v1`, OPENAI_API_KEY: "sk-quickstart" },
+})).stdout;
+
+test("README.md: install from the clone's pkg/, then app.mjs answers with the tool's result", async () => {
+  const blocks = quickstarts(path.join(copy, "README.md"));
+  // The one edit: the README's placeholder for where the clone is.
+  sh(substitute(block(blocks, "node-install", "bash"), "/path/to/toolnexus-wasm", copy), path.dirname(copy));
+  const project = path.join(path.dirname(copy), "my-agent");
+  assert.ok(fs.existsSync(path.join(project, "node_modules/toolnexus-wasm/package.json")), "the package is installed");
+  fs.writeFileSync(path.join(project, "app.mjs"), block(blocks, "node", "js"));
+  const before = model.requests.length;
+  assert.equal((await runApp(project)).trim(), "Done. lookup_price → $12.50");
+  assert.equal(model.requests.length - before, 2, "two model calls: the tool call, then the answer");
+  assert.equal(model.requests.at(-1).headers.authorization, "Bearer sk-quickstart");
+});
+
+test("pkg-template/README.md: installed from the tarball, app.mjs answers with the tool's result", async () => {
+  const blocks = quickstarts(path.join(copy, "pkg-template/README.md"));
+  const project = projectWithTarball(copy);
+  fs.writeFileSync(path.join(project, "app.mjs"), block(blocks, "node", "js"));
+  assert.equal((await runApp(project)).trim(), "Done. lookup_price → $12.50");
+});
