@@ -158,19 +158,19 @@ pub async fn discard(store: &dyn ConversationStore, id: &str, keep_history: bool
     let Some(pending) = state.pending else { return Ok(()) };
     if let Some(turn) = last_tool_turn(&transcript) {
         let declined = declined(&pending).output;
-        let outs = turn
-            .calls
-            .iter()
-            .zip(&turn.results)
-            .filter(|(_, r)| r.is_none())
-            .map(|(c, _)| ToolOutput {
-                call_id: c.id.clone(),
-                name: c.name.clone(),
-                output: declined.clone(),
-                is_error: true,
-                parts: Vec::new(),
-            })
-            .collect();
+        // A loop, not an adapter chain: each chain collected is its own copy in the wasm.
+        let mut outs = Vec::new();
+        for (c, r) in turn.calls.iter().zip(&turn.results) {
+            if r.is_none() {
+                outs.push(ToolOutput {
+                    call_id: c.id.clone(),
+                    name: c.name.clone(),
+                    output: declined.clone(),
+                    is_error: true,
+                    parts: Vec::new(),
+                });
+            }
+        }
         transcript.push(Message::Tool(outs));
     }
     let mut closed = ConversationState::new(state.style, &transcript, None);

@@ -98,7 +98,11 @@ impl<H: HookHost> Hooks for JsonHooks<H> {
         model: &str,
         turn: u32,
     ) -> LocalBoxFuture<'_, Result<Option<LlmChange>>> {
-        let tools = Value::Array(tools.iter().map(ToolSpec::to_value).collect());
+        let mut list = Vec::with_capacity(tools.len());
+        for t in tools {
+            list.push(t.to_value());
+        }
+        let tools = Value::Array(list);
         let arg = obj(vec![("messages", Value::Array(messages)), ("tools", tools), ("model", model.into()), ("turn", turn.into())]);
         Box::pin(async move {
             let Some(mut o) = self.object(Hook::BeforeLlm, arg).await? else { return Ok(None) };

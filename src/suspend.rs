@@ -363,12 +363,25 @@ pub fn is_relay_request(request: Option<&Value>) -> bool {
 pub fn relay_calls_of(request: Option<&Value>) -> crate::error::Result<Value> {
     let req = Request::from_host(request, "request")?;
     let calls = if req.is_relay() { req.relay_calls() } else { Vec::new() };
-    Ok(Value::Array(calls.into_iter().map(RelayCall::into_value).collect()))
+    Ok(Value::Array(relay_values(calls)))
+}
+
+/// Relay calls as data, by a loop: each collected adapter chain is its own copy in the wasm.
+fn relay_values(calls: Vec<RelayCall>) -> Vec<Value> {
+    let mut out = Vec::with_capacity(calls.len());
+    for c in calls {
+        out.push(c.into_value());
+    }
+    out
 }
 
 pub fn relay_answer(request_id: &str, results: Vec<RelayResult>) -> Answer {
     let mut data = Map::new();
-    data.insert("results".into(), Value::Array(results.into_iter().map(RelayResult::into_value).collect()));
+    let mut list = Vec::with_capacity(results.len());
+    for r in results {
+        list.push(r.into_value());
+    }
+    data.insert("results".into(), Value::Array(list));
     Answer { id: request_id.into(), ok: true, data: Some(data), reason: None }
 }
 
@@ -420,7 +433,7 @@ pub fn merge_for_halt(suspended: &[Request]) -> Option<Request> {
     let mut first = suspended.first()?.clone();
     let mut calls: Vec<Value> = Vec::new();
     for r in suspended.iter().filter(|r| r.is_relay()) {
-        calls.extend(r.relay_calls().into_iter().map(RelayCall::into_value));
+        calls.append(&mut relay_values(r.relay_calls()));
     }
     if !calls.is_empty() {
         first.data.get_or_insert_with(Map::new).insert("calls".into(), Value::Array(calls));

@@ -134,7 +134,11 @@ impl ToolSpec {
 
 /// Every character outside `[a-zA-Z0-9_-]` becomes `_`.
 pub fn sanitize_name(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        out.push(if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' });
+    }
+    out
 }
 
 /// The declarations a run offers the model, in the order they were added. Cloning is cheap

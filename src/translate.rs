@@ -111,7 +111,9 @@ fn tool_calls(reply: &ModelReply) -> Vec<Value> {
     let mut out = Vec::with_capacity(reply.turn.calls.len());
     for c in &reply.turn.calls {
         let mut fields = vec![("id", c.id.as_str().into()), ("name", c.name.as_str().into()), ("arguments", arguments(c))];
-        fields.extend(extra_content(c).map(|e| ("extra_content", e)));
+        if let Some(e) = extra_content(c) {
+            fields.push(("extra_content", e));
+        }
         out.push(obj(fields));
     }
     out
@@ -245,7 +247,9 @@ impl CallSubject for Translation<'_, '_> {
                     let function = obj(vec![("name", c.name.as_str().into()), ("arguments", arguments(c))]);
                     let mut fields =
                         vec![("index", i.into()), ("id", c.id.as_str().into()), ("type", "function".into()), ("function", function)];
-                    fields.extend(extra_content(c).map(|e| ("extra_content", e)));
+                    if let Some(e) = extra_content(c) {
+                        fields.push(("extra_content", e));
+                    }
                     calls.push(obj(fields));
                 }
                 self.emit(obj(vec![("tool_calls", Value::Array(calls))]), None, None);

@@ -54,17 +54,28 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
 /// A first guess at the body's length, so that it is written into one buffer: the texts it
 /// carries plus room for keys, ids and schemas.
 fn body_hint(req: &ModelRequest) -> usize {
-    let text: usize = req
-        .messages
-        .iter()
-        .map(|m| match m {
-            Message::System(t) | Message::User(t) => t.len() + 40,
-            Message::UserParts(p) => p.iter().map(|p| p.text().len() + 80).sum(),
-            Message::Assistant(turn) => {
-                turn.text.len() + 40 + turn.calls.iter().map(|c| c.arguments.len() + c.name.len() + 80).sum::<usize>()
+    // Loops, not `map(..).sum()` chains: each is its own copy in the wasm.
+    let mut text = 0;
+    for m in req.messages {
+        match m {
+            Message::System(t) | Message::User(t) => text += t.len() + 40,
+            Message::UserParts(p) => {
+                for p in p {
+                    text += p.text().len() + 80;
+                }
             }
-            Message::Tool(outs) => outs.iter().map(|o| o.output.len() + o.call_id.len() + 40 + o.parts.len() * 80).sum(),
-        })
-        .sum();
+            Message::Assistant(turn) => {
+                text += turn.text.len() + 40;
+                for c in &turn.calls {
+                    text += c.arguments.len() + c.name.len() + 80;
+                }
+            }
+            Message::Tool(outs) => {
+                for o in outs {
+                    text += o.output.len() + o.call_id.len() + 40 + o.parts.len() * 80;
+                }
+            }
+        }
+    }
     256 + text + req.tools.len() * 256
 }

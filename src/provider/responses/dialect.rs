@@ -192,7 +192,10 @@ pub(crate) fn read_item(o: &Map<String, Value>, out: &mut Vec<Message>, run: &mu
         Some("function_call") => turn.calls.push(function_call(&Value::Object(o.clone()))?),
         Some(_) => {
             // Copied without the tag (a map's `remove` links index-map removal, 2 KB of wasm).
-            let item = o.iter().filter(|(k, _)| k.as_str() != ORIGIN_KEY).map(|(k, v)| (k.clone(), v.clone())).collect();
+            let mut item = Map::new();
+            for (k, v) in o.iter().filter(|(k, _)| k.as_str() != ORIGIN_KEY) {
+                item.insert(k.clone(), v.clone());
+            }
             keep_item(turn, Value::Object(item));
         }
     }
