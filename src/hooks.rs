@@ -68,7 +68,11 @@ pub fn merge_params(body: &mut Value, params: &Map<String, Value>) {
                 (k, _) if FORBIDDEN_PARAMS.contains(&k) => {}
                 ("tools", Value::Array(extra)) if extra.is_empty() => {}
                 ("tools", Value::Array(extra)) => match b.get_mut("tools") {
-                    Some(Value::Array(tools)) => tools.extend(extra.iter().cloned()),
+                    Some(Value::Array(tools)) => {
+                        for t in extra {
+                            tools.push(t.clone());
+                        }
+                    }
                     _ => {
                         b.insert("tools".into(), v.clone());
                     }

@@ -11,7 +11,11 @@ pub use toolnexus_json::*;
 /// `parts.join(sep)` (and `concat` with `""`) by a plain loop: `alloc`'s generic joiner is
 /// about 1 KB of wasm for a few error texts and metric names.
 pub fn join(parts: &[&str], sep: &str) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + sep.len()).sum());
+    let mut len = 0;
+    for p in parts {
+        len += p.len() + sep.len();
+    }
+    let mut out = String::with_capacity(len);
     for (i, p) in parts.iter().enumerate() {
         if i > 0 {
             out.push_str(sep);

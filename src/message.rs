@@ -318,7 +318,7 @@ pub fn balance(messages: &mut Vec<Message>) {
                 }
                 if !missing.is_empty() {
                     if let Some(Message::Tool(outs)) = messages.get_mut(j - 1).filter(|_| j > i + 1) {
-                        outs.extend(missing);
+                        outs.append(&mut missing);
                     } else {
                         crate::util::insert(messages, i + 1, Message::Tool(missing));
                         j += 1;

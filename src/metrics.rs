@@ -240,7 +240,9 @@ pub fn js_number(f: f64) -> String {
         out.resize(out.len() + (-point) as usize, b'0');
         out.extend_from_slice(&digits);
     } else {
-        out.extend(digits.first());
+        if let Some(&d) = digits.first() {
+            out.push(d);
+        }
         if k > 1 {
             out.push(b'.');
             out.extend_from_slice(digits.get(1..).unwrap_or_default());

@@ -105,10 +105,12 @@ struct TurnSlots {
 }
 
 /// `n` empty slots. `vec![None; n]` clones a `None` per slot through the element type's
-/// `Clone`, which at opt-level z is a call per slot.
+/// `Clone`, which at opt-level z is a call per slot; `resize_with` is an iterator's copy per type.
 pub(super) fn nones<T>(n: usize) -> Vec<Option<T>> {
     let mut v = Vec::with_capacity(n);
-    v.resize_with(n, || None);
+    for _ in 0..n {
+        v.push(None);
+    }
     v
 }
 
@@ -470,17 +472,14 @@ impl Run {
     /// The turn cap stopped a run that was still calling tools: always `incomplete` with
     /// `limit: "maxTurns"`, and `text` is the last assistant text of this run (may be empty).
     fn finish_exhausted(&mut self) -> Step {
-        let text = self
-            .transcript
-            .get(self.segment_start..)
-            .unwrap_or_default()
-            .iter()
-            .rev()
-            .find_map(|m| match m {
-                Message::Assistant(t) => Some(t.text.clone()),
-                _ => None,
-            })
-            .unwrap_or_default();
+        // A loop, not `find_map`: each adapter's fold is its own copy in the wasm.
+        let mut text = String::new();
+        for m in self.transcript.get(self.segment_start..).unwrap_or_default().iter().rev() {
+            if let Message::Assistant(t) = m {
+                text = t.text.clone();
+                break;
+            }
+        }
         self.finish(Status::Incomplete, text, Some("maxTurns".into()), None)
     }
 
