@@ -23,14 +23,10 @@
 #[macro_use]
 extern crate alloc;
 
-/// What std's prelude gives and a `no_std` crate's does not.
+/// What std's prelude gives and a `no_std` crate's does not (its own file, below every module
+/// that takes it).
 #[allow(unused_imports)]
-pub(crate) mod prelude {
-    pub use alloc::borrow::ToOwned;
-    pub use alloc::boxed::Box;
-    pub use alloc::string::{String, ToString};
-    pub use alloc::vec::Vec;
-}
+pub(crate) mod prelude;
 
 #[cfg(all(target_arch = "wasm32", not(feature = "std"), not(feature = "mcp")))]
 #[panic_handler]
