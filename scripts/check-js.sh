@@ -8,17 +8,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/tools/js/node_modules/.bin:$PATH"
 out=target/checkjs
-rm -rf "$out" && mkdir -p "$out/mcp"
+rm -rf "$out" && mkdir -p "$out/mcp" "$out/workflows"
 cp tests/checkjs/tsconfig.json tests/checkjs/shims.d.ts "$out"/
 cp pkg-template/*.js "$out"/
 cp pkg-template/mcp/*.js "$out"/mcp/
+cp pkg-template/workflows/*.js "$out"/workflows/
 cp src/wasm/host.js "$out"/host.js
 cp src/wasm/mcp.js "$out"/mcp.js   # it imports ./host.js, as in src/wasm/
 cp src/wasm/mcp_auth.js "$out"/mcp_auth.js   # so does this
 cp target/wasm-pack/web/toolnexus_wasm.js target/wasm-pack/web/toolnexus_wasm.d.ts "$out"/
 cat tests/checkjs/glue.d.ts >> "$out"/toolnexus_wasm.d.ts
 cp target/wasm-pack/web-mcp/toolnexus_mcp.js target/wasm-pack/web-mcp/toolnexus_mcp.d.ts "$out"/mcp/
-missing=$(grep -L "^// @ts-check" "$out"/*.js "$out"/mcp/*.js | grep -v "toolnexus_wasm.js\|toolnexus_mcp.js" || true)
+missing=$(grep -L "^// @ts-check" "$out"/*.js "$out"/mcp/*.js "$out"/workflows/*.js | grep -v "toolnexus_wasm.js\|toolnexus_mcp.js" || true)
 [ -z "$missing" ] || { echo "!! shipped JS without // @ts-check: $missing"; exit 1; }
 tsc -p "$out/tsconfig.json"
 echo "check-js: every shipped JS file type-checks"

@@ -81,4 +81,14 @@ mod tests {
         assert!(backoff_ms(10.0, 1, 0.999) < 120.0);
         assert!(retryable_status(529) && retryable_status(429) && !retryable_status(400) && !retryable_status(501));
     }
+
+    /// The Workflow's model step throws (so Workflows retries it) on exactly these statuses.
+    #[test]
+    fn the_workflow_model_step_retries_what_the_core_retries() {
+        let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/workflows/index.js")).unwrap();
+        let list = src.split("const RETRYABLE = [").nth(1).and_then(|s| s.split(']').next()).expect("RETRYABLE in workflows/index.js");
+        let js: Vec<u16> = list.split(',').map(|n| n.trim().parse().unwrap()).collect();
+        let core: Vec<u16> = (100..600).filter(|s| retryable_status(*s)).collect();
+        assert_eq!(js, core);
+    }
 }

@@ -33,6 +33,10 @@ pub struct Request {
     /// by tools whose other side must be told (an MCP server's question is answered `decline`).
     #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub rerun_on_decline: bool,
+    /// The tool call this request suspends (set by the loop): a host keys durable waits by it
+    /// (a Workflow's `waitForEvent`), since a request's own id may be made afresh on a replay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_id: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -198,6 +202,9 @@ impl Request {
         if self.rerun_on_decline {
             fields.push(("rerunOnDecline", true.into()));
         }
+        if let Some(c) = &self.call_id {
+            fields.push(("callId", c.as_str().into()));
+        }
         json::obj(fields)
     }
 
@@ -220,7 +227,14 @@ impl Request {
             data: json::opt_object(o, "data", what)?,
             expires_at: json::opt_str(o, "expiresAt", what)?,
             rerun_on_decline: json::opt_bool(o, "rerunOnDecline", what)?.unwrap_or(false),
+            call_id: json::opt_str(o, "callId", what)?,
         })
+    }
+
+    /// This request as the suspension of the tool call `id`.
+    pub fn for_call(mut self, id: &str) -> Request {
+        self.call_id = Some(id.into());
+        self
     }
 
     pub fn is_relay(&self) -> bool {
@@ -499,11 +513,15 @@ mod tests {
             data: Some(d.clone()),
             expires_at: Some("2026-01-01T00:00:00Z".into()),
             rerun_on_decline: false,
+            call_id: None,
         };
         assert_eq!(
             serde_json::to_string(&r).unwrap(),
             r#"{"id":"r1","kind":"input","prompt":"p","url":"u","data":{"k":"v"},"expiresAt":"2026-01-01T00:00:00Z"}"#
         );
+        let tagged = r.clone().for_call("c_1");
+        assert_eq!(crate::json::to_text(&tagged.to_value()), serde_json::to_string(&tagged).unwrap());
+        assert_eq!(Request::from_json(&tagged.to_value(), "pending").unwrap().call_id.as_deref(), Some("c_1"));
         let a = Answer { id: "r1".into(), ok: true, data: Some(d), reason: None };
         assert_eq!(serde_json::to_string(&a).unwrap(), r#"{"id":"r1","ok":true,"data":{"k":"v"}}"#);
     }

@@ -28,6 +28,7 @@ fn an_ok_answer_reruns_the_tool_once_with_ctx_answer() {
     assert_eq!(calls[1].1, json!({"x": 1}), "same args on the retry");
     assert_eq!(calls[1].2.as_ref().unwrap().id, w.seen.borrow()[0].id, "ctx.answer is the host's answer");
     assert_eq!(w.seen.borrow()[0].kind, "authorization");
+    assert_eq!(w.seen.borrow()[0].call_id.as_deref(), Some("c1"), "a suspension names the call it suspends");
 }
 
 #[test]
@@ -58,6 +59,9 @@ fn several_suspensions_in_a_turn_wait_concurrently() {
     assert_eq!(w.max_outstanding.get(), 3, "all three waitFor calls were outstanding at once");
     let seen = w.seen.borrow();
     assert!(seen.iter().all(|q| q.kind == "tool_call" && q.data.as_ref().unwrap()["calls"].as_array().unwrap().len() == 1));
+    let mut named: Vec<_> = seen.iter().map(|q| q.call_id.clone().unwrap()).collect();
+    named.sort();
+    assert_eq!(named, ["c1", "c2", "c3"], "each relay wait is keyed by its call (a Workflow's waitForEvent)");
     assert_eq!(r.tool_calls.iter().map(|c| c.output.as_str()).collect::<Vec<_>>(), ["clicked c1", "clicked c2", "clicked c3"]);
     let sent = p.bodies()[1]["messages"].as_array().unwrap().clone();
     assert!(balanced(&sent));

@@ -114,6 +114,7 @@ impl ToolExecutor for World {
     fn execute<'a>(
         &'a self,
         name: &'a str,
+        _id: &'a str,
         args: &'a Map<String, Value>,
         answer: Option<&'a Answer>,
     ) -> LocalBoxFuture<'a, Result<ToolOutcome>> {

@@ -117,6 +117,8 @@ pub trait ToolExecutor {
     fn execute<'a>(
         &'a self,
         name: &'a str,
+        // The provider's id of the call: a host names durable work after it (a Workflow step).
+        id: &'a str,
         args: &'a Map<String, Value>,
         answer: Option<&'a Answer>,
     ) -> LocalBoxFuture<'a, Result<ToolOutcome>>;

@@ -53,7 +53,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
             let result = if ran { after_tool(&inv, turn, r, env).await? } else { r };
             return write(run).on_tool_outcome(slot, ToolOutcome::Result(result));
         }
-        ToolOutcome::Suspend(req) => req,
+        ToolOutcome::Suspend(req) => req.for_call(&inv.call.id),
     };
     let Some(waiter) = env.waiter else {
         return write(run).on_tool_outcome(slot, ToolOutcome::Suspend(req));
@@ -77,7 +77,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
         };
         match execute(&inv, Some(&answer), env).await? {
             ToolOutcome::Result(r) => break after_tool(&inv, turn, r, env).await?,
-            ToolOutcome::Suspend(next) => match ask_again(&req, next, answers) {
+            ToolOutcome::Suspend(next) => match ask_again(&req, next.for_call(&inv.call.id), answers) {
                 Ok(next) => req = next,
                 Err(result) => break result,
             },
@@ -119,7 +119,7 @@ async fn execute(inv: &Invocation, answer: Option<&Answer>, env: &Env<'_>) -> Re
             ),
         }
     } else {
-        env.tools.execute(&inv.call.name, &inv.args, answer).await?
+        env.tools.execute(&inv.call.name, &inv.call.id, &inv.args, answer).await?
     };
     report(inv, &outcome, (env.clock)() - t0, env);
     Ok(outcome)

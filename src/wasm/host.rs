@@ -33,7 +33,7 @@ extern "C" {
     #[wasm_bindgen(js_name = callModel)]
     fn call_model(f: &JsValue, url: &str, head: &str, body: &str, signal: &JsValue, stream: bool, max: f64) -> Promise;
     #[wasm_bindgen(js_name = callTool)]
-    fn call_tool(f: &Function, args: &str, signal: &JsValue, answer: Option<String>) -> Promise;
+    fn call_tool(f: &Function, args: &str, signal: &JsValue, answer: Option<String>, id: &str) -> Promise;
     /// `createClient`'s options as JSON text, without the store; `""` for a value that is not
     /// JSON data (a cycle, a BigInt), which the core refuses.
     #[wasm_bindgen(js_name = optionsJson)]
@@ -170,6 +170,7 @@ impl ToolExecutor for RunHost<'_> {
     fn execute<'a>(
         &'a self,
         name: &'a str,
+        id: &'a str,
         args: &'a Map<String, Value>,
         answer: Option<&'a Answer>,
     ) -> LocalBoxFuture<'a, Result<ToolOutcome>> {
@@ -182,7 +183,7 @@ impl ToolExecutor for RunHost<'_> {
             crate::json::write_object(&mut text, args);
             let answer = answer.map(|a| crate::json::to_text(&a.clone().into_value()));
             // `callTool` (host.js) never rejects: a throw is a failed result fed back to the model.
-            let result = match await_js(&guard(&call_tool(f, &text, self.signal, answer), self.signal)).await {
+            let result = match await_js(&guard(&call_tool(f, &text, self.signal, answer, id), self.signal)).await {
                 Ok(out) => {
                     let out: Array = out.unchecked_into();
                     ToolResult::from_host_reply(name, out.get(0).as_f64(), out.get(1).as_string().unwrap_or_default())

@@ -20,6 +20,8 @@ export interface Suspension {
    * (`kind: "input"`) set it, so the server hears `decline` / `cancel`.
    */
   rerunOnDecline?: boolean;
+  /** The tool call this suspends (its `ToolContext.toolCallId`); set by the loop. */
+  callId?: string;
 }
 
 /** @deprecated Renamed `Suspension` (this name shadowed fetch's `Request`). */
@@ -83,6 +85,8 @@ export interface ToolResult {
 
 /** The second argument of a tool's run function. */
 export interface ToolContext {
+  /** The provider's id of this call (stable across a resume and a Workflow replay). */
+  toolCallId: string;
   /** Present only when the tool is re-run after its suspension was answered. */
   answer?: Answer;
   /** The run's signal, when one was given. */

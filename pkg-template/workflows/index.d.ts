@@ -1,0 +1,59 @@
+/**
+ * The agent loop inside a Cloudflare Workflow: model calls and tool calls are `step.do` steps,
+ * suspensions (relay calls, approvals, MCP questions) park as `step.waitForEvent` until
+ * `instance.sendEvent(answerEvent(suspension, answer))`.
+ * @module toolnexus-wasm/workflows
+ */
+import type { Answer, ClientOptions, Part, RunResult, Suspension, Tool } from "../toolnexus_wasm.js";
+
+/** A duration as Workflows reads it: milliseconds, or text such as `"10 minutes"`, `"7 days"`. */
+export type WorkflowDuration = number | string;
+
+/** A step's policy, as `step.do(name, config, fn)` takes it. */
+export interface WorkflowStepConfig {
+  retries?: { limit: number; delay: WorkflowDuration; backoff?: "constant" | "linear" | "exponential" };
+  timeout?: WorkflowDuration;
+}
+
+/** What of Cloudflare's `WorkflowStep` the loop uses (the `step` of `run(event, step)`). */
+export interface WorkflowStepLike {
+  do<T>(name: string, config: WorkflowStepConfig, fn: () => Promise<T>): Promise<T>;
+  do<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  waitForEvent<T = unknown>(name: string, options: { type: string; timeout?: WorkflowDuration }): Promise<{ payload: T; type: string; timestamp: Date }>;
+}
+
+/** A suspension as a Workflow parks on it: `event` is the event type its answer is sent as. */
+export interface WorkflowSuspension extends Suspension {
+  event: string;
+}
+
+export interface WorkflowRunOptions {
+  /** createClient's options (style, model, apiKey, baseUrl, …); `retries` is 0 unless given (Workflows retries the model step). */
+  client: ClientOptions;
+  tools?: Tool[];
+  prompt: string | Part[];
+  /** How long each suspension waits for its answer before it is answered `{ ok: false, reason: "expired" }`. Default "7 days". */
+  waitTimeout?: WorkflowDuration;
+  /** The model step's policy. Default: 5 retries, 2 s exponential backoff, 5 minute timeout. */
+  modelStep?: WorkflowStepConfig;
+  /** The tool steps' policy. Default: no retries (a tool's throw is its result), 10 minute timeout. */
+  toolStep?: WorkflowStepConfig;
+  /** Called once per suspension, in a step of its own (`ask <callId>`): publish it where an answerer finds it. */
+  onSuspend?: (suspension: WorkflowSuspension) => void | Promise<void>;
+  /** Called once per suspension when it is answered or expires, in a step (`answered <callId>`). */
+  onResolve?: (suspension: WorkflowSuspension, answer: Answer) => void | Promise<void>;
+  /** Keep `messages` in the result (a Workflow's output is capped at 1 MiB; default false). */
+  keepMessages?: boolean;
+}
+
+/** Runs the agent inside `run(event, step)`; resolves to the run's result (without `messages` unless `keepMessages`). */
+export declare function runInWorkflow(step: WorkflowStepLike, options: WorkflowRunOptions): Promise<Omit<RunResult, "messages"> & { messages?: RunResult["messages"] }>;
+
+/** The event for `instance.sendEvent` that answers `suspension` (as onSuspend was given it). */
+export declare function answerEvent(
+  suspension: Pick<WorkflowSuspension, "event" | "id"> | Pick<Suspension, "callId" | "id">,
+  answer: Omit<Answer, "id"> & { id?: string },
+): { type: string; payload: Answer };
+
+/** The event type of round `round` (1 first) of the suspension of call `callId`. */
+export declare function eventType(callId: string, round: number): string;

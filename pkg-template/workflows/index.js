@@ -1,0 +1,188 @@
+// @ts-check
+// `toolnexus-wasm/workflows`: the agent loop inside a Cloudflare Workflow (`WorkflowEntrypoint`'s
+// `run(event, step)`). Nothing here is a second loop: the client's host seams are pointed at the
+// Workflow's steps. The model's HTTP call is the client's `fetch`, run as `step.do("model N")`;
+// each tool's `run` is `step.do("tool <name> <callId>")`; every suspension (a relay call, an
+// approval, an MCP question or authorization) reaches `waitFor`, which parks the run as
+// `step.waitForEvent("wait <callId>")` until `instance.sendEvent(answerEvent(suspension, answer))`.
+//
+// Workflows replays `run()` from its start after any restart, handing back each finished step's
+// result instead of running it again. The loop is deterministic given those results (the same
+// model replies and tool results give the same calls, with the same ids, in the same order), so
+// a replay makes the same steps in the same order, and no tool runs twice. What the loop makes
+// afresh on a replay (a relay request's own id) never names a step or an event: the call id
+// does. See docs/decisions.md.
+import { createClient, ToolnexusError } from "../api.js";
+
+// The statuses a provider gives for overload or a passing failure: the model step throws on them
+// so that Workflows retries it with its policy (the core's `retryable_status`, which a native
+// test checks this list against). Any other status is the call's reply, kept as the step result.
+const RETRYABLE = [429, 500, 502, 503, 504, 529];
+
+/** The model step's policy when none is given: Workflows retries, ours stay off. */
+const MODEL_STEP = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "5 minutes" };
+/** A tool's throw is its result (the model reads it), never retried: a tool may not be idempotent. */
+const TOOL_STEP = { retries: { limit: 0, delay: 0 }, timeout: "10 minutes" };
+
+// The response headers a reply is read with (the rest are not kept in the step result).
+const KEPT = ["content-type", "retry-after", "retry-after-ms"];
+
+/**
+ * Runs the agent on `options.prompt` inside a Workflow and resolves to its result (without the
+ * transcript, unless `keepMessages`: a Workflow's output is capped at 1 MiB).
+ * @param {any} step the Workflow's `WorkflowStep`
+ * @param {any} options
+ */
+export async function runInWorkflow(step, options) {
+  const o = options !== null && typeof options === "object" ? options : {};
+  if (typeof step?.do !== "function" || typeof step?.waitForEvent !== "function") {
+    throw bad("runInWorkflow(step, options): `step` must be the Workflow's step (with do and waitForEvent)");
+  }
+  const { client: c = {}, tools = [], prompt, waitTimeout = "7 days", onSuspend, onResolve, keepMessages } = o;
+  const modelStep = o.modelStep ?? MODEL_STEP;
+  const toolStep = o.toolStep ?? TOOL_STEP;
+  if (c === null || typeof c !== "object") throw bad("runInWorkflow: `client` must be createClient's options");
+  if (!Array.isArray(tools)) throw bad("runInWorkflow: `tools` must be an array of tools");
+  for (const [k, f] of [["onSuspend", onSuspend], ["onResolve", onResolve]]) {
+    if (f != null && typeof f !== "function") throw bad(`runInWorkflow: \`${k}\` must be a function`);
+  }
+  const fetchFn = c.fetch ?? globalThis.fetch;
+  let calls = 0;
+  const rounds = new Map();
+  const client = createClient({
+    retries: 0,
+    ...c,
+    // One model call, one step: the reply is read whole inside it and kept as its result.
+    fetch: async (/** @type {string} */ url, /** @type {RequestInit} */ init) => {
+      const n = ++calls;
+      const r = await step.do(`model ${n}`, modelStep, async () => {
+        const res = await fetchFn.call(globalThis, url, { ...init, signal: undefined });
+        const body = await res.text();
+        if (RETRYABLE.includes(res.status)) throw new Error(`model ${n}: HTTP ${res.status} (retried by Workflows)`);
+        /** @type {Record<string, string>} */
+        const headers = {};
+        for (const k of KEPT) {
+          const v = res.headers.get(k);
+          if (v != null) headers[k] = v;
+        }
+        return { status: res.status, headers, body };
+      });
+      return new Response(r.body, { status: r.status, headers: r.headers });
+    },
+    waitFor: async (/** @type {any} */ pending) => {
+      const callId = String(pending?.callId ?? pending?.data?.calls?.[0]?.id ?? pending?.id);
+      const n = (rounds.get(callId) ?? 0) + 1;
+      rounds.set(callId, n);
+      const name = `${callId}${n > 1 ? ` #${n}` : ""}`;
+      const suspension = { ...pending, event: eventType(callId, n) };
+      if (onSuspend) await step.do(short(`ask ${name}`), TOOL_STEP, async () => void (await onSuspend(suspension)));
+      let answer;
+      try {
+        const ev = await step.waitForEvent(short(`wait ${name}`), { type: suspension.event, timeout: waitTimeout });
+        answer = answerOf(ev?.payload, pending.id);
+      } catch (e) {
+        if (!isTimeout(e)) throw e;
+        answer = { id: pending.id, ok: false, reason: "expired" };
+      }
+      if (onResolve) await step.do(short(`answered ${name}`), TOOL_STEP, async () => void (await onResolve(suspension, answer)));
+      return answer;
+    },
+  });
+  try {
+    const seen = new Map();
+    const toolkit = tools.map((t) => stepTool(t, step, toolStep, seen));
+    const result = await client.run(prompt, { toolkit: { tools: toolkit } });
+    /** @type {Record<string, unknown>} */
+    const out = {};
+    for (const k of Object.keys(result)) if (keepMessages || k !== "messages") out[k] = result[k];
+    return out;
+  } finally {
+    client.free();
+  }
+}
+
+// A tool whose `run` is a step named after its call (`tool click c_12`, then `#2`, `#3` for the
+// re-runs an answer brings). Its throw is kept as the step's result and thrown again outside,
+// so a replay sees the same failure without running the tool. A relay tool (no `run`) is as is.
+function stepTool(tool, step, config, seen) {
+  const run = tool?.run;
+  if (typeof run !== "function") return tool;
+  return {
+    ...tool,
+    run: async (/** @type {unknown} */ args, /** @type {any} */ ctx) => {
+      const id = ctx?.toolCallId;
+      const n = (seen.get(id) ?? 0) + 1;
+      seen.set(id, n);
+      const r = await step.do(short(`tool ${tool.name} ${id}${n > 1 ? ` #${n}` : ""}`), config, async () => {
+        try {
+          return { value: (await run(args, ctx)) ?? null };
+        } catch (e) {
+          return { error: e instanceof Error ? e.message : String(e) };
+        }
+      });
+      if ("error" in r) throw new Error(r.error);
+      return r.value;
+    },
+  };
+}
+
+/**
+ * The event that answers `suspension` (as `onSuspend` was given it) with `answer`:
+ * `instance.sendEvent(answerEvent(suspension, answer))` resumes the instance parked on it.
+ * `answer` is an Answer without its id (`{ ok: true, data }`, `{ ok: false, reason }`) or with it.
+ */
+export function answerEvent(suspension, answer) {
+  const type = suspension?.event ?? (suspension?.callId ? eventType(String(suspension.callId), 1) : undefined);
+  if (typeof type !== "string" || !EVENT.test(type)) throw bad("answerEvent: the suspension has no event type (pass the one onSuspend was given)");
+  if (answer === null || typeof answer !== "object" || typeof answer.ok !== "boolean") {
+    throw bad("answerEvent: the answer must be an object with a boolean `ok` ({ ok: true, data } or { ok: false, reason })");
+  }
+  let payload;
+  try {
+    payload = JSON.parse(JSON.stringify({ ...answer, id: suspension.id ?? answer.id }));
+  } catch {
+    throw bad("answerEvent: the answer must be JSON data");
+  }
+  return { type, payload };
+}
+
+// Workflows' event types: letters, digits, `_` and `-`, at most 100 characters. A call id that
+// fits names its event as it is; another (or a later round of a call that asks again) is named
+// by a 64-bit FNV-1a digest, which no provider's call id (`call_…`, `toolu_…`) can look like.
+const EVENT = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}$/;
+export function eventType(callId, round) {
+  if (round === 1 && /^[A-Za-z0-9_][A-Za-z0-9_-]{0,79}$/.test(callId)) return callId;
+  return "tnx-" + fnv(`${callId}\n${round}`);
+}
+
+function fnv(s) {
+  let h = 0xcbf29ce484222325n;
+  for (const b of new TextEncoder().encode(s)) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(16).padStart(16, "0");
+}
+
+// An event's payload as the loop's answer to the request it waits on. The event's type bound it
+// to this call, so the request's id (made afresh on a replay) is set here. A payload that is no
+// answer declines the call with a reason saying so: the run goes on, nothing is lost.
+function answerOf(p, id) {
+  if (p === null || typeof p !== "object" || typeof p.ok !== "boolean") return { id, ok: false, reason: "invalid answer event (answerEvent builds one)" };
+  return { ...p, id };
+}
+
+// A wait's timeout: Workflows throws a `WorkflowTimeoutError` (its message says "timed out").
+function isTimeout(e) {
+  try {
+    return e?.name === "WorkflowTimeoutError" || /timed out/i.test(e?.message ?? "");
+  } catch {
+    return false;
+  }
+}
+
+// Step names are at most 256 characters (a tool name and a call id fit; this keeps any other).
+function short(name) {
+  return name.length > 256 ? name.slice(0, 235) + " " + fnv(name) : name;
+}
+
+function bad(message) {
+  return new ToolnexusError(message, "bad_input");
+}

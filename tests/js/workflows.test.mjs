@@ -1,0 +1,217 @@
+// `toolnexus-wasm/workflows` against a model of the Workflows engine's replay rules (the real
+// runtime, Miniflare's, is driven in tests/workflows/): each `run()` starts from the top; a
+// finished step hands back its kept result without running; a wait with no event yet parks the
+// instance, and the next `run()` after an event replays to it. The loop must make the same steps
+// in the same order from the same results, and run each tool exactly once.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { defineTool, relayTool } from "toolnexus-wasm";
+import { answerEvent, eventType, runInWorkflow } from "toolnexus-wasm/workflows";
+import { respond } from "../../demo/scripted-logic.mjs";
+
+const PARK = Symbol("park");
+
+/** One Workflow instance: its kept step results and its event queue, across replays of run(). */
+function instance(run) {
+  const kept = new Map(); // "<name>-<n>" → { value } | { error }
+  const events = [];
+  const log = [];
+  const timedOut = new Set();
+  let attempts = 0;
+  const engine = {
+    log,
+    kept,
+    failNext: new Map(), // step name → how many attempts throw before the real one
+    send: (e) => events.push(e),
+    expire: (name) => timedOut.add(name),
+    get attempts() { return attempts; },
+    async replay() {
+      const counts = new Map();
+      const key = (name) => {
+        const n = (counts.get(name) ?? 0) + 1;
+        counts.set(name, n);
+        return `${name}-${n}`;
+      };
+      const step = {
+        async do(name, config, fn) {
+          if (typeof config === "function") fn = config;
+          const k = key(name);
+          const hit = kept.get(k);
+          if (hit) {
+            if ("error" in hit) throw hit.error;
+            return structuredClone(hit.value);
+          }
+          log.push(name);
+          const limit = config?.retries?.limit ?? 5;
+          for (let i = 0; ; i++) {
+            attempts++;
+            try {
+              const left = engine.failNext.get(name) ?? 0;
+              if (left) engine.failNext.set(name, left - 1);
+              const v = await fn();
+              if (left) throw new Error("injected");
+              kept.set(k, { value: structuredClone(v) });
+              return v;
+            } catch (e) {
+              if (i >= limit) { kept.set(k, { error: e }); throw e; }
+            }
+          }
+        },
+        async waitForEvent(name, { type }) {
+          const k = key(name);
+          const hit = kept.get(k);
+          if (hit) {
+            if ("error" in hit) throw hit.error;
+            return hit.value;
+          }
+          log.push(name);
+          if (timedOut.has(name)) {
+            const e = Object.assign(new Error("Execution timed out after 1000ms"), { name: "WorkflowTimeoutError" });
+            kept.set(k, { error: e });
+            throw e;
+          }
+          const i = events.findIndex((e) => e.type === type);
+          if (i < 0) throw PARK;
+          const [ev] = events.splice(i, 1);
+          kept.set(k, { value: ev });
+          return ev;
+        },
+      };
+      try {
+        return { done: await run(step) };
+      } catch (e) {
+        if (e === PARK || e?.cause === PARK || String(e?.message).includes("Symbol(park)") || engine.parked(e)) return { parked: true };
+        throw e;
+      }
+    },
+    parked: () => false,
+  };
+  return engine;
+}
+
+// The scripted model as the client's fetch (no network): `#mixed` calls lookup_price and the
+// relay tool click, then sums up the results.
+function scriptedFetch(counter, fail) {
+  return async (url, init) => {
+    counter.calls++;
+    if (fail?.()) return new Response("overloaded", { status: 503 });
+    const headers = Object.fromEntries(Object.entries(init.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    const r = respond(new URL(url).pathname, headers, init.body);
+    return new Response(JSON.stringify(r.body), { status: r.status, headers: { "content-type": "application/json" } });
+  };
+}
+
+function agent({ counter, fail, opened, runs, extra = {} }) {
+  const lookup = defineTool({
+    name: "lookup_price",
+    description: "price of an item",
+    inputSchema: { type: "object", properties: { item: { type: "string" } } },
+    run: async ({ item }) => (runs.push(item), `$3 for ${item}`),
+  });
+  const click = relayTool("click", "click an element", { type: "object", properties: { selector: { type: "string" } } });
+  return (step) =>
+    runInWorkflow(step, {
+      client: { style: "openai", baseUrl: "http://model/v1", model: "m", apiKey: "k", fetch: scriptedFetch(counter, fail) },
+      tools: [lookup, click],
+      prompt: "#mixed buy the red mug",
+      onSuspend: (s) => void opened.push(s),
+      ...extra,
+    });
+}
+
+// The engine treats a rejected run() as parked when its last step parked: PARK reaches the loop
+// through `waitFor`, which fails the run with a host_callback error.
+function parkedBy(engine) {
+  engine.parked = (e) => e?.code === "host_callback" || /park/.test(String(e?.message));
+  return engine;
+}
+
+test("workflows: parks on a relay call, resumes on its event, every tool once, same steps on every replay", async () => {
+  const counter = { calls: 0 }, opened = [], runs = [];
+  const wf = parkedBy(instance(agent({ counter, opened, runs })));
+  assert.deepEqual(await wf.replay(), { parked: true });
+  const first = [...wf.log].sort();
+  assert.deepEqual(first, ["ask call_0_1", "model 1", "tool lookup_price call_0_0", "wait call_0_1"].sort());
+  assert.equal(opened.length, 1);
+  const s = opened[0];
+  assert.equal(s.kind, "tool_call");
+  assert.equal(s.callId, "call_0_1");
+  assert.equal(s.event, "call_0_1");
+  // A restart before the answer: the replay parks again on the same wait, running nothing again.
+  assert.deepEqual(await wf.replay(), { parked: true });
+  assert.deepEqual([...wf.log].sort(), [...first, "wait call_0_1"].sort(), "only the wait is tried again");
+  assert.equal(counter.calls, 1);
+  assert.deepEqual(runs, ["red mug"]);
+  wf.send(answerEvent(s, { ok: true, data: { output: "clicked #buy" } }));
+  const { done } = await wf.replay();
+  assert.equal(done.status, "done");
+  assert.equal(done.text, "Summary: lookup_price → $3 for red mug; click → clicked #buy");
+  assert.equal(done.messages, undefined, "the transcript stays out of the Workflow's output");
+  assert.equal(counter.calls, 2);
+  assert.deepEqual(runs, ["red mug"], "the tool ran once over three replays");
+  // A replay of the finished instance: every step is kept, nothing runs, the same result.
+  const before = wf.log.length;
+  assert.deepEqual((await wf.replay()).done, done);
+  assert.equal(wf.log.length, before);
+  assert.equal(counter.calls, 2);
+  assert.equal(opened.length, 1, "onSuspend ran once");
+});
+
+test("workflows: a model step that fails is retried by the engine, and no tool runs twice", async () => {
+  const counter = { calls: 0 }, opened = [], runs = [];
+  let n = 0;
+  const wf = parkedBy(instance(agent({ counter, opened, runs, fail: () => ++n === 2 })));
+  await wf.replay();
+  wf.send(answerEvent(opened[0], { ok: true, data: { output: "clicked" } }));
+  const { done } = await wf.replay();
+  assert.equal(done.status, "done");
+  assert.equal(counter.calls, 3, "model 2 was tried twice (a 503, then the reply)");
+  assert.deepEqual(runs, ["red mug"]);
+  assert.deepEqual(wf.log.filter((s) => s.startsWith("model")), ["model 1", "model 2"]);
+});
+
+test("workflows: a wait that times out answers { ok: false, reason: expired }", async () => {
+  const counter = { calls: 0 }, opened = [], runs = [];
+  const wf = parkedBy(instance(agent({ counter, opened, runs })));
+  wf.expire("wait call_0_1");
+  const { done } = await wf.replay();
+  assert.equal(done.status, "done");
+  assert.match(done.text, /click → declined\/expired: /);
+});
+
+test("workflows: an approval parks keyed by its call; a refusal never runs the tool", async () => {
+  for (const ok of [true, false]) {
+    const counter = { calls: 0 }, opened = [], runs = [];
+    const buy = defineTool({
+      name: "lookup_price", description: "p", inputSchema: { type: "object" }, needsApproval: true,
+      run: async ({ item }) => (runs.push(item), `$3 for ${item}`),
+    });
+    const wf = parkedBy(instance((step) => runInWorkflow(step, {
+      client: { style: "openai", baseUrl: "http://model/v1", model: "m", apiKey: "k", fetch: scriptedFetch(counter) },
+      tools: [buy], prompt: "#mixed go", onSuspend: (s) => void opened.push(s),
+      waitTimeout: "1 hour",
+    })));
+    await wf.replay();
+    const approval = opened.find((s) => s.kind === "approval");
+    assert.equal(approval.callId, "call_0_0");
+    assert.deepEqual(approval.data, { name: "lookup_price", arguments: { item: "red mug" } });
+    wf.send(answerEvent(approval, ok ? { ok: true } : { ok: false, reason: "declined" }));
+    const { done } = await wf.replay();
+    assert.equal(done.status, "done");
+    assert.deepEqual(runs, ok ? ["red mug"] : []);
+  }
+});
+
+test("workflows: events and their types", () => {
+  assert.equal(eventType("call_abc-1", 1), "call_abc-1");
+  for (const odd of ["toolu 01/x", "x".repeat(120), "é"]) assert.match(eventType(odd, 1), /^tnx-[0-9a-f]{16}$/);
+  assert.notEqual(eventType("c1", 2), eventType("c1", 3));
+  assert.match(eventType("c1", 2), /^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}$/);
+  const e = answerEvent({ id: "pnd-1", event: "c1" }, { ok: true, data: { output: "x" } });
+  assert.deepEqual(e, { type: "c1", payload: { ok: true, data: { output: "x" }, id: "pnd-1" } });
+  assert.equal(answerEvent({ id: "p", callId: "c9" }, { ok: false }).type, "c9");
+  for (const [s, a] of [[{}, { ok: true }], [{ event: "c1" }, { data: 1 }], [{ event: "c1" }, null], [{ event: "bad type!" }, { ok: true }]]) {
+    assert.throws(() => answerEvent(s, a), (err) => err.code === "bad_input");
+  }
+  assert.rejects(runInWorkflow({}, {}), (err) => err.code === "bad_input");
+});
