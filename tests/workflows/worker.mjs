@@ -1,0 +1,59 @@
+// A Worker with an agent Workflow, for tests/workflows: the agent prices an item with a JS tool
+// (which reports each execution to the test's counter server, so executions are counted across
+// runtime restarts) and clicks through the relay tool `click`, whose calls park the instance.
+// Open suspensions are kept in KV by instance; routes start, list, answer and read instances.
+import { WorkflowEntrypoint } from "cloudflare:workers";
+import { defineTool, relayTool } from "./pkg/workerd.js";
+import { answerEvent, runInWorkflow } from "./pkg/workflows/workerd.js";
+
+export class Agent extends WorkflowEntrypoint {
+  async run(event, step) {
+    const env = this.env;
+    const id = event.instanceId;
+    const lookup = defineTool({
+      name: "lookup_price",
+      description: "The price of an item",
+      inputSchema: { type: "object", properties: { item: { type: "string" } }, required: ["item"] },
+      run: async ({ item }, ctx) => {
+        await fetch(`${env.COUNTER_URL}/tool?instance=${id}&call=${ctx.toolCallId}`, { method: "POST" });
+        return `$3 for ${item}`;
+      },
+    });
+    const click = relayTool("click", "Click an element", { type: "object", properties: { selector: { type: "string" } } });
+    return runInWorkflow(step, {
+      client: { style: env.STYLE, baseUrl: env.MODEL_URL, model: "scripted", apiKey: env.API_KEY },
+      tools: [lookup, click],
+      prompt: event.payload.prompt,
+      waitTimeout: event.payload.waitTimeout ?? "1 hour",
+      modelStep: { retries: { limit: 3, delay: "50 milliseconds", backoff: "constant" }, timeout: "1 minute" },
+      onSuspend: (s) => env.OPEN.put(`${id}/${s.event}`, JSON.stringify(s)),
+      onResolve: (s) => env.OPEN.delete(`${id}/${s.event}`),
+    });
+  }
+}
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    const id = url.searchParams.get("id");
+    if (url.pathname === "/start") {
+      const body = await request.json();
+      const instance = await env.AGENT.create({ id: body.id, params: { prompt: body.prompt, waitTimeout: body.waitTimeout } });
+      return Response.json({ id: instance.id });
+    }
+    if (url.pathname === "/open") {
+      const { keys } = await env.OPEN.list({ prefix: `${id}/` });
+      return Response.json(await Promise.all(keys.map(async (k) => JSON.parse(await env.OPEN.get(k.name)))));
+    }
+    if (url.pathname === "/answer") {
+      const { suspension, answer } = await request.json();
+      await (await env.AGENT.get(id)).sendEvent(answerEvent(suspension, answer));
+      return Response.json({ sent: true });
+    }
+    if (url.pathname === "/status") {
+      const s = await (await env.AGENT.get(id)).status();
+      return Response.json({ status: s.status, output: s.output, error: s.error });
+    }
+    return new Response("not found", { status: 404 });
+  },
+};
