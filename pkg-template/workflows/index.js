@@ -49,6 +49,7 @@ export async function runInWorkflow(step, options) {
   const fetchFn = c.fetch ?? globalThis.fetch;
   let calls = 0;
   const rounds = new Map();
+  /** @type {any} the Client, whose methods api.js defines on its prototype */
   const client = createClient({
     retries: 0,
     ...c,

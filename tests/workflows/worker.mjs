@@ -32,13 +32,22 @@ export class Agent extends WorkflowEntrypoint {
   }
 }
 
+// The floor for bench/workflows.mjs: a Workflow that parks on one event and returns its payload.
+export class Bare extends WorkflowEntrypoint {
+  async run(event, step) {
+    await step.do("ask", async () => this.env.OPEN.put(`${event.instanceId}/bare`, JSON.stringify({ event: "bare", id: "bare" })));
+    const ev = await step.waitForEvent("wait", { type: "bare", timeout: "1 hour" });
+    return { text: ev.payload.data.output };
+  }
+}
+
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
     const id = url.searchParams.get("id");
     if (url.pathname === "/start") {
       const body = await request.json();
-      const instance = await env.AGENT.create({ id: body.id, params: { prompt: body.prompt, waitTimeout: body.waitTimeout } });
+      const instance = await (body.bare ? env.BARE : env.AGENT).create({ id: body.id, params: { prompt: body.prompt, waitTimeout: body.waitTimeout } });
       return Response.json({ id: instance.id });
     }
     if (url.pathname === "/open") {
@@ -47,11 +56,11 @@ export default {
     }
     if (url.pathname === "/answer") {
       const { suspension, answer } = await request.json();
-      await (await env.AGENT.get(id)).sendEvent(answerEvent(suspension, answer));
+      await (await (url.searchParams.has("bare") ? env.BARE : env.AGENT).get(id)).sendEvent(answerEvent(suspension, answer));
       return Response.json({ sent: true });
     }
     if (url.pathname === "/status") {
-      const s = await (await env.AGENT.get(id)).status();
+      const s = await (await (url.searchParams.has("bare") ? env.BARE : env.AGENT).get(id)).status();
       return Response.json({ status: s.status, output: s.output, error: s.error });
     }
     return new Response("not found", { status: 404 });
