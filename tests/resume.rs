@@ -154,6 +154,34 @@ fn two_non_relay_suspensions_both_rerun_on_resume_and_the_halted_one_gets_the_an
     assert_eq!(sent[4]["content"], "authed:8");
 }
 
+/// Each suspension names its call (`callId`): an answer to the second call's request reaches
+/// the second call, even while the first is outstanding too (a host answering the `pending`
+/// events of a stream in its own order); a request naming no outstanding call is refused.
+#[test]
+fn an_answer_reaches_the_call_its_request_names() {
+    let g = ids();
+    let tools = Tools::default().with("auth", move |args, a| match a {
+        None => pending_result(auth_required(&format!("https://login/{}", args["n"]), None), &g),
+        Some(a) => ToolResult::ok(format!("authed {} with {}", args["n"], a.data.as_ref().unwrap()["code"])),
+    });
+    let p = Scripted::new(vec![oa_calls(&[("a1", "auth", "{\"n\":1}"), ("a2", "auth", "{\"n\":2}")])]);
+    let r = run(Style::OpenAi, vec![native("auth")], &p, &tools, None, &[], "x").unwrap();
+    let (history, pending) = through_json(&r);
+    assert_eq!(pending.call_id.as_deref(), Some("a1"), "the halted state's request names its call");
+    let second = r.tool_calls[1].metadata.as_ref().unwrap()["pending"].clone();
+    let second = Request::from_json(&second, "pending").unwrap();
+    assert_eq!(second.call_id.as_deref(), Some("a2"));
+    let answer = ok_answer(&second, json!({"code": 9}));
+    let out = resume(Style::OpenAi, vec![native("auth")], &Scripted::new(vec![]), &tools, None, &history, second.clone(), answer).unwrap();
+    assert_eq!(out.status, Status::Pending, "the first call asks again");
+    assert_eq!(out.tool_calls[1].output, "authed 2 with 9");
+    assert!(out.tool_calls[0].is_error && out.tool_calls[0].metadata.is_some(), "the first call is not given the second's answer");
+    let stray = Request { call_id: Some("zz".into()), ..second };
+    let answer = ok_answer(&stray, json!({"code": 1}));
+    let err = resume(Style::OpenAi, vec![native("auth")], &Scripted::new(vec![]), &tools, None, &history, stray, answer).unwrap_err();
+    assert!(err.message.contains("call is not outstanding"), "{}", err.message);
+}
+
 #[test]
 fn resume_refuses_bad_answers_and_states_without_calling_the_provider() {
     let p = Scripted::new(vec![three_clicks(Style::OpenAi)]);

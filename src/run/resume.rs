@@ -56,6 +56,15 @@ impl Run {
         if pending.is_relay() && !relay_ids.iter().any(|id| outstanding.iter().any(|&i| open.calls.get(i).is_some_and(|c| &c.id == id))) {
             return Err(cannot("the pending request's calls are not outstanding in the transcript's halted turn"));
         }
+        // The call the request suspends: the one it names (`callId`, set by the loop since
+        // schema 2), else, for a request from before that, the first outstanding one.
+        let asked = match &pending.call_id {
+            Some(id) => match outstanding.iter().find(|&&i| open.calls.get(i).is_some_and(|c| &c.id == id)) {
+                Some(&i) => i,
+                None => return Err(cannot("the pending request's call is not outstanding in the transcript's halted turn")),
+            },
+            None => first_outstanding,
+        };
         transcript.truncate(open.index + 1);
         // Earlier turns get the balancing rule too: a state edited (or cut) so that an earlier
         // call lost its result would otherwise reach the provider as a call without one.
@@ -102,7 +111,7 @@ impl Run {
                 continue;
             }
             // A non-relay call: re-executed; the halted one gets the answer as ctx.answer (docs/decisions.md, item 4).
-            let halted = !pending.is_relay() && i == first_outstanding;
+            let halted = !pending.is_relay() && i == asked;
             if let Some(r) = slots.record.get_mut(i) {
                 *r = true;
             }

@@ -20,9 +20,10 @@ export class Agent extends WorkflowEntrypoint {
       },
     });
     const click = relayTool("click", "Click an element", { type: "object", properties: { selector: { type: "string" } } });
+    const screenshot = relayTool("screenshot", "A screenshot of the tab", { type: "object" });
     return runInWorkflow(step, {
       client: { style: env.STYLE, baseUrl: env.MODEL_URL, model: "scripted", apiKey: env.API_KEY },
-      tools: [lookup, click],
+      tools: [lookup, click, screenshot],
       prompt: event.payload.prompt,
       waitTimeout: event.payload.waitTimeout ?? "1 hour",
       modelStep: { retries: { limit: 3, delay: "50 milliseconds", backoff: "constant" }, timeout: "1 minute" },
@@ -61,7 +62,9 @@ export default {
     }
     if (url.pathname === "/status") {
       const s = await (await (url.searchParams.has("bare") ? env.BARE : env.AGENT).get(id)).status();
-      return Response.json({ status: s.status, output: s.output, error: s.error });
+      // The local runtime lists each step's kept result: their sizes, as JSON, for the 1 MiB cap.
+      const steps = (s.__LOCAL_DEV_STEP_OUTPUTS ?? []).map((o) => JSON.stringify(o ?? null).length);
+      return Response.json({ status: s.status, output: s.output, error: s.error, steps });
     }
     return new Response("not found", { status: 404 });
   },

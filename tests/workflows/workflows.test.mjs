@@ -107,3 +107,24 @@ test("100 concurrent instances each park and are answered once: none lost, none 
     await mf.dispose();
   }
 });
+
+test("a screenshot answered as an event reaches the model; every step result and the output stay far below 1 MiB", async () => {
+  const mf = h.runtime(h.dir("shot"));
+  try {
+    await call(mf, "/start", { id: "shot-1", prompt: "#screenshot of the tab" });
+    const [s] = await open(mf, "shot-1");
+    assert.equal(s.data.calls[0].name, "screenshot");
+    const png = Buffer.alloc(100 * 1024, 7).toString("base64");
+    await call(mf, "/answer?id=shot-1", { suspension: s, answer: { ok: true, data: { output: "the tab", parts: [{ type: "image", mediaType: "image/png", data: png }] } } });
+    const st = await finished(mf, "shot-1");
+    assert.equal(st.status, "complete", JSON.stringify(st).slice(0, 500));
+    assert.equal(st.output.text, "I received image/png of 102400 bytes.");
+    assert.ok(st.steps.length >= 3, JSON.stringify(st.steps));
+    const biggest = Math.max(...st.steps);
+    assert.ok(biggest < 150_000, `the largest step result is ${biggest} B: the screenshot's answer, once`);
+    assert.ok(JSON.stringify(st.output).length < 2_000, "the output holds no transcript");
+    console.log(`# step results (B): ${st.steps.join(", ")}; output ${JSON.stringify(st.output).length} B`);
+  } finally {
+    await mf.dispose();
+  }
+});
