@@ -8,86 +8,7 @@ import assert from "node:assert/strict";
 import { defineTool, relayTool } from "toolnexus-wasm";
 import { answerEvent, eventType, runInWorkflow } from "toolnexus-wasm/workflows";
 import { respond } from "../../demo/scripted-logic.mjs";
-
-const PARK = Symbol("park");
-
-/** One Workflow instance: its kept step results and its event queue, across replays of run(). */
-function instance(run) {
-  const kept = new Map(); // "<name>-<n>" → { value } | { error }
-  const events = [];
-  const log = [];
-  const timedOut = new Set();
-  let attempts = 0;
-  const engine = {
-    log,
-    kept,
-    failNext: new Map(), // step name → how many attempts throw before the real one
-    send: (e) => events.push(e),
-    expire: (name) => timedOut.add(name),
-    get attempts() { return attempts; },
-    async replay() {
-      const counts = new Map();
-      const key = (name) => {
-        const n = (counts.get(name) ?? 0) + 1;
-        counts.set(name, n);
-        return `${name}-${n}`;
-      };
-      const step = {
-        async do(name, config, fn) {
-          if (typeof config === "function") fn = config;
-          const k = key(name);
-          const hit = kept.get(k);
-          if (hit) {
-            if ("error" in hit) throw hit.error;
-            return structuredClone(hit.value);
-          }
-          log.push(name);
-          const limit = config?.retries?.limit ?? 5;
-          for (let i = 0; ; i++) {
-            attempts++;
-            try {
-              const left = engine.failNext.get(name) ?? 0;
-              if (left) engine.failNext.set(name, left - 1);
-              const v = await fn();
-              if (left) throw new Error("injected");
-              kept.set(k, { value: structuredClone(v) });
-              return v;
-            } catch (e) {
-              if (i >= limit) { kept.set(k, { error: e }); throw e; }
-            }
-          }
-        },
-        async waitForEvent(name, { type }) {
-          const k = key(name);
-          const hit = kept.get(k);
-          if (hit) {
-            if ("error" in hit) throw hit.error;
-            return hit.value;
-          }
-          log.push(name);
-          if (timedOut.has(name)) {
-            const e = Object.assign(new Error("Execution timed out after 1000ms"), { name: "WorkflowTimeoutError" });
-            kept.set(k, { error: e });
-            throw e;
-          }
-          const i = events.findIndex((e) => e.type === type);
-          if (i < 0) throw PARK;
-          const [ev] = events.splice(i, 1);
-          kept.set(k, { value: ev });
-          return ev;
-        },
-      };
-      try {
-        return { done: await run(step) };
-      } catch (e) {
-        if (e === PARK || e?.cause === PARK || String(e?.message).includes("Symbol(park)") || engine.parked(e)) return { parked: true };
-        throw e;
-      }
-    },
-    parked: () => false,
-  };
-  return engine;
-}
+import { instance, parkedBy } from "./workflow-engine.mjs";
 
 // The scripted model as the client's fetch (no network): `#mixed` calls lookup_price and the
 // relay tool click, then sums up the results.
@@ -117,13 +38,6 @@ function agent({ counter, fail, opened, runs, extra = {} }) {
       onSuspend: (s) => void opened.push(s),
       ...extra,
     });
-}
-
-// The engine treats a rejected run() as parked when its last step parked: PARK reaches the loop
-// through `waitFor`, which fails the run with a host_callback error.
-function parkedBy(engine) {
-  engine.parked = (e) => e?.code === "host_callback" || /park/.test(String(e?.message));
-  return engine;
 }
 
 test("workflows: parks on a relay call, resumes on its event, every tool once, same steps on every replay", async () => {
