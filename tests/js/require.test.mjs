@@ -10,7 +10,7 @@ const [major, minor] = process.versions.node.split(".").map(Number);
 const requireEsm = major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19);
 
 test("require() gives each entry's ES module itself", { skip: !requireEsm && `Node ${process.versions.node} has no require(esm)` }, async () => {
-  for (const [name, fn] of [["toolnexus-wasm", "createClient"], ["toolnexus-wasm/full", "createClient"], ["toolnexus-wasm/mcp", "mcpTools"], ["toolnexus-wasm/web-storage", "localStorageStore"], ["toolnexus-wasm/workflows", "runInWorkflow"]]) {
+  for (const [name, fn] of [["toolnexus-wasm", "createClient"], ["toolnexus-wasm/full", "createClient"], ["toolnexus-wasm/mcp", "mcpTools"], ["toolnexus-wasm/web-storage", "localStorageStore"], ["toolnexus-wasm/workflows", "runInWorkflow"], ["toolnexus-wasm/blobs", "withBlobs"]]) {
     assert.match(require.resolve(name), /\.cjs$/, `${name} resolves to its CommonJS file`);
     const cjs = require(name);
     const esm = await import(name);
@@ -18,6 +18,8 @@ test("require() gives each entry's ES module itself", { skip: !requireEsm && `No
     assert.equal(cjs[fn], esm[fn], `${name}: one module instance`);
   }
   assert.equal(require("toolnexus-wasm/mcp").ToolnexusError, require("toolnexus-wasm").ToolnexusError);
+  // A blobs error is the package's one error class.
+  assert.throws(() => require("toolnexus-wasm/blobs").withBlobs({}, {}), require("toolnexus-wasm").ToolnexusError);
   // The wasm is loaded: a client from require() runs.
   const { createClient } = require("toolnexus-wasm");
   const client = createClient({
