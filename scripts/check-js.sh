@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Type-checks every JS file the package ships (each starts with `// @ts-check`): the entries and
-# api.js of pkg-template/ (and pkg-template/mcp/), and the edge's helpers (src/wasm/host.js,
+# Type-checks every JS file the package ships (each starts with `// @ts-check`): every
+# pkg-template/*.js (the entries, api.js, the JS-only subpaths web-storage.js and blobs.js) and
+# pkg-template/mcp/*.js, and the edge's helpers (src/wasm/host.js,
 # src/wasm/mcp.js, src/wasm/mcp_auth.js), staged in target/checkjs/ the way the package lays them
 # out, beside the unminified glue wasm-bindgen made (scripts/build.sh must have run). Fails on any error and on
 # a shipped file without `// @ts-check`.

@@ -23,12 +23,15 @@ test("scripts/apidocs.sh builds the API reference of every entry, and the www pa
     ["modules/toolnexus-wasm.html", "toolnexus-wasm"],
     ["modules/toolnexus-wasm_mcp.html", "toolnexus-wasm/mcp"],
     ["modules/toolnexus-wasm_web-storage.html", "toolnexus-wasm/web-storage"],
+    ["modules/toolnexus-wasm_blobs.html", "toolnexus-wasm/blobs"],
     ["functions/toolnexus-wasm.createClient.html", "createClient"],
     ["interfaces/toolnexus-wasm.Client.html", "Client"],
     ["interfaces/toolnexus-wasm.ClientOptions.html", "ClientOptions"],
     ["classes/toolnexus-wasm.ToolnexusError.html", "ToolnexusError"],
     ["functions/toolnexus-wasm_mcp.mcpTools.html", "mcpTools"],
     ["functions/toolnexus-wasm_web-storage.localStorageStore.html", "localStorageStore"],
+    ["functions/toolnexus-wasm_blobs.withBlobs.html", "withBlobs"],
+    ["classes/toolnexus-wasm_blobs.BlobObject.html", "BlobObject"],
   ]) assert.match(page(f), new RegExp(`<title>${title} \\|`), f);
   // A member's doc comment made it through (ClientOptions documents maxTurns).
   assert.match(page("interfaces/toolnexus-wasm.ClientOptions.html"), /maxTurns/);

@@ -26,7 +26,9 @@ test("wrangler deploy --dry-run bundles every entry of a locally installed packa
     'import { createClient, createToolkit } from "toolnexus-wasm";',
     'import { mcpTools } from "toolnexus-wasm/mcp";',
     'import { localStorageStore } from "toolnexus-wasm/web-storage";',
-    "export default { async fetch() { return Response.json([createClient, createToolkit, mcpTools, localStorageStore].map((f) => typeof f)); } };",
+    'import { withBlobs, BlobObject } from "toolnexus-wasm/blobs";',
+    "export { BlobObject };",
+    "export default { async fetch() { return Response.json([createClient, createToolkit, mcpTools, localStorageStore, withBlobs].map((f) => typeof f)); } };",
     "",
   ].join("\n"));
   fs.writeFileSync(path.join(dir, "wrangler.toml"), 'name = "toolnexus-warnings"\nmain = "worker.js"\ncompatibility_date = "2026-01-01"\n');

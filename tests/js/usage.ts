@@ -258,3 +258,22 @@ export async function trust(secret: string, kv: KVNamespaceLike): Promise<string
   const stored: ConversationState | undefined | null = await client.conversationStore().get("c");
   return r.text + (stored?.signature ?? "");
 }
+
+// toolnexus-wasm/blobs: a store wrapped, a halted result packed and resumed, a value packed.
+import { withBlobs, kvBlobs, memoryBlobs, durableObjectBlobs, r2Blobs, chromeStorageBlobs, packState, unpackState, packValue, unpackValue, BlobObject } from "toolnexus-wasm/blobs";
+import type { BlobStore, BlobKey, PackedValue, R2BlobBucket, KVBlobNamespace, DurableObjectStorageLike } from "toolnexus-wasm/blobs";
+
+export async function small(kv: KVNamespaceLike & KVBlobNamespace, bucket: R2BlobBucket, storage: DurableObjectStorageLike): Promise<string> {
+  const blobs: BlobStore = kvBlobs(kv, { prefix: "b:" });
+  const client = createClient({ baseUrl: "u", style: "openai", model: "m", store: withBlobs(kvStore(kv), blobs, { threshold: 4096 }) });
+  const r = await client.run("look");
+  const packed = await packState(r, durableObjectBlobs(storage));
+  const state: RunResult = await unpackState(JSON.parse(JSON.stringify(packed)) as typeof packed, r2Blobs(bucket));
+  const step: PackedValue = await packValue({ output: state.text }, memoryBlobs());
+  const value = await unpackValue<{ output: string }>(step, chromeStorageBlobs({ area: "session" }));
+  const key: BlobKey | undefined = Object.values(packed.blobs ?? {})[0];
+  // @ts-expect-error a blob is a string
+  await memoryBlobs().put("sha256:00", 1);
+  void BlobObject;
+  return value.output + key;
+}
