@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The API reference: TypeDoc over the package's typings (the entries `toolnexus-wasm`,
 # `toolnexus-wasm/mcp`, `toolnexus-wasm/web-storage`, `toolnexus-wasm/blobs` and
-# `toolnexus-wasm/workflows` in pkg/) into www/api/, which the www page links to; the package README is its front page. Needs a built pkg/ (./scripts/build.sh) and the
-# test tooling (./scripts/setup.sh --test installs TypeDoc in tests/bundlers). A TypeDoc warning
+# `toolnexus-wasm/workflows` in pkg/) into www/api/, which the www page links to; the package
+# README is its front page. Needs a built pkg/ (./scripts/build.sh) and the test tooling
+# (./scripts/setup.sh --test installs TypeDoc in tests/bundlers). A TypeDoc warning
 # (a type the reference names but cannot show, a broken link) fails it.
 #   OUT=dir ./scripts/apidocs.sh     # into another directory
 set -euo pipefail
