@@ -67,9 +67,11 @@ async function conversation(wrap, prompts = Array.from({ length: TURNS }, (_, t)
   const client = createClient({ baseUrl: "http://model.test/v1", style: "openai", model: "m", apiKey: "k", fetch: model(), store: timed });
   for (const p of prompts) await client.ask(p, { toolkit, id: "c" });
   const stored = await inner.get("c");
+  // A load (each blob read back and its hash checked), mean of 20.
   const t0 = performance.now();
-  const loaded = await timed.get("c");
-  const loadMs = performance.now() - t0;
+  let loaded;
+  for (let i = 0; i < 20; i++) loaded = await timed.get("c");
+  const loadMs = (performance.now() - t0) / 20;
   return { checkpoints, blobPuts, final: bytes(stored), full: bytes(loaded), saveMs: timeMs / checkpoints.length, loadMs };
 }
 
@@ -104,12 +106,13 @@ const result = { output: "captured the tab", parts: [{ type: "image", data: shot
 const packed = await packValue(result, memoryBlobs());
 console.log(`a tool result with one screenshot as a step result: ${kb(bytes(result))} plain, ${bytes(packed)} B packed`);
 
-// Store limits: the largest single value each store is asked to hold.
+// Store limits: the largest single value each store is asked to hold. In a Durable Object a
+// blob is split into 60,000-character chunks (base64: 60,000 B; any text: at most 120,000 B).
 const largestBlob = bytes("data:image/png;base64," + shots[0]);
 const rows = [
-  ["Durable Object value (128 KiB)", 128 * 1024, before.maxState, Math.max(after.maxState, 60_000 * 2)],
+  ["Durable Object value (128 KiB)", 128 * 1024, before.maxState, Math.max(after.maxState, Math.min(largestBlob, 60_000))],
   ["KV value (25 MiB)", 25 * 1024 * 1024, before.maxState, Math.max(after.maxState, largestBlob)],
   ["Workflow step result (1 MiB)", 1024 * 1024, before.maxState, after.maxState],
 ];
-for (const [what, limit, b, a] of rows) console.log(`${what}: before ${kb(b)} ${b <= limit ? "fits" : "DOES NOT FIT"}; after ${kb(a)} ${a <= limit ? "fits" : "DOES NOT FIT"}`);
+for (const [what, limit, b, a] of rows) console.log(`${what}: largest value before ${kb(b)} ${b <= limit ? "fits" : "DOES NOT FIT"}; after ${kb(a)} ${a <= limit ? "fits" : "DOES NOT FIT"}`);
 console.log(`chrome.storage.local (10 MB quota without unlimitedStorage): before ${kb(before.total)} written over the conversation, after ${kb(after.total)}; held at the end: before ${kb(before.final)}, after ${kb(after.final + shots.length * largestBlob)}`);
