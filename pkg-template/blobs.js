@@ -39,7 +39,11 @@ const scopes = new WeakMap();
 const KNOWN_MAX = 10_000;
 
 function knownOf(blobs) {
-  const [backing, sub] = blobs[SCOPE] ?? [blobs, ""];
+  let scope;
+  try {
+    scope = blobs[SCOPE];
+  } catch {} // a Proxy that throws: its own scope
+  const [backing, sub] = Array.isArray(scope) ? scope : [blobs, ""];
   let bySub = scopes.get(backing);
   if (!bySub) scopes.set(backing, (bySub = new Map()));
   let known = bySub.get(sub);
