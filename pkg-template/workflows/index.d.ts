@@ -5,6 +5,7 @@
  * @module toolnexus-wasm/workflows
  */
 import type { Answer, ClientOptions, Part, RunResult, Suspension, Tool } from "../toolnexus_wasm.js";
+import type { BlobStore } from "../blobs.js";
 
 /** A duration as Workflows reads it: milliseconds, or text such as `"10 minutes"`, `"7 days"`. */
 export type WorkflowDuration = number | string;
@@ -42,6 +43,12 @@ export interface WorkflowRunOptions {
   onSuspend?: (suspension: WorkflowSuspension) => void | Promise<void>;
   /** Called once per suspension when it is answered or expires, in a step (`answered <callId>`). */
   onResolve?: (suspension: WorkflowSuspension, answer: Answer) => void | Promise<void>;
+  /**
+   * Keep long strings of tool results (images, long outputs) in this blob store: each tool step
+   * then keeps `sha256:` keys, not the bytes. Answers packed with `packState(answer, blobs)` are
+   * unpacked (and checked) when their event arrives.
+   */
+  blobs?: BlobStore;
   /** Keep `messages` in the result (a Workflow's output is capped at 1 MiB; default false). */
   keepMessages?: boolean;
 }

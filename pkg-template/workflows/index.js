@@ -13,6 +13,7 @@
 // afresh on a replay (a relay request's own id) never names a step or an event: the call id
 // does. See docs/decisions.md.
 import { createClient, ToolnexusError } from "../api.js";
+import { packValue, unpackState, unpackValue } from "../blobs.js";
 
 // The statuses a provider gives for overload or a passing failure: the model step throws on them
 // so that Workflows retries it with its policy (the core's `retryable_status`, which a native
@@ -38,7 +39,7 @@ export async function runInWorkflow(step, options) {
   if (typeof step?.do !== "function" || typeof step?.waitForEvent !== "function") {
     throw bad("runInWorkflow(step, options): `step` must be the Workflow's step (with do and waitForEvent)");
   }
-  const { client: c = {}, tools = [], prompt, waitTimeout = "7 days", onSuspend, onResolve, keepMessages } = o;
+  const { client: c = {}, tools = [], prompt, waitTimeout = "7 days", onSuspend, onResolve, keepMessages, blobs } = o;
   const modelStep = o.modelStep ?? MODEL_STEP;
   const toolStep = o.toolStep ?? TOOL_STEP;
   if (c === null || typeof c !== "object") throw bad("runInWorkflow: `client` must be createClient's options");
@@ -80,7 +81,9 @@ export async function runInWorkflow(step, options) {
       let answer;
       try {
         const ev = await step.waitForEvent(short(`wait ${name}`), { type: suspension.event, timeout: waitTimeout });
-        answer = answerOf(ev?.payload, pending.id);
+        // An answer packed by `packState` (a screenshot in a blob store) is unpacked and checked.
+        const p = blobs && ev?.payload?.blobs ? await unpackState(ev.payload, blobs) : ev?.payload;
+        answer = answerOf(p, pending.id);
       } catch (e) {
         if (!isTimeout(e)) throw e;
         answer = { id: pending.id, ok: false, reason: "expired" };
@@ -91,7 +94,7 @@ export async function runInWorkflow(step, options) {
   });
   try {
     const seen = new Map();
-    const toolkit = tools.map((t) => stepTool(t, step, toolStep, seen));
+    const toolkit = tools.map((t) => stepTool(t, step, toolStep, seen, blobs));
     const result = await client.run(prompt, { toolkit: { tools: toolkit } });
     /** @type {Record<string, unknown>} */
     const out = {};
@@ -104,8 +107,10 @@ export async function runInWorkflow(step, options) {
 
 // A tool whose `run` is a step named after its call (`tool click c_12`, then `#2`, `#3` for the
 // re-runs an answer brings). Its throw is kept as the step's result and thrown again outside,
-// so a replay sees the same failure without running the tool. A relay tool (no `run`) is as is.
-function stepTool(tool, step, config, seen) {
+// so a replay sees the same failure without running the tool. With `blobs`, the step keeps its
+// result's long strings (an image, a long output) as `sha256:` keys into the blob store, and the
+// loop gets them back, checked. A relay tool (no `run`) is as is.
+function stepTool(tool, step, config, seen, blobs) {
   const run = tool?.run;
   if (typeof run !== "function") return tool;
   return {
@@ -115,14 +120,16 @@ function stepTool(tool, step, config, seen) {
       const n = (seen.get(id) ?? 0) + 1;
       seen.set(id, n);
       const r = await step.do(short(`tool ${tool.name} ${id}${n > 1 ? ` #${n}` : ""}`), config, async () => {
+        let value;
         try {
-          return { value: (await run(args, ctx)) ?? null };
+          value = (await run(args, ctx)) ?? null;
         } catch (e) {
           return { error: e instanceof Error ? e.message : String(e) };
         }
+        return blobs ? { packed: await packValue(value, blobs) } : { value };
       });
       if ("error" in r) throw new Error(r.error);
-      return r.value;
+      return "packed" in r ? unpackValue(r.packed, blobs) : r.value;
     },
   };
 }

@@ -50,7 +50,7 @@ export async function startHarness() {
       modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
       compatibilityDate: "2026-04-01",
       workflows: { AGENT: { name: "agent", className: "Agent" }, BARE: { name: "bare", className: "Bare" } },
-      kvNamespaces: ["OPEN"],
+      kvNamespaces: ["OPEN", "BLOBS"],
       workflowsPersist: path.join(dir, "wf"),
       kvPersist: path.join(dir, "kv"),
       durableObjectsPersist: path.join(dir, "do"),

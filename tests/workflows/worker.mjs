@@ -5,6 +5,7 @@
 import { WorkflowEntrypoint } from "cloudflare:workers";
 import { defineTool, relayTool } from "./pkg/workerd.js";
 import { answerEvent, runInWorkflow } from "./pkg/workflows/workerd.js";
+import { kvBlobs, packState } from "./pkg/blobs.js";
 
 export class Agent extends WorkflowEntrypoint {
   async run(event, step) {
@@ -20,7 +21,10 @@ export class Agent extends WorkflowEntrypoint {
       },
     });
     const click = relayTool("click", "Click an element", { type: "object", properties: { selector: { type: "string" } } });
-    const screenshot = relayTool("screenshot", "A screenshot of the tab", { type: "object" });
+    // `jsShot`: the screenshot is a JS tool's result (a 100 KB image), not a relay call's answer.
+    const screenshot = event.payload.jsShot
+      ? defineTool({ name: "screenshot", description: "A screenshot", run: async () => ({ output: "the tab", parts: [{ type: "image", mediaType: "image/png", data: png() }] }) })
+      : relayTool("screenshot", "A screenshot of the tab", { type: "object" });
     return runInWorkflow(step, {
       client: { style: env.STYLE, baseUrl: env.MODEL_URL, model: "scripted", apiKey: env.API_KEY },
       tools: [lookup, click, screenshot],
@@ -29,9 +33,12 @@ export class Agent extends WorkflowEntrypoint {
       modelStep: { retries: { limit: 3, delay: "50 milliseconds", backoff: "constant" }, timeout: "1 minute" },
       onSuspend: (s) => env.OPEN.put(`${id}/${s.event}`, JSON.stringify(s)),
       onResolve: (s) => env.OPEN.delete(`${id}/${s.event}`),
+      blobs: event.payload.blobs ? kvBlobs(env.BLOBS) : undefined,
     });
   }
 }
+
+const png = () => btoa(String.fromCharCode(...new Uint8Array(100 * 1024).fill(7)));
 
 // The floor for bench/workflows.mjs: a Workflow that parks on one event and returns its payload.
 export class Bare extends WorkflowEntrypoint {
@@ -48,7 +55,8 @@ export default {
     const id = url.searchParams.get("id");
     if (url.pathname === "/start") {
       const body = await request.json();
-      const instance = await (body.bare ? env.BARE : env.AGENT).create({ id: body.id, params: { prompt: body.prompt, waitTimeout: body.waitTimeout } });
+      const { prompt, waitTimeout, blobs, jsShot } = body;
+      const instance = await (body.bare ? env.BARE : env.AGENT).create({ id: body.id, params: { prompt, waitTimeout, blobs, jsShot } });
       return Response.json({ id: instance.id });
     }
     if (url.pathname === "/open") {
@@ -56,7 +64,9 @@ export default {
       return Response.json(await Promise.all(keys.map(async (k) => JSON.parse(await env.OPEN.get(k.name)))));
     }
     if (url.pathname === "/answer") {
-      const { suspension, answer } = await request.json();
+      const { suspension, answer: plain, pack } = await request.json();
+      // `pack`: the answer's long strings go to the blob store first; the event carries keys.
+      const answer = pack ? await packState(plain, kvBlobs(env.BLOBS)) : plain;
       await (await (url.searchParams.has("bare") ? env.BARE : env.AGENT).get(id)).sendEvent(answerEvent(suspension, answer));
       return Response.json({ sent: true });
     }

@@ -128,3 +128,25 @@ test("a screenshot answered as an event reaches the model; every step result and
     await mf.dispose();
   }
 });
+
+test("with a blob store, a screenshot's bytes stay out of every step: a relay answer packed by content, a JS tool's image", async () => {
+  const mf = h.runtime(h.dir("blobs"));
+  const png = Buffer.alloc(100 * 1024, 7).toString("base64");
+  try {
+    await call(mf, "/start", { id: "relay-shot", prompt: "#screenshot of the tab", blobs: true });
+    await call(mf, "/start", { id: "js-shot", prompt: "#screenshot of the tab", blobs: true, jsShot: true });
+    const [s] = await open(mf, "relay-shot");
+    const answer = { ok: true, data: { output: "the tab", parts: [{ type: "image", mediaType: "image/png", data: png }] } };
+    await call(mf, "/answer?id=relay-shot", { suspension: s, answer, pack: true });
+    for (const id of ["relay-shot", "js-shot"]) {
+      const st = await finished(mf, id);
+      assert.equal(st.status, "complete", JSON.stringify(st).slice(0, 500));
+      assert.equal(st.output.text, "I received image/png of 102400 bytes.", id);
+      const biggest = Math.max(...st.steps);
+      assert.ok(biggest < 2_000, `${id}: the largest step result is ${biggest} B (${st.steps.join(", ")})`);
+      console.log(`# ${id} with blobs, step results (B): ${st.steps.join(", ")}`);
+    }
+  } finally {
+    await mf.dispose();
+  }
+});
