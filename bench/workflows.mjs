@@ -9,7 +9,7 @@
 //            them all, time until all are complete, and whether any was lost or answered twice
 //   node bench/workflows.mjs            # ROUNDS=30 N=100
 import { performance } from "node:perf_hooks";
-import { call, finished, open, startHarness } from "../tests/workflows/harness.mjs";
+import { call, finished, load, open, startHarness } from "../tests/workflows/harness.mjs";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 30);
 const N = Number(process.env.N ?? 100);
@@ -37,17 +37,10 @@ try {
     console.log(`resume ${k.padEnd(5)} median ${pct(xs, 50).toFixed(1)} ms  p95 ${pct(xs, 95).toFixed(1)} ms  (${xs.length} instances)`);
   }
   const before = h.executions.length;
-  const ids = Array.from({ length: N }, (_, i) => `load-${i}`);
-  const t0 = performance.now();
-  await Promise.all(ids.map((id) => call(mf, "/start", { id, prompt: "#mixed buy the red mug" })));
-  const opened = await Promise.all(ids.map((id) => open(mf, id).then((l) => l[0])));
-  const t1 = performance.now();
-  await Promise.all(ids.map((id, i) => call(mf, `/answer?id=${id}`, { suspension: opened[i], answer: { ok: true, data: { output: `clicked for ${id}` } } })));
-  const done = await Promise.all(ids.map((id) => finished(mf, id)));
-  const t2 = performance.now();
+  const { ids, done, parkedMs, doneMs } = await load(mf, N);
   const right = done.filter((s, i) => s.status === "complete" && s.output.text.endsWith(`clicked for ${ids[i]}`)).length;
   const runs = h.executions.length - before;
-  console.log(`load ${N} instances: all parked in ${(t1 - t0).toFixed(0)} ms; answered and complete in ${(t2 - t1).toFixed(0)} ms; ${right}/${N} finished with their own answer; ${runs} tool executions (1 per instance expected)`);
+  console.log(`load ${N} instances: all parked in ${parkedMs.toFixed(0)} ms; answered and complete in ${doneMs.toFixed(0)} ms; ${right}/${N} finished with their own answer; ${runs} tool executions (1 per instance expected)`);
   await mf.dispose();
 } finally {
   h.close();

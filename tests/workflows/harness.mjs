@@ -84,3 +84,18 @@ export async function until(f, ok, ms = 30_000, every = 20) {
 
 export const open = (mf, id, q = "") => until(() => call(mf, `/open?id=${id}${q}`), (l) => l.length > 0);
 export const finished = (mf, id, q = "", every) => until(() => call(mf, `/status?id=${id}${q}`), (s) => s.status === "complete" || s.status === "errored", 30_000, every);
+
+/**
+ * `n` agents started at once, each parked on its relay call, then all answered at once (each
+ * with its own text): the time until all had parked, until all were complete, and their states.
+ */
+export async function load(mf, n) {
+  const ids = Array.from({ length: n }, (_, i) => `load-${i}`);
+  const t0 = performance.now();
+  await Promise.all(ids.map((id) => call(mf, "/start", { id, prompt: "#mixed buy the red mug" })));
+  const opened = await Promise.all(ids.map((id) => open(mf, id).then((l) => l[0])));
+  const t1 = performance.now();
+  await Promise.all(ids.map((id, i) => call(mf, `/answer?id=${id}`, { suspension: opened[i], answer: { ok: true, data: { output: `clicked for ${id}` } } })));
+  const done = await Promise.all(ids.map((id) => finished(mf, id)));
+  return { ids, done, parkedMs: t1 - t0, doneMs: performance.now() - t1 };
+}

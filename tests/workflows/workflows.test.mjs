@@ -8,7 +8,7 @@
 // executions are counted across restarts of the runtime (harness.mjs).
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
-import { call, finished, open, startHarness } from "./harness.mjs";
+import { call, finished, load, open, startHarness } from "./harness.mjs";
 
 let h;
 before(async () => (h = await startHarness()));
@@ -87,22 +87,15 @@ test("100 concurrent instances each park and are answered once: none lost, none 
   h.executions.length = 0;
   const mf = h.runtime(dir);
   const n = 100;
-  const ids = Array.from({ length: n }, (_, i) => `load-${i}`);
   try {
-    const t0 = performance.now();
-    await Promise.all(ids.map((id) => call(mf, "/start", { id, prompt: "#mixed buy the red mug" })));
-    const suspensions = await Promise.all(ids.map((id) => open(mf, id).then((l) => l[0])));
-    const parked = performance.now();
-    await Promise.all(ids.map((id, i) => call(mf, `/answer?id=${id}`, { suspension: suspensions[i], answer: { ok: true, data: { output: `clicked for ${id}` } } })));
-    const done = await Promise.all(ids.map((id) => finished(mf, id)));
-    const end = performance.now();
+    const { ids, done, parkedMs, doneMs } = await load(mf, n);
     for (const [i, s] of done.entries()) {
       assert.equal(s.status, "complete", JSON.stringify(s));
       assert.equal(s.output.text, `Summary: lookup_price → $3 for red mug; click → clicked for ${ids[i]}`, "each instance got its own answer");
     }
     assert.equal(h.executions.length, n, "one tool execution per instance");
     assert.equal(new Set(h.executions.map((e) => e.split("/")[0])).size, n);
-    console.log(`# load: ${n} instances parked in ${(parked - t0).toFixed(0)} ms, answered and finished in ${(end - parked).toFixed(0)} ms`);
+    console.log(`# load: ${n} instances parked in ${parkedMs.toFixed(0)} ms, answered and finished in ${doneMs.toFixed(0)} ms`);
   } finally {
     await mf.dispose();
   }
