@@ -27,11 +27,14 @@ test("wrangler deploy --dry-run bundles every entry of a locally installed packa
     'import { mcpTools } from "toolnexus-wasm/mcp";',
     'import { localStorageStore } from "toolnexus-wasm/web-storage";',
     'import { withBlobs, BlobObject } from "toolnexus-wasm/blobs";',
+    'import { WorkflowEntrypoint } from "cloudflare:workers";',
+    'import { runInWorkflow } from "toolnexus-wasm/workflows";',
     "export { BlobObject };",
-    "export default { async fetch() { return Response.json([createClient, createToolkit, mcpTools, localStorageStore, withBlobs].map((f) => typeof f)); } };",
+    "export class Agent extends WorkflowEntrypoint { run(event, step) { return runInWorkflow(step, event.payload); } }",
+    "export default { async fetch() { return Response.json([createClient, createToolkit, mcpTools, localStorageStore, withBlobs, runInWorkflow].map((f) => typeof f)); } };",
     "",
   ].join("\n"));
-  fs.writeFileSync(path.join(dir, "wrangler.toml"), 'name = "toolnexus-warnings"\nmain = "worker.js"\ncompatibility_date = "2026-01-01"\n');
+  fs.writeFileSync(path.join(dir, "wrangler.toml"), 'name = "toolnexus-warnings"\nmain = "worker.js"\ncompatibility_date = "2026-01-01"\n\n[[workflows]]\nname = "agent"\nbinding = "AGENT"\nclass_name = "Agent"\n');
   const r = spawnSync(process.execPath, [wrangler, "deploy", "--dry-run", "--outdir", "dist"], {
     cwd: dir, encoding: "utf8",
     env: { ...process.env, CI: "true", NO_COLOR: "1", FORCE_COLOR: "0", WRANGLER_SEND_METRICS: "false", WRANGLER_LOG_PATH: path.join(dir, "logs") },
