@@ -22,7 +22,9 @@ function scriptedFetch(counter, fail) {
   };
 }
 
-function agent({ counter, fail, opened, runs, extra = {} }) {
+const BASE = { openai: "http://model/v1", responses: "http://model/v1", anthropic: "http://model", gemini: "http://model" };
+
+function agent({ counter, fail, opened, runs, style = "openai", extra = {} }) {
   const lookup = defineTool({
     name: "lookup_price",
     description: "price of an item",
@@ -32,7 +34,7 @@ function agent({ counter, fail, opened, runs, extra = {} }) {
   const click = relayTool("click", "click an element", { type: "object", properties: { selector: { type: "string" } } });
   return (step) =>
     runInWorkflow(step, {
-      client: { style: "openai", baseUrl: "http://model/v1", model: "m", apiKey: "k", fetch: scriptedFetch(counter, fail) },
+      client: { style, baseUrl: BASE[style], model: "m", apiKey: "k", fetch: scriptedFetch(counter, fail) },
       tools: [lookup, click],
       prompt: "#mixed buy the red mug",
       onSuspend: (s) => void opened.push(s),
@@ -129,3 +131,24 @@ test("workflows: events and their types", () => {
   }
   assert.rejects(runInWorkflow({}, {}), (err) => err.code === "bad_input");
 });
+
+// Every provider's replies give the same steps on a replay: call ids are the provider's, or the
+// loop's own `call_<turn>_<i>` where Gemini gives none, never made afresh.
+for (const style of ["anthropic", "gemini", "responses"]) {
+  test(`workflows (${style}): the same steps on every replay, every tool once`, async () => {
+    const counter = { calls: 0 }, opened = [], runs = [];
+    const wf = parkedBy(instance(agent({ counter, opened, runs, style })));
+    assert.deepEqual(await wf.replay(), { parked: true });
+    const [s] = opened;
+    const names = [...wf.log].sort();
+    assert.ok(names.includes(`wait ${s.callId}`) && names.some((n) => n.startsWith("tool lookup_price ")), names.join());
+    assert.deepEqual(await wf.replay(), { parked: true });
+    assert.deepEqual([...wf.log].sort(), [...names, `wait ${s.callId}`].sort(), "a replay runs no step again but the wait");
+    wf.send(answerEvent(s, { ok: true, data: { output: "clicked #buy" } }));
+    const { done } = await wf.replay();
+    assert.equal(done.status, "done", JSON.stringify(done));
+    assert.match(done.text, /lookup_price → \$3 for red mug; click → clicked #buy/);
+    assert.deepEqual(runs, ["red mug"]);
+    assert.equal(counter.calls, 2);
+  });
+}
