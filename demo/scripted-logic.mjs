@@ -46,6 +46,14 @@ export const SCENARIOS = {
     { calls: [["read_text", { selector: "#thanks" }]] },
     { text: "I filled in the form. The page says: {{last}}" },
   ],
+  // The Workflow example (examples/workflow): a JS tool, relay calls in the tab, then a JS tool
+  // that runs only once the person approves it.
+  checkout: [
+    { calls: [["lookup_price", { item: "red mug" }], ["type", { selector: "#name", text: "Ada" }], ["click", { selector: "#send" }]] },
+    { calls: [["read_text", { selector: "#thanks" }]] },
+    { calls: [["place_order", { item: "red mug", name: "Ada" }]] },
+    { text: "Ordered. {{results}}" },
+  ],
 };
 
 export const cors = {

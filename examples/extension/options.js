@@ -64,6 +64,27 @@ $("form").onsubmit = async (ev) => {
   $("saved").className = "";
 };
 
+// The Workflow backend (`backend`: { url, token }): an https URL (http only to this machine), the
+// origin of a Worker like examples/workflow; empty runs the agent in this extension.
+chrome.storage.local.get("backend").then(({ backend }) => {
+  $("backendUrl").value = backend?.url ?? "";
+  $("backendToken").value = backend?.token ?? "";
+});
+$("backendForm").onsubmit = async (ev) => {
+  ev.preventDefault();
+  const url = $("backendUrl").value.trim().replace(/\/+$/, "");
+  let u = null;
+  try { u = url ? new URL(url) : null; } catch {}
+  const bad = url && !u ? "Not a URL: it starts with https://"
+    : u && u.protocol !== "https:" && !(u.protocol === "http:" && LOCAL.includes(u.hostname)) ? "Use https:// (plain http only for localhost)."
+    : u && (u.search || u.hash || u.pathname !== "/") ? "The Worker's origin only: the routes (/agents…) are appended to it." : "";
+  $("backendUrl-err").textContent = bad;
+  $("backendUrl").setAttribute("aria-invalid", String(Boolean(bad)));
+  if (bad) return void ($("backendSaved").textContent = "Not saved.");
+  await chrome.storage.local.set({ backend: { url, token: $("backendToken").value.trim() } });
+  $("backendSaved").textContent = url ? `Saved: the agent runs on ${u.host}, from the next message.` : "Saved: the agent runs in this extension.";
+};
+
 // MCP servers: `mcpServers` is a list of { server, url }; the worker keeps each listing in
 // `mcpSources` and lists a server again when its URL changes.
 async function showServers() {

@@ -2,8 +2,10 @@
 // to approve each relay call before the content script performs it in the tab, and to answer an
 // MCP server's questions (input-form.js). The conversation itself is read from
 // chrome.storage.local (where the worker's store keeps it), so closing the panel or a worker
-// restart loses nothing; Stop asks the worker to abort the run.
+// restart loses nothing; Stop asks the worker to abort the run. With a Workflow backend set on
+// the options page, the agent runs there instead (backend.js) and the panel answers its calls.
 import { inputCard } from "./input-form.js";
+import { RUN, follow, start } from "./backend.js";
 
 const $ = (id) => document.getElementById(id);
 const chat = $("chat");
@@ -68,7 +70,7 @@ function onMessage(msg) {
     if (e.type === "tool_result") add("tool", `← ${e.name}: ${e.output}${e.isError ? " (error)" : ""}`);
     if (e.type === "done") { streaming = null; document.body.dataset.status = e.result.status; if (e.result.status === "done") document.body.dataset.answer = e.result.text; }
   }
-  if (msg.type === "busy") busy(msg.label);
+  if (msg.type === "busy" && !remote) busy(msg.label); // the worker is idle while a backend runs the agent
   if (msg.type === "usage") add("usage", msg.line);
   if (msg.type === "resuming") add("tool", "Resuming the run that was waiting for you…");
   if (msg.type === "approve") approval(msg.request, msg.calls);
@@ -94,22 +96,30 @@ function onMessage(msg) {
   }
 }
 
-function approval(request, calls) {
-  document.querySelectorAll(`.card[data-request="${request.id}"]`).forEach((c) => c.remove());
-  const card = document.createElement("div");
-  card.className = "card";
-  card.dataset.request = request.id;
-  card.textContent = `Allow the agent to ${calls.map((c) => `${c.name} ${JSON.stringify(c.input)}`).join(", ")} in this tab? `;
+const asking = (calls) => `Allow the agent to ${calls.map((c) => `${c.name} ${JSON.stringify(c.input)}`).join(", ")} in this tab? `;
+
+/** A card that asks `text` with Allow and Decline; `decide(approved)` gets the choice. */
+function card(id, text, decide) {
+  document.querySelectorAll(`.card[data-request="${CSS.escape(id)}"]`).forEach((c) => c.remove());
+  const div = document.createElement("div");
+  div.className = "card";
+  div.dataset.request = id;
+  div.textContent = text;
   for (const [label, approved] of [["Allow", true], ["Decline", false]]) {
     const b = document.createElement("button");
     b.textContent = label;
     b.className = approved ? "allow" : "decline";
-    b.onclick = () => { card.remove(); post({ type: "decision", requestId: request.id, approved }); };
-    card.append(b);
+    b.onclick = () => { div.remove(); decide(approved); };
+    div.append(b);
   }
-  chat.append(card);
+  chat.append(div);
   chat.scrollTop = chat.scrollHeight;
   document.body.dataset.status = "waiting";
+  return div;
+}
+
+function approval(request, calls) {
+  card(request.id, asking(calls), (approved) => post({ type: "decision", requestId: request.id, approved }));
 }
 
 /** An MCP server's question. A card already shown for it stays as it is, with whatever the
@@ -157,6 +167,57 @@ async function restore() {
   if (!state.pending && usage[n]) add("usage", usage[n]);
 }
 
+// Backend mode: the agent is a Workflow instance on the backend; the panel follows it, asks the
+// person about each waiting call and performs the allowed relay calls in the tab (backend.js).
+let remote = null; // the AbortController of the instance being followed
+const ui = {
+  busy,
+  ask: (s, signal) => new Promise((resolve) => {
+    const text = s.kind === "tool_call" ? asking(s.data.calls)
+      : s.kind === "approval" ? `Allow the agent to run ${s.data.name} ${JSON.stringify(s.data.arguments)}? ` : `${s.prompt}. Allow? `;
+    const div = card(s.event, text, resolve);
+    signal.addEventListener("abort", () => { div.remove(); resolve(false); }, { once: true });
+  }),
+  done: (call, r) => add("tool", `✓ ${call.name}: ${r.output}${r.isError ? " (error)" : ""}`),
+};
+
+async function followRemote(backend, run) {
+  remote = new AbortController();
+  document.body.dataset.status = "running";
+  try {
+    const s = await follow(backend, run.id, run.tabId, ui, remote.signal);
+    if (!s) return;
+    await chrome.storage.local.remove(RUN);
+    if (s.status === "complete") {
+      add("assistant", s.output?.text ?? "");
+      document.body.dataset.answer = s.output?.text ?? "";
+      document.body.dataset.status = "done";
+    } else {
+      add("error", `The agent ${s.status}: ${s.error?.message ?? s.error ?? "no reason given"}`);
+      document.body.dataset.status = "error";
+    }
+  } catch (e) {
+    add("error", `backend: ${e.message}`);
+    document.body.dataset.status = "error";
+  } finally {
+    remote = null;
+    busy(null);
+  }
+}
+
+async function startRemote(backend, prompt, tabId) {
+  try {
+    const run = { id: await start(backend, prompt), tabId };
+    await chrome.storage.local.set({ [RUN]: run });
+    add("notice", `Started agent ${run.id} on the backend.`);
+    await followRemote(backend, run);
+  } catch (e) {
+    add("error", `backend: ${e.message}`);
+    document.body.dataset.status = "error";
+    busy(null);
+  }
+}
+
 $("ask").onsubmit = async (ev) => {
   ev.preventDefault();
   const prompt = $("prompt").value.trim();
@@ -166,13 +227,31 @@ $("ask").onsubmit = async (ev) => {
   streaming = null;
   document.body.dataset.status = "running";
   busy("Thinking");
+  const { backend } = await chrome.storage.local.get("backend");
+  if (backend?.url) return startRemote(backend, prompt, await targetTab());
   post({ type: "prompt", prompt, tabId: await targetTab() });
 };
-$("stop").onclick = () => post({ type: "stop" });
-$("reset").onclick = () => post({ type: "reset" });
+$("stop").onclick = () => {
+  if (!remote) return post({ type: "stop" });
+  remote.abort();
+  chrome.storage.local.remove(RUN);
+  add("notice", "Stopped following the agent; its instance waits on the backend until its calls expire.");
+  document.body.dataset.status = "stopped";
+};
+$("reset").onclick = () => { remote?.abort(); chrome.storage.local.remove(RUN); post({ type: "reset" }); };
 $("settings").onclick = () => chrome.runtime.openOptionsPage();
-const showProvider = (provider) => { $("provider").textContent = provider?.apiKey ? `${provider.style} · ${provider.model}` : "scripted model (offline)"; };
-chrome.storage.local.get("provider").then(({ provider }) => showProvider(provider));
-chrome.storage.onChanged.addListener((changes) => { if (changes.provider) showProvider(changes.provider.newValue); });
+const showProvider = ({ provider, backend }) => {
+  $("provider").textContent = backend?.url ? `Workflow backend · ${new URL(backend.url).host}`
+    : provider?.apiKey ? `${provider.style} · ${provider.model}` : "scripted model (offline)";
+};
+const settings = () => chrome.storage.local.get(["provider", "backend"]);
+settings().then(showProvider);
+chrome.storage.onChanged.addListener((changes) => { if (changes.provider || changes.backend) settings().then(showProvider); });
 await restore();
 connect();
+// An instance this panel (or an earlier one) started and did not see end: follow it again.
+const { backend, [RUN]: run } = await chrome.storage.local.get(["backend", RUN]);
+if (backend?.url && run) {
+  add("notice", `Following agent ${run.id} on the backend…`);
+  followRemote(backend, { ...run, tabId: fixedTab ?? run.tabId });
+}

@@ -8,6 +8,7 @@
 import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer, chromeStorageStore } from "./pkg/index.js";
 import { init as initMcp, mcpTools } from "./pkg/mcp/index.js";
 import { scriptedFetch, SCENARIOS } from "./scripted-logic.mjs";
+import { perform } from "./tab.js";
 
 const ready = Promise.all([init(), initMcp()]); // no top-level await in service workers
 const store = chromeStorageStore();
@@ -50,13 +51,6 @@ const toolkit = async () => createToolkit({ tools: [
   relayTool("navigate", "Open a URL in the user's tab", { type: "object", properties: { url: { type: "string" } }, required: ["url"] }),
   relayTool("screenshot", "See the visible part of the user's tab (a PNG image)", { type: "object", properties: {} }),
 ] });
-
-/** The screenshot tool runs here, not in the page: the tab's pixels as an image part for the model. */
-async function screenshot(tabId) {
-  const { windowId } = await chrome.tabs.get(tabId);
-  const url = await chrome.tabs.captureVisibleTab(windowId, { format: "png" }); // a data: URL
-  return { output: "a screenshot of the visible tab", parts: [{ type: "image", url }] };
-}
 
 /** The provider: a key from the options page, or the embedded scripted model (offline). */
 async function client() {
@@ -140,13 +134,8 @@ async function relay(request, tabId, signal) {
   if (!approved) return { id: request.id, ok: false, reason: "declined" };
   const results = [];
   for (const call of relayCallsOf(request)) {
-    let r;
-    try {
-      r = call.name === "screenshot" ? await screenshot(tabId) : await chrome.tabs.sendMessage(tabId, { type: "relay-call", call });
-    } catch (e) {
-      r = { output: `the tab did not answer: ${e.message}`, isError: true };
-    }
-    results.push({ id: call.id, output: r?.output ?? "", isError: r?.isError === true, parts: r?.parts });
+    const r = await perform(call, tabId); // tab.js: the content script, or a screenshot
+    results.push({ id: call.id, ...r });
     send({ type: "relay-result", call, result: r });
   }
   busy("Thinking");

@@ -140,3 +140,36 @@ export function projectWithTarball(copy) {
   sh(`npm init -y >/dev/null && npm i ${JSON.stringify(path.join(copy, tgz))} >/dev/null`, project);
   return project;
 }
+
+const bundlers = path.join(repo, "tests/bundlers");
+const WRANGLER = path.join(bundlers, "node_modules/.bin/wrangler");
+const WRANGLER_VERSION = JSON.parse(fs.readFileSync(path.join(bundlers, "package.json"), "utf8")).devDependencies.wrangler;
+
+/**
+ * Runs a shell block that ends in `wrangler dev` until wrangler is ready; resolves to { port,
+ * server } (`server.stop()` ends it). The edits: `npx wrangler@<version>` (or `npx wrangler`) →
+ * the same version installed in tests/bundlers (npx would download it), and a free port for
+ * 8787. `scratch` is a folder for wrangler's config and logs.
+ */
+export async function startWrangler(code, cwd, scratch) {
+  const npx = /npx wrangler(?:@(\S+))? dev/.exec(code);
+  if (!npx) throw new Error(`no \`npx wrangler dev\` in:\n${code}`);
+  if (npx[1] && npx[1] !== WRANGLER_VERSION) throw new Error(`the README's wrangler@${npx[1]} is not the one the tests install (${WRANGLER_VERSION})`);
+  const [port, inspector] = [await freePort(), await freePort()];
+  const run = substitute(code, npx[0], `exec ${JSON.stringify(WRANGLER)} dev --ip 127.0.0.1 --port ${port} --inspector-port ${inspector}`);
+  const home = fs.mkdtempSync(path.join(scratch, "home-"));
+  const server = await serve("bash", ["-euo", "pipefail", "-c", run], {
+    cwd, ready: /Ready on http/, timeoutMs: 90_000,
+    env: { ...npmOffline(cwd), WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: home, WRANGLER_LOG_PATH: home, NO_COLOR: "1" },
+  });
+  try {
+    if (/\bERROR\b|✘/u.test(server.output())) throw new Error(`wrangler started with errors:\n${server.output()}`);
+    // esbuild's and wrangler's config warnings (a missing compatibility_date, the shipped glue's
+    // duplicate keys) print as [WARNING]; `[wrangler:warn]` lines are about the network (Request.cf).
+    if (/\[WARNING\]/u.test(server.output())) throw new Error(`wrangler started with warnings:\n${server.output()}`);
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+  return { port, server };
+}

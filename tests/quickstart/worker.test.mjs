@@ -7,11 +7,7 @@ import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { block, cleanCopy, freePort, npmOffline, projectWithTarball, quickstarts, removeCopy, repo, scriptedModel, serve, substitute } from "./readme.mjs";
-
-const bundlers = path.join(repo, "tests/bundlers");
-const WRANGLER = path.join(bundlers, "node_modules/.bin/wrangler");
-const WRANGLER_VERSION = JSON.parse(fs.readFileSync(path.join(bundlers, "package.json"), "utf8")).devDependencies.wrangler;
+import { block, cleanCopy, projectWithTarball, quickstarts, removeCopy, scriptedModel, startWrangler, substitute } from "./readme.mjs";
 
 let copy, model;
 const servers = [];
@@ -22,27 +18,10 @@ after(async () => {
   removeCopy(copy);
 });
 
-/**
- * Runs a shell block that ends in `wrangler dev` until wrangler is ready; resolves to its port.
- * The edits: `npx wrangler@<version>` (or `npx wrangler`) → the same version installed in
- * tests/bundlers (npx would download it), and a free port for 8787.
- */
+/** `wrangler dev` of a block (readme.mjs), stopped after the tests. */
 async function wranglerDev(code, cwd) {
-  const npx = /npx wrangler(?:@(\S+))? dev/.exec(code);
-  assert.ok(npx, `no \`npx wrangler dev\` in:\n${code}`);
-  if (npx[1]) assert.equal(npx[1], WRANGLER_VERSION, "the README's wrangler is the one the tests install");
-  const [port, inspector] = [await freePort(), await freePort()];
-  const run = substitute(code, npx[0], `exec ${JSON.stringify(WRANGLER)} dev --ip 127.0.0.1 --port ${port} --inspector-port ${inspector}`);
-  const home = fs.mkdtempSync(path.join(path.dirname(copy), "home-"));
-  const server = await serve("bash", ["-euo", "pipefail", "-c", run], {
-    cwd, ready: /Ready on http/, timeoutMs: 90_000,
-    env: { ...npmOffline(cwd), WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: home, WRANGLER_LOG_PATH: home, NO_COLOR: "1" },
-  });
+  const { port, server } = await startWrangler(code, cwd, path.dirname(copy));
   servers.push(server);
-  assert.doesNotMatch(server.output(), /\bERROR\b|✘/u, "wrangler started without errors");
-  // esbuild's and wrangler's config warnings (a missing compatibility_date, the shipped glue's
-  // duplicate keys) print as [WARNING]; `[wrangler:warn]` lines are about the network (Request.cf).
-  assert.doesNotMatch(server.output(), /\[WARNING\]/u, "wrangler started without warnings");
   return port;
 }
 
