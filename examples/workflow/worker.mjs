@@ -53,43 +53,20 @@ function model(env) {
   return { style, baseUrl: env.BASE_URL ?? baseUrl, model: env.MODEL ?? name, apiKey: env.API_KEY };
 }
 
-/**
- * `step` as runInWorkflow uses it, with its `ask <callId>` steps (one per suspension, made in the
- * order the loop asks: a turn's relay calls in the model's order) numbered and run one after the
- * other. The listing is sorted by the numbers, so the browser types into a field before it
- * clicks the button the model named next; and since a suspension is published only once the one
- * before it is, a listing never shows a later call without the earlier ones. A replay makes the
- * same steps in the same order, so the numbers survive a restart.
- */
-function numbered(step, order) {
-  let n = 0;
-  let asked = Promise.resolve();
-  return {
-    do(name, ...rest) {
-      if (!name.startsWith("ask ")) return step.do(name, ...rest);
-      order.set(name.slice(4).replace(/ #\d+$/, ""), ++n);
-      const done = asked.then(() => step.do(name, ...rest));
-      asked = done.catch(() => {});
-      return done;
-    },
-    waitForEvent: (name, options) => step.waitForEvent(name, options),
-  };
-}
-
 export class Agent extends WorkflowEntrypoint {
   async run(event, step) {
     const { env } = this;
     const id = event.instanceId;
-    const order = new Map();
-    return runInWorkflow(numbered(step, order), {
+    return runInWorkflow(step, {
       client: model(env),
       tools: tools(),
       prompt: event.payload.prompt,
       waitTimeout: env.WAIT_TIMEOUT ?? "1 day",
       blobs: kvBlobs(env.OPEN),
-      // Each runs once, in a step of its own: publish the suspension, and drop it once answered
-      // or expired (the answer route drops it too, so the listing is current at once).
-      onSuspend: (s) => env.OPEN.put(`${id}/${s.event}`, JSON.stringify({ ...s, seq: order.get(s.callId) })),
+      // Each runs once, in a step of its own: publish the suspension (one after another, in the
+      // order the run asked: `seq`), and drop it once answered or expired (the answer route drops
+      // it too, so the listing is current at once).
+      onSuspend: (s) => env.OPEN.put(`${id}/${s.event}`, JSON.stringify(s)),
       onResolve: (s) => env.OPEN.delete(`${id}/${s.event}`),
     });
   }

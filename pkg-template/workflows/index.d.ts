@@ -26,6 +26,11 @@ export interface WorkflowStepLike {
 /** A suspension as a Workflow parks on it: `event` is the event type its answer is sent as. */
 export interface WorkflowSuspension extends Suspension {
   event: string;
+  /**
+   * 1, 2, 3… in the order the run asked (a turn's relay calls in the model's order; each relay
+   * call is a suspension of its own here). `onSuspend` runs in that order, one after another.
+   */
+  seq: number;
 }
 
 export interface WorkflowRunOptions {
@@ -39,7 +44,7 @@ export interface WorkflowRunOptions {
   modelStep?: WorkflowStepConfig;
   /** The tool steps' policy. Default: no retries (a tool's throw is its result), 10 minute timeout. */
   toolStep?: WorkflowStepConfig;
-  /** Called once per suspension, in a step of its own (`ask <callId>`): publish it where an answerer finds it. */
+  /** Called once per suspension, in a step of its own (`ask <callId>`), in `seq` order: publish it where an answerer finds it. */
   onSuspend?: (suspension: WorkflowSuspension) => void | Promise<void>;
   /** Called once per suspension when it is answered or expires, in a step (`answered <callId>`). */
   onResolve?: (suspension: WorkflowSuspension, answer: Answer) => void | Promise<void>;

@@ -48,8 +48,12 @@ export async function runInWorkflow(step, options) {
     if (f != null && typeof f !== "function") throw bad(`runInWorkflow: \`${k}\` must be a function`);
   }
   const fetchFn = c.fetch ?? globalThis.fetch;
-  let calls = 0;
+  let calls = 0, asked = 0;
   const rounds = new Map();
+  // Suspensions are published one after another, in the order the loop asks (a turn's relay
+  // calls in the model's order), each numbered (`seq`): a listing sorted by it shows them in that
+  // order, and never a later one without those before it.
+  let published = Promise.resolve();
   /** @type {any} the Client, whose methods api.js defines on its prototype */
   const client = createClient({
     retries: 0,
@@ -76,8 +80,12 @@ export async function runInWorkflow(step, options) {
       const n = (rounds.get(callId) ?? 0) + 1;
       rounds.set(callId, n);
       const name = `${callId}${n > 1 ? ` #${n}` : ""}`;
-      const suspension = { ...pending, event: eventType(callId, n) };
-      if (onSuspend) await step.do(short(`ask ${name}`), TOOL_STEP, async () => void (await onSuspend(suspension)));
+      const suspension = { ...pending, event: eventType(callId, n), seq: ++asked };
+      if (onSuspend) {
+        const ask = published.then(() => step.do(short(`ask ${name}`), async () => void (await onSuspend(suspension))));
+        published = ask.catch(() => {});
+        await ask;
+      }
       let answer;
       try {
         const ev = await step.waitForEvent(short(`wait ${name}`), { type: suspension.event, timeout: waitTimeout });
@@ -88,7 +96,7 @@ export async function runInWorkflow(step, options) {
         if (!isTimeout(e)) throw e;
         answer = { id: pending.id, ok: false, reason: "expired" };
       }
-      if (onResolve) await step.do(short(`answered ${name}`), TOOL_STEP, async () => void (await onResolve(suspension, answer)));
+      if (onResolve) await step.do(short(`answered ${name}`), async () => void (await onResolve(suspension, answer)));
       return answer;
     },
   });

@@ -152,3 +152,24 @@ for (const style of ["anthropic", "gemini", "responses"]) {
     assert.equal(counter.calls, 2);
   });
 }
+
+test("workflows: a turn's relay calls are published one after another in the model's order, numbered seq", async () => {
+  const counter = { calls: 0 }, opened = [];
+  const click = relayTool("click", "click an element", { type: "object", properties: { selector: { type: "string" } } });
+  const wf = parkedBy(instance((step) => runInWorkflow(step, {
+    client: { style: "openai", baseUrl: BASE.openai, model: "m", apiKey: "k", fetch: scriptedFetch(counter) },
+    tools: [click],
+    prompt: "#three-clicks",
+    // The first publication is the slowest: the others still wait for it.
+    onSuspend: async (s) => {
+      await new Promise((r) => setTimeout(r, s.seq === 1 ? 30 : 0));
+      opened.push(s);
+    },
+  })));
+  await wf.replay();
+  assert.deepEqual(opened.map((s) => [s.seq, s.data.calls[0].input.selector]), [[1, "#a"], [2, "#b"], [3, "#c"]]);
+  for (const s of opened) wf.send(answerEvent(s, { ok: true, data: { output: `clicked ${s.data.calls[0].input.selector}` } }));
+  const { done } = await wf.replay();
+  assert.equal(done.text, "Clicked: click → clicked #a; click → clicked #b; click → clicked #c");
+  assert.equal(opened.length, 3, "published once each");
+});
