@@ -22,6 +22,11 @@ async function api(backend, method, route, body) {
   return data;
 }
 
+/** Ends instance `id` on the backend (Stop): it parks no more and its calls are withdrawn. */
+export async function stop(backend, id) {
+  return api(backend, "DELETE", `/agents/${id}`);
+}
+
 /** Starts an agent instance on `prompt`; resolves to its id. */
 export async function start(backend, prompt) {
   return (await api(backend, "POST", "/agents", { prompt })).id;

@@ -5,7 +5,7 @@
 // restart loses nothing; Stop asks the worker to abort the run. With a Workflow backend set on
 // the options page, the agent runs there instead (backend.js) and the panel answers its calls.
 import { inputCard } from "./input-form.js";
-import { RUN, follow, start } from "./backend.js";
+import { RUN, follow, start, stop } from "./backend.js";
 
 const $ = (id) => document.getElementById(id);
 const chat = $("chat");
@@ -231,11 +231,18 @@ $("ask").onsubmit = async (ev) => {
   if (backend?.url) return startRemote(backend, prompt, await targetTab());
   post({ type: "prompt", prompt, tabId: await targetTab() });
 };
-$("stop").onclick = () => {
+$("stop").onclick = async () => {
   if (!remote) return post({ type: "stop" });
   remote.abort();
-  chrome.storage.local.remove(RUN);
-  add("notice", "Stopped following the agent; its instance waits on the backend until its calls expire.");
+  const { [RUN]: run, backend } = await chrome.storage.local.get([RUN, "backend"]);
+  await chrome.storage.local.remove(RUN);
+  try {
+    // The instance ends on the backend too: nothing is left waiting for an answer.
+    const s = run && backend?.url ? await stop(backend, run.id) : null;
+    add("notice", `Stopped: the agent ${run?.id ?? ""} on the backend is ${s?.status ?? "no longer followed"}.`);
+  } catch (e) {
+    add("error", `backend: ${e.message} (the agent waits there until its calls expire)`);
+  }
   document.body.dataset.status = "stopped";
 };
 $("reset").onclick = () => { remote?.abort(); chrome.storage.local.remove(RUN); post({ type: "reset" }); };

@@ -8,6 +8,7 @@
 //   GET  /agents/:id                                               → { id, status, output?, error? }
 //   GET  /agents/:id/suspensions                                   → its open suspensions, in the order asked
 //   POST /agents/:id/suspensions/:event   { ok, data?, reason? }  answer one → 202 { sent: true }
+//   DELETE /agents/:id                                             end it (terminate) → { id, status }
 //
 // Bindings (wrangler.toml): AGENT (this Workflow, class Agent) and OPEN (a KV namespace: the open
 // suspensions as `<instance>/<event>`, and the blob store, `toolnexus-blob:sha256:…`, that keeps
@@ -85,7 +86,7 @@ export default {
   async fetch(request, env) {
     const cors = {
       "access-control-allow-origin": env.ALLOW_ORIGIN ?? "*",
-      "access-control-allow-methods": "GET, POST, OPTIONS",
+      "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
       "access-control-allow-headers": "authorization, content-type",
     };
     const json = (status, body) => Response.json(body, { status, headers: cors });
@@ -113,6 +114,13 @@ export default {
     if (route === "GET agents/:id") {
       const s = await instance.status();
       return json(200, { id, status: s.status, output: s.output, error: s.error });
+    }
+    if (route === "DELETE agents/:id") {
+      // A person stopped it: the instance ends where it waits, and nothing is left to answer.
+      if (!["complete", "errored", "terminated"].includes((await instance.status()).status)) await instance.terminate();
+      const { keys } = await env.OPEN.list({ prefix: `${id}/` });
+      await Promise.all(keys.map((k) => env.OPEN.delete(k.name)));
+      return json(200, { id, status: (await instance.status()).status });
     }
     if (route === "GET agents/:id/suspensions") {
       const { keys } = await env.OPEN.list({ prefix: `${id}/` });

@@ -145,6 +145,18 @@ test("the side panel drives an agent instance on the Workflow backend: each wait
   assert.match(await panel.evaluate(() => document.body.dataset.answer), /type → declined\/expired: .*place_order → declined\/expired: approval to run place_order$/);
   assert.equal(await page.inputValue("#name"), "");
 
+  // Stop while a call waits: the instance ends on the backend too, with nothing left open.
+  await panel.fill("#prompt", "#checkout once more");
+  await panel.click("#send");
+  await card(panel, /type/);
+  const { [`backend:run`]: stopped } = await panel.evaluate(() => chrome.storage.local.get("backend:run"));
+  await panel.click("#stop");
+  await status(panel, "stopped");
+  await panel.waitForFunction((id) => document.body.textContent.includes(`Stopped: the agent ${id} on the backend is terminated.`), stopped.id);
+  assert.equal((await backend(`/agents/${stopped.id}`)).status, "terminated");
+  assert.deepEqual(await backend(`/agents/${stopped.id}/suspensions`), []);
+  assert.equal(await panel.locator(".card").count(), 0);
+
   // Cleared: the loop runs in the service worker again.
   await options.fill("#backendUrl", "");
   await options.click("#saveBackend");

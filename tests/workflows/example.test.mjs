@@ -153,6 +153,7 @@ test("a provider from the environment, an access token, CORS, a declined approva
     assert.equal(pre.headers.get("access-control-allow-origin"), "*");
     assert.match(pre.headers.get("access-control-allow-headers"), /authorization/);
     assert.match(pre.headers.get("access-control-allow-methods"), /POST/);
+    assert.match(pre.headers.get("access-control-allow-methods"), /DELETE/);
 
     assert.equal((await call("POST", "/agents", { prompt: "  " })).status, 400);
     assert.equal((await call("POST", "/agents", "not json")).status, 400);
@@ -218,6 +219,25 @@ test("a screenshot answered through the route: its bytes wait in the blob store,
     const steps = ((await (await AGENT.get(id)).status()).__LOCAL_DEV_STEP_OUTPUTS ?? []).map((o) => JSON.stringify(o ?? null).length);
     assert.ok(steps.length >= 4, JSON.stringify(steps));
     assert.ok(Math.max(...steps) < 4096, `every step result is small: ${steps.join(", ")} B`);
+  } finally {
+    await mf.dispose();
+  }
+});
+
+test("DELETE ends an agent where it waits: terminated, nothing left to answer", async () => {
+  const dir = fs.mkdtempSync(path.join(root, "stop-"));
+  const mf = exampleRuntime(root, dir);
+  const api = client(mf);
+  try {
+    const { body: { id } } = await api("POST", "/agents", { prompt: "#checkout buy the red mug for Ada" });
+    const open = await listing(api, id, 2);
+    const r = await api("DELETE", `/agents/${id}`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body, { id, status: "terminated" });
+    assert.deepEqual((await api("GET", `/agents/${id}/suspensions`)).body, [], "its suspensions are withdrawn");
+    const late = await api("POST", `/agents/${id}/suspensions/${open[0].event}`, { ok: true, data: { output: "too late" } });
+    assert.equal(late.status, 404);
+    assert.equal((await finished(api, id)).status, "terminated");
   } finally {
     await mf.dispose();
   }
