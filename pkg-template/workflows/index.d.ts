@@ -34,8 +34,12 @@ export interface WorkflowSuspension extends Suspension {
 }
 
 export interface WorkflowRunOptions {
-  /** createClient's options (style, model, apiKey, baseUrl, …); `retries` is 0 unless given (Workflows retries the model step). */
-  client: ClientOptions;
+  /**
+   * createClient's options (style, model, apiKey, baseUrl, …); `retries` is 0 unless given
+   * (Workflows retries the model step). `waitFor` and `timeoutMs` are refused: the Workflow waits,
+   * and each step has its own timeout. Hooks and `onMetric` run again on every replay.
+   */
+  client: Omit<ClientOptions, "waitFor" | "timeoutMs">;
   tools?: Tool[];
   prompt: string | Part[];
   /** How long each suspension waits for its answer before it is answered `{ ok: false, reason: "expired" }`. Default "7 days". */

@@ -43,6 +43,11 @@ export async function runInWorkflow(step, options) {
   const modelStep = o.modelStep ?? MODEL_STEP;
   const toolStep = o.toolStep ?? TOOL_STEP;
   if (c === null || typeof c !== "object") throw bad("runInWorkflow: `client` must be createClient's options");
+  // What the Workflow takes over: its waits are the run's waits, and a deadline over a run that
+  // waits days would end it (each step has its own timeout: modelStep, toolStep, waitTimeout).
+  for (const [k, instead] of [["waitFor", "suspensions park as step.waitForEvent"], ["timeoutMs", "use modelStep.timeout, toolStep.timeout and waitTimeout"]]) {
+    if (c[k] != null) throw bad(`runInWorkflow: client.${k} is not used in a Workflow (${instead})`);
+  }
   if (!Array.isArray(tools)) throw bad("runInWorkflow: `tools` must be an array of tools");
   for (const [k, f] of [["onSuspend", onSuspend], ["onResolve", onResolve]]) {
     if (f != null && typeof f !== "function") throw bad(`runInWorkflow: \`${k}\` must be a function`);

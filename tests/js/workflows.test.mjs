@@ -118,7 +118,7 @@ test("workflows: an approval parks keyed by its call; a refusal never runs the t
   }
 });
 
-test("workflows: events and their types", () => {
+test("workflows: events and their types; what a Workflow takes over is refused", async () => {
   assert.equal(eventType("call_abc-1", 1), "call_abc-1");
   for (const odd of ["toolu 01/x", "x".repeat(120), "é"]) assert.match(eventType(odd, 1), /^tnx-[0-9a-f]{16}$/);
   assert.notEqual(eventType("c1", 2), eventType("c1", 3));
@@ -129,7 +129,11 @@ test("workflows: events and their types", () => {
   for (const [s, a] of [[{}, { ok: true }], [{ event: "c1" }, { data: 1 }], [{ event: "c1" }, null], [{ event: "bad type!" }, { ok: true }]]) {
     assert.throws(() => answerEvent(s, a), (err) => err.code === "bad_input");
   }
-  assert.rejects(runInWorkflow({}, {}), (err) => err.code === "bad_input");
+  await assert.rejects(runInWorkflow({}, {}), (err) => err.code === "bad_input");
+  const step = { do: () => {}, waitForEvent: () => {} };
+  for (const extra of [{ waitFor: async () => ({}) }, { timeoutMs: 1000 }]) {
+    await assert.rejects(runInWorkflow(step, { client: { style: "openai", ...extra }, prompt: "x" }), (err) => err.code === "bad_input" && /is not used in a Workflow/.test(err.message));
+  }
 });
 
 // Every provider's replies give the same steps on a replay: call ids are the provider's, or the
