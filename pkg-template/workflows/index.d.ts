@@ -16,11 +16,14 @@ export interface WorkflowStepConfig {
   timeout?: WorkflowDuration;
 }
 
-/** What of Cloudflare's `WorkflowStep` the loop uses (the `step` of `run(event, step)`). */
+/**
+ * What of Cloudflare's `WorkflowStep` the loop uses (the `step` of `run(event, step)`): typed
+ * loosely enough that `WorkflowStep` from `cloudflare:workers` (@cloudflare/workers-types) is one.
+ */
 export interface WorkflowStepLike {
-  do<T>(name: string, config: WorkflowStepConfig, fn: () => Promise<T>): Promise<T>;
-  do<T>(name: string, fn: () => Promise<T>): Promise<T>;
-  waitForEvent<T = unknown>(name: string, options: { type: string; timeout?: WorkflowDuration }): Promise<{ payload: T; type: string; timestamp: Date }>;
+  do(name: string, config: WorkflowStepConfig, fn: () => Promise<any>): Promise<any>;
+  do(name: string, fn: () => Promise<any>): Promise<any>;
+  waitForEvent(name: string, options: { type: string; timeout?: WorkflowDuration }): Promise<{ payload: unknown; type: string }>;
 }
 
 /** A suspension as a Workflow parks on it: `event` is the event type its answer is sent as. */
