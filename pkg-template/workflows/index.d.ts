@@ -4,7 +4,7 @@
  * `instance.sendEvent(answerEvent(suspension, answer))`.
  * @module toolnexus-wasm/workflows
  */
-import type { Answer, ClientOptions, Part, RunResult, Suspension, Tool } from "../toolnexus_wasm.js";
+import type { Answer, ClientOptions, Message, Part, RunResult, Suspension, Tool } from "../toolnexus_wasm.js";
 import type { BlobStore } from "../blobs.js";
 
 /** A duration as Workflows reads it: milliseconds, or text such as `"10 minutes"`, `"7 days"`. */
@@ -45,6 +45,8 @@ export interface WorkflowRunOptions {
   client: Omit<ClientOptions, "waitFor" | "timeoutMs">;
   tools?: Tool[];
   prompt: string | Part[];
+  /** The conversation so far (a previous instance's `messages`, with `keepMessages`): this run goes on from it. */
+  history?: Message[];
   /** How long each suspension waits for its answer before it is answered `{ ok: false, reason: "expired" }`. Default "7 days". */
   waitTimeout?: WorkflowDuration;
   /** The model step's policy. Default: 5 retries, 2 s exponential backoff, 5 minute timeout. */

@@ -39,7 +39,7 @@ export async function runInWorkflow(step, options) {
   if (typeof step?.do !== "function" || typeof step?.waitForEvent !== "function") {
     throw bad("runInWorkflow(step, options): `step` must be the Workflow's step (with do and waitForEvent)");
   }
-  const { client: c = {}, tools = [], prompt, waitTimeout = "7 days", onSuspend, onResolve, keepMessages, blobs } = o;
+  const { client: c = {}, tools = [], prompt, history, waitTimeout = "7 days", onSuspend, onResolve, keepMessages, blobs } = o;
   const modelStep = o.modelStep ?? MODEL_STEP;
   const toolStep = o.toolStep ?? TOOL_STEP;
   if (c === null || typeof c !== "object") throw bad("runInWorkflow: `client` must be createClient's options");
@@ -108,7 +108,7 @@ export async function runInWorkflow(step, options) {
   try {
     const seen = new Map();
     const toolkit = tools.map((t) => stepTool(t, step, toolStep, seen, blobs));
-    const result = await client.run(prompt, { toolkit: { tools: toolkit } });
+    const result = await client.run(prompt, { toolkit: { tools: toolkit }, history });
     /** @type {Record<string, unknown>} */
     const out = {};
     for (const k of Object.keys(result)) if (keepMessages || k !== "messages") out[k] = result[k];

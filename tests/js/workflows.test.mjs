@@ -177,3 +177,16 @@ test("workflows: a turn's relay calls are published one after another in the mod
   assert.equal(done.text, "Clicked: click → clicked #a; click → clicked #b; click → clicked #c");
   assert.equal(opened.length, 3, "published once each");
 });
+
+test("workflows: keepMessages hands the transcript on, and the next instance goes on from it as history", async () => {
+  const bodies = [];
+  const base = scriptedFetch({ calls: 0 });
+  const fetch = async (url, init) => (bodies.push(JSON.parse(init.body)), base(url, init));
+  const client = { style: "openai", baseUrl: BASE.openai, model: "m", apiKey: "k", fetch };
+  const first = (await instance((step) => runInWorkflow(step, { client, prompt: "#hello first", keepMessages: true })).replay()).done;
+  assert.equal(first.text, "Hello from the scripted model.");
+  assert.equal(first.messages.length, 2);
+  const second = (await instance((step) => runInWorkflow(step, { client, prompt: "#hello second", history: first.messages })).replay()).done;
+  assert.equal(second.status, "done");
+  assert.deepEqual(bodies[1].messages.filter((m) => m.role === "user").map((m) => m.content), ["#hello first", "#hello second"]);
+});
