@@ -163,7 +163,7 @@ test("a provider from the environment, an access token, CORS, a declined approva
     assert.equal(started.status, 201);
     assert.equal(started.headers.get("access-control-allow-origin"), "*");
     const { id } = started.body;
-    assert.equal((await call("DELETE", `/agents/${id}`)).status, 405);
+    assert.equal((await call("PUT", `/agents/${id}`)).status, 405);
 
     const open = await firstTurn(call, id);
     assert.deepEqual(open.map((s) => s.event), ["call_0_8", "call_0_7"], "the provider's ids sort the other way");
