@@ -6,17 +6,15 @@ import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
+import { launchExample } from "./launch.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
-const { chromium } = createRequire(path.join(repo, "tools/js/package.json"))("playwright-core");
 const shots = path.join(repo, "test-output");
 
-let server, pageUrl, context, extDir, root;
+let server, pageUrl, context, root;
 before(async () => {
   server = http.createServer((req, res) => {
     res.writeHead(200, { "content-type": "text/html" });
@@ -24,19 +22,7 @@ before(async () => {
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   pageUrl = `http://127.0.0.1:${server.address().port}/form.html`;
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-ext-example-"));
-  extDir = path.join(root, "ext");
-  fs.cpSync(path.join(repo, "examples/extension"), extDir, { recursive: true });
-  fs.cpSync(path.join(repo, "pkg"), path.join(extDir, "pkg"), { recursive: true });
-  fs.copyFileSync(path.join(repo, "demo/scripted-logic.mjs"), path.join(extDir, "scripted-logic.mjs"));
-  fs.mkdirSync(shots, { recursive: true });
-  context = await chromium.launchPersistentContext(path.join(root, "profile"), {
-    executablePath: "/usr/bin/chromium", headless: true, ignoreDefaultArgs: ["--disable-extensions"],
-    viewport: { width: 420, height: 640 },
-    args: [`--disable-extensions-except=${extDir}`, `--load-extension=${extDir}`, "--no-sandbox", "--disable-gpu", "--disable-quic",
-      "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"],
-  });
+  ({ context, root } = await launchExample("tnx-ext-example-"));
 });
 after(async () => { await context?.close(); server?.close(); fs.rmSync(root, { recursive: true, force: true }); });
 

@@ -7,33 +7,19 @@
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
 import { start2026 } from "./server2026.mjs";
+import { launchExample } from "../extension/launch.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
-const { chromium } = createRequire(path.join(repo, "tools/js/package.json"))("playwright-core");
 const shots = path.join(repo, "test-output");
 
 let mcp, context, root, extId;
 before(async () => {
   mcp = await start2026();
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-ext-input-"));
-  const extDir = path.join(root, "ext");
-  fs.cpSync(path.join(repo, "examples/extension"), extDir, { recursive: true });
-  fs.cpSync(path.join(repo, "pkg"), path.join(extDir, "pkg"), { recursive: true });
-  fs.copyFileSync(path.join(repo, "demo/scripted-logic.mjs"), path.join(extDir, "scripted-logic.mjs"));
-  fs.mkdirSync(shots, { recursive: true });
-  context = await chromium.launchPersistentContext(path.join(root, "profile"), {
-    executablePath: "/usr/bin/chromium", headless: true, ignoreDefaultArgs: ["--disable-extensions"],
-    viewport: { width: 420, height: 760 },
-    args: [`--disable-extensions-except=${extDir}`, `--load-extension=${extDir}`, "--no-sandbox", "--disable-gpu", "--disable-quic",
-      "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"],
-  });
+  ({ context, root } = await launchExample("tnx-ext-input-", { width: 420, height: 760 }));
   const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
   extId = new URL(sw.url()).host;
   const options = await context.newPage();

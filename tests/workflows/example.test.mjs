@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { respond } from "../../demo/scripted-logic.mjs";
 import { copyExample, exampleRuntime } from "./example-worker.mjs";
+import { until } from "./harness.mjs";
 
 
 let server, base, root;
@@ -49,16 +50,6 @@ const client = (mf, headers = {}) => async (method, route, body) => {
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
 };
 
-/** Polls until `f()` gives a value that passes `ok` (every `every` ms, up to `ms`). */
-async function until(f, ok, ms = 30_000, every = 20) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (ok(v)) return v;
-    if (Date.now() > end) assert.fail(`timed out; last: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, every));
-  }
-}
 
 const listing = (api, id, n) => until(async () => (await api("GET", `/agents/${id}/suspensions`)).body, (l) => l.length === n);
 /** The listing of the first turn's relay calls as they are published: polled as fast as it
