@@ -81,10 +81,9 @@ export async function runInWorkflow(step, options) {
       return new Response(r.body, { status: r.status, headers: r.headers });
     },
     waitFor: async (/** @type {any} */ pending) => {
-      const callId = String(pending?.callId ?? pending?.data?.calls?.[0]?.id ?? pending?.id);
-      const n = (rounds.get(callId) ?? 0) + 1;
-      rounds.set(callId, n);
-      const name = `${callId}${n > 1 ? ` #${n}` : ""}`;
+      // The loop names the call each suspension belongs to (`callId`).
+      const callId = String(pending?.callId ?? pending?.id);
+      const [n, name] = round(rounds, callId);
       const suspension = { ...pending, event: eventType(callId, n), seq: ++asked };
       if (onSuspend) {
         const ask = published.then(() => step.do(short(`ask ${name}`), async () => void (await onSuspend(suspension))));
@@ -129,10 +128,8 @@ function stepTool(tool, step, config, seen, blobs) {
   return {
     ...tool,
     run: async (/** @type {unknown} */ args, /** @type {any} */ ctx) => {
-      const id = ctx?.toolCallId;
-      const n = (seen.get(id) ?? 0) + 1;
-      seen.set(id, n);
-      const r = await step.do(short(`tool ${tool.name} ${id}${n > 1 ? ` #${n}` : ""}`), config, async () => {
+      const [, name] = round(seen, ctx?.toolCallId);
+      const r = await step.do(short(`tool ${tool.name} ${name}`), config, async () => {
         let value;
         try {
           value = (await run(args, ctx)) ?? null;
@@ -197,6 +194,13 @@ function isTimeout(e) {
   } catch {
     return false;
   }
+}
+
+// The `n`th time `id` is counted in `counts` (1 first), and its step name: `id`, then `id #2`…
+function round(counts, id) {
+  const n = (counts.get(id) ?? 0) + 1;
+  counts.set(id, n);
+  return [n, n > 1 ? `${id} #${n}` : `${id}`];
 }
 
 // Step names are at most 256 characters (a tool name and a call id fit; this keeps any other).
