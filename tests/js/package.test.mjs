@@ -35,13 +35,13 @@ test("no eval or new Function anywhere in the shipped JavaScript", () => {
   }
 });
 
-test("the package is within its 128 KiB gzip budget", () => {
+test("the package is within its 144 KiB gzip budget", () => {
   const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(pkgDir, f)), { level: 9 }).length;
   // everything the browser entry loads: the wasm, its glue, the entry, api.js and the glue's snippets
   const snippets = fs.readdirSync(path.join(pkgDir, "snippets"), { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => path.join("snippets", f));
   assert.ok(snippets.length > 0, "the edge's JS helpers ship as snippets");
   const total = ["toolnexus_wasm_bg.wasm", "toolnexus_wasm.js", "index.js", "api.js", ...snippets].reduce((n, f) => n + gz(f), 0);
-  assert.ok(total <= 128 * 1024, `${total} bytes gzip`);
+  assert.ok(total <= 144 * 1024, `${total} bytes gzip`);
 });
 
 test("the default entry has translate; toolnexus-wasm/full is an alias of it", async () => {
