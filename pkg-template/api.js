@@ -12,7 +12,8 @@
 import { Client, createClient as createWith, op } from "./toolnexus_wasm.js";
 // The error class lives in a snippet of the wasm edge, which constructs it; scripts/build.sh
 // points this import at that snippet (its path holds a hash wasm-bindgen chooses).
-import { ToolnexusError, EventStream, gate, runResult } from "./host.js";
+import { ToolnexusError, EventStream, gate, kitId, runResult } from "./host.js";
+import { isLoaded, whenLoaded, LATER } from "./loader.js";
 
 export { ToolnexusError, Client };
 
@@ -21,11 +22,39 @@ export const RELAY_KIND = "tool_call";
 
 // The functions that hold no state, each one kind of the wasm's `op`, in the order of `FnOp`
 // (src/ops.rs, which a native test checks this list against); `declareTool` is `defineTool` before Standard Schemas are read here.
-const [pending, authRequired, isRelayRequest, relayCallsOf, relayAnswer, checkRevision, declareTool, relayTool, toolkitId, dropToolkit] = Array.from(
+const [pending, authRequired, isRelayRequest, relayCallsOf, answerOf, checkRevision, declareTool, declareRelay, toolkitId, dropToolkit] = Array.from(
   { length: 10 },
   (_, kind) => (a, b, c) => op(kind, a, b, c),
 );
-export { pending, authRequired, isRelayRequest, relayCallsOf, relayAnswer, checkRevision, relayTool, toolkitId, dropToolkit };
+export { pending, authRequired, isRelayRequest, relayCallsOf, checkRevision, toolkitId, dropToolkit };
+
+// Before the wasm module loads (the browser entry loads it on first use: a service worker that
+// just woke may get its event first), a declaration is plain data: what it will be, with a
+// `LATER` function that makes it as it would have been made after the load, checked. A toolkit
+// calls that when a run first needs its tools, so a refusal surfaces there, with the same message.
+function deferred(shown, make) {
+  let o = {};
+  try {
+    o = { ...shown };
+  } catch {} // a hostile object: `make` refuses it when the toolkit binds
+  Object.defineProperty(o, LATER, { value: make });
+  return o;
+}
+
+/** `relayTool(name, description?, schema?)`: a declaration-only tool whose calls go to the host. */
+export function relayTool(name, description, schema) {
+  const make = () => declareRelay(name, description, schema);
+  return isLoaded() ? make() : deferred({ name, description, inputSchema: schema, source: "relay" }, make);
+}
+
+/**
+ * `relayAnswer(requestId, results)`: the answer to a relay request. Before the module loads it
+ * is the Answer as data, which the run reads and checks where it is used, as it does an Answer
+ * written by hand.
+ */
+export function relayAnswer(requestId, results) {
+  return isLoaded() ? answerOf(requestId, results) : { id: requestId, ok: true, data: { results } };
+}
 
 /**
  * `createClient(options)`: conversations are kept in a fresh `memoryStore()` unless `store` is
@@ -39,13 +68,58 @@ export function createClient(options) {
     has = "stateSecret" in options;
     ({ stateSecret: secret, store } = options);
   } catch {} // not an object, a revoked Proxy: the wasm refuses it
-  if (!has) return createWith(options, memoryStore());
-  const sig = signer(secret);
-  store ??= memoryStore();
-  const ok = ["get", "save", "delete"].every((m) => typeof store[m] == "function");
-  const client = createWith({ ...options, stateSecret: undefined, store: ok ? signedStore(store, sig) : store });
-  secrets.set(client, sig);
-  return client;
+  let sig, make;
+  if (has) {
+    sig = signer(secret);
+    store ??= memoryStore();
+    const ok = ["get", "save", "delete"].every((m) => typeof store[m] == "function");
+    const opts = { ...options, stateSecret: undefined, store: ok ? signedStore(store, sig) : store };
+    store = opts.store;
+    make = () => {
+      const client = createWith(opts);
+      secrets.set(client, sig);
+      return client;
+    };
+  } else {
+    const fallback = memoryStore();
+    // Read now, as a client made after the load would read them, not when the module is in.
+    const opts = isLoaded() ? options : snapshot(options);
+    store ??= fallback;
+    make = () => createWith(opts, fallback);
+  }
+  return isLoaded() ? make() : lazyClient(make, options, store);
+}
+
+// A client made before the wasm module loaded (at a service worker's top level, say): an object
+// with Client's methods that becomes a real client at the first call that needs one, when the
+// module has loaded and the options are checked; until then `style`, `model` and
+// `conversationStore()` answer from the options. A refusal of the options rejects every call.
+const lazy = new WeakMap();
+
+function lazyClient(make, options, store) {
+  const c = Object.create(Client.prototype);
+  let style, model;
+  try {
+    ({ style, model } = options);
+  } catch {}
+  lazy.set(c, { make, store, style, model, client: undefined, real: undefined, freed: false });
+  return c;
+}
+
+// The real client of a lazy one, once the module is in. A failed load (or a refusal of the
+// options) is not kept: the next call tries again.
+function realOf(l) {
+  if (l.real) return l.real;
+  const p = (l.real = whenLoaded().then(() => (l.client ??= l.make())));
+  p.catch(() => l.real === p && (l.real = undefined));
+  return p;
+}
+
+function snapshot(o) {
+  try {
+    if (o !== null && typeof o == "object" && !Array.isArray(o)) return { ...o };
+  } catch {} // a revoked Proxy, a throwing getter: the wasm refuses the original
+  return o;
 }
 
 // Signed states (`stateSecret`): HMAC-SHA256 through WebCrypto over the state's JSON text, as
@@ -121,24 +195,65 @@ delete Client.prototype.op;
 const CLIENT = ["run", "runWithAnswer", "ask", "askWithAnswer", "stream", "streamWithAnswer", "translate", "translateStream", "discard", "conversationStore", "metrics", "style", "model", "free"];
 CLIENT.forEach((k, kind) => {
   const streamed = /stream/i.test(k);
+  const getter = k == "style" || k == "model";
   /** @this {any} a Client, or whatever a caller bound */
   function f(a, b) {
-    if (this?.__wbg_ptr) {
-      if (k == "free") return free.call(this);
-      // run, runWithAnswer, ask, askWithAnswer, stream, streamWithAnswer of a signing client.
-      const sig = kind < 6 && secrets.get(this);
-      const s = streamed ? new EventStream() : undefined;
-      const op = (a) => clientOp.call(this, kind, a, b, s);
-      const p = sig ? signedOp(sig, kind, a, op, s) : op(a);
-      if (!s) return p;
-      p.then(() => s.end(), (e) => s.end(e));
-      return s;
+    let self = this;
+    const l = lazy.get(self);
+    if (l?.freed) {
+      if (k == "free") return;
+      throw toolnexusError("bad_input", `Client.${k}: the client was freed`);
+    }
+    if (l && !l.client) {
+      if (k == "free") {
+        l.freed = true;
+        l.real?.then((c) => c.free(), () => {});
+        return;
+      }
+      if (getter) return l[k];
+      if (k == "conversationStore") return l.store;
+      // metrics(): the real client's text, which needs the module.
+      if (k == "metrics" && isLoaded()) l.client = l.make();
+      else if (k == "metrics") throw toolnexusError("bad_state", "metrics: the wasm module is not loaded yet: `await init()` first (any run loads it too)");
+      else return started(streamed, (s) => realOf(l).then((c) => call(c, kind, a, b, s)));
+    }
+    if (l) {
+      self = l.client;
+      if (k == "free") l.freed = true;
+    }
+    if (self?.__wbg_ptr) {
+      if (k == "free") return free.call(self);
+      if (kind > 8) return clientOp.call(self, kind, a, b, undefined);
+      return started(streamed, (s) => call(self, kind, a, b, s));
     }
     if (k != "free") throw toolnexusError("bad_input", `Client.${k}: the client was freed`);
   }
-  const getter = k == "style" || k == "model";
   Object.defineProperty(Client.prototype, k, getter ? { get: f, configurable: true } : { value: f, writable: true, configurable: true });
 });
+
+// One operation of a real client, its events going to `s` when it streams. A toolkit declared
+// before the module loaded is bound first (its declarations checked then).
+function call(client, kind, a, b, s) {
+  const go = () => {
+    // run, runWithAnswer, ask, askWithAnswer, stream, streamWithAnswer of a signing client.
+    const sig = kind < 6 && secrets.get(client);
+    const op = (a) => clientOp.call(client, kind, a, b, s);
+    return sig ? signedOp(sig, kind, a, op, s) : op(a);
+  };
+  const kits = unbound(a, b);
+  return kits ? kits.then(go) : go();
+}
+
+// What a method returns: the operation's promise, or its stream, which the promise's settling
+// ends. The stream exists before the operation starts (a lazy client's waits for the module), and
+// a consumer that leaves before then stops the run as soon as it starts.
+function started(streamed, start) {
+  const s = streamed ? new EventStream() : undefined;
+  const p = start(s);
+  if (!s) return p;
+  p.then(() => s.end(), (e) => s.end(e));
+  return s;
+}
 
 /** `jsonSchema<T>(schema)`: the schema itself, typed so that a tool's `run` gets `T` arguments. */
 export function jsonSchema(schema) {
@@ -147,7 +262,8 @@ export function jsonSchema(schema) {
 
 /** `defineTool(def)`: `inputSchema` is a JSON Schema or a Standard Schema (zod, valibot, arktype). */
 export function defineTool(def) {
-  return declareTool(schemaTool(def));
+  const tool = schemaTool(def);
+  return isLoaded() ? declareTool(tool) : deferred(tool, () => declareTool(tool));
 }
 
 // A tool whose `inputSchema` is a Standard Schema (an object with `~standard`): the model is
@@ -196,9 +312,12 @@ function toJsonSchema(std, name) {
 // pose as a toolkit. The entry goes with `free()` or once the toolkit is collected.
 const kits = typeof FinalizationRegistry === "function" ? new FinalizationRegistry(dropToolkit) : undefined;
 
+let prepare, isUnbound; // Toolkit's own, for `unbound` below
+
 export class Toolkit {
   #tools;
-  #id;
+  #id; // undefined: declared before the module loaded and not bound yet; 0: freed
+  #binding; // the promise of binding it, once a run needed it
   /** `new Toolkit({ tools })` or `new Toolkit(tools)`: the same as `createToolkit`. */
   constructor(opts) {
     let copy;
@@ -207,33 +326,91 @@ export class Toolkit {
       copy = Array.isArray(list) ? list.slice() : list;
     } catch {} // a revoked Proxy, a throwing getter: refused below as no tools
     if (Array.isArray(copy)) copy = copy.map(schemaTool);
-    this.#id = toolkitId(copy, this);
     this.#tools = copy;
+    // Checked and bound now when the module is in and every tool was declared after it was;
+    // else when a run first needs the tools (`unbound`).
+    if (isLoaded() && !(Array.isArray(copy) && copy.some(isLater))) this.#bind(copy);
+  }
+  static {
+    prepare = (t) => t.#prepare();
+    isUnbound = (t) => #id in t && t.#id === undefined;
+  }
+  #bind(list) {
+    this.#id = toolkitId(list, this);
+    this.#tools = list;
     kits?.register(this, this.#id, this);
+  }
+  // Loads the module, makes the declarations that were made before it as they are made after it
+  // (one may stand for several tools, or load a module of its own: the MCP entry's), and binds.
+  #prepare() {
+    return (this.#binding ??= (async () => {
+      await whenLoaded();
+      let list = this.#tools;
+      if (Array.isArray(list)) {
+        list = [];
+        for (const t of this.#tools) {
+          const made = isLater(t) ? await t[LATER]() : t;
+          if (isLater(t) && Array.isArray(made)) list.push(...made);
+          else list.push(made);
+        }
+      }
+      if (this.#id === undefined) this.#bind(list);
+    })());
   }
   // bad_input, not a private-field TypeError, for a forged `this`; with `live`, for a freed one.
   static #own(t, k, live) {
     if (!(#id in Object(t))) throw toolnexusError("bad_input", `Toolkit.${k}: not a Toolkit`);
-    if (live && !t.#id) throw toolnexusError("bad_input", `Toolkit.${k}: the toolkit was freed`);
+    if (live && t.#id === 0) throw toolnexusError("bad_input", `Toolkit.${k}: the toolkit was freed`);
     return t;
   }
   get tools() {
-    return Toolkit.#own(this, "tools").#tools.slice();
+    const tools = Toolkit.#own(this, "tools").#tools;
+    return Array.isArray(tools) ? tools.slice() : [];
   }
   // The relay collision guard and the duplicate-name check apply; a refused tool changes nothing.
+  // Before the toolkit is bound, they apply when it is.
   add(tool) {
     const next = [...Toolkit.#own(this, "add", 1).#tools, schemaTool(tool)];
+    if (this.#id === undefined) {
+      this.#tools = next;
+      this.#binding = undefined;
+      return;
+    }
     toolkitId(next, this);
     this.#tools = next;
   }
   free() {
     kits?.unregister(Toolkit.#own(this, "free"));
-    dropToolkit(this.#id);
+    if (this.#id) dropToolkit(this.#id);
+    // Never bound: bound now to an id with no tools, so that a run refuses it as freed.
+    else if (this.#id === undefined) kitId(this, true);
     this.#id = 0;
   }
   [Symbol.dispose]() {
     this.free();
   }
+}
+
+// Whether `t` is a declaration made before the module loaded (`deferred`).
+function isLater(t) {
+  try {
+    return typeof t?.[LATER] == "function";
+  } catch {
+    return false;
+  }
+}
+
+// The toolkits in an operation's options that were declared before the module loaded: the
+// promise of binding them all, or undefined when there is none (the common case: no await).
+function unbound(...opts) {
+  let list;
+  for (const o of opts) {
+    try {
+      const t = o !== null && typeof o == "object" ? o.toolkit : undefined;
+      if (t instanceof Toolkit && isUnbound(t)) (list ??= []).push(prepare(t));
+    } catch {} // a throwing getter: the run's own reading refuses it
+  }
+  return list && Promise.all(list);
 }
 
 /** `createToolkit({ tools })` (an array of tools is accepted too); the array is copied. */

@@ -3,8 +3,10 @@
 // a module (CompiledWasm) and instantiated synchronously. No nodejs_compat needed.
 import wasmModule from "./toolnexus_wasm_bg.wasm";
 import { initSync } from "./toolnexus_wasm.js";
+import { loaded } from "./loader.js";
 
 initSync({ module: wasmModule });
+loaded();
 
 export { initSync };
 export * from "./api.js";

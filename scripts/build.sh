@@ -40,11 +40,13 @@ cp -r "$out"/snippets "$pkg"/
 # The glue's adapters imported under short names instead of wasm-bindgen's hashed ones.
 node scripts/import-names.mjs "$pkg"
 # api.js re-exports the error class from the edge's snippet, which the wasm constructs: one
-# class for both. The snippet's directory name holds a hash, known only now.
+# class for both (loader.js makes it too, for a failed load). The snippet's directory name holds a hash, known only now.
 err=$(cd "$pkg" && ls snippets/*/src/wasm/host.js)
 [ "$(echo "$err" | wc -l)" = 1 ] || { echo "!! expected one host.js snippet, found: $err"; exit 1; }
-sed -i "s#from \"./host.js\"#from \"./$err\"#" "$pkg"/api.js
-grep -q "from \"./$err\"" "$pkg"/api.js || { echo "!! api.js: the host.js import was not rewritten"; exit 1; }
+for f in api.js loader.js; do
+  sed -i "s#from \"./host.js\"#from \"./$err\"#" "$pkg/$f"
+  grep -q "from \"./$err\"" "$pkg/$f" || { echo "!! $f: the host.js import was not rewritten"; exit 1; }
+done
 # Minify the shipped JS in place (transform only, imports and exports kept): the glue is a
 # third of the gzip budget unminified. Lines are cut at 160 characters (~260 B gzip), so an
 # uncaught error prints a readable line of code in Node, not the whole glue on one line.

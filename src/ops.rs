@@ -55,10 +55,10 @@ ops! {
         AuthRequired = "authRequired",
         IsRelayRequest = "isRelayRequest",
         RelayCallsOf = "relayCallsOf",
-        RelayAnswer = "relayAnswer",
+        RelayAnswer = "answerOf",
         CheckRevision = "checkRevision",
         DeclareTool = "declareTool",
-        RelayTool = "relayTool",
+        RelayTool = "declareRelay",
         ToolkitId = "toolkitId",
         DropToolkit = "dropToolkit",
     }

@@ -86,16 +86,25 @@ test("httpTool, builtinTools, skillTool, a2aTools: refused definitions and faile
   await assert.rejects(a2aTools({ card: `${base}/hang`, timeoutMs: 200 }), typed("aborted"));
 });
 
-test("the browser entry before init(): bad_state, thrown or rejected", async () => {
+test("the browser entry before init(): declarations are deferred, async calls load the module themselves", async () => {
   // Loaded by its file (the package's conditions pick node.js in Node); the glue module is the
-  // one node.js initialised, so `init()` finds it ready at once.
+  // one node.js initialised, so the entry's own load finds it ready at once.
   const web = await import(new URL("../../pkg/mcp/index.js", import.meta.url));
+  const LATER = Symbol.for("toolnexus-wasm.later");
   assert.equal(web.ToolnexusError, ToolnexusError);
-  await assert.rejects(web.mcpTools({ server: "s", url: `${base}/mcp` }), typed("bad_state"));
-  await assert.rejects(web.a2aTools({ card: `${base}/card` }), typed("bad_state"));
-  assert.throws(() => web.httpTool({ name: "h", url: `${base}/x` }), typed("bad_state", { message: "httpTool: `await init()` first" }));
-  assert.throws(() => web.builtinTools(), typed("bad_state"));
-  assert.throws(() => web.skillTool([]), typed("bad_state"));
+  // Declarations made before the load (making one loads the module: all are taken first).
+  const h = web.httpTool({ name: "h", url: `${base}/x` });
+  const [builtins] = web.builtinTools();
+  const [bash] = web.builtinTools(["bash"]);
+  assert.throws(() => web.skillTool([]).prompt, typed("bad_state"));
+  assert.throws(() => web.authorizationGrant({}, "https://app.test/cb"), typed("bad_state"));
+  assert.equal(h.name, "h");
+  assert.equal(typeof h[LATER], "function");
+  assert.equal((await h[LATER]()).name, "h");
+  assert.deepEqual((await builtins[LATER]()).map((t) => t.name).sort(), ["question", "todowrite", "webfetch"]);
+  // A deferred declaration is refused when it is made, with the message it would have had.
+  await assert.rejects(bash[LATER](), typed("bad_input"));
   await web.init();
   assert.equal(web.httpTool({ name: "h", url: `${base}/x` }).name, "h");
+  assert.equal(typeof web.httpTool({ name: "h", url: `${base}/x` })[LATER], "undefined");
 });
