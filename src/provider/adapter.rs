@@ -145,6 +145,19 @@ impl Assembly {
         deltas.push(Delta::Text(text.to_string()));
     }
 
+    /// One usage report of the stream. A report is the running total so far, never a part to
+    /// add: Groq states its total on the finish chunk and again in the usage-only chunk, some
+    /// OpenAI-compatible servers send the total so far on every chunk, Gemini's `usageMetadata`
+    /// is the running total of each event (and its prompt count may settle lower at the end).
+    /// So the last report wins; one with no count at all (a server's empty `usage: {}`) changes
+    /// nothing. Anthropic's reports state some counts only and are applied count by count
+    /// (`anthropic/stream.rs`).
+    pub(crate) fn report_usage(&mut self, u: Usage) {
+        if u != Usage::default() {
+            self.usage = u;
+        }
+    }
+
     /// Adds readable reasoning and reports it as a delta.
     pub(crate) fn push_reasoning(&mut self, text: &str, deltas: &mut Vec<Delta>) {
         if !text.is_empty() {

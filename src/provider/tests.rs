@@ -1,6 +1,8 @@
 //! Provider-neutral checks of what every adapter must do alike: token counts the provider
-//! sends are not trusted (they saturate, in whole replies and in streams), and Gemini's
-//! withheld-answer reasons are one list for the parser and for `translate`.
+//! sends are not trusted (they saturate, in whole replies and in streams), a stream's usage
+//! reports are running totals, a reply kind the dialect does not carry is never an empty success
+//! (docs/decisions/wire-replies.md), and Gemini's withheld-answer reasons are one list for the
+//! parser and for `translate`.
 
 use super::*;
 use crate::message::Usage;
@@ -39,11 +41,11 @@ fn whole_replies_with_u64_max_token_counts_saturate() {
 
 #[test]
 fn streams_with_u64_max_token_counts_saturate() {
-    // OpenAI usage chunks add up: two of them overflow a plain sum.
+    // OpenAI usage chunks are running totals: stated twice, counted once.
     let usage = json!({"choices": [], "usage": {"prompt_tokens": MAX, "completion_tokens": 7, "total_tokens": MAX}});
     let stop = json!({"choices": [{"delta": {"content": "hi"}, "finish_reason": "stop"}]});
     let r = streamed(Style::OpenAi, &[stop, usage.clone(), usage], "data: [DONE]\n\n").unwrap();
-    assert_eq!(r.usage, Usage { prompt_tokens: MAX, completion_tokens: 14, total_tokens: MAX, reasoning_tokens: 0 });
+    assert_eq!(r.usage, SATURATED);
 
     // Anthropic's cumulative counts: the total is their sum.
     let events = [
@@ -56,6 +58,72 @@ fn streams_with_u64_max_token_counts_saturate() {
     let gm = json!({"candidates": [{"content": {"parts": [{"text": "hi"}]}, "finishReason": "STOP"}],
                     "usageMetadata": {"promptTokenCount": MAX, "candidatesTokenCount": 7}});
     assert_eq!(streamed(Style::Gemini, &[gm], "").unwrap().usage, SATURATED);
+}
+
+/// Servers that send the running usage on every chunk (xAI's chat stream did), and ones that end
+/// with an empty `usage: {}`: the last stated total, not the sum.
+#[test]
+fn usage_on_every_chunk_is_the_running_total() {
+    let chunk = |text: &str, n: u64| json!({"choices": [{"delta": {"content": text}}], "usage": {"prompt_tokens": 38, "completion_tokens": n, "total_tokens": 38 + n}});
+    let stop = json!({"choices": [{"delta": {}, "finish_reason": "stop"}], "usage": {}});
+    let r = streamed(Style::OpenAi, &[chunk("Coca", 1), chunk("-Cola", 2), chunk(" is", 3), stop], "data: [DONE]\n\n").unwrap();
+    assert_eq!(r.turn.text, "Coca-Cola is");
+    assert_eq!(r.usage, Usage { prompt_tokens: 38, completion_tokens: 3, total_tokens: 41, reasoning_tokens: 0 });
+    // Gemini restates its counts on every event; the last event's stand (its prompt count may
+    // settle lower than an earlier event's, as recorded in tests/fixtures/wire/gemini/text_stream.sse).
+    let gm = |text: &str, p: u64, c: u64| json!({"candidates": [{"content": {"parts": [{"text": text}]}}], "usageMetadata": {"promptTokenCount": p, "candidatesTokenCount": c}});
+    let mut last = gm("b", 13, 8);
+    last["candidates"][0]["finishReason"] = json!("STOP");
+    assert_eq!(streamed(Style::Gemini, &[gm("a", 15, 0), last], "").unwrap().usage.prompt_tokens, 13);
+}
+
+/// Chat completions' tool calls of a type other than `function` (`custom`: a free-form tool),
+/// whole and streamed: a typed error naming the kind, not a call read without a name.
+#[test]
+fn openai_chat_calls_of_another_type_are_an_error_naming_it() {
+    let custom = json!({"id": "call_1", "type": "custom", "custom": {"name": "sql", "input": "SELECT 1"}});
+    let whole = json!({"choices": [{"message": {"content": null, "tool_calls": [custom]}, "finish_reason": "tool_calls"}]});
+    let e = reply(Style::OpenAi, whole).unwrap_err();
+    assert_eq!(e.code(), "provider_parse");
+    assert!(e.message.contains("\"custom\" call") && e.message.contains("responses style"), "{}", e.message);
+    let mut delta = custom.clone();
+    delta["index"] = json!(0);
+    let chunk = json!({"choices": [{"delta": {"tool_calls": [delta]}}]});
+    let e = streamed(Style::OpenAi, &[chunk], "data: [DONE]\n\n").unwrap_err();
+    assert!(e.message.contains("\"custom\" call"), "{}", e.message);
+    // A call without a `type` (servers that omit it) is a function call.
+    let bare = json!({"choices": [{"message": {"tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "{}"}}]}}]});
+    assert_eq!(reply(Style::OpenAi, bare).unwrap().turn.calls[0].name, "f");
+}
+
+/// Gemini parts other than text, thoughts and calls (code the model ran, an image) are kept
+/// verbatim and go back to the model that made them; a reply of only such parts is an error
+/// naming them, not an empty answer.
+#[test]
+fn gemini_parts_of_other_kinds_are_kept_and_never_an_empty_answer() {
+    let code = json!({"executableCode": {"language": "PYTHON", "code": "print(1)"}});
+    let result = json!({"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "1"}});
+    let only = json!({"candidates": [{"content": {"role": "model", "parts": [code, result]}, "finishReason": "STOP"}]});
+    let e = reply(Style::Gemini, only.clone()).unwrap_err();
+    assert_eq!(e.code(), "provider_parse");
+    assert!(e.message.contains("executableCode, codeExecutionResult"), "{}", e.message);
+    assert!(streamed(Style::Gemini, &[only], "").unwrap_err().message.contains("executableCode"));
+
+    let with_text =
+        json!({"candidates": [{"content": {"role": "model", "parts": [code, result, {"text": "It prints 1."}]}, "finishReason": "STOP"}]});
+    let r = reply(Style::Gemini, with_text).unwrap();
+    assert_eq!(r.turn.text, "It prints 1.");
+    let messages = vec![crate::message::Message::User("Run it.".into()), crate::message::Message::Assistant(r.turn)];
+    // The request to the same model, and the state read back, keep both parts in place.
+    let body = build_request(
+        &cfg(Style::Gemini),
+        &ModelRequest { system: "", messages: &messages, tools: &[], stream: false, tool_choice: ToolChoice::Omit, max_tokens: None },
+    )
+    .json();
+    assert_eq!(body["contents"][1]["parts"], json!([code, result, {"text": "It prints 1."}]));
+    let state = gemini::dialect::render(&messages, None);
+    let back = crate::dialect::read(&state).unwrap();
+    assert_eq!(gemini::dialect::render(&back, None), state);
 }
 
 #[test]

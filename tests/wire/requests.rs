@@ -75,6 +75,10 @@ pub fn validated(style: &str, messages: &[Value]) -> Value {
                     Some("reasoning") => Some(json!({"reasoning": it["id"], "encrypted_content": str_of(it, "encrypted_content")})),
                     Some("function_call") => Some(json!({"function_call": it["call_id"], "name": it["name"]})),
                     Some("function_call_output") => Some(json!({"function_call_output": it["call_id"]})),
+                    // A custom (free-form) call goes back as it came, its `input` unchanged, and
+                    // is answered by a `custom_tool_call_output`.
+                    Some("custom_tool_call") => Some(json!({"custom_tool_call": it["call_id"], "name": it["name"], "input": it["input"]})),
+                    Some("custom_tool_call_output") => Some(json!({"custom_tool_call_output": it["call_id"]})),
                     _ => None,
                 })
                 .collect();
@@ -143,8 +147,8 @@ pub fn expected_from_reply(style: &str, reply: &Value) -> Value {
             let mut items: Vec<Value> = reply["output"].as_array().cloned().unwrap_or_default();
             let outs: Vec<Value> = items
                 .iter()
-                .filter(|it| it["type"] == "function_call")
-                .map(|it| json!({"type": "function_call_output", "call_id": it["call_id"]}))
+                .filter(|it| it["type"] == "function_call" || it["type"] == "custom_tool_call")
+                .map(|it| json!({"type": format!("{}_output", it["type"].as_str().unwrap()), "call_id": it["call_id"]}))
                 .collect();
             items.extend(outs);
             validated(style, &items)
@@ -214,7 +218,11 @@ pub fn outputs_of(style: &str, body: &Value) -> Vec<String> {
             .filter_map(|p| p.get("functionResponse"))
             .map(|f| text(&f["response"]["return_value"]))
             .collect(),
-        "responses" => msgs.iter().filter(|it| it["type"] == "function_call_output").map(|it| text(&it["output"])).collect(),
+        "responses" => msgs
+            .iter()
+            .filter(|it| it["type"] == "function_call_output" || it["type"] == "custom_tool_call_output")
+            .map(|it| text(&it["output"]))
+            .collect(),
         _ => msgs.iter().filter(|m| m["role"] == "tool").map(|m| text(&m["content"])).collect(),
     }
 }

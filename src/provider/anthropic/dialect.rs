@@ -29,7 +29,14 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
             Message::UserParts(p) => ("user", content_blocks(None, p)),
             Message::Assistant(turn) => {
                 let reasoning = turn.reasoning_for("anthropic", model);
-                let content = assistant_blocks(turn, reasoning);
+                let mut content = assistant_blocks(turn, reasoning);
+                if let (Some(_), Value::Array(blocks)) = (model, &mut content) {
+                    // The API checks a thinking block by its `signature` (a redacted one by its
+                    // `data`) and refuses one without ("thinking.signature: Field required"): one
+                    // that came without (a gateway that strips it) stays in the state and is left
+                    // out of the request, as the API lets a client leave out earlier thinking.
+                    blocks.retain(|b| !unsigned(b));
+                }
                 // An assistant message with no content is refused ("all messages must have
                 // non-empty content"): a request leaves an empty turn out (an empty reply, or one
                 // whose only blocks were another model's thinking); the API joins the user
@@ -102,6 +109,16 @@ fn assistant_blocks(turn: &AssistantTurn, reasoning: Option<&Reasoning>) -> Valu
         r.push_after(turn.calls.len(), &mut blocks);
     }
     Value::Array(blocks)
+}
+
+/// A thinking block without the signature the API checks it by, or a redacted one without its data.
+fn unsigned(b: &Value) -> bool {
+    let has = |k: &str| b.get(k).and_then(Value::as_str).is_some_and(|s| !s.is_empty());
+    match b.get("type").and_then(Value::as_str) {
+        Some("thinking") => !has("signature"),
+        Some("redacted_thinking") => !has("data"),
+        _ => false,
+    }
 }
 
 /// Content blocks: `text` (when given) then the parts.

@@ -59,7 +59,35 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
     if refusal && turn.text.is_empty() && turn.calls.is_empty() {
         return Err(withheld(v.get("stop_details")));
     }
+    shown(&turn.text, turn.calls.len(), turn.reasoning.as_ref().map_or(&[][..], |r| r.items.as_slice()), stop_reason.as_deref())?;
     Ok(ModelReply { turn, stop_reason, usage, reasoning_text, refusal, ..ModelReply::default() })
+}
+
+/// Blocks other than text, calls and thinking (server tool blocks such as `server_tool_use` /
+/// `web_search_tool_result`, or a type not known here) are kept for the state but shown
+/// nowhere: a reply of only such blocks, with no text and no call (a `pause_turn` in a server
+/// tool's work, a new block type), would end the run as an empty success. It is an error naming
+/// the block types and the stop reason.
+pub(super) fn shown(text: &str, calls: usize, items: &[(usize, Value)], stop_reason: Option<&str>) -> Result<()> {
+    if !text.is_empty() || calls > 0 {
+        return Ok(());
+    }
+    let mut kinds: Vec<&str> = Vec::new();
+    for (_, b) in items {
+        let kind = b.get("type").and_then(Value::as_str).unwrap_or("(no type)");
+        if !matches!(kind, "thinking" | "redacted_thinking") && !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    if kinds.is_empty() {
+        return Ok(());
+    }
+    let mut msg = String::from("the Anthropic reply has no text and no tool_use, only ");
+    msg.push_str(&crate::json::join(&kinds, ", "));
+    msg.push_str(" blocks, which this package keeps but cannot show or continue (stop_reason ");
+    msg.push_str(stop_reason.unwrap_or("none"));
+    msg.push_str("): an empty answer is not a success");
+    Err(Error::parse(msg))
 }
 
 /// Appends one thinking block's readable text, a paragraph apart from the one before.

@@ -7,7 +7,7 @@
 //! `input_json_delta`s parsed into `input` when the block stops. A redacted block arrives whole
 //! in its start event.
 
-use super::reply::{withheld, THINKING_SEPARATOR};
+use super::reply::{shown, withheld, THINKING_SEPARATOR};
 use crate::error::{Error, Result};
 use crate::prelude::*;
 use crate::provider::adapter::{Assembly, Delta, Part};
@@ -74,6 +74,7 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
                 if asm.refusal && asm.text.is_empty() && asm.calls_so_far() == 0 {
                     return Err(withheld(d.get("stop_details")));
                 }
+                shown(&asm.text, asm.calls_so_far(), &asm.reasoning.items, Some(r))?;
             }
             if let Some(u) = v.get("usage") {
                 usage(asm, u);
@@ -175,7 +176,8 @@ fn settle(asm: &mut Assembly, pos: usize) -> Result<()> {
     Ok(())
 }
 
-/// `message_delta` usage is cumulative: counts replace, not add.
+/// `message_delta` usage is cumulative: the counts it states replace `message_start`'s, never
+/// add to them (see `Assembly::report_usage` for the other providers).
 fn usage(asm: &mut Assembly, u: &Value) {
     if let Some(p) = u.get("input_tokens").and_then(Value::as_u64) {
         asm.usage.prompt_tokens = p;

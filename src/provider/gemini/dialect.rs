@@ -197,6 +197,10 @@ fn read_model(index: usize, parts: &[Value]) -> AssistantTurn {
                 arguments: f.get("args").map_or_else(|| "{}".into(), crate::json::to_text),
                 signature: sig,
             });
+        } else if p.get("functionResponse").is_none() {
+            // Another kind of part (`executableCode`, `inlineData`, …), kept as the reply keeps it.
+            r.items.push((turn.calls.len(), p.clone()));
+            found = true;
         }
     }
     if found {

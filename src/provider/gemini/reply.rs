@@ -22,7 +22,12 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
     match reason.as_deref() {
         None if !answered => Err(Error::parse("Gemini reply has an empty candidate list")),
         Some(r) if !answered && !empty_is_answer(r) => Err(no_answer(v, r)),
-        _ => Ok(ModelReply { turn, stop_reason: reason, usage: usage_of(v), reasoning_text: thoughts, ..ModelReply::default() }),
+        _ => {
+            if !answered {
+                shown(turn.reasoning.as_ref().map_or(&[][..], |r| r.items.as_slice()))?;
+            }
+            Ok(ModelReply { turn, stop_reason: reason, usage: usage_of(v), reasoning_text: thoughts, ..ModelReply::default() })
+        }
     }
 }
 
@@ -110,9 +115,39 @@ pub(super) fn candidate(v: &Value, turn: &mut AssistantTurn, thoughts: &mut Stri
                 arguments: f.get("args").map_or_else(|| "{}".into(), crate::json::to_text),
                 signature: sig.map(str::to_string),
             });
+        } else if p.get("functionResponse").is_none() {
+            // A part of another kind (`executableCode`, `codeExecutionResult`, `inlineData`, one
+            // added later): kept verbatim, at its place, to go back as it came (see [`shown`]).
+            let at = turn.calls.len();
+            reasoning(turn).items.push((at, p.clone()));
         }
     }
     Ok(c.get("finishReason").and_then(Value::as_str).map(str::to_string))
+}
+
+/// The kind of a kept part: its first member that is not `thought` / `thoughtSignature`.
+fn kind(p: &Value) -> &str {
+    let keys = p.as_object().into_iter().flat_map(|m| m.keys());
+    keys.map(String::as_str).find(|k| !matches!(*k, "thought" | "thoughtSignature")).unwrap_or("(empty part)")
+}
+
+/// Parts other than text, thoughts and calls are kept for the state but shown nowhere: a reply
+/// with no text and no call that holds such parts (an image, code the model ran) would end the
+/// run as an empty success. It is an error naming the part kinds.
+pub(super) fn shown(items: &[(usize, Value)]) -> Result<()> {
+    let mut kinds: Vec<&str> = Vec::new();
+    for (_, p) in items.iter().filter(|(_, p)| !is_thought(p)) {
+        if !kinds.contains(&kind(p)) {
+            kinds.push(kind(p));
+        }
+    }
+    match kinds.is_empty() {
+        true => Ok(()),
+        false => Err(Error::parse(format!(
+            "the Gemini reply has no text and no functionCall, only {} parts, which this package keeps but cannot show: an empty answer is not a success",
+            crate::json::join(&kinds, ", ")
+        ))),
+    }
 }
 
 /// Adds a thought part as a reasoning item. A stream cuts one thought part into pieces, one per

@@ -6,9 +6,9 @@
 //! (a signature often comes last, on an empty text part), thought pieces join into one item.
 
 use super::finish::empty_is_answer;
-use super::reply::{candidate, no_answer, push_thought, usage_of};
+use super::reply::{candidate, no_answer, push_thought, shown, usage_of};
 use crate::error::Result;
-use crate::message::{AssistantTurn, Usage};
+use crate::message::AssistantTurn;
 use crate::prelude::*;
 use crate::provider::adapter::{Assembly, Delta, Part};
 
@@ -46,14 +46,15 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
             signature: c.signature,
         });
     }
-    let usage = usage_of(&v);
-    if usage != Usage::default() {
-        asm.usage = usage;
-    }
+    // `usageMetadata` is the running total of each event (`Assembly::report_usage`).
+    asm.report_usage(usage_of(&v));
     if let Some(r) = reason {
         // The last event ends the reply: judged on the whole of it, as the whole reply is.
-        if asm.text.is_empty() && asm.calls_so_far() == 0 && !empty_is_answer(&r) {
-            return Err(no_answer(&v, &r));
+        if asm.text.is_empty() && asm.calls_so_far() == 0 {
+            if !empty_is_answer(&r) {
+                return Err(no_answer(&v, &r));
+            }
+            shown(&asm.reasoning.items)?;
         }
         asm.stop_reason = Some(r);
     }

@@ -158,6 +158,18 @@ pub(crate) fn read_tool_calls(list: &[Value], name_required: bool, calls: &mut V
     Ok(())
 }
 
+/// A reply's tool call of a `type` other than `function` (a `custom` free-form call, a kind
+/// added later): it cannot be read as a function call, and dropping it would end the run as an
+/// empty success. The error names the kind and what to do. A call without `type` is a function
+/// call (servers that omit it).
+pub(crate) fn foreign_call(k: usize, call: &Value) -> Option<crate::error::Error> {
+    let ty = call.get("type").and_then(Value::as_str).filter(|t| *t != "function")?;
+    Some(crate::error::Error::parse(format!(
+        "the OpenAI reply's tool_calls[{}] is a \"{ty}\" call, which this package does not carry in chat completions: declare the tool as a toolkit (function) tool, or use the responses style, which carries custom calls",
+        crate::json::num(k as u64)
+    )))
+}
+
 /// A `tool` (or legacy `function`) message: one result, paired with its call by
 /// `tool_call_id`. OpenAI has no error flag on results.
 pub(crate) fn read_tool_message(obj: &Map<String, Value>, out: &mut Vec<Message>) -> Result<(), String> {

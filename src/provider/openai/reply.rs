@@ -1,6 +1,6 @@
 //! The whole OpenAI reply: `choices[0].message` and `usage`.
 
-use super::dialect::read_tool_calls;
+use super::dialect::{foreign_call, read_tool_calls};
 use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, Usage};
 use crate::prelude::*;
@@ -22,6 +22,9 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
     let text = refusal.map_or_else(|| flatten(message.get("content").unwrap_or(&Value::Null)), str::to_string);
     let mut calls = Vec::new();
     if let Some(list) = message.get("tool_calls").and_then(Value::as_array) {
+        if let Some(e) = list.iter().enumerate().find_map(|(k, c)| foreign_call(k, c)) {
+            return Err(e);
+        }
         read_tool_calls(list, true, &mut calls).map_err(|(i, missing)| Error::parse(format!("OpenAI tool_calls[{i}] has no {missing}")))?;
     }
     let stop_reason = first.get("finish_reason").and_then(Value::as_str).map(str::to_string);

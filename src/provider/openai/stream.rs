@@ -15,8 +15,12 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
     if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
         return Err(asm.provider_error(err));
     }
-    if v.get("usage").is_some_and(Value::is_object) {
-        asm.usage.add(super::reply::usage_of(v.get("usage")));
+    // Every report is a running total (see `Assembly::report_usage`): Groq sends its total in
+    // `usage` and `x_groq.usage` of the finish chunk, then again in the usage-only chunk.
+    for u in [v.get("usage"), v.get("x_groq").and_then(|x| x.get("usage"))] {
+        if u.is_some_and(Value::is_object) {
+            asm.report_usage(super::reply::usage_of(u));
+        }
     }
     let Some(choice) = v.get("choices").and_then(Value::as_array).and_then(|c| c.first()) else {
         return Ok(());
@@ -35,6 +39,9 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
     }
     for c in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
         let index = c.get("index").and_then(Value::as_u64).unwrap_or(0);
+        if let Some(e) = super::dialect::foreign_call(index as usize, c) {
+            return Err(e);
+        }
         let pos = match asm.parts.iter().position(|p| p.index == index) {
             Some(p) => p,
             None => {

@@ -9,7 +9,7 @@
 //! The neutral turn keeps one text, so an item the model wrote between its text and its first
 //! call is replayed before the text.
 
-use super::reply::{content_text, function_call, keep_item};
+use super::reply::{content_text, custom_call, function_call, keep_item};
 use super::PROVIDER;
 use crate::message::{push_result, AssistantTurn, Message, Reasoning, ToolOutput, ORIGIN_KEY};
 use crate::part::{parts_value, ImageSpelling, Spelling};
@@ -29,16 +29,19 @@ pub const PARTS: Spelling =
 pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
     let mut out = Vec::with_capacity(messages.len());
     let mut after_turn = false;
+    // The calls of the last turn that went as `custom_tool_call` items: their results are
+    // `custom_tool_call_output`s.
+    let mut custom: Vec<&str> = Vec::new();
     for m in messages {
         match m {
             Message::System(t) if model.is_none() => out.push(role_item("system", Value::from(t.as_str()))),
             Message::System(_) => {}
             Message::User(t) => out.push(role_item("user", Value::from(t.as_str()))),
             Message::UserParts(p) => out.push(role_item("user", parts_value(p, &PARTS))),
-            Message::Assistant(turn) => assistant(turn, model, after_turn, &mut out),
+            Message::Assistant(turn) => custom = assistant(turn, model, after_turn, &mut out),
             Message::Tool(outs) => {
                 for o in outs {
-                    out.push(result(o));
+                    out.push(result(o, custom.contains(&o.call_id.as_str())));
                 }
             }
         }
@@ -54,9 +57,18 @@ fn role_item(role: &str, content: Value) -> Value {
 /// One assistant turn's items (see the module comment for their order). `after_turn`: the
 /// message before it is an assistant turn too (a history whose calls got no results), which
 /// the state marks with the turn's message even when empty: items alone would read back as
-/// part of the turn before.
-fn assistant(turn: &AssistantTurn, model: Option<&str>, after_turn: bool, out: &mut Vec<Value>) {
+/// part of the turn before. Gives the ids of the calls that went as their kept
+/// `custom_tool_call` item rather than as a `function_call`.
+fn assistant<'t>(turn: &'t AssistantTurn, model: Option<&str>, after_turn: bool, out: &mut Vec<Value>) -> Vec<&'t str> {
     let reasoning = turn.reasoning_for(PROVIDER, model).filter(|r| !r.items.is_empty());
+    let mut custom = Vec::new();
+    for (_, item) in reasoning.iter().flat_map(|r| r.items.iter()) {
+        if item.get("type").and_then(Value::as_str) == Some("custom_tool_call") {
+            if let Some(id) = item.get("call_id").and_then(Value::as_str) {
+                custom.push(id);
+            }
+        }
+    }
     let items = |k: usize, out: &mut Vec<Value>| {
         if let Some(r) = reasoning {
             r.push_before(k, out);
@@ -74,6 +86,9 @@ fn assistant(turn: &AssistantTurn, model: Option<&str>, after_turn: bool, out: &
         if k > 0 {
             items(k, out);
         }
+        if custom.contains(&c.id.as_str()) {
+            continue; // its item, just placed before it, is the call
+        }
         out.push(obj(&mut [
             ("type", Value::from("function_call")),
             ("call_id", Value::from(c.id.as_str())),
@@ -85,9 +100,33 @@ fn assistant(turn: &AssistantTurn, model: Option<&str>, after_turn: bool, out: &
         r.push_after(turn.calls.len(), out);
     }
     match (model, reasoning) {
-        // The API refuses a reasoning item that nothing of its response follows (a reply cut
-        // while it was still reasoning).
         (Some(_), _) => {
+            // Requests go with `store: false`: an item sent by its id alone is looked up among
+            // the stored ones, and OpenAI answers 404 ("Items are not persisted when `store` is
+            // set to false"). A reasoning item travels on its `encrypted_content`; one that came
+            // without it (a gateway or deployment that ignores `include`) stays in the state,
+            // for display and `translate`, and is left out of the request.
+            // A custom call goes without its item id for the same reason, as function calls do.
+            let mut k = start;
+            while k < out.len() {
+                if unpersisted(&out[k]) {
+                    out.remove(k);
+                    continue;
+                }
+                if let Some(Value::Object(item)) =
+                    out.get_mut(k).filter(|v| v.get("type").and_then(Value::as_str) == Some("custom_tool_call"))
+                {
+                    // Copied without the id (a map's `remove` links index-map removal).
+                    let mut call = Map::new();
+                    for (key, v) in item.iter().filter(|(key, _)| key.as_str() != "id") {
+                        call.insert(key.clone(), v.clone());
+                    }
+                    *item = call;
+                }
+                k += 1;
+            }
+            // The API refuses a reasoning item that nothing of its response follows (a reply cut
+            // while it was still reasoning).
             while out.len() > start && out.last().and_then(|v| v.get("type")).and_then(Value::as_str) == Some("reasoning") {
                 out.pop();
             }
@@ -99,11 +138,19 @@ fn assistant(turn: &AssistantTurn, model: Option<&str>, after_turn: bool, out: &
         }
         (None, None) => {}
     }
+    custom
 }
 
-/// A `function_call_output`: the text, or, with images, a list of `input_text` and
-/// `input_image` parts. The API has no error flag for results.
-fn result(o: &ToolOutput) -> Value {
+/// A reasoning item that only its id could name: no `encrypted_content` to carry it.
+fn unpersisted(item: &Value) -> bool {
+    item.get("type").and_then(Value::as_str) == Some("reasoning")
+        && !item.get("encrypted_content").and_then(Value::as_str).is_some_and(|s| !s.is_empty())
+}
+
+/// A `function_call_output` (a `custom_tool_call_output` for a custom call): the text, or,
+/// with images, a list of `input_text` and `input_image` parts. The API has no error flag for
+/// results.
+fn result(o: &ToolOutput, custom: bool) -> Value {
     let output = match o.parts.is_empty() {
         true => Value::from(o.output.as_str()),
         false => {
@@ -117,7 +164,8 @@ fn result(o: &ToolOutput) -> Value {
             Value::Array(parts)
         }
     };
-    obj(&mut [("type", Value::from("function_call_output")), ("call_id", Value::from(o.call_id.as_str())), ("output", output)])
+    let ty = if custom { "custom_tool_call_output" } else { "function_call_output" };
+    obj(&mut [("type", Value::from(ty)), ("call_id", Value::from(o.call_id.as_str())), ("output", output)])
 }
 
 /// Whether a history entry is a Responses item, read by [`read_item`]: an item with a `type` and
@@ -126,7 +174,7 @@ fn result(o: &ToolOutput) -> Value {
 pub(crate) fn is_item(o: &Map<String, Value>) -> bool {
     let ty = o.get("type").and_then(Value::as_str);
     match (o.get("role").and_then(Value::as_str), ty) {
-        (None, Some("function_call" | "function_call_output" | "reasoning" | "message")) => true,
+        (None, Some("function_call" | "function_call_output" | "custom_tool_call_output" | "reasoning" | "message")) => true,
         (None, Some(_)) => o.get("id").is_some_and(Value::is_string),
         (Some("assistant"), Some("message")) => true,
         // An assistant message without a `type` is a Responses item by its `output_text` parts
@@ -154,7 +202,7 @@ pub(crate) struct ItemRun {
 /// calls). Reasoning and other items are kept verbatim, less the origin tag.
 pub(crate) fn read_item(o: &Map<String, Value>, out: &mut Vec<Message>, run: &mut ItemRun) -> Result<(), String> {
     let ty = o.get("type").and_then(Value::as_str);
-    if ty == Some("function_call_output") {
+    if matches!(ty, Some("function_call_output" | "custom_tool_call_output")) {
         let (text, parts) = split_content(o.get("output").unwrap_or(&Value::Null))?;
         push_result(out, str_field_of(o, "call_id"), text, false, parts);
         *run = ItemRun::default();
@@ -190,6 +238,12 @@ pub(crate) fn read_item(o: &Map<String, Value>, out: &mut Vec<Message>, run: &mu
             }
         }
         Some("function_call") => turn.calls.push(function_call(&Value::Object(o.clone()))?),
+        Some("custom_tool_call") => {
+            let item = Value::Object(o.clone());
+            let call = custom_call(&item)?;
+            keep_item(turn, item);
+            turn.calls.push(call);
+        }
         Some(_) => {
             // Copied without the tag (a map's `remove` links index-map removal, 2 KB of wasm).
             let mut item = Map::new();

@@ -26,6 +26,12 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
             Some("function_call") => {
                 reply.turn.calls.push(function_call(item).map_err(|m| Error::parse(format!("Responses output[{i}] {m}")))?)
             }
+            Some("custom_tool_call") => {
+                let call = custom_call(item).map_err(|m| Error::parse(format!("Responses output[{i}] {m}")))?;
+                keep_item(&mut reply.turn, item.clone());
+                reply.turn.calls.push(call);
+            }
+            Some(kind) if unanswerable(item) => return Err(unanswerable_error(kind)),
             _ => {
                 // Summaries are the readable reasoning; the item itself goes back verbatim.
                 for s in summary_texts(item) {
@@ -44,7 +50,65 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
     }
     reply.stop_reason = stop_reason(v);
     withheld(reply.stop_reason.as_deref(), &reply.turn)?;
+    shown(&reply.turn)?;
     Ok(reply)
+}
+
+/// A `custom_tool_call` (a free-form or grammar tool, declared as `{ type: "custom" }` through
+/// `requestParams.tools`): a call like any other, its free-form `input` string given to the tool
+/// as `{ "input": "…" }`. The item itself is kept (see [`keep_item`]) so that the call goes back
+/// as it came and its result as a `custom_tool_call_output` (`dialect.rs`).
+pub(super) fn custom_call(item: &Value) -> core::result::Result<ToolCall, &'static str> {
+    let name = item.get("name").and_then(Value::as_str).ok_or("custom_tool_call has no name")?;
+    let input = item.get("input").and_then(Value::as_str).unwrap_or_default();
+    let mut args = serde_json::Map::new();
+    args.insert("input".into(), Value::from(input));
+    let arguments = crate::json::to_text(&Value::Object(args));
+    Ok(ToolCall { id: str_field(item, "call_id"), name: name.to_string(), arguments, signature: None })
+}
+
+/// Output items that ask the client to act and wait for an answer of their own kind
+/// (`local_shell_call_output`, `mcp_approval_response`, …), which the loop cannot give: kept as
+/// items, the run would end as an empty success and the next request would fail on the missing
+/// output. A `tool_search_call` is the client's only with `execution: "client"`.
+const CLIENT_CALLS: [&str; 5] = ["computer_call", "local_shell_call", "shell_call", "apply_patch_call", "mcp_approval_request"];
+
+pub(super) fn unanswerable(item: &Value) -> bool {
+    let kind = item.get("type").and_then(Value::as_str).unwrap_or_default();
+    CLIENT_CALLS.contains(&kind) || (kind == "tool_search_call" && item.get("execution").and_then(Value::as_str) == Some("client"))
+}
+
+/// The typed error for [`unanswerable`] items: names the kind and what to do.
+pub(super) fn unanswerable_error(kind: &str) -> Error {
+    let fix = match kind {
+        "mcp_approval_request" => "set `require_approval: \"never\"` on the MCP tool, or declare the MCP tools as toolkit tools",
+        _ => "leave that tool out of requestParams.tools, or declare a toolkit (function) tool that does the same",
+    };
+    Error::parse(format!("the Responses reply asks for a {kind}, a call only the client can answer and this package does not: {fix}"))
+}
+
+/// Kept items are shown nowhere but the state: a reply whose only output is such items (a
+/// server tool's, or one of a kind not known here) and no text or call would end the run as an
+/// empty success, so it is an error naming the kinds. Reasoning alone is not: a reply cut while
+/// reasoning has its own stop reason.
+pub(super) fn shown(turn: &AssistantTurn) -> Result<()> {
+    if !turn.text.is_empty() || !turn.calls.is_empty() {
+        return Ok(());
+    }
+    let mut kinds: Vec<&str> = Vec::new();
+    for (_, item) in turn.reasoning.iter().flat_map(|r| r.items.iter()) {
+        let kind = item.get("type").and_then(Value::as_str).unwrap_or("(no type)");
+        if kind != "reasoning" && !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    match kinds.is_empty() {
+        true => Ok(()),
+        false => Err(Error::parse(format!(
+            "the Responses reply has no text and no call, only {} output items, which this package keeps but cannot show: an empty answer is not a success",
+            crate::json::join(&kinds, ", ")
+        ))),
+    }
 }
 
 /// A message content part's text: `output_text`, or a `refusal` (then `true`).

@@ -4,9 +4,9 @@
 //! response ends with `response.completed` or `response.incomplete`, or fails with
 //! `response.failed` / `error`. Parts are keyed by `output_index`.
 
-use super::reply::{function_call, stop_reason, usage_of, withheld, SUMMARY_BREAK};
+use super::reply::{custom_call, function_call, shown, stop_reason, unanswerable, unanswerable_error, usage_of, withheld, SUMMARY_BREAK};
 use crate::error::{Code, Error, Result};
-use crate::message::AssistantTurn;
+use crate::message::{AssistantTurn, ToolCall};
 use crate::prelude::*;
 use crate::provider::adapter::{Assembly, Delta, Part};
 use serde_json::Value;
@@ -18,9 +18,12 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
     match v.get("type").and_then(Value::as_str).unwrap_or("") {
         "response.output_item.added" => {
             let item = v.get("item").unwrap_or(&Value::Null);
+            if unanswerable(item) {
+                return Err(unanswerable_error(item.get("type").and_then(Value::as_str).unwrap_or_default()));
+            }
             if is_call(item) {
                 part(asm, index).is_tool = true;
-                set_call(asm, index, item);
+                set_call(asm, index, item, false);
             }
         }
         "response.output_item.done" => {
@@ -28,10 +31,16 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
             match item.get("type").and_then(Value::as_str) {
                 // Text and refusals came as deltas.
                 Some("message") => {}
-                Some("function_call") => {
+                Some("function_call" | "custom_tool_call") => {
                     part(asm, index).is_tool = true;
-                    set_call(asm, index, item);
+                    set_call(asm, index, item, true);
+                    if item.get("type").and_then(Value::as_str) == Some("custom_tool_call") {
+                        // Kept to go back as it came (`reply::custom_call`), before its call.
+                        let at = asm.parts.iter().filter(|p| p.is_tool && p.index < index).count();
+                        asm.reasoning.items.push((at, item.clone()));
+                    }
                 }
+                Some(kind) if unanswerable(item) => return Err(unanswerable_error(kind)),
                 _ => {
                     // Placed after the calls opened before it, as the whole reply places it.
                     let at = asm.parts.iter().filter(|p| p.is_tool && p.index < index).count();
@@ -51,13 +60,17 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
         "response.reasoning_summary_text.delta" => asm.push_reasoning(text("delta"), deltas),
         "response.completed" | "response.incomplete" => {
             let response = v.get("response").unwrap_or(&Value::Null);
-            asm.usage = usage_of(response.get("usage"));
+            asm.report_usage(usage_of(response.get("usage")));
             asm.stop_reason =
                 stop_reason(response).or_else(|| Some(text("type").strip_prefix("response.").unwrap_or(text("type")).to_string()));
             asm.finished = true;
             let so_far = AssistantTurn { text: asm.text.clone(), calls: Vec::new(), reasoning: None };
             if asm.calls_so_far() == 0 {
                 withheld(asm.stop_reason.as_deref(), &so_far)?;
+                let kept = AssistantTurn { reasoning: Some(core::mem::take(&mut asm.reasoning)), ..so_far };
+                let judged = shown(&kept);
+                asm.reasoning = kept.reasoning.unwrap_or_default();
+                judged?;
             }
         }
         "response.failed" => {
@@ -74,7 +87,7 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
 }
 
 fn is_call(item: &Value) -> bool {
-    item.get("type").and_then(Value::as_str) == Some("function_call")
+    matches!(item.get("type").and_then(Value::as_str), Some("function_call" | "custom_tool_call"))
 }
 
 /// The part for output item `index`, opened if new.
@@ -89,9 +102,15 @@ fn part(asm: &mut Assembly, index: u64) -> &mut Part {
     &mut asm.parts[pos]
 }
 
-/// A call's id, name and, when the item carries them, its arguments (a `.done` item is whole).
-fn set_call(asm: &mut Assembly, index: u64, item: &Value) {
-    let Ok(call) = function_call(item) else { return };
+/// A call's id, name and, when the item carries them, its arguments (a `.done` item is whole;
+/// a custom call's `input` comes whole there, its deltas are not needed).
+fn set_call(asm: &mut Assembly, index: u64, item: &Value, whole: bool) {
+    let call = match item.get("type").and_then(Value::as_str) {
+        Some("custom_tool_call") if whole => custom_call(item),
+        Some("custom_tool_call") => custom_call(item).map(|c| ToolCall { arguments: String::new(), ..c }),
+        _ => function_call(item),
+    };
+    let Ok(call) = call else { return };
     let p = part(asm, index);
     if !call.id.is_empty() {
         p.id = call.id;
