@@ -3,6 +3,7 @@
 // lines must stay errors).
 import { createClient, ToolnexusError } from "toolnexus-wasm";
 import { runInWorkflow, type WorkflowStepLike } from "toolnexus-wasm/workflows";
+import { mcpTools } from "toolnexus-wasm/mcp";
 
 // Optional options take `undefined` too (`exactOptionalPropertyTypes`, tsconfig.json), except
 // `stateSecret`, which refuses it at run time.
@@ -27,4 +28,9 @@ export async function workflow(step: WorkflowStepLike, env: { [name: string]: st
 export function rethrow(e: unknown): never {
   if (ToolnexusError.is(e)) throw new ToolnexusError("again", e.code, { status: e.status, cause: e });
   throw e;
+}
+
+export async function mcp(env: { [name: string]: string | undefined }): Promise<number> {
+  const tools = await mcpTools({ server: "docs", url: "https://mcp.example/mcp", timeoutMs: env.TIMEOUT ? Number(env.TIMEOUT) : undefined, token: async () => env.TOKEN });
+  return tools.length;
 }
