@@ -41,8 +41,8 @@ export declare function blobKey(text: string): Promise<BlobKey>;
  */
 export declare function packState<S extends object>(state: S, blobs: BlobStore, options?: PackOptions): Promise<S & { blobs?: BlobRefs }>;
 
-/** The state with its blobs back in place and no `blobs` member; a missing or altered blob is `bad_state`. */
-export declare function unpackState<S extends object>(state: S, blobs: BlobStore): Promise<Omit<S, "blobs">>;
+/** The state with its blobs back in place and no `blobs` member (a `RunResult` keeps its `status` shape); a missing or altered blob is `bad_state`. */
+export declare function unpackState<S extends object>(state: S, blobs: BlobStore): Promise<S extends unknown ? Omit<S, "blobs"> : never>;
 
 /** Any JSON value packed, always as `{ value, blobs }`. */
 export declare function packValue(value: unknown, blobs: BlobStore, options?: PackOptions): Promise<PackedValue>;

@@ -10,17 +10,18 @@
  * @module toolnexus-wasm
  */
 import type {
-  Answer, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
+  AcceptUndefined, Answer, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
   ErrorCode, EventStream, JsonSchema, KVNamespaceLike, NeedsApproval, Part, RelayCall, RelayResult, ResumeOptions, RunOptions, RunResult,
   StandardSchema, StreamOptions, StreamWithAnswerOptions, Style, Suspension, Tool, ToolArgs, ToolContext, ToolResult,
   ToolReturn, TranslateRequest, TranslateResult, TypedJsonSchema, Toolkit,
 } from "./toolnexus_wasm.js";
 
 export type {
-  Answer, ApprovalData, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
-  ErrorCode, ErrorInfo, EventStream, FinishReason, Hooks, ImagePart, JsonSchema, JsonValue, KVNamespaceLike, Message, MetricEvent, NeedsApproval, Part,
+  AcceptUndefined, Answer, ApprovalData, AskOptions, AskWithAnswerOptions, ChatCompletionChunk, ClientOptions, ConversationState, ConversationStore,
+  ErrorCode, ErrorInfo, EventStream, FinishReason, Flatten, FromJsonSchema, FromJsonSchemaArgs, Hooks, ImagePart, JsonSchema, JsonValue, KVNamespaceLike, Message, MetricEvent, NeedsApproval, Part,
   ReasoningOrigin, RelayCall,
-  RelayResult, Request, ResumeOptions, RunOptions, RunResult, StandardResult, StandardSchema, StreamEvent, StreamOptions,
+  RelayResult, Request, RequiredOf, ResumeOptions, RunOptions, RunResult, RunResultBase, RunResultDone, RunResultIncomplete, RunResultPending,
+  SchemaObject, SchemaOfType, StandardResult, StandardSchema, StreamEvent, StreamOptions,
   StreamWithAnswerOptions, Style, Suspension, Tool, ToolArgs, ToolCallRecord, ToolContext, ToolDeclaration,
   TextPart, ToolDefinition, ToolResult, ToolReturn, TranslateRequest, TranslateResult, TypedJsonSchema, Usage,
 } from "./toolnexus_wasm.js";
@@ -28,17 +29,76 @@ export { Toolkit } from "./toolnexus_wasm.js";
 
 /** A client: the agent loop over one provider, model and store. Several runs may be in flight at once. */
 export interface Client {
-  /** Runs the loop on a prompt (a string, or text and image parts); never touches the store. */
-  run(prompt: string | Part[], options?: RunOptions): Promise<RunResult>;
-  /** Resumes a halted run with the host's answer (`state`, or `history` + `pending`). */
-  runWithAnswer(options: ResumeOptions): Promise<RunResult>;
-  /** `run` keeping the conversation `id` in the store; `onText` streams the text. */
-  ask(prompt: string | Part[], options?: AskOptions): Promise<RunResult>;
-  /** Resumes the halted conversation `id` (its suspension is read from the store). */
-  askWithAnswer(options: AskWithAnswerOptions): Promise<RunResult>;
-  /** The run as events ending with `done`; with `id` the store is used, as by `ask`. */
-  stream(prompt: string | Part[], options?: StreamOptions): EventStream;
-  streamWithAnswer(options: StreamWithAnswerOptions): EventStream;
+  /**
+   * Runs the loop on a prompt (a string, or text and image parts); never touches the store.
+   * @example
+   * ```ts
+   * import { createClient, createToolkit, relayTool } from "toolnexus-wasm";
+   * const client = createClient({ baseUrl: "https://api.openai.com/v1", style: "openai", model: "gpt-4o-mini", apiKey: "sk-..." });
+   * const toolkit = createToolkit([relayTool("click", "Click an element in the user's tab")]);
+   * const result = await client.run("Add the blue mug to the cart", { toolkit });
+   * if (result.status === "pending") localStorage.setItem("halted", JSON.stringify(result)); // answer it later
+   * else console.log(result.text);
+   * ```
+   */
+  run(prompt: string | Part[], options?: AcceptUndefined<RunOptions>): Promise<RunResult>;
+  /**
+   * Resumes a halted run with the host's answer (`state`, or `history` + `pending`).
+   * @example
+   * ```ts
+   * import { createClient, createToolkit, relayTool, relayAnswer, relayCallsOf, type RunResult } from "toolnexus-wasm";
+   * const client = createClient({ baseUrl: "https://api.openai.com/v1", style: "openai", model: "gpt-4o-mini", apiKey: "sk-..." });
+   * const toolkit = createToolkit([relayTool("click", "Click an element in the user's tab")]);
+   * const state: RunResult = JSON.parse(localStorage.getItem("halted") ?? "null"); // a result of status "pending"
+   * if (state.status === "pending") {
+   *   const results = relayCallsOf(state.pending).map((call) => ({ id: call.id, output: "clicked" }));
+   *   const done = await client.runWithAnswer({ toolkit, state, answer: relayAnswer(state.pending.id, results) });
+   *   console.log(done.text);
+   * }
+   * ```
+   */
+  runWithAnswer(options: AcceptUndefined<ResumeOptions>): Promise<RunResult>;
+  /**
+   * `run` keeping the conversation `id` in the store; `onText` streams the text.
+   * @example
+   * ```ts
+   * import { createClient } from "toolnexus-wasm";
+   * const client = createClient({ baseUrl: "https://api.openai.com/v1", style: "openai", model: "gpt-4o-mini", apiKey: "sk-..." });
+   * await client.ask("My name is Ada.", { id: "chat-1" });
+   * const reply = await client.ask("What is my name?", { id: "chat-1", onText: (delta) => console.log(delta) });
+   * console.log(reply.text);
+   * ```
+   */
+  ask(prompt: string | Part[], options?: AcceptUndefined<AskOptions>): Promise<RunResult>;
+  /**
+   * Resumes the halted conversation `id` (its suspension is read from the store).
+   * @example
+   * ```ts
+   * import { createClient, createToolkit, relayTool, relayAnswer, relayCallsOf } from "toolnexus-wasm";
+   * const client = createClient({ baseUrl: "https://api.openai.com/v1", style: "openai", model: "gpt-4o-mini", apiKey: "sk-..." });
+   * const toolkit = createToolkit([relayTool("click", "Click an element in the user's tab")]);
+   * const r = await client.ask("Add the blue mug to the cart", { toolkit, id: "tab-42" });
+   * if (r.status === "pending") { // later, even in another process with the same store:
+   *   const results = relayCallsOf(r.pending).map((call) => ({ id: call.id, output: "clicked" }));
+   *   await client.askWithAnswer({ toolkit, id: "tab-42", answer: relayAnswer(r.pending.id, results) });
+   * }
+   * ```
+   */
+  askWithAnswer(options: AcceptUndefined<AskWithAnswerOptions>): Promise<RunResult>;
+  /**
+   * The run as events ending with `done`; with `id` the store is used, as by `ask`.
+   * @example
+   * ```ts
+   * import { createClient } from "toolnexus-wasm";
+   * const client = createClient({ baseUrl: "https://api.openai.com/v1", style: "openai", model: "gpt-4o-mini", apiKey: "sk-..." });
+   * for await (const event of client.stream("Tell me a joke")) {
+   *   if (event.type === "text") console.log(event.delta);
+   *   if (event.type === "done" && event.result.status === "pending") console.log("waiting on", event.result.pending.kind);
+   * }
+   * ```
+   */
+  stream(prompt: string | Part[], options?: AcceptUndefined<StreamOptions>): EventStream;
+  streamWithAnswer(options: AcceptUndefined<StreamWithAnswerOptions>): EventStream;
   /** One provider call for an OpenAI chat request, whatever this client's style. Nothing runs. */
   translate(request: TranslateRequest): Promise<TranslateResult>;
   /** `translate` streamed as OpenAI `chat.completion.chunk`s, then a usage chunk. */
@@ -55,15 +115,37 @@ export interface Client {
   free(): void;
 }
 
-/** Creates a client; conversations are kept in a fresh memoryStore() unless `store` is given. */
-export declare function createClient(options: ClientOptions): Client;
+/**
+ * Creates a client; conversations are kept in a fresh memoryStore() unless `store` is given.
+ * Unknown options are refused (`bad_input`, naming the right one).
+ * @example
+ * ```ts
+ * import { createClient } from "toolnexus-wasm";
+ * const client = createClient({
+ *   baseUrl: "https://api.anthropic.com", style: "anthropic", model: "claude-sonnet-4-5",
+ *   apiKey: "sk-ant-...", systemPrompt: "You are terse.", maxTurns: 5,
+ * });
+ * console.log((await client.run("Hello")).text);
+ * ```
+ */
+export declare function createClient(options: AcceptUndefined<ClientOptions, "stateSecret">): Client;
 
 /**
- * Declares a host tool. `inputSchema` is a JSON Schema (`run` gets `{ [key]: unknown }`, or `T`
- * through `jsonSchema<T>()`) or a Standard Schema such as zod 4, valibot or arktype (`run` gets
- * its validated output; invalid arguments become an error result the model can correct).
+ * Declares a host tool. `inputSchema` is a JSON Schema (`run` gets the arguments it describes,
+ * read from the literal by `FromJsonSchema`, or `T` through `jsonSchema<T>()`; not validated) or
+ * a Standard Schema such as zod 4, valibot or arktype (`run` gets its validated output; invalid
+ * arguments become an error result the model can correct).
+ * @example
+ * ```ts
+ * import { defineTool } from "toolnexus-wasm";
+ * const lookupPrice = defineTool({
+ *   name: "lookup_price", description: "The price of an item in the shop",
+ *   inputSchema: { type: "object", properties: { item: { type: "string" }, count: { type: "integer" } }, required: ["item"] },
+ *   run: async ({ item, count = 1 }) => `${count} × ${item}: $${(12.5 * count).toFixed(2)}`, // item: string, count?: number
+ * });
+ * ```
  */
-export declare function defineTool<S extends JsonSchema | StandardSchema = JsonSchema>(def: {
+export declare function defineTool<const S extends JsonSchema | StandardSchema = JsonSchema>(def: {
   name: string;
   description: string;
   inputSchema?: S;
@@ -81,10 +163,27 @@ export declare function jsonSchema<T>(schema: JsonSchema): TypedJsonSchema<T>;
 /**
  * Declares a relay tool: nothing runs in-process; each call surfaces to the host as a Suspension
  * of kind "tool_call" (to waitFor, or as a durable status "pending" halt).
+ * @example
+ * ```ts
+ * import { relayTool } from "toolnexus-wasm";
+ * const click = relayTool("click", "Click an element in the user's tab",
+ *   { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] });
+ * ```
  */
 export declare function relayTool(name: string, description?: string, schema?: JsonSchema): Tool;
 
-/** The tools a client offers the model (an array of tools is accepted too). */
+/**
+ * The tools a client offers the model (an array of tools is accepted too).
+ * @example
+ * ```ts
+ * import { createToolkit, defineTool, relayTool } from "toolnexus-wasm";
+ * const toolkit = createToolkit({ tools: [
+ *   defineTool({ name: "now", description: "The current time", run: () => new Date().toISOString() }),
+ *   relayTool("click", "Click an element in the user's tab"),
+ * ] });
+ * console.log(toolkit.tools.map((t) => t.name)); // ["now", "click"]
+ * ```
+ */
 export declare function createToolkit(options: { tools: Tool[] } | Tool[]): Toolkit;
 
 /** Return it from a tool's `run` to suspend the call; a missing `id` is generated. */
@@ -95,7 +194,17 @@ export declare function authRequired(url: string, prompt?: string): ToolResult;
 export declare function isRelayRequest(request: Suspension | undefined | null): boolean;
 /** The relay calls a suspension carries, in call order; `[]` for other suspensions. */
 export declare function relayCallsOf(request: Suspension): RelayCall[];
-/** The answer to a relay suspension: `{ id: requestId, ok: true, data: { results } }`. */
+/**
+ * The answer to a relay suspension: `{ id: requestId, ok: true, data: { results } }`.
+ * @example
+ * ```ts
+ * import { relayAnswer, relayCallsOf, type Suspension } from "toolnexus-wasm";
+ * export function answerClicks(request: Suspension) {
+ *   const results = relayCallsOf(request).map((call) => ({ id: call.id, output: `clicked ${String(call.input.selector)}` }));
+ *   return relayAnswer(request.id, results); // for waitFor, runWithAnswer or askWithAnswer
+ * }
+ * ```
+ */
 export declare function relayAnswer(requestId: string, results: RelayResult[]): Answer;
 /** The revision rule a custom checking store applies (throws `conflict`). */
 export declare function checkRevision(stored: ConversationState | undefined | null, state: ConversationState): void;
@@ -123,7 +232,7 @@ export declare const RELAY_KIND: "tool_call";
 
 /** Every error this package throws, with a stable `code`. */
 export declare class ToolnexusError extends Error {
-  constructor(message: string, code: ErrorCode, options?: { status?: number; cause?: unknown });
+  constructor(message: string, code: ErrorCode, options?: { status?: number | undefined; cause?: unknown });
   readonly name: "ToolnexusError";
   readonly code: ErrorCode;
   /** The HTTP status, for `provider_http` (and `401` for an MCP server that demands authorization while listing). */

@@ -3,7 +3,7 @@
  * own small wasm, whose tools are ordinary tools for `createToolkit`.
  * @module toolnexus-wasm/mcp
  */
-import type { NeedsApproval, Request, Tool } from "../index.js";
+import type { AcceptUndefined, NeedsApproval, Request, Tool } from "../index.js";
 
 /**
  * The class of every error this entry throws or rejects with, with the same stable `code` as the
@@ -163,7 +163,7 @@ export interface McpTools extends Array<Tool> {
  * the browser came back to (its `state` and RFC 9207 `iss` are checked; a refusal ends the call
  * with an error result), or `{ id, ok: true }` when the host ran the flow itself.
  */
-export declare function mcpTools(options: McpOptions): Promise<McpTools>;
+export declare function mcpTools(options: AcceptUndefined<McpOptions>): Promise<McpTools>;
 
 /**
  * Checks the URL the browser came back to against an `authorization` request with a ready `url`

@@ -4,7 +4,7 @@
  * `instance.sendEvent(answerEvent(suspension, answer))`.
  * @module toolnexus-wasm/workflows
  */
-import type { Answer, ClientOptions, Message, Part, RunResult, Suspension, Tool } from "../toolnexus_wasm.js";
+import type { AcceptUndefined, Answer, ClientOptions, Message, Part, RunResultDone, RunResultIncomplete, Suspension, Tool } from "../toolnexus_wasm.js";
 import type { BlobStore } from "../blobs.js";
 
 /** A duration as Workflows reads it: milliseconds, or text such as `"10 minutes"`, `"7 days"`. */
@@ -42,7 +42,7 @@ export interface WorkflowRunOptions {
    * (Workflows retries the model step). `waitFor` and `timeoutMs` are refused: the Workflow waits,
    * and each step has its own timeout. Hooks and `onMetric` run again on every replay.
    */
-  client: Omit<ClientOptions, "waitFor" | "timeoutMs">;
+  client: AcceptUndefined<Omit<ClientOptions, "waitFor" | "timeoutMs">, "stateSecret">;
   tools?: Tool[];
   prompt: string | Part[];
   /** The conversation so far (a previous instance's `messages`, with `keepMessages`): this run goes on from it. */
@@ -67,8 +67,37 @@ export interface WorkflowRunOptions {
   keepMessages?: boolean;
 }
 
-/** Runs the agent inside `run(event, step)`; resolves to the run's result (without `messages` unless `keepMessages`). */
-export declare function runInWorkflow(step: WorkflowStepLike, options: WorkflowRunOptions): Promise<Omit<RunResult, "messages"> & { messages?: RunResult["messages"] }>;
+/**
+ * What `runInWorkflow` resolves to (the instance's output): the run's result without `messages`
+ * unless `keepMessages`. `status` is "done" or "incomplete" (`limit`), never "pending": the
+ * Workflow answers every suspension itself, with the event that arrives or `expired`.
+ */
+export type WorkflowResult = WorkflowOutput<RunResultDone> | WorkflowOutput<RunResultIncomplete>;
+
+/** One `RunResult` shape as a Workflow's output: `messages` only with `keepMessages`. */
+export type WorkflowOutput<R> = Omit<R, "messages"> & { messages?: Message[] };
+
+/**
+ * Runs the agent inside `run(event, step)`; resolves to the run's result (without `messages` unless `keepMessages`).
+ * @example
+ * ```ts
+ * import { defineTool, relayTool } from "toolnexus-wasm";
+ * import { runInWorkflow, type WorkflowStepLike } from "toolnexus-wasm/workflows";
+ * export async function agent(step: WorkflowStepLike, prompt: string, apiKey: string) {
+ *   const result = await runInWorkflow(step, {
+ *     client: { style: "openai", baseUrl: "https://api.openai.com/v1", model: "gpt-5-mini", apiKey },
+ *     tools: [defineTool({ name: "lookup_price", description: "Price of an item",
+ *                          inputSchema: { type: "object", properties: { item: { type: "string" } }, required: ["item"] },
+ *                          run: async ({ item }) => `$12 for ${item}` }),
+ *             relayTool("click", "Click an element in the user's tab")],
+ *     prompt,
+ *     waitTimeout: "2 days",
+ *   });
+ *   return result.status === "done" ? result.text : `stopped by ${result.limit}`;
+ * }
+ * ```
+ */
+export declare function runInWorkflow(step: WorkflowStepLike, options: AcceptUndefined<WorkflowRunOptions>): Promise<WorkflowResult>;
 
 /** The event for `instance.sendEvent` that answers `suspension` (as onSuspend was given it). */
 export declare function answerEvent(

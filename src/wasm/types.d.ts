@@ -131,11 +131,65 @@ export type StandardResult<Output> =
 /** A JSON Schema carrying the type of the arguments it describes: see `jsonSchema<T>()`. */
 export type TypedJsonSchema<T> = JsonSchema & { readonly "~toolnexusArgs"?: T };
 
-/** A tool's arguments as its schema describes them: a Standard Schema's output, `jsonSchema<T>()`'s `T`, else an object of unknowns. */
+/**
+ * A tool's arguments as its schema describes them: a Standard Schema's output, `jsonSchema<T>()`'s
+ * `T`, a literal JSON Schema's shape (`FromJsonSchema`), else an object of unknowns.
+ */
 export type ToolArgs<S> = S extends { readonly "~standard": { readonly types?: infer T } }
   ? NonNullable<T> extends { readonly output: infer O } ? O : unknown
-  : S extends { readonly "~toolnexusArgs"?: infer A } ? unknown extends A ? { [key: string]: unknown } : A
-  : { [key: string]: unknown };
+  : S extends { readonly "~toolnexusArgs"?: infer A } ? unknown extends A ? FromJsonSchemaArgs<S> : A
+  : FromJsonSchemaArgs<S>;
+
+/**
+ * The arguments a tool's JSON Schema describes, as `run` receives them: the object
+ * `FromJsonSchema` reads from a schema with `properties`, else `{ [key: string]: unknown }` (a
+ * schema that says nothing, or one typed only as `JsonSchema`). A model always sends an object.
+ */
+export type FromJsonSchemaArgs<S> = S extends { readonly properties: object } ? FromJsonSchema<S> : { [key: string]: unknown };
+
+/**
+ * The TypeScript type of a JSON Schema written as a literal (`defineTool` infers its
+ * `inputSchema` as `const`): `type` "string", "number", "integer", "boolean", "null", "array"
+ * (of `items`) and "object" (its `properties`, those in `required` required and the rest
+ * optional, and other keys `unknown` unless `additionalProperties: false`), a list of types,
+ * `enum`, `const`, `anyOf` / `oneOf`. Anything else, or a schema held in a variable typed
+ * `JsonSchema`, is `unknown`. Only a type: a plain JSON Schema is not validated, so `run` gets
+ * what the model sent (a Standard Schema such as zod validates, see `defineTool`).
+ */
+export type FromJsonSchema<S, Depth extends unknown[] = []> =
+  // Deep enough for any tool's arguments, and it keeps TypeScript off its recursion limit.
+  Depth["length"] extends 8 ? unknown
+  : S extends { readonly const: infer C } ? C
+  : S extends { readonly enum: readonly (infer E)[] } ? E
+  : S extends { readonly anyOf: readonly (infer M)[] } ? (M extends unknown ? FromJsonSchema<M, [...Depth, 0]> : never)
+  : S extends { readonly oneOf: readonly (infer M)[] } ? (M extends unknown ? FromJsonSchema<M, [...Depth, 0]> : never)
+  : S extends { readonly type: infer T } ? (T extends readonly (infer U)[] ? SchemaOfType<S, U, Depth> : SchemaOfType<S, T, Depth>)
+  : S extends { readonly properties: object } ? SchemaOfType<S, "object", Depth>
+  : unknown;
+
+/** `FromJsonSchema` of one `type` of a schema `S` (`T` a union when `type` is a list). */
+export type SchemaOfType<S, T, Depth extends unknown[]> = T extends "string" ? string
+  : T extends "number" | "integer" ? number
+  : T extends "boolean" ? boolean
+  : T extends "null" ? null
+  : T extends "array" ? (S extends { readonly items: infer I } ? FromJsonSchema<I, [...Depth, 0]>[] : unknown[])
+  : T extends "object" ? SchemaObject<S, Depth>
+  : unknown;
+
+/** `FromJsonSchema` of an object schema: its `properties` (required as `required` says), and any other key `unknown` unless `additionalProperties: false`. */
+export type SchemaObject<S, Depth extends unknown[]> = Flatten<
+  (S extends { readonly properties: infer P extends object }
+    ? { -readonly [K in keyof P as K extends RequiredOf<S> ? K : never]: FromJsonSchema<P[K], [...Depth, 0]> }
+      & { -readonly [K in keyof P as K extends RequiredOf<S> ? never : K]?: FromJsonSchema<P[K], [...Depth, 0]> }
+    : {})
+  & (S extends { readonly additionalProperties: false } ? {} : { [key: string]: unknown })
+>;
+
+/** The names an object schema lists in `required`. */
+export type RequiredOf<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
+
+/** One object type for the intersections above, so that editors show `{ item: string; ... }`. */
+export type Flatten<T> = { [K in keyof T]: T[K] } & {};
 
 /** What `defineTool` takes; `Args` is inferred from `inputSchema`. */
 export interface ToolDefinition<Args = { [key: string]: unknown }, Schema = JsonSchema | StandardSchema> {
@@ -196,6 +250,17 @@ export interface Hooks {
 
 export type Style = "openai" | "anthropic" | "gemini" | "responses";
 
+/**
+ * Options as a call takes them: each optional member also accepts `undefined`, read as absent,
+ * so that a project with `exactOptionalPropertyTypes` can pass `apiKey: process.env.OPENAI_API_KEY`.
+ * `Keep` names the members that refuse `undefined` (`stateSecret`: present means "sign", so an
+ * undefined secret is an error, not "unsigned"). The option interfaces themselves stay as the
+ * reference shows them.
+ */
+export type AcceptUndefined<T, Keep extends PropertyKey = never> = T extends unknown
+  ? { [K in keyof T]: K extends Keep ? T[K] : {} extends Pick<T, K> ? T[K] | undefined : T[K] }
+  : never;
+
 export interface ClientOptions {
   /** e.g. "https://api.openai.com/v1", "https://api.anthropic.com" or "https://generativelanguage.googleapis.com". */
   baseUrl: string;
@@ -214,6 +279,21 @@ export interface ClientOptions {
    * Resolve suspensions in-process. Without it, a suspension halts the run with status "pending".
    * `signal` is the run's (a stream's is aborted when its consumer leaves): withdraw what you show
    * when it aborts. A stream's `pending` event has been received by its consumer before this runs.
+   * @example
+   * ```ts
+   * import { createClient, relayAnswer, relayCallsOf, isRelayRequest } from "toolnexus-wasm";
+   * const client = createClient({
+   *   baseUrl: "https://api.openai.com/v1", style: "openai", model: "gpt-4o-mini", apiKey: "sk-...",
+   *   waitFor: async (request, { signal }) => {
+   *     if (!isRelayRequest(request)) return { id: request.id, ok: confirm(request.prompt) }; // an approval, a question
+   *     const results = await Promise.all(relayCallsOf(request).map(async (call) => {
+   *       const res = await fetch("https://tab.example/" + call.name, { method: "POST", body: call.arguments, signal });
+   *       return { id: call.id, output: await res.text() };
+   *     }));
+   *     return relayAnswer(request.id, results);
+   *   },
+   * });
+   * ```
    */
   waitFor?: (request: Suspension, ctx: { signal?: AbortSignal }) => Answer | undefined | Promise<Answer | undefined>;
   /** Where ask/askWithAnswer (and stream with an id) keep conversations. Default: memoryStore(). */
@@ -383,13 +463,54 @@ export interface ToolCallRecord {
   metadata?: { [key: string]: unknown };
 }
 
-/** Plain data: JSON.stringify / JSON.parse keep everything resume needs. */
-export interface RunResult {
+/**
+ * What `run`, `runWithAnswer`, `ask`, `askWithAnswer` and a stream's `done` event give: plain
+ * data (JSON.stringify / JSON.parse keep everything resume needs), one of three shapes told
+ * apart by `status`, so that a check of `status` narrows it:
+ * - `"done"`: the model answered; `text` is its answer.
+ * - `"pending"`: halted on `pending`, a suspension the host answers (`runWithAnswer`, or
+ *   `askWithAnswer` for a conversation kept in the store).
+ * - `"incomplete"`: stopped by `limit` (`maxTurns`) before the model answered.
+ * @example
+ * ```ts
+ * import { createClient, relayCallsOf, type RunResult } from "toolnexus-wasm";
+ * const client = createClient({ baseUrl: "https://api.openai.com/v1", style: "openai", model: "gpt-4o-mini" });
+ * const r: RunResult = await client.run("Add the blue mug to the cart");
+ * if (r.status === "pending") console.log(r.pending.kind, relayCallsOf(r.pending)); // r.pending: Suspension
+ * else if (r.status === "incomplete") console.log(`stopped by ${r.limit}`);
+ * else console.log(r.text);
+ * ```
+ */
+export type RunResult = RunResultDone | RunResultPending | RunResultIncomplete;
+
+/** `RunResult` with `status: "done"`: the model answered. */
+export interface RunResultDone extends RunResultBase {
+  status: "done";
+  limit?: undefined;
+  pending?: undefined;
+}
+
+/** `RunResult` with `status: "pending"`: halted on `pending` until the host answers it. */
+export interface RunResultPending extends RunResultBase {
+  status: "pending";
+  limit?: undefined;
+  /** The suspension to answer: its `id` is the answer's (`relayAnswer(pending.id, results)`). */
+  pending: Suspension;
+}
+
+/** `RunResult` with `status: "incomplete"`: stopped by a limit before the model answered. */
+export interface RunResultIncomplete extends RunResultBase {
+  status: "incomplete";
+  limit: "maxTurns";
+  pending?: undefined;
+}
+
+/** What every `RunResult` carries, whatever its `status` (`RunResultDone`, `RunResultPending`, `RunResultIncomplete`). */
+export interface RunResultBase {
   /** 2 since reasoning state is kept; a version 1 state still resumes. */
   schemaVersion: 1 | 2;
   /** The dialect `messages` is written in. */
   style: Style;
-  status: "done" | "pending" | "incomplete";
   text: string;
   messages: Message[];
   toolCalls: ToolCallRecord[];
@@ -407,10 +528,6 @@ export interface RunResult {
   providerFinishReason?: string;
   /** The readable reasoning of this run's model calls; "" when the model gave none. */
   reasoning: string;
-  /** Present iff status is "incomplete". */
-  limit?: "maxTurns";
-  /** Present iff status is "pending". */
-  pending?: Suspension;
   /** With `stateSecret`, on a pending result: its HMAC-SHA256 (base64). */
   signature?: string;
 }

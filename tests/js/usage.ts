@@ -277,3 +277,78 @@ export async function small(kv: KVNamespaceLike & KVBlobNamespace, bucket: R2Blo
   void BlobObject;
   return value.output + key;
 }
+
+// A RunResult is a union on `status` (issue 30): a check of `status` narrows `pending` and
+// `limit`, in a run's result, a stream's `done` event and a Workflow's output alike.
+import type { RunResultDone, RunResultIncomplete, RunResultPending, FromJsonSchema } from "toolnexus-wasm";
+
+export async function narrowed(client: Client): Promise<string> {
+  const r = await client.run("hi");
+  if (r.status === "pending") {
+    const p: Suspension = r.pending;
+    const calls: RelayCall[] = relayCallsOf(r.pending);
+    r satisfies RunResultPending;
+    return p.id + calls.length;
+  }
+  if (r.status === "incomplete") {
+    const limit: "maxTurns" = r.limit;
+    r satisfies RunResultIncomplete;
+    return limit;
+  }
+  r satisfies RunResultDone;
+  // @ts-expect-error a done result has no suspension
+  relayCallsOf(r.pending);
+  // @ts-expect-error not a status
+  if (r.status === "halted") return "";
+  for await (const e of client.stream("hi")) if (e.type === "done" && e.result.status === "pending") return relayCallsOf(e.result.pending)[0]?.name ?? "";
+  // Reading `pending` without narrowing stays allowed (undefined unless halted).
+  const maybe: Suspension | undefined = (await client.ask("x", { id: "c" })).pending;
+  // @ts-expect-error unnarrowed, it may be undefined
+  relayCallsOf((await client.run("x")).pending);
+  return r.text + String(maybe?.id);
+}
+
+// A literal JSON Schema types the tool's arguments (defineTool infers it `const`).
+export function literalSchemas(): Tool[] {
+  const price = defineTool({
+    name: "lookup_price", description: "d",
+    inputSchema: { type: "object", properties: { item: { type: "string" }, count: { type: "integer" } }, required: ["item"] },
+    run: async ({ item, count }) => `${item.toUpperCase()} ${(count ?? 1).toFixed(0)}`,
+  });
+  const nested = defineTool({
+    name: "n", description: "d",
+    inputSchema: {
+      type: "object", additionalProperties: false, required: ["mode", "tags", "where"],
+      properties: {
+        mode: { enum: ["fast", "slow"] }, tags: { type: "array", items: { type: "string" } }, v: { const: 2 },
+        where: { type: "object", properties: { x: { type: "number" }, label: { type: ["string", "null"] } }, required: ["x"] },
+        either: { anyOf: [{ type: "boolean" }, { type: "number" }] }, free: { description: "no type" },
+      },
+    },
+    run: (a) => {
+      const mode: "fast" | "slow" = a.mode;
+      const tags: string[] = a.tags;
+      const x: number = a.where.x;
+      const label: string | null | undefined = a.where.label;
+      const v: 2 | undefined = a.v;
+      const either: boolean | number | undefined = a.either;
+      const free: unknown = a.free;
+      return [mode, tags, x, label, v, either, String(free)].join();
+    },
+  });
+  // @ts-expect-error `item` is a string: no toFixed
+  defineTool({ name: "w", description: "w", inputSchema: { type: "object", properties: { item: { type: "string" } } }, run: ({ item }) => item?.toFixed() });
+  // @ts-expect-error `additionalProperties: false`: no other key
+  defineTool({ name: "w", description: "w", inputSchema: { type: "object", properties: {}, additionalProperties: false }, run: (a) => String(a.other) });
+  // @ts-expect-error an optional property may be absent
+  defineTool({ name: "w", description: "w", inputSchema: { type: "object", properties: { n: { type: "number" } } }, run: ({ n }) => n.toFixed() });
+  // Without `additionalProperties: false` other keys are unknown, as the model may send them.
+  defineTool({ name: "w", description: "w", inputSchema: { type: "object", properties: { n: { type: "number" } } }, run: (a) => String(a.other) });
+  // A schema held in a variable typed JsonSchema says nothing: an object of unknowns.
+  const held: import("toolnexus-wasm").JsonSchema = { type: "object", properties: { q: { type: "string" } } };
+  defineTool({ name: "h", description: "h", inputSchema: held, run: (a) => String(a.q) });
+  const t: FromJsonSchema<{ type: "array"; items: { type: "boolean" } }> = [true];
+  void t;
+  return [price, nested];
+}
+
