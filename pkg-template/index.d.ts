@@ -248,9 +248,15 @@ export declare class ToolnexusError extends Error {
 }
 
 /**
- * Loads the wasm module; idempotent. Required once in browsers and extensions before any other
- * call (until then every function throws `bad_state`); a resolved no-op in Node and Workers,
- * where the module loads on import. `input` defaults to the .wasm beside the package's JS.
+ * Loads the wasm module; idempotent, and optional: in browsers and extensions the first call that
+ * needs the module loads it, so every export works at module level (a service worker must not
+ * await at its top level). Declarations made before the load are checked when a run first uses
+ * them. Call it to load ahead of time, to pass the module where a bundler does not emit the
+ * `.wasm` beside the code (esbuild: `init(wasm)`), or in a handler before `pending`,
+ * `authRequired`, `isRelayRequest`, `relayCallsOf` or `checkRevision`, which read with the
+ * module. A resolved no-op in Node and Workers, where the module loads on import. `input`
+ * defaults to the .wasm beside the package's JS. A failed load rejects with `bad_state` naming
+ * the fix (`'wasm-unsafe-eval'` for a CSP refusal) and may be tried again.
  */
 export declare function init(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
 

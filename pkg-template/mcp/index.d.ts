@@ -10,7 +10,7 @@ import type { AcceptUndefined, NeedsApproval, Request, Tool } from "../index.js"
  * default entry's: it is the very class `toolnexus-wasm` exports (one module in the package), so
  * `instanceof` holds whichever entry the error came from. Options are `bad_input`, network, HTTP
  * and protocol failures `transport`, a deadline or an abort `aborted`, a failing token callback
- * `host_callback`, and a call before `await init()` (browser entry) `bad_state`.
+ * `host_callback`, and a failed load, or a call that needs the module before it (browser entry), `bad_state`.
  */
 export { ToolnexusError } from "../index.js";
 
@@ -260,7 +260,12 @@ export declare function a2aTools(options: {
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
 }): Promise<Tool[]>;
 
-/** Loads the MCP wasm module; idempotent. Required once in browsers and extensions (until then every function throws, or rejects with, a ToolnexusError `bad_state`). */
+/**
+ * Loads the MCP wasm module; idempotent, and optional: `mcpTools` and `a2aTools` load it, and
+ * `httpTool`, `builtinTools` and `skillTool` made before it are declarations a toolkit makes when
+ * a run first needs them (`skillTool(...).prompt` and `authorizationGrant` need the module:
+ * `await init()` first, in a handler).
+ */
 export declare function init(input?: unknown): Promise<void>;
 export declare function initSync(module: { module: unknown }): unknown;
 export type { Request };
