@@ -45,7 +45,7 @@ test("pkg-template/README.md: installed from the tarball, app.mjs answers with t
 
 test("pkg-template/README.md: halt.mjs halts on the relay call, keeps the state in a file and resumes it", async () => {
   const blocks = quickstarts(path.join(copy, "pkg-template/README.md"));
-  const project = projectWithTarball(copy);
+  const project = projectWithTarball(copy, "project-halt");
   fs.writeFileSync(path.join(project, "halt.mjs"), block(blocks, "halt.mjs", "js"));
   const before = model.requests.length;
   assert.equal((await runApp(project, "halt.mjs")).trim(), "Done. lookup_price → $12.50; click → clicked #add-to-cart");

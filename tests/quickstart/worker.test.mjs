@@ -75,7 +75,7 @@ test("pkg-template/README.md: worker.mjs and wrangler.toml under wrangler dev an
 
 test("pkg-template/README.md: conversation.mjs with its KV binding keeps a conversation across requests", async () => {
   const blocks = quickstarts(path.join(copy, "pkg-template/README.md"));
-  const project = projectWithTarball(copy);
+  const project = projectWithTarball(copy, "project-kv");
   fs.writeFileSync(path.join(project, "conversation.mjs"), block(blocks, "conversation.mjs", "js"));
   fs.writeFileSync(path.join(project, "wrangler.toml"), block(blocks, "conversation-wrangler.toml"));
   fs.writeFileSync(path.join(project, ".dev.vars"), `OPENAI_API_KEY=sk-quickstart\nOPENAI_BASE_URL=${model.url}/v1\n`);

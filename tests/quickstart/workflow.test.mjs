@@ -72,7 +72,7 @@ test("examples/workflow/README.md: npm install and wrangler dev; the README's cu
 test("pkg-template/README.md: agent.mjs and its wrangler.toml; the README's curl session starts, lists, answers and reads an agent", async () => {
   const blocks = quickstarts(path.join(copy, "pkg-template/README.md"));
   model = await scriptedModel();
-  const project = projectWithTarball(copy);
+  const project = projectWithTarball(copy, "project-agent");
   fs.writeFileSync(path.join(project, "agent.mjs"), block(blocks, "agent.mjs", "js"));
   fs.writeFileSync(path.join(project, "wrangler.toml"), block(blocks, "agent-wrangler.toml"));
   fs.writeFileSync(path.join(project, ".dev.vars"), `OPENAI_API_KEY=sk-quickstart\nOPENAI_BASE_URL=${model.url}/v1\n`);
