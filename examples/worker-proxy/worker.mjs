@@ -9,9 +9,8 @@
 // (the prefix is removed); otherwise "claude…" goes to Anthropic, "gemini…" to Gemini, anything
 // else to OpenAI. Bindings: ANTHROPIC_API_KEY, GEMINI_API_KEY, OPENAI_API_KEY (secrets) and
 // optional ANTHROPIC_BASE_URL, GEMINI_BASE_URL, OPENAI_BASE_URL, MODELS (comma-separated ids
-// for /v1/models). In a project: `import { createClient } from "toolnexus-wasm"`; here the
-// Worker imports the package's workerd entry, copied as ./pkg.
-import { createClient } from "./pkg/workerd.js";
+// for /v1/models). wrangler bundles the package's workerd entry (package.json, `npm install`).
+import { createClient } from "toolnexus-wasm";
 
 const UPSTREAMS = {
   anthropic: { style: "anthropic", base: "https://api.anthropic.com", key: "ANTHROPIC_API_KEY", url: "ANTHROPIC_BASE_URL" },

@@ -12,9 +12,9 @@
 // BASE_URL, STYLE, MODEL) it calls a real provider; without one it uses the embedded scripted
 // model, offline. With MCP_URL (and MCP_SERVER, the name, "mcp" by default) the tools of that
 // MCP server join the run's.
-import { createClient, createToolkit, defineTool, relayTool, relayAnswer, kvStore, durableObjectStore, ConversationObject } from "./pkg/workerd.js";
-import { mcpTools } from "./pkg/mcp/workerd.js";
-import { scriptedFetch, SCENARIOS } from "./scripted-logic.mjs";
+import { createClient, createToolkit, defineTool, relayTool, relayAnswer, kvStore, durableObjectStore, ConversationObject } from "toolnexus-wasm";
+import { mcpTools } from "toolnexus-wasm/mcp";
+import { scriptedFetch, SCENARIOS } from "../../demo/scripted-logic.mjs"; // the offline stand-in: drop it in your project
 
 /**
  * The MCP server's tools (`<server>_<tool>`), or none without MCP_URL. The listing is kept in KV

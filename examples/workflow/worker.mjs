@@ -18,10 +18,10 @@
 // ALLOW_ORIGIN (default *) is the CORS origin, for pages and for the MV3 extension example
 // (examples/extension), which can use this Worker as its backend. See README.md.
 import { WorkflowEntrypoint } from "cloudflare:workers";
-import { defineTool, relayTool } from "./pkg/workerd.js";
-import { answerEvent, runInWorkflow } from "./pkg/workflows/workerd.js";
-import { kvBlobs, packState } from "./pkg/blobs.js";
-import { scriptedFetch } from "./scripted-logic.mjs";
+import { defineTool, relayTool } from "toolnexus-wasm";
+import { answerEvent, runInWorkflow } from "toolnexus-wasm/workflows";
+import { kvBlobs, packState } from "toolnexus-wasm/blobs";
+import { scriptedFetch } from "../../demo/scripted-logic.mjs"; // the offline stand-in: drop it in your project
 
 const object = (properties) => ({ type: "object", properties, required: Object.keys(properties) });
 const text = { type: "string" };

@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { start2026 } from "./server2026.mjs";
+import { bundleExample, workerModules } from "../workerd/bundle-example.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
@@ -19,15 +20,12 @@ let root, mcp;
 before(async () => {
   mcp = await start2026();
   root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-worker-input-"));
-  fs.cpSync(path.join(repo, "pkg"), path.join(root, "pkg"), { recursive: true });
-  fs.copyFileSync(path.join(repo, "examples/worker/worker.mjs"), path.join(root, "worker.mjs"));
-  fs.copyFileSync(path.join(repo, "demo/scripted-logic.mjs"), path.join(root, "scripted-logic.mjs"));
+  bundleExample("worker", path.join(root, "worker"));
 });
 after(async () => { await mcp?.close(); fs.rmSync(root, { recursive: true, force: true }); });
 
 const worker = () => new Miniflare({
-  modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,
-  modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
+  ...workerModules(path.join(root, "worker")),
   compatibilityDate: "2026-04-01", kvNamespaces: ["RUNS"], kvPersist: path.join(root, "kv"), bindings: { MCP_URL: mcp.url },
 });
 /** One request to a fresh instance, which is then disposed of: nothing but KV outlives it. */

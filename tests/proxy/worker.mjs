@@ -5,20 +5,23 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
+import { bundleExample, workerModules } from "../workerd/bundle-example.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.resolve(here, "../../tools/js/package.json"));
 const { Miniflare } = require("miniflare");
 const OpenAI = require("openai").default;
 
+/** The Worker bundled as wrangler deploys it (bundle-example.mjs), once per process: both tests start several. */
+let bundle;
+const bundled = () => (bundle ??= bundleExample("worker-proxy", fs.mkdtempSync(path.join(os.tmpdir(), "tnx-proxy-bundle-"))));
+process.on("exit", () => { if (bundle) fs.rmSync(bundle, { recursive: true, force: true }); });
+
 /** Starts the Worker with these bindings; `close()` disposes of it and its copy of the files. */
 export async function startProxyWorker(bindings) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-proxy-"));
-  fs.cpSync(path.resolve(here, "../../pkg"), path.join(root, "pkg"), { recursive: true });
-  fs.copyFileSync(path.resolve(here, "../../examples/worker-proxy/worker.mjs"), path.join(root, "worker.mjs"));
   const mf = new Miniflare({
-    modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,
-    modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
+    ...workerModules(bundled()),
     compatibilityDate: "2026-04-01", host: "127.0.0.1", port: 0,
     bindings,
   });

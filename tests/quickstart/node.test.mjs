@@ -1,6 +1,7 @@
 // The Node quick starts, as written: README.md's (the package installed from the clone's pkg/ by
 // the README's own commands) and the package README's (installed from the packed tarball), each
-// `app.mjs` run with node against the scripted model (OPENAI_BASE_URL, as the README says).
+// `app.mjs` run with node against the scripted model (OPENAI_BASE_URL, as the README says); and the
+// package README's durable halt (`halt.mjs`: halted on a relay call, kept in a file, resumed).
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -17,7 +18,7 @@ after(async () => { await model?.close(); removeCopy(copy); });
  * Runs `app.mjs` in `dir` as the README says, against the scripted model (served by this process:
  * the child runs asynchronously); resolves to its stdout.
  */
-const runApp = async (dir) => (await promisify(execFile)(process.execPath, ["app.mjs"], {
+const runApp = async (dir, file = "app.mjs") => (await promisify(execFile)(process.execPath, [file], {
   cwd: dir, encoding: "utf8", timeout: 30_000,
   env: { ...process.env, OPENAI_BASE_URL: `${model.url}/v1`, OPENAI_API_KEY: "sk-quickstart" },
 })).stdout;
@@ -40,4 +41,16 @@ test("pkg-template/README.md: installed from the tarball, app.mjs answers with t
   const project = projectWithTarball(copy);
   fs.writeFileSync(path.join(project, "app.mjs"), block(blocks, "node", "js"));
   assert.equal((await runApp(project)).trim(), "Done. lookup_price → $12.50");
+});
+
+test("pkg-template/README.md: halt.mjs halts on the relay call, keeps the state in a file and resumes it", async () => {
+  const blocks = quickstarts(path.join(copy, "pkg-template/README.md"));
+  const project = projectWithTarball(copy, "project-halt");
+  fs.writeFileSync(path.join(project, "halt.mjs"), block(blocks, "halt.mjs", "js"));
+  const before = model.requests.length;
+  assert.equal((await runApp(project, "halt.mjs")).trim(), "Done. lookup_price → $12.50; click → clicked #add-to-cart");
+  assert.equal(model.requests.length - before, 2, "one call that halted, one after the resume");
+  const kept = JSON.parse(fs.readFileSync(path.join(project, "halted.json"), "utf8"));
+  assert.equal(kept.status, "pending");
+  assert.equal(kept.pending.data.calls[0].name, "click");
 });

@@ -132,9 +132,9 @@ export async function chromium() {
 export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
   "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"];
 
-/** The tarball `npm pack` makes of the clean copy's pkg/, installed in a new project folder. */
-export function projectWithTarball(copy) {
-  const project = path.join(path.dirname(copy), "project");
+/** The tarball `npm pack` makes of the clean copy's pkg/, installed in a new project folder `name`. */
+export function projectWithTarball(copy, name = "project") {
+  const project = path.join(path.dirname(copy), name);
   fs.mkdirSync(project);
   const tgz = sh("npm pack --silent --pack-destination ..", path.join(copy, "pkg")).trim().split("\n").at(-1);
   sh(`npm init -y >/dev/null && npm i ${JSON.stringify(path.join(copy, tgz))} >/dev/null`, project);

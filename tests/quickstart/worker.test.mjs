@@ -1,8 +1,9 @@
 // The Cloudflare Worker quick starts, as written, under `wrangler dev` (wrangler's local runtime,
-// workerd): README.md's examples/worker (the package copied in by its one command, the committed
+// workerd): README.md's examples/worker (the package installed by name by npm install, the committed
 // wrangler.toml) halting on a relay call and resumed by the README's curl commands, and the
 // package README's worker.mjs + wrangler.toml beside the package installed from its tarball,
-// answering from the scripted model (OPENAI_BASE_URL in .dev.vars).
+// answering from the scripted model (OPENAI_BASE_URL in .dev.vars); and its KV conversation
+// (conversation.mjs, its [[kv_namespaces]] wrangler.toml), two prompts of one id.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -33,7 +34,7 @@ async function curl(line, port) {
   return { status: r.status, body: await r.json() };
 }
 
-test("README.md: copy-pkg.sh and wrangler dev in examples/worker; the README's curl commands halt and resume a run", async () => {
+test("README.md: npm install and wrangler dev in examples/worker; the README's curl commands halt and resume a run", async () => {
   const blocks = quickstarts(path.join(copy, "README.md"));
   const port = await wranglerDev(block(blocks, "worker", "bash"), copy);
   const lines = block(blocks, "worker-curl", "bash").split("\n");
@@ -70,4 +71,22 @@ test("pkg-template/README.md: worker.mjs and wrangler.toml under wrangler dev an
   assert.equal(r.status, 200, JSON.stringify(r.body));
   assert.deepEqual(r.body, { status: "done", text: "Done. lookup_price → $12.50" });
   assert.equal(model.requests.at(-1).headers.authorization, "Bearer sk-quickstart");
+});
+
+test("pkg-template/README.md: conversation.mjs with its KV binding keeps a conversation across requests", async () => {
+  const blocks = quickstarts(path.join(copy, "pkg-template/README.md"));
+  const project = projectWithTarball(copy, "project-kv");
+  fs.writeFileSync(path.join(project, "conversation.mjs"), block(blocks, "conversation.mjs", "js"));
+  fs.writeFileSync(path.join(project, "wrangler.toml"), block(blocks, "conversation-wrangler.toml"));
+  fs.writeFileSync(path.join(project, ".dev.vars"), `OPENAI_API_KEY=sk-quickstart\nOPENAI_BASE_URL=${model.url}/v1\n`);
+  const [dev, ...curls] = block(blocks, "conversation-run", "bash").trim().split("\n");
+  assert.equal(curls.length, 2);
+  const port = await wranglerDev(dev, project);
+  const first = await curl(curls[0], port);
+  assert.deepEqual([first.status, first.body], [200, { status: "done", text: "Done. lookup_price → $12.50" }]);
+  const second = await curl(curls[1], port);
+  assert.deepEqual([second.status, second.body.status], [200, "done"]);
+  // The model read the first exchange with the second prompt: the conversation came from KV.
+  const users = model.requests.at(-1).body.messages.filter((m) => m.role === "user").map((m) => m.content);
+  assert.deepEqual(users, ["What does the blue mug cost?", "And the red one?"]);
 });

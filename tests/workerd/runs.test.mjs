@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
+import { bundleExample, workerModules } from "./bundle-example.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { Miniflare } = createRequire(path.resolve(here, "../../tools/js/package.json"))("miniflare");
@@ -15,16 +16,13 @@ let root, kvDir;
 before(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-runs-"));
   kvDir = path.join(root, "kv");
-  fs.cpSync(path.resolve(here, "../../pkg"), path.join(root, "pkg"), { recursive: true });
-  fs.copyFileSync(path.resolve(here, "../../examples/worker/worker.mjs"), path.join(root, "worker.mjs"));
-  fs.copyFileSync(path.resolve(here, "../../demo/scripted-logic.mjs"), path.join(root, "scripted-logic.mjs"));
+  bundleExample("worker", path.join(root, "worker"));
 });
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 
 let backing = "kv";
 const worker = () => new Miniflare({
-  modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,
-  modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
+  ...workerModules(path.join(root, "worker")),
   compatibilityDate: "2026-04-01", kvNamespaces: ["RUNS"], kvPersist: kvDir,
   ...(backing === "do" ? { durableObjects: { RUNS_DO: "ConversationObject" }, durableObjectsPersist: path.join(root, "do") } : {}),
 });

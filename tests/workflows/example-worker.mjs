@@ -1,23 +1,20 @@
-// examples/workflow as its README runs it (pkg/ and scripted-logic.mjs beside worker.mjs), in
-// Miniflare with the bindings its wrangler.toml declares: for tests/workflows/example.test.mjs
+// examples/workflow as its README runs it (installed by name and bundled by wrangler:
+// ../workerd/bundle-example.mjs), in Miniflare with the bindings its wrangler.toml declares: for tests/workflows/example.test.mjs
 // and the extension's backend test (tests/extension/workflow.test.mjs).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
+import { bundleExample, workerModules } from "../workerd/bundle-example.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const example = path.join(repo, "examples/workflow");
 const { Miniflare } = createRequire(path.join(repo, "tools/js/package.json"))("miniflare");
 
-/** A copy of the example with the built package in a new temporary folder; returns its path. */
+/** The example bundled (worker.mjs and its wasm modules) in a new temporary folder; returns its path. */
 export function copyExample() {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-wf-example-"));
-  fs.cpSync(path.join(repo, "pkg"), path.join(root, "pkg"), { recursive: true });
-  fs.copyFileSync(path.join(example, "worker.mjs"), path.join(root, "worker.mjs"));
-  fs.copyFileSync(path.join(repo, "demo/scripted-logic.mjs"), path.join(root, "scripted-logic.mjs"));
-  return root;
+  return bundleExample("workflow", fs.mkdtempSync(path.join(os.tmpdir(), "tnx-wf-example-")));
 }
 
 /** The bindings wrangler.toml declares: read from it, so the test runs what a stranger deploys. */
@@ -40,8 +37,7 @@ function declared() {
 export function exampleRuntime(root, dir, bindings = {}, extra = {}) {
   const { vars, ...d } = declared();
   return new Miniflare({
-    modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,
-    modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
+    ...workerModules(root),
     ...d,
     workflowsPersist: path.join(dir, "wf"), kvPersist: path.join(dir, "kv"), durableObjectsPersist: path.join(dir, "do"),
     bindings: { ...vars, ...bindings },
