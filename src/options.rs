@@ -3,6 +3,7 @@
 //! read by the edge; everything here is a rule a native test can reach.
 
 use crate::error::{Error, Result};
+use crate::ops::ClientOp;
 use crate::prelude::*;
 use crate::provider::ProviderConfig;
 use crate::retry::{DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS};
@@ -84,7 +85,7 @@ macro_rules! options_table {
 }
 
 options_table! {
-    "baseUrl": "string", None, "The provider's API root, e.g. `https://api.openai.com/v1`.";
+    "baseUrl"(true): "string", None, "The provider's API root; by `style`: `https://api.openai.com/v1` (openai, responses), `https://api.anthropic.com`, `https://generativelanguage.googleapis.com`.";
     "style": "Style", None, "`\"openai\"`, `\"responses\"`, `\"anthropic\"` or `\"gemini\"`.";
     "model": "string", None, "The model (one URL path segment for Gemini).";
     "apiKey"(true): "string", None, "Never in results, states, errors or logs.";
@@ -132,19 +133,164 @@ const HINTS: &[(&str, &str)] = &[
 /// The AI SDK's call settings: provider body fields, which go through `requestParams`.
 const BODY_FIELDS: &[&str] = &["temperature", "maxTokens", "max_tokens", "topP", "seed", "stopSequences"];
 
-/// The refusal of an option this package does not read, with what was probably meant: a
-/// known spelling from elsewhere, or an option that differs only in case (`baseURL`).
+/// The refusal of a key that `what` does not read: `did you mean <hint>?` when something near
+/// was probably meant, else the typings' name for the whole shape (`see`). Every options object
+/// and tool object of the API is refused through here, so they all read alike.
+fn refuse(what: &str, noun: &str, key: &str, hint: Option<&str>, see: &str) -> Error {
+    Error::bad_input(match hint {
+        Some(h) => format!("{what}: unknown {noun} \"{key}\"; did you mean {h}?"),
+        None => format!("{what}: unknown {noun} \"{key}\" (see {see})"),
+    })
+}
+
+/// The first of `keys` that is not in `allowed`.
+fn stray<'k>(keys: &'k [String], allowed: &[&str]) -> Option<&'k str> {
+    keys.iter().map(String::as_str).find(|k| !allowed.contains(k))
+}
+
+/// A key that differs from one of `allowed` only in case (`baseURL`, `toolKit`).
+fn in_other_case<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
+    allowed.iter().find(|k| k.eq_ignore_ascii_case(key)).copied()
+}
+
+/// The refusal of a `createClient` option this package does not read, with what was probably
+/// meant: a known spelling from elsewhere, or an option that differs only in case (`baseURL`).
 fn unknown(key: &str) -> Error {
     let hint = HINTS
         .iter()
         .find(|(k, _)| *k == key)
         .map(|(_, h)| *h)
         .or_else(|| BODY_FIELDS.contains(&key).then_some("requestParams: { ... } (the provider's request body)"))
-        .or_else(|| OPTIONS.iter().find(|k| k.eq_ignore_ascii_case(key)).copied());
-    Error::bad_input(match hint {
-        Some(h) => format!("{WHAT}: unknown option \"{key}\"; did you mean {h}?"),
-        None => format!("{WHAT}: unknown option \"{key}\" (see ClientOptions)"),
-    })
+        .or_else(|| in_other_case(key, OPTIONS));
+    refuse(WHAT, "option", key, hint, "ClientOptions")
+}
+
+/// What each client method reads from its options (the prompt's second argument, a resume's
+/// only one, `translate`'s request, `discard`'s second), and the typings' name of that shape.
+/// The edge hands over the keys whose value is not `undefined` (`runOptions` in
+/// src/wasm/host.js); any other key is refused here, as `createClient`'s are, so that
+/// `run(prompt, { tools })` cannot quietly offer the model nothing.
+fn call_shape(op: ClientOp) -> (&'static [&'static str], &'static str) {
+    match op {
+        ClientOp::Run => (&["toolkit", "history", "signal"], "RunOptions"),
+        // Without an id `ask` is `run`, and continues `history` as `run` does.
+        ClientOp::Ask => (&["toolkit", "id", "onText", "history", "signal"], "AskOptions"),
+        ClientOp::Stream => (&["toolkit", "id", "history", "signal"], "StreamOptions"),
+        ClientOp::RunWithAnswer => (&["toolkit", "state", "history", "pending", "answer", "signal"], "ResumeOptions"),
+        ClientOp::AskWithAnswer => (&["toolkit", "id", "pending", "answer", "signal"], "AskWithAnswerOptions"),
+        ClientOp::StreamWithAnswer => (&["toolkit", "id", "state", "history", "pending", "answer", "signal"], "StreamWithAnswerOptions"),
+        ClientOp::Translate | ClientOp::TranslateStream => (
+            &["messages", "tools", "toolkit", "toolChoice", "tool_choice", "system", "maxTokens", "max_tokens", "signal"],
+            "TranslateRequest",
+        ),
+        _ => (&["keepHistory"], "Client.discard"),
+    }
+}
+
+/// Where a key a method does not read belongs: another library's name for one of its options,
+/// a sibling method's option, or a `createClient` option (set once per client, not per call).
+fn call_hint(op: ClientOp, key: &str, allowed: &[&'static str]) -> Option<String> {
+    use ClientOp::*;
+    let resume = matches!(op, RunWithAnswer | AskWithAnswer | StreamWithAnswer);
+    let h = match key {
+        "tools" => "{ toolkit: createToolkit({ tools }) }",
+        "maxSteps" | "stopWhen" => "createClient({ maxTurns })",
+        "system" => "createClient({ systemPrompt })",
+        "messages" => "history",
+        "abortSignal" => "signal",
+        "maxRetries" => "createClient({ retries })",
+        "timeout" => "createClient({ timeoutMs })",
+        "provider" => "createClient({ style })",
+        "onText" => "ask(prompt, { onText }) (stream(prompt) gives every event)",
+        "keepHistory" => "discard(id, { keepHistory })",
+        "id" if op == Run => "ask(prompt, { id }) (run never uses the store)",
+        "id" if op == RunWithAnswer => "askWithAnswer({ id, answer }) (runWithAnswer never uses the store)",
+        "answer" | "pending" | "state" if !resume && op != Translate && op != TranslateStream => match op {
+            Run => "runWithAnswer({ state, answer })",
+            Ask => "askWithAnswer({ id, answer })",
+            _ => "streamWithAnswer({ state, answer })",
+        },
+        "state" | "history" if op == AskWithAnswer => {
+            "runWithAnswer({ state, answer }) (askWithAnswer reads the conversation from the store)"
+        }
+        _ if OPTIONS.contains(&key) => return Some(format!("createClient({{ {key} }})")),
+        _ if BODY_FIELDS.contains(&key) => return Some(format!("createClient({{ requestParams: {{ {key} }} }})")),
+        _ => in_other_case(key, allowed)?,
+    };
+    Some(h.to_string())
+}
+
+/// Checks the keys of a client method's options (see [`call_shape`]).
+pub fn check_call_options(op: ClientOp, keys: &[String]) -> Result<()> {
+    let (allowed, see) = call_shape(op);
+    let Some(key) = stray(keys, allowed) else { return Ok(()) };
+    let name = ClientOp::NAMES.get(op as usize).copied().unwrap_or("discard");
+    let what = if see == "TranslateRequest" { format!("{name} request") } else { format!("{name} options") };
+    Err(refuse(&what, "option", key, call_hint(op, key, allowed).as_deref(), see))
+}
+
+/// The keys of a tool object (`defineTool`'s definition, a `relayTool`, or a tool of a source).
+/// `run` and `needsApproval` are functions, which the edge hands over as `true`.
+pub const TOOL_KEYS: &[&str] = &["name", "description", "inputSchema", "jsonSchema", "source", "needsApproval", "run"];
+
+/// Checks the keys of a tool object named `what` (`tools[2]`); other libraries' names of its
+/// members get this package's.
+pub fn check_tool_keys(what: &str, keys: &[String]) -> Result<()> {
+    let Some(key) = stray(keys, TOOL_KEYS) else { return Ok(()) };
+    let hint = match key {
+        "parameters" | "input_schema" | "schema" | "inputschema" | "argsSchema" => Some("inputSchema"),
+        "execute" | "handler" | "fn" | "call" | "invoke" => Some("run"),
+        "type" | "function" => Some("defineTool({ name, description, inputSchema, run }) (this is the provider's wire format)"),
+        "requiresApproval" | "needApproval" | "approval" => Some("needsApproval"),
+        _ => in_other_case(key, TOOL_KEYS),
+    };
+    Err(refuse(what, "key", key, hint, "ToolDefinition"))
+}
+
+/// Checks the keys of `createToolkit`'s options object (an array of tools has none).
+pub fn check_toolkit_keys(keys: &[String]) -> Result<()> {
+    let Some(key) = stray(keys, &["tools"]) else { return Ok(()) };
+    let hint = if key.eq_ignore_ascii_case("tools") { Some("tools") } else { None };
+    Err(refuse("createToolkit options", "option", key, hint, "createToolkit"))
+}
+
+/// The API root of each style's provider, used when `baseUrl` is left out (each style's request
+/// builder adds the rest: `/chat/completions`, `/responses`, `/v1/messages`,
+/// `/v1beta/models/<model>:generateContent`).
+pub fn default_base_url(style: Style) -> &'static str {
+    match style {
+        Style::OpenAi | Style::Responses => "https://api.openai.com/v1",
+        Style::Anthropic => "https://api.anthropic.com",
+        Style::Gemini => "https://generativelanguage.googleapis.com",
+    }
+}
+
+/// The endpoint paths the request builders append: a `baseUrl` ending in one would be sent to
+/// `.../chat/completions/chat/completions` and answered 404.
+const ENDPOINTS: &[&str] = &["/chat/completions", "/responses", "/messages", ":generateContent", ":streamGenerateContent"];
+
+/// A given `baseUrl`, refused with the fix when it has no scheme (a bare host goes nowhere) or
+/// when it already ends in the endpoint path the client adds.
+fn checked_base_url(style: Style, url: String) -> Result<String> {
+    let example = default_base_url(style);
+    if url.is_empty() {
+        return Err(Error::bad_input(format!("{WHAT}.baseUrl is empty: leave it out for {example}, or give the provider's API root")));
+    }
+    let scheme = url.split_once("://").map(|(s, _)| s);
+    if !scheme.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))) {
+        return Err(Error::bad_input(format!("{WHAT}.baseUrl \"{url}\" has no scheme: write \"https://{url}\" (e.g. {example})")));
+    }
+    let path = url.split(['?', '#']).next().unwrap_or_default().trim_end_matches('/');
+    for end in ENDPOINTS {
+        if let Some(root) = path.strip_suffix(end) {
+            // What to write: the root before the endpoint (for Gemini, before `/models/<model>`).
+            let root = root.find("/models/").and_then(|at| root.get(..at)).unwrap_or(root);
+            return Err(Error::bad_input(format!(
+                "{WHAT}.baseUrl ends with the endpoint path \"{end}\", which the client adds itself: write \"{root}\""
+            )));
+        }
+    }
+    Ok(url)
 }
 
 fn opt_string(o: &Map<String, Value>, key: &str) -> Result<Option<String>> {
@@ -224,7 +370,11 @@ impl ClientOptions {
             Some(Value::Object(m)) => Some(m.clone()),
             Some(_) => return Err(Error::bad_input("requestParams must be an object")),
         };
-        let (base_url, model) = (req_string(o, "baseUrl")?, req_string(o, "model")?);
+        let base_url = match opt_string(o, "baseUrl")? {
+            None => default_base_url(style).to_string(),
+            Some(url) => checked_base_url(style, url)?,
+        };
+        let model = req_string(o, "model")?;
         crate::provider::check_model(style, &model)?;
         Ok(ClientOptions {
             cfg: LoopConfig {
