@@ -207,7 +207,7 @@ export class Toolkit {
       copy = Array.isArray(list) ? list.slice() : list;
     } catch {} // a revoked Proxy, a throwing getter: refused below as no tools
     if (Array.isArray(copy)) copy = copy.map(schemaTool);
-    this.#id = toolkitId(copy, this);
+    this.#id = toolkitId(copy, this, opts);
     this.#tools = copy;
     kits?.register(this, this.#id, this);
   }

@@ -488,7 +488,7 @@ mod tests {
             o
         };
         assert_eq!(message(json!(3)), "createClient needs an options object");
-        assert_eq!(message(json!({"baseUrl": "u", "model": "m"})), "createClient options.style is required (a non-empty string)");
+        assert_eq!(message(json!({"baseUrl": "http://u", "model": "m"})), "createClient options.style is required (a non-empty string)");
         assert!(message(base("style", json!("x"))).starts_with("style must be"));
         assert_eq!(message(base("model", json!(""))), "createClient options.model is required (a non-empty string)");
         assert_eq!(message(base("apiKey", json!(1))), "createClient options.apiKey must be a string");
@@ -537,6 +537,42 @@ mod tests {
             assert_eq!(e.message, "createClient options.model must be one URL path segment", "{model}");
         }
         assert!(make("anthropic", "http://x", "m/..?#").is_ok(), "a body field: no URL rule");
+    }
+
+    #[test]
+    fn base_url_defaults_by_style_and_is_refused_without_a_scheme_or_with_the_endpoint() {
+        let url = |style: &str, base: Option<&str>| {
+            let mut o = json!({"style": style, "model": "m"});
+            if let Some(b) = base {
+                o["baseUrl"] = json!(b);
+            }
+            read(o).map(|o| o.cfg.provider.base_url)
+        };
+        assert_eq!(url("openai", None).unwrap(), "https://api.openai.com/v1");
+        assert_eq!(url("responses", None).unwrap(), "https://api.openai.com/v1");
+        assert_eq!(url("anthropic", None).unwrap(), "https://api.anthropic.com");
+        assert_eq!(url("gemini", None).unwrap(), "https://generativelanguage.googleapis.com");
+        assert_eq!(url("openai", Some("http://localhost:8080/v1/")).unwrap(), "http://localhost:8080/v1/");
+        let refused = |style: &str, base: &str| {
+            let e = url(style, Some(base)).unwrap_err();
+            assert_eq!(e.code(), "bad_input");
+            e.message
+        };
+        assert_eq!(
+            refused("openai", "api.openai.com/v1"),
+            "createClient options.baseUrl \"api.openai.com/v1\" has no scheme: write \"https://api.openai.com/v1\" (e.g. https://api.openai.com/v1)"
+        );
+        assert!(refused("openai", "://x").contains("has no scheme"));
+        assert_eq!(
+            refused("openai", "https://api.openai.com/v1/chat/completions"),
+            "createClient options.baseUrl ends with the endpoint path \"/chat/completions\", which the client adds itself: write \"https://api.openai.com/v1\""
+        );
+        assert!(refused("responses", "https://api.openai.com/v1/responses/").ends_with("write \"https://api.openai.com/v1\""));
+        assert!(refused("anthropic", "https://api.anthropic.com/v1/messages").ends_with("write \"https://api.anthropic.com/v1\""));
+        assert!(refused("gemini", "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent?key=x")
+            .ends_with("\":generateContent\", which the client adds itself: write \"https://generativelanguage.googleapis.com/v1beta\""));
+        assert!(refused("gemini", "")
+            .starts_with("createClient options.baseUrl is empty: leave it out for https://generativelanguage.googleapis.com"));
     }
 
     #[test]

@@ -175,11 +175,7 @@ fn wait_for_answers_that_match_no_outstanding_call_are_answer_mismatch() {
     };
     let e = go(&Wait::new(|r| ok_answer(r, json!({"results": [{"id": "c9", "output": "done"}]})))).unwrap_err();
     assert_eq!(e.code(), "answer_mismatch");
-    assert!(
-        e.message.starts_with("waitFor: answer result id \"c9\" matches no outstanding call of request \"pnd-"),
-        "{}",
-        e.message
-    );
+    assert!(e.message.starts_with("waitFor: answer result id \"c9\" matches no outstanding call of request \"pnd-"), "{}", e.message);
     assert!(e.message.ends_with("(outstanding: c1)"), "{}", e.message);
     let e = go(&Wait::new(|r| Answer { id: "call_1".into(), ..ok_answer(r, json!({"output": "x"})) })).unwrap_err();
     assert_eq!(e.code(), "answer_mismatch");

@@ -71,6 +71,15 @@ pub fn string_arg(v: &JsValue, optional: bool, refusal: &'static str) -> Result<
     }
 }
 
+/// The strings of an array of keys (from `keysOf` or `runOptions`), anything else skipped.
+pub fn strings(list: &js_sys::Array) -> Vec<String> {
+    let mut out = Vec::with_capacity(list.length() as usize);
+    for i in 0..list.length() {
+        out.extend(list.get(i).as_string());
+    }
+    out
+}
+
 pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Function>> {
     let v = get(obj, key);
     if v.is_undefined() || v.is_null() {

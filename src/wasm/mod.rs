@@ -73,7 +73,7 @@ pub fn op(kind: u8, a: JsValue, b: JsValue, c: JsValue) -> JsResult<JsValue> {
             FnOp::CheckRevision => return check_revision(&a, &b).map(|_| JsValue::UNDEFINED),
             FnOp::DeclareTool => return define_tool(&a),
             FnOp::RelayTool => return relay_tool(&a, &b, &c),
-            FnOp::ToolkitId => return toolkit_id(&a, &b).map(JsValue::from),
+            FnOp::ToolkitId => return toolkit_id(&a, &b, &c).map(JsValue::from),
             FnOp::DropToolkit => return Ok(drop_toolkit(&a)),
         };
         to_js(&data)
