@@ -121,6 +121,9 @@ fn ms(n: f64) -> String {
 /// a migrating user's `tools` or `temperature` would otherwise vanish without a word.
 const HINTS: &[(&str, &str)] = &[
     ("tools", "run(prompt, { toolkit })"),
+    ("toolkit", "run(prompt, { toolkit })"),
+    ("history", "run(prompt, { history })"),
+    ("id", "ask(prompt, { id })"),
     ("signal", "run(prompt, { signal })"),
     ("messages", "run(prompt, { history })"),
     ("maxRetries", "retries"),
@@ -587,6 +590,7 @@ mod tests {
         assert_eq!(with("baseURL"), "createClient options: unknown option \"baseURL\"; did you mean baseUrl?");
         assert_eq!(with("maxRetries"), "createClient options: unknown option \"maxRetries\"; did you mean retries?");
         assert!(with("tools").ends_with("did you mean run(prompt, { toolkit })?"));
+        assert!(with("toolkit").ends_with("did you mean run(prompt, { toolkit })?"));
         assert!(with("temperature").ends_with("did you mean requestParams: { ... } (the provider's request body)?"));
         assert!(with("max_tokens").contains("requestParams"));
         // An option in another case.

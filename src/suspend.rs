@@ -96,7 +96,7 @@ impl Answer {
         Answer::from_json(v, "the answer from waitFor").map(Some).map_err(|e| {
             crate::error::Error::new(
                 crate::error::Code::HostCallback,
-                format!("waitFor must resolve to an Answer {{ id, ok, data? }}: {e}"),
+                format!("waitFor must resolve to an Answer {{ id, ok, data? }} (for relay calls: relayAnswer(request.id, results)): {e}"),
             )
         })
     }

@@ -67,7 +67,12 @@ pub fn op(kind: u8, a: JsValue, b: JsValue, c: JsValue) -> JsResult<JsValue> {
             FnOp::IsRelayRequest => return Ok(request("request").is_ok_and(|r| suspend::is_relay_request(r.as_ref())).into()),
             FnOp::RelayCallsOf => suspend::relay_calls_of(request("request")?.as_ref())?,
             FnOp::RelayAnswer => {
-                let id = string_arg(&a, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
+                let id = string_arg(
+                    &a,
+                    false,
+                    "relayAnswer: requestId must be a string (the suspension's id: relayAnswer(pending.id, results))",
+                )?
+                .unwrap_or_default();
                 suspend::relay_answer_of(&id, &from_js(&b, "results")?)?
             }
             FnOp::CheckRevision => return check_revision(&a, &b).map(|_| JsValue::UNDEFINED),
