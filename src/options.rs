@@ -279,15 +279,20 @@ fn checked_base_url(style: Style, url: String) -> Result<String> {
     if url.is_empty() {
         return Err(Error::bad_input(format!("{WHAT}.baseUrl is empty: leave it out for {example}, or give the provider's API root")));
     }
-    let scheme = url.split_once("://").map(|(s, _)| s);
+    // Byte scans, not `split_once("://")` / `find`: a `&str` pattern links core's Two-Way
+    // searcher into the wasm for these two uses.
+    let scheme =
+        url.bytes().position(|b| b == b':').filter(|&at| url.as_bytes().get(at + 1..at + 3) == Some(b"//")).and_then(|at| url.get(..at));
     if !scheme.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))) {
         return Err(Error::bad_input(format!("{WHAT}.baseUrl \"{url}\" has no scheme: write \"https://{url}\" (e.g. {example})")));
     }
-    let path = url.split(['?', '#']).next().unwrap_or_default().trim_end_matches('/');
+    let end = url.bytes().position(|b| b == b'?' || b == b'#').unwrap_or(url.len());
+    let path = url.get(..end).unwrap_or_default().trim_end_matches('/');
     for end in ENDPOINTS {
         if let Some(root) = path.strip_suffix(end) {
             // What to write: the root before the endpoint (for Gemini, before `/models/<model>`).
-            let root = root.find("/models/").and_then(|at| root.get(..at)).unwrap_or(root);
+            let at = root.as_bytes().windows(8).position(|w| w == b"/models/");
+            let root = at.and_then(|at| root.get(..at)).unwrap_or(root);
             return Err(Error::bad_input(format!(
                 "{WHAT}.baseUrl ends with the endpoint path \"{end}\", which the client adds itself: write \"{root}\""
             )));

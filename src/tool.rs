@@ -143,8 +143,10 @@ pub const NAME_RULE: &str = "1 to 64 letters, digits, _ or - ([a-zA-Z0-9_-]{1,64
 /// `relayTool`); a remote source's names (MCP, HTTP, A2A) are sanitised by the source
 /// ([`sanitize_name`]) and their length is the server's, which the host cannot change.
 pub fn check_name(name: &str, whole: bool) -> Result<()> {
-    let bad_char = name.chars().any(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'));
-    let long = whole && name.chars().count() > MAX_NAME_LEN;
+    // Bytes: any byte of a non-ASCII character is refused anyway, so a length in bytes is one in
+    // characters whenever it matters.
+    let bad_char = name.bytes().any(|b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'-'));
+    let long = whole && name.len() > MAX_NAME_LEN;
     if !bad_char && !long {
         return Ok(());
     }

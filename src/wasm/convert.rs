@@ -75,7 +75,9 @@ pub fn string_arg(v: &JsValue, optional: bool, refusal: &'static str) -> Result<
 pub fn strings(list: &js_sys::Array) -> Vec<String> {
     let mut out = Vec::with_capacity(list.length() as usize);
     for i in 0..list.length() {
-        out.extend(list.get(i).as_string());
+        if let Some(k) = list.get(i).as_string() {
+            out.push(k);
+        }
     }
     out
 }
