@@ -318,6 +318,7 @@ export class Toolkit {
   #tools;
   #id; // undefined: declared before the module loaded and not bound yet; 0: freed
   #binding; // the promise of binding it, once a run needed it
+  #opts; // what it was made with, whose keys are checked when it binds
   /** `new Toolkit({ tools })` or `new Toolkit(tools)`: the same as `createToolkit`. */
   constructor(opts) {
     let copy;
@@ -327,6 +328,7 @@ export class Toolkit {
     } catch {} // a revoked Proxy, a throwing getter: refused below as no tools
     if (Array.isArray(copy)) copy = copy.map(schemaTool);
     this.#tools = copy;
+    this.#opts = opts;
     // Checked and bound now when the module is in and every tool was declared after it was;
     // else when a run first needs the tools (`unbound`).
     if (isLoaded() && !(Array.isArray(copy) && copy.some(isLater))) this.#bind(copy);
@@ -336,7 +338,8 @@ export class Toolkit {
     isUnbound = (t) => #id in t && t.#id === undefined;
   }
   #bind(list) {
-    this.#id = toolkitId(list, this);
+    this.#id = toolkitId(list, this, this.#opts);
+    this.#opts = undefined;
     this.#tools = list;
     kits?.register(this, this.#id, this);
   }

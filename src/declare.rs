@@ -1,6 +1,8 @@
 //! A tool declaration as a host writes it for `defineTool` and `createToolkit`:
-//! `{ name, description?, inputSchema?, source? }`, read from JSON data with the messages the
-//! host sees. The functions (`run`) stay with the edge, which says only whether one was given.
+//! `{ name, description?, inputSchema?, source?, needsApproval?, run? }`, read from JSON data
+//! with the messages the host sees. The functions (`run`, a `needsApproval` function) stay with
+//! the edge, which hands them over as `true`: every key is checked here
+//! (`options::check_tool_keys`).
 //! (Stored declarations, inside conversation states, are read by `ToolSpec::from_json`.)
 
 use crate::error::{Error, Result};
@@ -13,6 +15,14 @@ pub fn declaration(v: &Value, what: &str) -> Result<ToolSpec> {
     let Value::Object(o) = v else {
         return Err(Error::bad_input(format!("{what} must be a tool object (from defineTool or relayTool)")));
     };
+    // A plain loop: a collected adapter chain is its own copy in the wasm.
+    let mut keys: Vec<String> = Vec::new();
+    for (k, v) in o {
+        if !v.is_null() {
+            keys.push(k.clone());
+        }
+    }
+    crate::options::check_tool_keys(what, &keys)?;
     let string = |key: &str| match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.as_str())),
@@ -28,7 +38,34 @@ pub fn declaration(v: &Value, what: &str) -> Result<ToolSpec> {
         .filter(|s| !s.is_empty())
         .ok_or_else(|| Error::bad_input(format!("{what}.name is required (a non-empty string)")))?;
     let description = string("description")?.unwrap_or_default();
-    ToolSpec { name: name.into(), description: description.into(), input_schema, source: source.into() }.validated()
+    let spec = ToolSpec { name: name.into(), description: description.into(), input_schema, source: source.into() }.validated()?;
+    approval(o.get("needsApproval"), &spec, o.contains_key("run"), what)?;
+    Ok(spec)
+}
+
+/// `needsApproval` as it reaches the core. The edge's `gate` (src/wasm/host.js) applies `true`
+/// and a function to a tool with a `run` and removes the key, so what is left here is what was
+/// never applied: a relay tool's (refused: nothing runs in-process to gate; the host that runs
+/// its calls asks before it runs them), or a value that is neither a boolean nor a function
+/// (refused: `"true"` would gate the live tool but not one rebuilt from its saved definition).
+/// A tool with `needsApproval` and no `run` is left to [`check_runnable`].
+fn approval(v: Option<&Value>, spec: &ToolSpec, has_run: bool, what: &str) -> Result<()> {
+    match v {
+        None | Some(Value::Null | Value::Bool(false)) => Ok(()),
+        Some(Value::Bool(true)) if spec.is_relay() => Err(Error::bad_input(format!(
+            "{what}: needsApproval has no effect on relay tool {}: its calls go to the host, which asks before it runs them; remove it",
+            spec.name
+        ))),
+        // Fail-closed: a tool that asks for approval never runs without it.
+        Some(Value::Bool(true)) if has_run => {
+            Err(Error::bad_input(format!("{what}: needsApproval of tool {} was not applied: pass the tool to createToolkit", spec.name)))
+        }
+        Some(Value::Bool(true)) => Ok(()),
+        Some(other) => Err(Error::bad_input(format!(
+            "{what}.needsApproval must be true, false or a function of the arguments, not {}: write needsApproval: true",
+            crate::json::to_text(other)
+        ))),
+    }
 }
 
 /// A `relayTool(name, description?, schema?)` declaration; a `null` schema is the default one.
@@ -55,8 +92,8 @@ mod tests {
     }
 
     #[test]
-    fn defaults_by_source_and_sanitised_names() {
-        let t = declaration(&json!({"name": "a b", "run": null}), "t").unwrap();
+    fn defaults_by_source() {
+        let t = declaration(&json!({"name": "a_b", "run": null}), "t").unwrap();
         assert_eq!((t.name.as_str(), t.description.as_str(), t.is_relay()), ("a_b", "", false));
         assert_eq!(t.input_schema, default_schema());
         let r = declaration(&json!({"name": "r", "description": "d", "source": "relay"}), "t").unwrap();
@@ -82,5 +119,39 @@ mod tests {
         assert_eq!(message(json!({"name": "x", "description": 3})), "tools[1].description must be a string");
         assert_eq!(message(json!({"name": "x", "source": 1})), "tools[1].source must be a string");
         assert_eq!(message(json!({"name": "x", "inputSchema": [1]})), "tool x: inputSchema must be a JSON object");
+        assert!(message(json!({"name": "look up price"})).starts_with("tool name \"look up price\" is refused: a tool name is 1 to 64"));
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_with_the_name_meant() {
+        let m = |k: &str| message(json!({"name": "x", k: true, "run": true}));
+        assert_eq!(m("parameters"), "tools[1]: unknown key \"parameters\"; did you mean inputSchema?");
+        assert_eq!(m("execute"), "tools[1]: unknown key \"execute\"; did you mean run?");
+        assert_eq!(m("inputschema"), "tools[1]: unknown key \"inputschema\"; did you mean inputSchema?");
+        assert_eq!(m("function"), "tools[1]: unknown key \"function\"; did you mean defineTool({ name, description, inputSchema, run }) (this is the provider's wire format)?");
+        assert_eq!(m("colour"), "tools[1]: unknown key \"colour\" (see ToolDefinition)");
+        // Every key a tool object has today passes; a null is no key.
+        let all = json!({"name": "x", "description": "d", "inputSchema": {}, "jsonSchema": {}, "source": "native", "needsApproval": false, "run": true, "colour": null});
+        assert!(declaration(&all, "t").is_ok());
+    }
+
+    #[test]
+    fn needs_approval_is_a_boolean_or_a_function_and_never_on_a_relay_tool() {
+        for bad in [json!("true"), json!(1), json!({})] {
+            let m = message(json!({"name": "x", "needsApproval": bad, "run": true}));
+            assert!(m.starts_with("tools[1].needsApproval must be true, false or a function of the arguments, not "), "{m}");
+            assert!(m.ends_with(": write needsApproval: true"));
+        }
+        assert_eq!(
+            message(json!({"name": "r", "source": "relay", "needsApproval": true})),
+            "tools[1]: needsApproval has no effect on relay tool r: its calls go to the host, which asks before it runs them; remove it"
+        );
+        assert_eq!(
+            message(json!({"name": "x", "needsApproval": true, "run": true})),
+            "tools[1]: needsApproval of tool x was not applied: pass the tool to createToolkit"
+        );
+        // No run: check_runnable names what is missing.
+        assert!(declaration(&json!({"name": "x", "needsApproval": true}), "t").is_ok());
+        assert!(declaration(&json!({"name": "x", "needsApproval": false, "run": true}), "t").is_ok());
     }
 }

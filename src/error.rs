@@ -75,6 +75,13 @@ pub struct Error {
 
 pub type Result<T> = core::result::Result<T, Error>;
 
+/// What browsers say for any fetch refused below HTTP (see [`Error::is_browser_fetch_failure`]).
+const BROWSER_FETCH_TEXTS: [&str; 3] = ["Failed to fetch", "NetworkError when attempting to fetch resource.", "Load failed"];
+
+/// Said after a browser's opaque fetch failure, which is not retried.
+pub const BROWSER_FETCH_HINT: &str =
+    "; in a browser this is CORS (the API refuses this origin), host_permissions (an extension's manifest must list the API's origin) or being offline; not retried";
+
 /// Provider bodies in error messages are capped at this many characters.
 pub const BODY_CAP: usize = 200;
 
@@ -117,16 +124,54 @@ impl Error {
         Self::new(Code::Internal, message)
     }
 
-    /// `LLM <status>: <body>` with the body capped at [`BODY_CAP`] characters, any occurrence of
-    /// `secret` replaced, and the body dropped entirely for 401/403 (those echo credentials).
+    /// `LLM <status>: <body>` with the body capped at [`BODY_CAP`] characters and any occurrence
+    /// of `secret` replaced. For 401/403 the body is dropped entirely (those echo credentials)
+    /// and a fixed hint that holds no key takes its place: what to check, and whether a key was
+    /// given at all (`secret` is the client's `apiKey`).
     pub fn provider_http(status: u16, body: &str, secret: Option<&str>) -> Self {
         let mut message = String::from("LLM ");
         toolnexus_json::write_u64(&mut message, u64::from(status));
-        if status != 401 && status != 403 {
-            message.push_str(": ");
+        message.push_str(": ");
+        if status == 401 || status == 403 {
+            message.push_str(match (secret.is_some_and(|k| !k.is_empty()), status) {
+                (false, _) => "no apiKey was given: set createClient({ apiKey }), or the auth header in headers",
+                (true, 401) => "check apiKey: the provider did not accept it",
+                (true, _) => "check apiKey: the provider accepted it but refused this request (the model, project or region it may use)",
+            });
+            message.push_str(" (the provider's reply is withheld: it can echo a key)");
+        } else {
             message.push_str(&redact(&error_detail(body).unwrap_or_else(|| body.to_string()), secret));
         }
         Error { code: Code::ProviderHttp, message, status: Some(status) }
+    }
+
+    /// A failed attempt's error after `attempts` attempts: the count is said once retries ran.
+    pub fn after_attempts(mut self, attempts: u32) -> Self {
+        if attempts > 1 {
+            self.message.push_str(" (after ");
+            toolnexus_json::write_u64(&mut self.message, u64::from(attempts));
+            self.message.push_str(" attempts)");
+        }
+        self
+    }
+
+    /// A fetch that failed the way browsers report every network-level refusal, with one opaque
+    /// text and no cause: `TypeError: Failed to fetch` (Chromium), `NetworkError when attempting
+    /// to fetch resource.` (Firefox), `Load failed` (Safari). A CORS refusal, a missing
+    /// `host_permissions` entry and being offline all read so; retrying changes none of them.
+    /// (Node's `fetch failed` carries its cause, ECONNREFUSED and the like, and is retried.)
+    pub fn is_browser_fetch_failure(&self) -> bool {
+        self.code == Code::Transport && self.message.ends_with(BROWSER_FETCH_HINT)
+    }
+
+    /// A transport error from the host's fetch, with the browser hint when it is the opaque
+    /// failure (see [`Error::is_browser_fetch_failure`]).
+    pub fn fetch_failure(mut self) -> Self {
+        let text = self.message.strip_prefix("fetch failed: ").unwrap_or(&self.message);
+        if self.code == Code::Transport && BROWSER_FETCH_TEXTS.contains(&text) {
+            self.message.push_str(BROWSER_FETCH_HINT);
+        }
+        self
     }
 
     pub fn code(&self) -> &'static str {
@@ -207,10 +252,39 @@ mod tests {
         assert!(!e.message.contains(key));
         assert!(e.message.contains("[redacted]"));
         assert!(e.message.chars().count() <= "LLM 400: ".len() + BODY_CAP + 1);
-        assert_eq!(Error::provider_http(401, key, Some(key)).message, "LLM 401");
+        let withheld = " (the provider's reply is withheld: it can echo a key)";
+        assert_eq!(
+            Error::provider_http(401, key, Some(key)).message,
+            format!("LLM 401: check apiKey: the provider did not accept it{withheld}")
+        );
+        assert_eq!(
+            Error::provider_http(403, key, Some(key)).message,
+            format!("LLM 403: check apiKey: the provider accepted it but refused this request (the model, project or region it may use){withheld}")
+        );
+        for none in [None, Some("")] {
+            assert_eq!(
+                Error::provider_http(401, "x", none).message,
+                format!("LLM 401: no apiKey was given: set createClient({{ apiKey }}), or the auth header in headers{withheld}")
+            );
+        }
         // As `str::replace`: every occurrence, left to right, multi-byte text around it kept.
         assert_eq!(redact("é abcdabcd é abc", Some("abcd")), "é [redacted][redacted] é abc");
         assert_eq!(redact("aaaaa", Some("aaaa")), "[redacted]a");
+    }
+
+    #[test]
+    fn browser_fetch_failures_say_why_and_retries_are_counted() {
+        for text in BROWSER_FETCH_TEXTS {
+            let e = Error::new(Code::Transport, format!("fetch failed: {text}")).fetch_failure();
+            assert!(e.is_browser_fetch_failure() && e.message == format!("fetch failed: {text}{BROWSER_FETCH_HINT}"), "{e:?}");
+        }
+        for other in ["fetch failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9)", "fetch failed: redirect refused"] {
+            let e = Error::new(Code::Transport, other).fetch_failure();
+            assert!(!e.is_browser_fetch_failure() && e.message == other);
+        }
+        assert!(!Error::new(Code::Store, "fetch failed: Failed to fetch").fetch_failure().is_browser_fetch_failure());
+        assert_eq!(Error::bad_input("x").after_attempts(1).message, "x");
+        assert_eq!(Error::bad_input("x").after_attempts(3).message, "x (after 3 attempts)");
     }
 
     #[test]

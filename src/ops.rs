@@ -93,6 +93,7 @@ ops! {
         Id = "id",
         KeepHistory = "keepHistory",
         History = "history",
+        Keys = "keys",
     }
 }
 

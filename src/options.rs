@@ -47,6 +47,9 @@ pub const DEFAULT_MAX_RESPONSE_BYTES: f64 = 8_388_608.0;
 
 const WHAT: &str = "createClient options";
 
+mod calls;
+pub use calls::{check_call_options, check_tool_keys, check_toolkit_keys, TOOL_KEYS};
+
 /// Every `createClient` option, in one place: its name, its TypeScript type exactly as the
 /// typings write it, its default (a `DEFAULT_*` constant the reader below uses, or `None`), and
 /// what it is. The reader refuses any other key. The typings' `ClientOptions` and the table in the
@@ -84,7 +87,7 @@ macro_rules! options_table {
 }
 
 options_table! {
-    "baseUrl": "string", None, "The provider's API root, e.g. `https://api.openai.com/v1`.";
+    "baseUrl"(true): "string", None, "The provider's API root; by `style`: `https://api.openai.com/v1` (openai, responses), `https://api.anthropic.com`, `https://generativelanguage.googleapis.com`.";
     "style": "Style", None, "`\"openai\"`, `\"responses\"`, `\"anthropic\"` or `\"gemini\"`.";
     "model": "string", None, "The model (one URL path segment for Gemini).";
     "apiKey"(true): "string", None, "Never in results, states, errors or logs.";
@@ -120,6 +123,9 @@ fn ms(n: f64) -> String {
 /// a migrating user's `tools` or `temperature` would otherwise vanish without a word.
 const HINTS: &[(&str, &str)] = &[
     ("tools", "run(prompt, { toolkit })"),
+    ("toolkit", "run(prompt, { toolkit })"),
+    ("history", "run(prompt, { history })"),
+    ("id", "ask(prompt, { id })"),
     ("signal", "run(prompt, { signal })"),
     ("messages", "run(prompt, { history })"),
     ("maxRetries", "retries"),
@@ -132,19 +138,80 @@ const HINTS: &[(&str, &str)] = &[
 /// The AI SDK's call settings: provider body fields, which go through `requestParams`.
 const BODY_FIELDS: &[&str] = &["temperature", "maxTokens", "max_tokens", "topP", "seed", "stopSequences"];
 
-/// The refusal of an option this package does not read, with what was probably meant: a
-/// known spelling from elsewhere, or an option that differs only in case (`baseURL`).
+/// The refusal of a key that `what` does not read: `did you mean <hint>?` when something near
+/// was probably meant, else the typings' name for the whole shape (`see`). Every options object
+/// and tool object of the API is refused through here, so they all read alike.
+fn refuse(what: &str, noun: &str, key: &str, hint: Option<&str>, see: &str) -> Error {
+    Error::bad_input(match hint {
+        Some(h) => format!("{what}: unknown {noun} \"{key}\"; did you mean {h}?"),
+        None => format!("{what}: unknown {noun} \"{key}\" (see {see})"),
+    })
+}
+
+/// The first of `keys` that is not in `allowed`.
+fn stray<'k>(keys: &'k [String], allowed: &[&str]) -> Option<&'k str> {
+    keys.iter().map(String::as_str).find(|k| !allowed.contains(k))
+}
+
+/// A key that differs from one of `allowed` only in case (`baseURL`, `toolKit`).
+fn in_other_case<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
+    allowed.iter().find(|k| k.eq_ignore_ascii_case(key)).copied()
+}
+
+/// The refusal of a `createClient` option this package does not read, with what was probably
+/// meant: a known spelling from elsewhere, or an option that differs only in case (`baseURL`).
 fn unknown(key: &str) -> Error {
     let hint = HINTS
         .iter()
         .find(|(k, _)| *k == key)
         .map(|(_, h)| *h)
         .or_else(|| BODY_FIELDS.contains(&key).then_some("requestParams: { ... } (the provider's request body)"))
-        .or_else(|| OPTIONS.iter().find(|k| k.eq_ignore_ascii_case(key)).copied());
-    Error::bad_input(match hint {
-        Some(h) => format!("{WHAT}: unknown option \"{key}\"; did you mean {h}?"),
-        None => format!("{WHAT}: unknown option \"{key}\" (see ClientOptions)"),
-    })
+        .or_else(|| in_other_case(key, OPTIONS));
+    refuse(WHAT, "option", key, hint, "ClientOptions")
+}
+
+/// The API root of each style's provider, used when `baseUrl` is left out (each style's request
+/// builder adds the rest: `/chat/completions`, `/responses`, `/v1/messages`,
+/// `/v1beta/models/<model>:generateContent`).
+pub fn default_base_url(style: Style) -> &'static str {
+    match style {
+        Style::OpenAi | Style::Responses => "https://api.openai.com/v1",
+        Style::Anthropic => "https://api.anthropic.com",
+        Style::Gemini => "https://generativelanguage.googleapis.com",
+    }
+}
+
+/// The endpoint paths the request builders append: a `baseUrl` ending in one would be sent to
+/// `.../chat/completions/chat/completions` and answered 404.
+const ENDPOINTS: &[&str] = &["/chat/completions", "/responses", "/messages", ":generateContent", ":streamGenerateContent"];
+
+/// A given `baseUrl`, refused with the fix when it has no scheme (a bare host goes nowhere) or
+/// when it already ends in the endpoint path the client adds.
+fn checked_base_url(style: Style, url: String) -> Result<String> {
+    let example = default_base_url(style);
+    if url.is_empty() {
+        return Err(Error::bad_input(format!("{WHAT}.baseUrl is empty: leave it out for {example}, or give the provider's API root")));
+    }
+    // Byte scans, not `split_once("://")` / `find`: a `&str` pattern links core's Two-Way
+    // searcher into the wasm for these two uses.
+    let scheme =
+        url.bytes().position(|b| b == b':').filter(|&at| url.as_bytes().get(at + 1..at + 3) == Some(b"//")).and_then(|at| url.get(..at));
+    if !scheme.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))) {
+        return Err(Error::bad_input(format!("{WHAT}.baseUrl \"{url}\" has no scheme: write \"https://{url}\" (e.g. {example})")));
+    }
+    let end = url.bytes().position(|b| b == b'?' || b == b'#').unwrap_or(url.len());
+    let path = url.get(..end).unwrap_or_default().trim_end_matches('/');
+    for end in ENDPOINTS {
+        if let Some(root) = path.strip_suffix(end) {
+            // What to write: the root before the endpoint (for Gemini, before `/models/<model>`).
+            let at = root.as_bytes().windows(8).position(|w| w == b"/models/");
+            let root = at.and_then(|at| root.get(..at)).unwrap_or(root);
+            return Err(Error::bad_input(format!(
+                "{WHAT}.baseUrl ends with the endpoint path \"{end}\", which the client adds itself: write \"{root}\""
+            )));
+        }
+    }
+    Ok(url)
 }
 
 fn opt_string(o: &Map<String, Value>, key: &str) -> Result<Option<String>> {
@@ -224,7 +291,11 @@ impl ClientOptions {
             Some(Value::Object(m)) => Some(m.clone()),
             Some(_) => return Err(Error::bad_input("requestParams must be an object")),
         };
-        let (base_url, model) = (req_string(o, "baseUrl")?, req_string(o, "model")?);
+        let base_url = match opt_string(o, "baseUrl")? {
+            None => default_base_url(style).to_string(),
+            Some(url) => checked_base_url(style, url)?,
+        };
+        let model = req_string(o, "model")?;
         crate::provider::check_model(style, &model)?;
         Ok(ClientOptions {
             cfg: LoopConfig {
@@ -338,7 +409,7 @@ mod tests {
             o
         };
         assert_eq!(message(json!(3)), "createClient needs an options object");
-        assert_eq!(message(json!({"baseUrl": "u", "model": "m"})), "createClient options.style is required (a non-empty string)");
+        assert_eq!(message(json!({"baseUrl": "http://u", "model": "m"})), "createClient options.style is required (a non-empty string)");
         assert!(message(base("style", json!("x"))).starts_with("style must be"));
         assert_eq!(message(base("model", json!(""))), "createClient options.model is required (a non-empty string)");
         assert_eq!(message(base("apiKey", json!(1))), "createClient options.apiKey must be a string");
@@ -390,6 +461,42 @@ mod tests {
     }
 
     #[test]
+    fn base_url_defaults_by_style_and_is_refused_without_a_scheme_or_with_the_endpoint() {
+        let url = |style: &str, base: Option<&str>| {
+            let mut o = json!({"style": style, "model": "m"});
+            if let Some(b) = base {
+                o["baseUrl"] = json!(b);
+            }
+            read(o).map(|o| o.cfg.provider.base_url)
+        };
+        assert_eq!(url("openai", None).unwrap(), "https://api.openai.com/v1");
+        assert_eq!(url("responses", None).unwrap(), "https://api.openai.com/v1");
+        assert_eq!(url("anthropic", None).unwrap(), "https://api.anthropic.com");
+        assert_eq!(url("gemini", None).unwrap(), "https://generativelanguage.googleapis.com");
+        assert_eq!(url("openai", Some("http://localhost:8080/v1/")).unwrap(), "http://localhost:8080/v1/");
+        let refused = |style: &str, base: &str| {
+            let e = url(style, Some(base)).unwrap_err();
+            assert_eq!(e.code(), "bad_input");
+            e.message
+        };
+        assert_eq!(
+            refused("openai", "api.openai.com/v1"),
+            "createClient options.baseUrl \"api.openai.com/v1\" has no scheme: write \"https://api.openai.com/v1\" (e.g. https://api.openai.com/v1)"
+        );
+        assert!(refused("openai", "://x").contains("has no scheme"));
+        assert_eq!(
+            refused("openai", "https://api.openai.com/v1/chat/completions"),
+            "createClient options.baseUrl ends with the endpoint path \"/chat/completions\", which the client adds itself: write \"https://api.openai.com/v1\""
+        );
+        assert!(refused("responses", "https://api.openai.com/v1/responses/").ends_with("write \"https://api.openai.com/v1\""));
+        assert!(refused("anthropic", "https://api.anthropic.com/v1/messages").ends_with("write \"https://api.anthropic.com/v1\""));
+        assert!(refused("gemini", "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent?key=x")
+            .ends_with("\":generateContent\", which the client adds itself: write \"https://generativelanguage.googleapis.com/v1beta\""));
+        assert!(refused("gemini", "")
+            .starts_with("createClient options.baseUrl is empty: leave it out for https://generativelanguage.googleapis.com"));
+    }
+
+    #[test]
     fn unknown_options_are_refused_with_a_hint() {
         let with = |k: &str| {
             let mut o = json!({"style": "openai", "baseUrl": "http://x", "model": "m"});
@@ -401,6 +508,7 @@ mod tests {
         assert_eq!(with("baseURL"), "createClient options: unknown option \"baseURL\"; did you mean baseUrl?");
         assert_eq!(with("maxRetries"), "createClient options: unknown option \"maxRetries\"; did you mean retries?");
         assert!(with("tools").ends_with("did you mean run(prompt, { toolkit })?"));
+        assert!(with("toolkit").ends_with("did you mean run(prompt, { toolkit })?"));
         assert!(with("temperature").ends_with("did you mean requestParams: { ... } (the provider's request body)?"));
         assert!(with("max_tokens").contains("requestParams"));
         // An option in another case.

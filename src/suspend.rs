@@ -96,7 +96,7 @@ impl Answer {
         Answer::from_json(v, "the answer from waitFor").map(Some).map_err(|e| {
             crate::error::Error::new(
                 crate::error::Code::HostCallback,
-                format!("waitFor must resolve to an Answer {{ id, ok, data? }}: {e}"),
+                format!("waitFor must resolve to an Answer {{ id, ok, data? }} (for relay calls: relayAnswer(request.id, results)): {e}"),
             )
         })
     }
@@ -397,6 +397,47 @@ pub fn relay_answer(request_id: &str, results: Vec<RelayResult>) -> Answer {
     }
     data.insert("results".into(), Value::Array(list));
     Answer { id: request_id.into(), ok: true, data: Some(data), reason: None }
+}
+
+/// Checks that `answer` answers `req`: its id echoes the request's, and (when it is `ok`) each of
+/// its relay results (`data.results[].id`) names one of `open`, the request's calls still
+/// waiting. Anything else is `answer_mismatch`: a typo in an id would otherwise reach the model
+/// as "no result supplied" and the host would never know. `lead` starts the message (what was
+/// being answered). The durable resume and the in-process `waitFor` apply the same rule.
+pub fn check_answer(req: &Request, answer: &Answer, open: &[&str], lead: &str) -> crate::error::Result<()> {
+    check_answer_id(req, answer, lead)?;
+    check_answer_results(req, answer, open, lead)
+}
+
+fn mismatch(lead: &str, m: String) -> crate::error::Error {
+    crate::error::Error::new(crate::error::Code::AnswerMismatch, json::join(&[lead, &m], ""))
+}
+
+/// The first half of [`check_answer`]: the answer is for this request at all.
+pub fn check_answer_id(req: &Request, answer: &Answer, lead: &str) -> crate::error::Result<()> {
+    if answer.id != req.id {
+        return Err(mismatch(lead, format!("answer id \"{}\" does not echo the pending request id \"{}\"", answer.id, req.id)));
+    }
+    Ok(())
+}
+
+/// The second half of [`check_answer`]: every result of an `ok` answer names a call in `open`.
+pub fn check_answer_results(req: &Request, answer: &Answer, open: &[&str], lead: &str) -> crate::error::Result<()> {
+    let results = answer.data.as_ref().and_then(|d| d.get("results")).and_then(Value::as_array);
+    for r in results.filter(|_| answer.ok).map_or(&[][..], Vec::as_slice) {
+        let id = r.get("id").and_then(Value::as_str).unwrap_or_default();
+        if !open.contains(&id) {
+            return Err(mismatch(
+                lead,
+                format!(
+                    "answer result id \"{id}\" matches no outstanding call of request \"{}\" (outstanding: {})",
+                    req.id,
+                    json::join(open, ", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What a call's result becomes after `waitFor` answered.

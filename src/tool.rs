@@ -118,13 +118,13 @@ impl ToolSpec {
         self.source == ToolSource::Relay
     }
 
-    /// Checks and normalises a declaration: the name is sanitised to `[a-zA-Z0-9_-]`, the schema
-    /// must be a JSON object.
-    pub fn validated(mut self) -> Result<ToolSpec> {
-        self.name = sanitize_name(&self.name);
+    /// Checks a declaration: the name must pass [`check_name`] (never renamed: a relay host
+    /// matches calls on the name it declared), the schema must be a JSON object.
+    pub fn validated(self) -> Result<ToolSpec> {
         if self.name.is_empty() {
             return Err(Error::bad_input("a tool needs a non-empty name"));
         }
+        check_name(&self.name, matches!(self.source, ToolSource::Native | ToolSource::Relay))?;
         if !self.input_schema.is_object() {
             return Err(Error::bad_input(format!("tool {}: inputSchema must be a JSON object", self.name)));
         }
@@ -132,7 +132,32 @@ impl ToolSpec {
     }
 }
 
-/// Every character outside `[a-zA-Z0-9_-]` becomes `_`.
+/// The longest tool name every provider accepts (OpenAI's limit; Anthropic's is 128).
+pub const MAX_NAME_LEN: usize = 64;
+
+/// The rule for a tool's name, as the refusal states it.
+pub const NAME_RULE: &str = "1 to 64 letters, digits, _ or - ([a-zA-Z0-9_-]{1,64}), the names every provider accepts";
+
+/// Refuses a name a provider would reject (`bad_input` naming the rule and a name that passes).
+/// `whole`: the length is checked too. It is for the names a host chose (`defineTool`,
+/// `relayTool`); a remote source's names (MCP, HTTP, A2A) are sanitised by the source
+/// ([`sanitize_name`]) and their length is the server's, which the host cannot change.
+pub fn check_name(name: &str, whole: bool) -> Result<()> {
+    // Bytes: any byte of a non-ASCII character is refused anyway, so a length in bytes is one in
+    // characters whenever it matters.
+    let bad_char = name.bytes().any(|b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'-'));
+    let long = whole && name.len() > MAX_NAME_LEN;
+    if !bad_char && !long {
+        return Ok(());
+    }
+    // ASCII only: a byte offset is a character one (`get`, not `truncate`, which links a panic).
+    let fix = sanitize_name(name);
+    let fix = fix.get(..MAX_NAME_LEN).unwrap_or(&fix);
+    Err(Error::bad_input(format!("tool name \"{name}\" is refused: a tool name is {NAME_RULE}; try \"{fix}\"")))
+}
+
+/// Every character outside `[a-zA-Z0-9_-]` becomes `_`: remote sources' names (an MCP server's,
+/// an A2A agent's), which are not the host's to choose.
 pub fn sanitize_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for c in name.chars() {
@@ -352,9 +377,22 @@ mod tests {
     }
 
     #[test]
-    fn names_are_sanitised_and_duplicates_refused() {
-        let kit = Toolkit::new(vec![relay("a.b c")]).unwrap();
-        assert_eq!(kit.tools()[0].name, "a_b_c");
+    fn names_a_provider_would_reject_are_refused_never_renamed() {
+        let e = Toolkit::new(vec![relay("look up price")]).unwrap_err();
+        assert_eq!(e.code(), "bad_input");
+        assert_eq!(
+            e.message,
+            "tool name \"look up price\" is refused: a tool name is 1 to 64 letters, digits, _ or - ([a-zA-Z0-9_-]{1,64}), \
+             the names every provider accepts; try \"look_up_price\""
+        );
+        let long = "a".repeat(65);
+        assert!(Toolkit::new(vec![relay(&long)]).unwrap_err().message.ends_with(&format!("try \"{}\"", &long[..64])));
+        assert!(Toolkit::new(vec![relay(&long[..64]), relay("a-b_C9")]).is_ok());
+        // A remote source's name is sanitised by the source; its length is the server's.
+        let remote = ToolSpec { source: ToolSource::Other("mcp".into()), ..relay(&long) };
+        assert!(Toolkit::new(vec![remote.clone()]).is_ok());
+        assert!(Toolkit::new(vec![ToolSpec { name: "a.b".into(), ..remote }]).is_err(), "characters are checked for every source");
+        assert_eq!(sanitize_name("a.b c"), "a_b_c");
         assert_eq!(Toolkit::new(vec![relay("x"), relay("x")]).unwrap_err().code(), "bad_input");
     }
 

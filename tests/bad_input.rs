@@ -34,7 +34,9 @@ fn http_failures_carry_the_status_and_never_the_key() {
     assert_eq!(e.status, Some(429));
     assert!(e.message.starts_with("LLM 429: "));
     assert!(!e.message.contains("sk-test-key"));
-    assert_eq!(run_with(Style::Anthropic, 401, "invalid x-api-key sk-test-key").message, "LLM 401");
+    let e = run_with(Style::Anthropic, 401, "invalid x-api-key sk-test-key");
+    assert_eq!(e.message, "LLM 401: check apiKey: the provider did not accept it (the provider's reply is withheld: it can echo a key)");
+    assert!(!e.message.contains("sk-test-key"));
 }
 
 #[test]
@@ -111,4 +113,148 @@ fn histories_with_missing_or_repeated_call_ids_are_refused() {
     let e = run(Style::Anthropic, vec![native("t")], &p, &Tools::default(), None, &h, "x").unwrap_err();
     assert_eq!(e.code(), "bad_state");
     assert!(p.requests.borrow().is_empty());
+}
+
+/// A durable answer whose results name a call that is not waiting is `answer_mismatch`, refused
+/// before anything runs; the halted state is untouched, and the right answer then resumes it.
+#[test]
+fn resume_results_that_match_no_outstanding_call_are_refused_and_lose_nothing() {
+    use toolnexus_wasm::suspend::{relay_answer, RelayResult};
+    let p = Scripted::new(vec![oa_calls(&[("c1", "click", "{}"), ("c2", "click", "{}")])]);
+    let r = run(Style::OpenAi, vec![relay("click")], &p, &Tools::default(), None, &[], "go").unwrap();
+    let (history, pending) = (r.messages(), r.pending.clone().unwrap());
+    let result = |id: &str| RelayResult { id: id.into(), output: "ok".into(), is_error: false, parts: vec![] };
+    let p2 = Scripted::new(vec![oa_text("done")]);
+    let typo = relay_answer(&pending.id, vec![result("c1"), result("c2x")]);
+    let e = resume(Style::OpenAi, vec![relay("click")], &p2, &Tools::default(), None, &history, pending.clone(), typo).unwrap_err();
+    assert_eq!(e.code(), "answer_mismatch");
+    assert_eq!(
+        e.message,
+        format!(
+            "toolnexus: cannot resume — answer result id \"c2x\" matches no outstanding call of request \"{}\" (outstanding: c1, c2)",
+            pending.id
+        )
+    );
+    assert!(p2.requests.borrow().is_empty(), "refused before any provider call");
+    // The call id given as the answer's id: refused as before.
+    let by_call = relay_answer("c1", vec![result("c1")]);
+    let e = resume(Style::OpenAi, vec![relay("click")], &p2, &Tools::default(), None, &history, pending.clone(), by_call).unwrap_err();
+    assert_eq!(e.code(), "answer_mismatch");
+    // Nothing was lost: the same halted state resumes with the right answer.
+    let right = relay_answer(&pending.id, vec![result("c1"), result("c2")]);
+    let out = resume(Style::OpenAi, vec![relay("click")], &p2, &Tools::default(), None, &history, pending, right).unwrap();
+    assert_eq!(out.text, "done");
+}
+
+/// A tool name a provider would reject is refused with the rule, never renamed: a relay host
+/// matching calls on the name it declared would otherwise miss every call.
+#[test]
+fn tool_names_a_provider_would_reject_are_refused() {
+    let p = Scripted::default();
+    let e = run(Style::OpenAi, vec![relay("look up price")], &p, &Tools::default(), None, &[], "x").unwrap_err();
+    assert_eq!(e.code(), "bad_input");
+    assert!(
+        e.message.starts_with("tool name \"look up price\" is refused: a tool name is 1 to 64 letters, digits, _ or -"),
+        "{}",
+        e.message
+    );
+    assert!(e.message.ends_with("try \"look_up_price\""));
+    assert!(p.requests.borrow().is_empty());
+}
+
+/// Every client method's options are checked as `createClient`'s are, with where a key belongs.
+#[test]
+fn call_options_are_checked_with_a_hint() {
+    use toolnexus_wasm::ops::ClientOp;
+    use toolnexus_wasm::options::check_call_options;
+    let refused = |op: ClientOp, key: &str| {
+        let e = check_call_options(op, &[key.to_string()]).unwrap_err();
+        assert_eq!(e.code(), "bad_input");
+        e.message
+    };
+    assert_eq!(
+        refused(ClientOp::Run, "tools"),
+        "run options: unknown option \"tools\"; did you mean { toolkit: createToolkit({ tools }) }?"
+    );
+    assert_eq!(refused(ClientOp::Run, "maxSteps"), "run options: unknown option \"maxSteps\"; did you mean createClient({ maxTurns })?");
+    assert_eq!(
+        refused(ClientOp::Stream, "system"),
+        "stream options: unknown option \"system\"; did you mean createClient({ systemPrompt })?"
+    );
+    assert_eq!(refused(ClientOp::Ask, "messages"), "ask options: unknown option \"messages\"; did you mean history?");
+    assert_eq!(
+        refused(ClientOp::Run, "temperature"),
+        "run options: unknown option \"temperature\"; did you mean createClient({ requestParams: { temperature } })?"
+    );
+    assert_eq!(
+        refused(ClientOp::Run, "maxTokens"),
+        "run options: unknown option \"maxTokens\"; did you mean createClient({ requestParams: { maxTokens } })?"
+    );
+    assert_eq!(
+        refused(ClientOp::Run, "id"),
+        "run options: unknown option \"id\"; did you mean ask(prompt, { id }) (run never uses the store)?"
+    );
+    assert_eq!(refused(ClientOp::Run, "toolKit"), "run options: unknown option \"toolKit\"; did you mean toolkit?");
+    assert_eq!(
+        refused(ClientOp::AskWithAnswer, "state"),
+        "askWithAnswer options: unknown option \"state\"; did you mean runWithAnswer({ state, answer }) (askWithAnswer reads the conversation from the store)?"
+    );
+    assert_eq!(refused(ClientOp::Translate, "model"), "translate request: unknown option \"model\"; did you mean createClient({ model })?");
+    assert_eq!(refused(ClientOp::Discard, "keephistory"), "discard options: unknown option \"keephistory\"; did you mean keepHistory?");
+    assert_eq!(refused(ClientOp::RunWithAnswer, "colour"), "runWithAnswer options: unknown option \"colour\" (see ResumeOptions)");
+    // Every key a method reads today passes.
+    let ok = |op: ClientOp, keys: &[&str]| check_call_options(op, &keys.iter().map(|k| k.to_string()).collect::<Vec<_>>()).is_ok();
+    assert!(ok(ClientOp::Run, &["toolkit", "history", "signal"]));
+    assert!(ok(ClientOp::Ask, &["toolkit", "id", "onText", "history", "signal"]));
+    assert!(ok(ClientOp::Stream, &["toolkit", "id", "history", "signal"]));
+    assert!(ok(ClientOp::RunWithAnswer, &["toolkit", "state", "history", "pending", "answer", "signal"]));
+    assert!(ok(ClientOp::AskWithAnswer, &["toolkit", "id", "pending", "answer", "signal"]));
+    assert!(ok(ClientOp::StreamWithAnswer, &["toolkit", "id", "state", "history", "pending", "answer", "signal"]));
+    assert!(ok(
+        ClientOp::TranslateStream,
+        &["messages", "tools", "toolkit", "toolChoice", "tool_choice", "system", "maxTokens", "max_tokens", "signal"]
+    ));
+    assert!(ok(ClientOp::Discard, &["keepHistory"]));
+}
+
+/// A transport whose every send fails with what a host's fetch threw.
+struct Failing(&'static str, std::cell::Cell<u32>);
+impl toolnexus_wasm::driver::Transport for Failing {
+    fn send<'a>(
+        &'a self,
+        _: &'a toolnexus_wasm::provider::HttpRequest,
+    ) -> futures_util::future::LocalBoxFuture<'a, toolnexus_wasm::Result<toolnexus_wasm::provider::HttpResponse>> {
+        self.1.set(self.1.get() + 1);
+        let e = toolnexus_wasm::Error::new(toolnexus_wasm::error::Code::Transport, self.0);
+        Box::pin(async move { Err(e) })
+    }
+}
+
+/// A browser's opaque fetch failure (CORS, host_permissions, offline) says so and is not
+/// retried; Node's `fetch failed` with its cause keeps its retries, and says how many ran.
+#[test]
+fn browser_fetch_failures_name_the_causes_and_are_not_retried() {
+    use toolnexus_wasm::driver::{drive, CallPolicy, Env};
+    let go = |text: &'static str| {
+        let t = Failing(text, Default::default());
+        let (ids, clock, tools) = (ids(), tick(), Tools::default());
+        let policy = CallPolicy { retries: 2, ..CallPolicy::SINGLE };
+        let env = Env { policy: &policy, ..Env::new(&t, &tools, &ids, &clock) };
+        let (r, step) = toolnexus_wasm::run::Run::start(config(Style::OpenAi), Default::default(), vec![], "x").unwrap();
+        let e = futures_executor::block_on(drive(r, step, &env)).unwrap_err();
+        (e.code(), e.message, t.1.get())
+    };
+    for text in
+        ["fetch failed: Failed to fetch", "fetch failed: NetworkError when attempting to fetch resource.", "fetch failed: Load failed"]
+    {
+        let (code, message, attempts) = go(text);
+        assert_eq!((code, attempts), ("transport", 1), "{text}");
+        assert_eq!(
+            message,
+            format!("{text}; in a browser this is CORS (the API refuses this origin), host_permissions (an extension's manifest must list the API's origin) or being offline; not retried")
+        );
+    }
+    let (code, message, attempts) = go("fetch failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9)");
+    assert_eq!((code, attempts), ("transport", 3));
+    assert_eq!(message, "fetch failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9) (after 3 attempts)");
 }

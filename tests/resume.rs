@@ -56,7 +56,6 @@ fn three_relay_calls_halt_as_one_request_and_resume_by_id_in_both_styles() {
                 RelayResult { id: "c3".into(), output: "C".into(), is_error: false, parts: vec![] },
                 RelayResult { id: "c1".into(), output: "A".into(), is_error: false, parts: vec![] },
                 RelayResult { id: "c2".into(), output: "no such element".into(), is_error: true, parts: vec![] },
-                RelayResult { id: "zz".into(), output: "ignored".into(), is_error: false, parts: vec![] },
             ],
         );
         let p2 = Scripted::new(vec![final_text(style, "all clicked")]);

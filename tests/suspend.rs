@@ -153,10 +153,34 @@ fn a_failed_run_still_reports_one_run_metric_with_the_error() {
 #[test]
 fn relay_calls_fail_closed_when_an_ok_answer_has_no_result_for_them() {
     let p = Scripted::new(vec![oa_calls(&[("c1", "click", "{}"), ("c2", "click", "{}")]), oa_text("ok")]);
-    // answers every request with a result for c1 only
-    let w = Wait::new(|r| ok_answer(r, json!({"results": [{"id": "c1", "output": "done"}]})));
+    // answers c1's request with its result, and c2's with none
+    let w = Wait::new(|r| {
+        let results = if r.relay_calls()[0].id == "c1" { json!([{"id": "c1", "output": "done"}]) } else { json!([]) };
+        ok_answer(r, json!({ "results": results }))
+    });
     let r = run(Style::OpenAi, vec![relay("click")], &p, &Tools::default(), Some(&w), &[], "go").unwrap();
     assert_eq!(r.tool_calls[0].output, "done");
     assert_eq!(r.tool_calls[1].output, "no result supplied for relay call click");
     assert!(r.tool_calls[1].is_error);
+}
+
+/// A `waitFor` answer must be its request's: an id that does not echo the request's, or a result
+/// naming another call, is `answer_mismatch` (before, the first ran the tool as if answered and
+/// the second told the model "no result supplied").
+#[test]
+fn wait_for_answers_that_match_no_outstanding_call_are_answer_mismatch() {
+    let go = |w: &std::rc::Rc<Wait>| {
+        let p = Scripted::new(vec![oa_calls(&[("c1", "click", "{}")]), oa_text("ok")]);
+        run(Style::OpenAi, vec![relay("click")], &p, &Tools::default(), Some(w), &[], "go")
+    };
+    let e = go(&Wait::new(|r| ok_answer(r, json!({"results": [{"id": "c9", "output": "done"}]})))).unwrap_err();
+    assert_eq!(e.code(), "answer_mismatch");
+    assert!(e.message.starts_with("waitFor: answer result id \"c9\" matches no outstanding call of request \"pnd-"), "{}", e.message);
+    assert!(e.message.ends_with("(outstanding: c1)"), "{}", e.message);
+    let e = go(&Wait::new(|r| Answer { id: "call_1".into(), ..ok_answer(r, json!({"output": "x"})) })).unwrap_err();
+    assert_eq!(e.code(), "answer_mismatch");
+    assert!(e.message.starts_with("waitFor: answer id \"call_1\" does not echo the pending request id \"pnd-"), "{}", e.message);
+    // A refusal's results are not read; its id is.
+    let declined = go(&Wait::new(|r| Answer { ok: false, ..ok_answer(r, json!({"results": [{"id": "c9"}]})) })).unwrap();
+    assert!(declined.tool_calls[0].output.starts_with("declined/expired"));
 }

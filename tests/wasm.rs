@@ -59,7 +59,7 @@ fn toolkit() -> JsValue {
     // an object holding the tools, bound to their decoded copy in the wasm.
     let tools: JsValue = Array::of2(&lookup, &click).into();
     let kit = obj(&[("tools", tools.clone())]);
-    toolkit_id(&tools, &kit).unwrap();
+    toolkit_id(&tools, &kit, &JsValue::UNDEFINED).unwrap();
     kit
 }
 
@@ -170,7 +170,7 @@ async fn failures_reject_with_errors_that_carry_a_code() {
     let e = create_client(obj(&[("style", "gemini-ish".into())]), JsValue::UNDEFINED).err().unwrap();
     assert_eq!(get(&e, "code"), "bad_input");
     let bash = relay_tool(&"bash".into(), &JsValue::UNDEFINED, &JsValue::UNDEFINED).unwrap();
-    let e = toolkit_id(&Array::of1(&bash).into(), &Object::new().into()).err().unwrap();
+    let e = toolkit_id(&Array::of1(&bash).into(), &Object::new().into(), &JsValue::UNDEFINED).err().unwrap();
     assert_eq!(e.code(), "relay_collision");
 }
 

@@ -148,13 +148,13 @@ async fn with_retries(provider: &ProviderConfig, req: HttpRequest, env: &Env<'_>
                     let text = String::from_utf8_lossy(&body).into_owned();
                     (provider::status_error(resp.status, &text, secret), resp.retry_after)
                 }
-                Err(e) => (e, None),
+                Err(e) => (e.fetch_failure(), None),
             }
         } else {
             match env.transport.send(&req).await {
                 Ok(resp) if (200..300).contains(&resp.status) => return Ok(Delivered::Whole(resp)),
                 Ok(resp) => (provider::status_error(resp.status, &resp.body, secret), resp.retry_after),
-                Err(e) => (e, None),
+                Err(e) => (e.fetch_failure(), None),
             }
         };
         // A wait beyond the cap is not worth it for a loop someone is waiting on (a quota
@@ -164,8 +164,9 @@ async fn with_retries(provider: &ProviderConfig, req: HttpRequest, env: &Env<'_>
         let asked = retry_after_ms(retry_after.as_deref());
         let retryable = match error.code {
             Code::ProviderHttp => error.status.is_some_and(retryable_status) && !asked.is_some_and(|ms| ms > cap),
-            Code::Transport => true,
-            _ => return Err(error), // aborts and everything else are final
+            // A browser's opaque refusal (CORS, host_permissions, offline) fails the same again.
+            Code::Transport => !error.is_browser_fetch_failure(),
+            _ => return Err(error.after_attempts(attempt + 1)), // aborts and everything else are final
         };
         let info = ErrorInfo { error: error.message.clone(), status: error.status, attempt, retryable };
         let tier = match env.on_error {
@@ -174,7 +175,7 @@ async fn with_retries(provider: &ProviderConfig, req: HttpRequest, env: &Env<'_>
             None => Tier::Fail,
         };
         if tier == Tier::Fail || attempt >= retries {
-            return Err(error);
+            return Err(error.after_attempts(attempt + 1));
         }
         let wait = asked.map_or_else(|| backoff_ms(base_ms, attempt, (env.random)()), |ms| ms.min(cap));
         if let Some(s) = env.sleep {

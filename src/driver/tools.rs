@@ -10,7 +10,7 @@ use crate::hooks::{Hook, ToolCtx, ToolVerdict};
 use crate::metrics::Metric;
 use crate::prelude::*;
 use crate::run::{Invocation, Run, UNKNOWN_TOOL_LABEL};
-use crate::suspend::{after_wait, ask_again, relay_output, relay_request, AfterWait, Answer, ToolOutcome};
+use crate::suspend::{after_wait, ask_again, check_answer, relay_output, relay_request, AfterWait, Answer, ToolOutcome};
 use crate::tool::ToolResult;
 use crate::util::{read, write};
 use core::cell::RefCell;
@@ -71,6 +71,17 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
             _ => Error::new(Code::HostCallback, format!("waitFor failed: {}", e.message)),
         })?;
         answers += 1;
+        // The answer must be this request's (and its results this call's): one typo in an id
+        // fails the run here, its halted state saved above, rather than telling the model that
+        // no result came.
+        if let Some(a) = &answer {
+            let relay = req.relay_calls();
+            let mut open: Vec<&str> = Vec::new();
+            for c in &relay {
+                open.push(&c.id);
+            }
+            check_answer(&req, a, &open, "waitFor: ")?;
+        }
         let answer = match after_wait(&req, answer) {
             AfterWait::Final(result) => break result,
             AfterWait::Retry(answer) => answer,

@@ -4,10 +4,10 @@
 //! without a result.
 
 use super::{LoopConfig, Phase, Run, Step, TurnSlots};
-use crate::error::{Code, Error, Result};
+use crate::error::{Error, Result};
 use crate::message::{last_tool_turn, Message};
 use crate::prelude::*;
-use crate::suspend::{declined, relay_output, Answer, Request};
+use crate::suspend::{check_answer_id, check_answer_results, declined, relay_output, Answer, Request};
 use crate::tool::{ToolResult, Toolkit};
 
 pub struct ResumeInput {
@@ -17,6 +17,9 @@ pub struct ResumeInput {
     pub answer: Answer,
 }
 
+/// How a refusal of a resume starts.
+const LEAD: &str = "toolnexus: cannot resume — ";
+
 fn cannot(msg: &str) -> Error {
     Error::bad_state(format!("toolnexus: cannot resume — {msg}"))
 }
@@ -24,12 +27,9 @@ fn cannot(msg: &str) -> Error {
 impl Run {
     pub fn resume(cfg: LoopConfig, toolkit: Toolkit, input: ResumeInput) -> Result<(Run, Step)> {
         let ResumeInput { history, pending, answer } = input;
-        if answer.id != pending.id {
-            return Err(Error::new(
-                Code::AnswerMismatch,
-                format!("toolnexus: cannot resume — answer id \"{}\" does not echo the pending request id \"{}\"", answer.id, pending.id),
-            ));
-        }
+        // The id first (the answer is for this request at all); its results once the halted
+        // turn's outstanding calls are known.
+        check_answer_id(&pending, &answer, LEAD)?;
         if history.is_empty() {
             return Err(cannot("no transcript supplied"));
         }
@@ -53,9 +53,17 @@ impl Run {
         for c in pending.relay_calls() {
             relay_ids.push(c.id);
         }
+        let mut open_relay: Vec<&str> = Vec::new();
+        for &i in &outstanding {
+            if let Some(c) = open.calls.get(i).filter(|c| relay_ids.contains(&c.id) || toolkit.get(&c.name).is_some_and(|t| t.is_relay())) {
+                open_relay.push(&c.id);
+            }
+        }
         if pending.is_relay() && !relay_ids.iter().any(|id| outstanding.iter().any(|&i| open.calls.get(i).is_some_and(|c| &c.id == id))) {
             return Err(cannot("the pending request's calls are not outstanding in the transcript's halted turn"));
         }
+        // Refused before anything is kept or run: the halted state stays as it was.
+        check_answer_results(&pending, &answer, &open_relay, LEAD)?;
         // The call the request suspends: the one it names (`callId`, set by the loop since
         // schema 2), else, for a request from before that, the first outstanding one.
         let asked = match &pending.call_id {

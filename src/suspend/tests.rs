@@ -35,7 +35,9 @@ fn host_requests_and_answers() {
     assert_eq!(Request::from_host(Some(&json!({"kind": "tool_call"})), "request").unwrap().kind, "tool_call");
     let e = Answer::from_wait_for(&json!("yes")).unwrap_err();
     assert_eq!(e.code, crate::error::Code::HostCallback);
-    assert!(e.message.starts_with("waitFor must resolve to an Answer { id, ok, data? }: "));
+    assert!(e
+        .message
+        .starts_with("waitFor must resolve to an Answer { id, ok, data? } (for relay calls: relayAnswer(request.id, results)): "));
     assert!(Answer::from_wait_for(&json!({"id": "r", "ok": true})).unwrap().is_some());
     assert_eq!(Answer::from_wait_for(&Value::Null).unwrap(), None, "nothing is no answer");
 }

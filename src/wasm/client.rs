@@ -97,7 +97,8 @@ extern "C" {
     /// What an operation's options hold besides JSON data, read and checked in one crossing
     /// (any JS value may arrive, and a getter that throws is refused too): `[toolkit, signal,
     /// onText (wrapped so that neither its throw nor its rejection reaches the host), id
-    /// (non-empty), keepHistory, history]`; throws a refusal's message. `signal` is the run's:
+    /// (non-empty), keepHistory, history, keys (those not `undefined`)]`; throws a refusal's
+    /// message. `signal` is the run's:
     /// none when nothing can abort the run (no signal, no deadline, no stream: nothing is made
     /// for it) or with `run` false; a stream given here is bound to it (its consumer leaving
     /// aborts the run, and host calls wait for it to drain).
@@ -127,6 +128,8 @@ async fn perform(inner: Rc<Inner>, kind: ClientOp, a: JsValue, b: JsValue, sink:
         .map_err(|e| Error::bad_input(thrown_message(&e)))?;
     let slot = |s: RunSlot| o.get(s.at());
     let run = RunSignal(slot(RunSlot::Signal));
+    // Every key checked, as `createClient`'s are (the rule and its hints are the core's).
+    crate::options::check_call_options(kind, &super::convert::strings(slot(RunSlot::Keys).unchecked_ref()))?;
     let signal = &run.0;
     if discard {
         let id = string_arg(&a, false, "the prompt (or id) must be a string")?.unwrap_or_default();

@@ -71,6 +71,17 @@ pub fn string_arg(v: &JsValue, optional: bool, refusal: &'static str) -> Result<
     }
 }
 
+/// The strings of an array of keys (from `keysOf` or `runOptions`), anything else skipped.
+pub fn strings(list: &js_sys::Array) -> Vec<String> {
+    let mut out = Vec::with_capacity(list.length() as usize);
+    for i in 0..list.length() {
+        if let Some(k) = list.get(i).as_string() {
+            out.push(k);
+        }
+    }
+    out
+}
+
 pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Function>> {
     let v = get(obj, key);
     if v.is_undefined() || v.is_null() {

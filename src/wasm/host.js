@@ -182,20 +182,22 @@ export function kitOf(t) {
 // `needsApproval` (true, or a function of the arguments and `{ name, signal }`; anything but
 // `false` from it asks): the tool's `run`, gated. Asking is the one suspension primitive, built
 // here as `pending()`'s result: `{ kind: "approval", data: { name, arguments } }` (`name` as
-// declared; the model calls `my tool` as `my_tool`). Its answer, `ok`, runs the tool; a refusal
+// declared, which is the name the model calls). Its answer, `ok`, runs the tool; a refusal
 // ends the call `declined/expired: …` in the core and the tool never runs. Ids carry a digest of
 // the name and arguments: `approval:<digest>:<nonce>` for the approval, and the tool's own later
 // suspensions leave as `approved:<digest>:<id>` (their id given back in `ctx.answer`). Any other
 // answer (a `beforeTool` suspension's, one a resume handed to another call, an approval of other
 // arguments) asks again instead of running. Applied by `defineTool` and `Toolkit` (api.js) and
 // to a run's plain tool list; the gated tool has no `needsApproval` left, so gating twice is
-// gating once. See docs/decisions.md.
+// gating once. Any other value (`"true"`, a relay tool's `needsApproval`) is left on the tool
+// for the core to refuse with the reason (src/declare.rs). See docs/decisions.md and
+// docs/decisions/options-and-errors.md.
 export function gate(tool) {
   let need, run, name;
   try {
     ({ needsApproval: need, run, name } = tool);
   } catch {}
-  if (!need || typeof run != "function") return tool;
+  if (!(need === true || typeof need == "function") || typeof run != "function") return tool;
   const prompt = "approval to run " + name;
   return {
     ...tool,
@@ -231,13 +233,25 @@ export function listOf(v) {
 // store, an object of the host's, not data, is left out. A value that is not JSON data (a cycle,
 // a BigInt) gives "", which the core refuses.
 export function optionsJson(o) {
+  return shapeJson(o, "store");
+}
+
+// An object as JSON text with its own functions as `true` (a tool's `run`, `needsApproval`,
+// `execute`), so the core checks every key; `drop` is left out. "" for what is not JSON data.
+export function shapeJson(o, drop) {
   try {
     return JSON.stringify(o, function (k, v) {
-      return this !== o ? v : k === "store" ? undefined : typeof v === "function" || v;
+      return this !== o ? v : k === drop ? undefined : typeof v === "function" || v;
     });
   } catch {
     return "";
   }
+}
+
+// The own keys of an object whose value is not `undefined` (as JSON drops them); [] for anything
+// else. A getter that throws throws.
+export function keysOf(o) {
+  return o !== null && typeof o === "object" && !Array.isArray(o) ? Object.keys(o).filter((k) => o[k] !== undefined) : [];
 }
 
 // The async iterable that `client.stream`, `streamWithAnswer` and `translateStream` return.
@@ -339,11 +353,14 @@ const withSignal = (f) => f && (async (arg, s) => (await drained(s), f(arg, { si
 // made only when something can abort the run: the caller's signal, the deadline `ms`, or the
 // `stream` its consumer may leave; never for a call that is no run (`run` false: `discard`).
 // The slots are the core's `RunSlot` (src/ops.rs, whose tests read this typedef).
-/** @typedef {[toolkit: unknown, signal: any, onText: Function | undefined, id: string | undefined, keepHistory: boolean, history: unknown]} RunOptions */
+// `keys` are the options' own keys whose value is not `undefined`, which the core checks against
+// what the operation reads (`options::check_call_options`): `run(p, { tools })` is refused, not
+// run without tools.
+/** @typedef {[toolkit: unknown, signal: any, onText: Function | undefined, id: string | undefined, keepHistory: boolean, history: unknown, keys: string[]]} RunOptions */
 /** @returns {RunOptions} */
 export function runOptions(o, run, ms, stream) {
   /** @type {RunOptions} */
-  let a = [undefined, undefined, undefined, undefined, false, undefined];
+  let a = [undefined, undefined, undefined, undefined, false, undefined, []];
   if (o != null) {
     if (typeof o !== "object") throw "options must be an object";
     const { toolkit, signal: s, id, history } = o;
@@ -351,7 +368,7 @@ export function runOptions(o, run, ms, stream) {
       throw "options.signal must be an AbortSignal";
     }
     if (id != null && typeof id !== "string") throw "options.id must be a string";
-    a = [toolkit, s ?? undefined, quietly(fn(o, "onText", "options")), id || undefined, o.keepHistory === true, history];
+    a = [toolkit, s ?? undefined, quietly(fn(o, "onText", "options")), id || undefined, o.keepHistory === true, history, keysOf(o)];
   }
   a[1] = run && (a[1] || ms !== undefined || stream) ? runSignal(a[1], ms, stream) : undefined;
   return a;

@@ -67,13 +67,18 @@ pub fn op(kind: u8, a: JsValue, b: JsValue, c: JsValue) -> JsResult<JsValue> {
             FnOp::IsRelayRequest => return Ok(request("request").is_ok_and(|r| suspend::is_relay_request(r.as_ref())).into()),
             FnOp::RelayCallsOf => suspend::relay_calls_of(request("request")?.as_ref())?,
             FnOp::RelayAnswer => {
-                let id = string_arg(&a, false, "relayAnswer: requestId must be a string")?.unwrap_or_default();
+                let id = string_arg(
+                    &a,
+                    false,
+                    "relayAnswer: requestId must be a string (the suspension's id: relayAnswer(pending.id, results))",
+                )?
+                .unwrap_or_default();
                 suspend::relay_answer_of(&id, &from_js(&b, "results")?)?
             }
             FnOp::CheckRevision => return check_revision(&a, &b).map(|_| JsValue::UNDEFINED),
             FnOp::DeclareTool => return define_tool(&a),
             FnOp::RelayTool => return relay_tool(&a, &b, &c),
-            FnOp::ToolkitId => return toolkit_id(&a, &b).map(JsValue::from),
+            FnOp::ToolkitId => return toolkit_id(&a, &b, &c).map(JsValue::from),
             FnOp::DropToolkit => return Ok(drop_toolkit(&a)),
         };
         to_js(&data)

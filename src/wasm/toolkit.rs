@@ -22,12 +22,18 @@ pub struct Decoded {
     pub fns: alloc::rc::Rc<Vec<(String, Function)>>,
 }
 
-fn decode_tool(v: &JsValue, i: usize) -> Result<(ToolSpec, Option<Function>)> {
-    let what = format!("tools[{i}]");
-    // Not an object (a function included): `declaration` refuses it as not a tool object.
-    let data = if v.is_object() { from_js(v, &what)? } else { serde_json::Value::Null };
-    let spec = declare::declaration(&data, &what)?;
-    let run = opt_function(v, "run", &what)?;
+fn decode_tool(v: &JsValue, what: &str) -> Result<(ToolSpec, Option<Function>)> {
+    // Not an object (a function included): `declaration` refuses it as not a tool object. Its
+    // functions cross as `true`, so the core checks every key (`execute` is refused, not lost).
+    let data = match v.is_object() {
+        true => {
+            let text = shape_json(v);
+            crate::json::parse(&text).map_err(|_| Error::bad_input(format!("{what} is not JSON data")))?
+        }
+        false => serde_json::Value::Null,
+    };
+    let spec = declare::declaration(&data, what)?;
+    let run = opt_function(v, "run", what)?;
     declare::check_runnable(&spec, run.is_some())?;
     Ok((spec, run))
 }
@@ -50,6 +56,12 @@ extern "C" {
     /// A real array copy of an array; `undefined` for anything else or an array that throws.
     #[wasm_bindgen(js_name = listOf)]
     fn list_of(v: &JsValue) -> Option<Array>;
+    /// An object as JSON text, its own functions as `true`; "" for what is not JSON data.
+    #[wasm_bindgen(js_name = shapeJson)]
+    fn shape_json(v: &JsValue) -> String;
+    /// The own keys of an object whose value is not `undefined` (`[]` for an array).
+    #[wasm_bindgen(js_name = keysOf, catch)]
+    fn keys_of(v: &JsValue) -> core::result::Result<Array, JsValue>;
 }
 
 /// Reads a toolkit: a `Toolkit` from its registry entry (found by the object itself, so a handle
@@ -78,7 +90,7 @@ fn decode_list(list: &Array) -> Result<Decoded> {
     let mut fns = Vec::new();
     // By index: `Array::iter` reads through an import of its own (`get_unchecked`).
     for i in 0..list.length() {
-        let (spec, run) = decode_tool(&list.get(i), i as usize)?;
+        let (spec, run) = decode_tool(&list.get(i), &format!("tools[{i}]"))?;
         if let Some(f) = run {
             fns.push((spec.name.clone(), f));
         }
@@ -99,7 +111,7 @@ fn tool_object(spec: &ToolSpec, run: Option<&Function>) -> Result<JsValue> {
 /// any JSON value, or `pending(...)` to suspend; a throw becomes an error result the model sees.
 /// A missing `source` reads as native; the returned object is built anew, so it says so.
 pub fn define_tool(def: &JsValue) -> Result<JsValue> {
-    let (spec, f) = decode_tool(def, 0)?;
+    let (spec, f) = decode_tool(def, "defineTool")?;
     tool_object(&spec, f.as_ref())
 }
 
@@ -112,10 +124,13 @@ pub fn relay_tool(name: &JsValue, description: &JsValue, schema: &JsValue) -> Re
     tool_object(&declare::relay(name, description, from_js(schema, "schema")?)?, None)
 }
 
-/// `toolkitId(list, toolkit)` decodes a `Toolkit`'s tool objects (its constructor and `add` in
+/// `toolkitId(list, toolkit, options)` decodes a `Toolkit`'s tool objects (its constructor and `add` in
 /// api.js) and keeps them for runs of that toolkit object to find; returns their id. A refusal
 /// keeps nothing.
-pub fn toolkit_id(list: &JsValue, toolkit: &JsValue) -> Result<u32> {
+pub fn toolkit_id(list: &JsValue, toolkit: &JsValue, options: &JsValue) -> Result<u32> {
+    // `createToolkit({ tools, ... })`: its other keys are refused (an array has none).
+    let given = keys_of(options).map_err(|e| Error::bad_input(super::convert::thrown_message(&e)))?;
+    crate::options::check_toolkit_keys(&super::convert::strings(&given))?;
     let list = list_of(list).filter(|_| toolkit.is_object());
     let decoded = decode_list(&list.ok_or_else(|| Error::bad_input("createToolkit needs { tools: [...] } or an array of tools"))?)?;
     let id = kit_id(toolkit, true);

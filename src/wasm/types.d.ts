@@ -262,8 +262,14 @@ export type AcceptUndefined<T, Keep extends PropertyKey = never> = T extends unk
   : never;
 
 export interface ClientOptions {
-  /** e.g. "https://api.openai.com/v1", "https://api.anthropic.com" or "https://generativelanguage.googleapis.com". */
-  baseUrl: string;
+  /**
+   * The provider's API root, without the endpoint path (the client adds `/chat/completions`,
+   * `/responses`, `/v1/messages` or `/v1beta/models/<model>:generateContent`). Default by `style`:
+   * "https://api.openai.com/v1" (openai, responses), "https://api.anthropic.com" (anthropic),
+   * "https://generativelanguage.googleapis.com" (gemini). One without a scheme, or ending in the
+   * endpoint path, is refused (`bad_input`).
+   */
+  baseUrl?: string;
   style: Style;
   /** Sent as is in the body (OpenAI, Anthropic). Gemini puts it in the URL as one percent-encoded
    * path segment: a model with `/`, `\\`, `?`, `#`, `..` or control characters is refused (`bad_input`). */

@@ -58,7 +58,8 @@ test("tools that throw, return odd values, or are unknown become error results f
 
 test("bad options, toolkits and states are rejected with codes", async () => {
   const f = scripted(reply(text("ok")));
-  assert.throws(() => createClient({ style: "openai", model: "m" }), { code: "bad_input" });
+  assert.equal(createClient({ style: "openai", model: "m" }).style, "openai", "baseUrl defaults by style");
+  assert.throws(() => createClient({ style: "openai" }), { code: "bad_input" });
   assert.throws(() => createClient({ baseUrl: "u", style: "cohere", model: "m" }), { code: "bad_input" });
   assert.throws(() => createClient({ baseUrl: "u", style: "openai", model: "m", maxTurns: 0 }), { code: "bad_input" });
   assert.throws(() => createToolkit({ tools: [relayTool("bash", "x")] }), { code: "relay_collision" });

@@ -522,7 +522,8 @@ test("a signal that throws after the run's check: a typed error or a finished ru
   const reasonThrows = () => ({ aborted: true, get reason() { throw new Error("reason"); }, addEventListener() {} });
   // Aborts during the tool (the listener fires from host code) with a reason that throws.
   const firesLater = () => { const o = { aborted: false, get reason() { throw new Error("reason"); }, addEventListener(_, f) { o.fire = f; } }; return o; };
-  const run = (signal, extra = {}) => client({ fetch: script(callOf("t"), text("fine")) }).run("x", { toolkit: tool(() => "ran"), signal, ...extra });
+  // `extra` are client options (the deadline, `timeoutMs`, is the client's: run refuses it).
+  const run = (signal, extra = {}) => client({ fetch: script(callOf("t"), text("fine")), ...extra }).run("x", { toolkit: tool(() => "ran"), signal });
   const rows = [];
   for (const [name, make] of Object.entries({ "a Proxy whose reads throw after the check": later, "an aborted getter that throws on the second read": secondRead, "an addEventListener that throws": listenerThrows })) {
     rows.push([`${name}: run`, () => run(make()), done]);

@@ -58,7 +58,8 @@ test("a 503 storm stops after retries + 1 attempts with a capped, key-free error
   assert.equal(e.status, 503);
   assert.equal(attempts.length, 3);
   assert.ok(!e.message.includes(KEY));
-  assert.ok(e.message.length <= "LLM 503: ".length + 201, `${e.message.length} chars`);
+  assert.ok(e.message.endsWith(" (after 3 attempts)"), e.message);
+  assert.ok(e.message.length <= "LLM 503: ".length + 201 + " (after 3 attempts)".length, `${e.message.length} chars`);
   reset([{ status: 503 }, { status: 200, body: ok("never") }]);
   await assert.rejects(run(client({ retries: 0 })), { code: "provider_http" });
   assert.equal(attempts.length, 1, "retries: 0 means no retry");
