@@ -158,11 +158,31 @@ impl RelayResult {
 pub struct IdGen {
     clock: Box<dyn Fn() -> u64>,
     seq: Cell<u64>,
+    /// The last requests answered here without a store (`IdGen::claim`), oldest first.
+    answered: core::cell::RefCell<alloc::collections::VecDeque<String>>,
 }
+
+/// How many answered request ids a realm remembers (a replay older than that is not caught).
+const ANSWERED: usize = 256;
 
 impl IdGen {
     pub fn new(clock: Box<dyn Fn() -> u64>) -> Self {
-        IdGen { clock, seq: Cell::new(0) }
+        IdGen { clock, seq: Cell::new(0), answered: Default::default() }
+    }
+
+    /// Claims request `id` for one resume of a state the caller holds: false when it was claimed
+    /// already (in this realm, among the last 256). The edge keeps one `IdGen` per realm, so
+    /// this is the in-realm guard of docs/decisions/resume-claim.md.
+    pub fn claim(&self, id: &str) -> bool {
+        let mut answered = self.answered.borrow_mut();
+        if answered.iter().any(|a| a == id) {
+            return false;
+        }
+        if answered.len() == ANSWERED {
+            answered.pop_front();
+        }
+        answered.push_back(id.into());
+        true
     }
     pub fn next(&self) -> String {
         let n = self.seq.get() + 1;
