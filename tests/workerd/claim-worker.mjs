@@ -1,0 +1,64 @@
+// Two resumes of one halted conversation, served by one isolate (docs/decisions/resume-claim.md):
+// the store is kvStore or durableObjectStore, the suspension an approval, a relay halt, a
+// `pending()` tool or an MCP server's question. What the tools ran is counted here.
+//   POST /halt { store, kind, id }   POST /answer { store, kind, id, method }   GET /runs
+import { createClient, createToolkit, defineTool, pending, relayTool, relayAnswer, relayCallsOf, kvStore, durableObjectStore, ConversationObject } from "./pkg/workerd.js";
+import { mcpTools } from "./pkg/mcp/workerd.js";
+
+export { ConversationObject };
+
+const runs = [];
+
+async function tools(kind, env) {
+  if (kind === "approval") return [defineTool({ name: "pay", description: "pay", needsApproval: true, run: async () => (runs.push("pay"), "paid") })];
+  if (kind === "relay") return [relayTool("click", "click", { type: "object" })];
+  if (kind === "pending") {
+    return [defineTool({ name: "confirm", description: "asks, then acts", run: async (_a, ctx) => (ctx.answer ? (runs.push("confirm"), "confirmed") : pending({ kind: "question", prompt: "Sure?" })) })];
+  }
+  return mcpTools({ server: "s", url: env.MCP_URL });
+}
+const CALL = { approval: ["pay", {}], relay: ["click", {}], pending: ["confirm", {}], mcp: ["s_greet", { greeting: "Hi" }] };
+
+// The model: the kind's call, then a reply quoting the tool results. It answers after 30 ms, so
+// two resumes started together both load the halted state before either goes on.
+const model = (kind) => async (_url, init) => {
+  await new Promise((r) => setTimeout(r, 30));
+  const { messages } = JSON.parse(init.body);
+  const results = messages.filter((m) => m.role === "tool").map((m) => m.content);
+  const [name, args] = CALL[kind];
+  const message = results.length
+    ? { role: "assistant", content: "done: " + results.join("; ") }
+    : { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: JSON.stringify(args) } }] };
+  const choice = { index: 0, message, finish_reason: results.length ? "stop" : "tool_calls" };
+  return Response.json({ id: "x", object: "chat.completion", model: "m", choices: [choice], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+};
+
+function answerTo(kind, p) {
+  if (kind === "relay") return relayAnswer(p.id, relayCallsOf(p).map((c) => ({ id: c.id, output: "clicked" })));
+  if (kind === "mcp") return { id: p.id, ok: true, data: { inputResponses: { who: { action: "accept", content: { name: "Ann" } } } } };
+  return { id: p.id, ok: true };
+}
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    if (url.pathname === "/runs") return Response.json(runs);
+    const body = await request.json();
+    const store = body.store === "kv" ? kvStore(env.KV) : durableObjectStore(env.DO);
+    const client = createClient({ baseUrl: "https://model.invalid/v1", style: "openai", model: "m", apiKey: "offline", fetch: model(body.kind), store });
+    const toolkit = createToolkit({ tools: await tools(body.kind, env) });
+    try {
+      if (url.pathname === "/halt") return Response.json(await client.ask("go", { toolkit, id: body.id }));
+      if (url.pathname === "/state") return Response.json((await store.get(body.id)) ?? null);
+      const answer = answerTo(body.kind, (await store.get(body.id)).pending);
+      if (body.method === "askWithAnswer") return Response.json(await client.askWithAnswer({ toolkit, id: body.id, answer }));
+      let done;
+      for await (const e of client.streamWithAnswer({ toolkit, id: body.id, answer })) if (e.type === "done") done = e.result;
+      return Response.json(done);
+    } catch (e) {
+      return Response.json({ error: { code: e.code, message: e.message } }, { status: e.code === "conflict" ? 409 : 500 });
+    } finally {
+      client.free();
+    }
+  },
+};
