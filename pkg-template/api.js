@@ -344,7 +344,6 @@ export function kvStore(namespace, options) {
   if (expirationTtl !== undefined && !(typeof expirationTtl === "number" && expirationTtl >= 60)) {
     throw toolnexusError("bad_input", "kvStore: expirationTtl must be a number of seconds, at least 60");
   }
-  const turns = new Map();
   return {
     async get(id) {
       return (await namespace.get(prefix + idOf(id), "json")) ?? undefined;
@@ -353,7 +352,7 @@ export function kvStore(namespace, options) {
     // pass the check (the second's claim gets `conflict`); across isolates KV cannot say.
     async save(id, state) {
       const key = prefix + idOf(id);
-      await inTurn(turns, key, async () => {
+      await inTurn(kvTurns, key, async () => {
         checkRevision(await namespace.get(key, "json"), state);
         await namespace.put(key, JSON.stringify(state), expirationTtl ? { expirationTtl } : undefined);
       });
@@ -374,8 +373,11 @@ function inTurn(turns, key, work) {
   return run;
 }
 
-// chromeStorageStore's turns where there is no navigator.locks (one context's saves only).
+// The turns of chromeStorageStore's saves where there is no navigator.locks (one context's saves
+// only), and of kvStore's within an isolate: shared by every store made here, since a Worker
+// makes a new kvStore(env.KV) per request over the same binding.
 const chromeTurns = new Map();
+const kvTurns = new Map();
 
 function toolnexusError(code, message) {
   return new ToolnexusError(message, code);

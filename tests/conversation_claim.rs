@@ -2,7 +2,7 @@
 //! one halted conversation started together, over a checking store whose calls really overlap,
 //! run the answered tool once; the other gets `conflict` before anything of its own ran. A claim
 //! a crash left behind refuses resumes and prompts until `discard` closes the turn as
-//! interrupted. A caller-held state answered twice in one realm is refused the second time.
+//! interrupted. A caller-held state answered twice at once in one realm is refused the second time.
 
 mod common;
 use common::*;
@@ -70,7 +70,9 @@ impl ConversationStore for Slow {
 /// are) and pays once answered; `lookup` answers at once; `click` is a relay tool.
 fn tools() -> Tools {
     let ids = ids();
-    Tools::default().with("lookup", |_, _| ToolResult::ok("$12")).with("pay", move |_, answer| match answer {
+    // `pay` yields before it pays, so a resume started beside another is still running.
+    let tools = Tools { delays: vec![("pay".into(), 2)], ..Tools::default() };
+    tools.with("lookup", |_, _| ToolResult::ok("$12")).with("pay", move |_, answer| match answer {
         None => pending_result(Request { kind: "approval".into(), prompt: "Pay $12?".into(), ..Request::default() }, &ids),
         Some(_) => ToolResult::ok("paid"),
     })
@@ -179,7 +181,7 @@ fn a_claim_left_behind_refuses_until_discard_closes_the_turn_as_interrupted() {
 }
 
 #[test]
-fn a_state_the_caller_holds_is_answered_once_per_realm() {
+fn a_state_the_caller_holds_is_answered_by_one_resume_at_a_time_per_realm() {
     let (store, ids) = (Slow::default(), ids());
     let calls = calls_in(Style::OpenAi, &[("k1", "pay", json!({}))]);
     let input = Input::Prompt { prompt: "buy".into(), id: None, history: &|| Ok(Value::Null) };
@@ -195,11 +197,13 @@ fn a_state_the_caller_holds_is_answered_once_per_realm() {
     let e = r2.unwrap_err();
     assert_eq!(e.code(), "conflict", "{}", e.message);
     assert_eq!(answered_runs(&t1, "pay") + answered_runs(&t2, "pay"), 1);
-    // A later replay in the same realm too; a wrong answer is refused before it claims anything.
+    // Held only while its run lasts: the caller may answer its value again later (a second
+    // opinion, a retry), which no store can tell from a replay. A wrong answer claims nothing.
     let bad = format!(r#"{{"state":{state},"answer":{{"id":"nope","ok":true}}}}"#);
     let (r, _, _) = block_on(operate(&store, &ids, Mode::Run, Input::resume(&bad, Mode::Run).unwrap(), vec![]));
     assert_eq!(r.unwrap_err().code(), "answer_mismatch");
-    let (r, _, _) = block_on(operate(&store, &ids, Mode::Run, Input::resume(&text, Mode::Run).unwrap(), vec![]));
-    assert_eq!(r.unwrap_err().code(), "conflict");
+    let (r, _, _) =
+        block_on(operate(&store, &ids, Mode::Run, Input::resume(&text, Mode::Run).unwrap(), vec![text_in(Style::OpenAi, "again")]));
+    assert_eq!(r.unwrap().status, Status::Done, "released when the first run ended");
     assert_eq!(store.saves.get(), 0, "runWithAnswer never touches the store");
 }

@@ -1,7 +1,7 @@
 // Two resumes of one halted conversation, served by one isolate (docs/decisions/resume-claim.md):
 // the store is kvStore or durableObjectStore, the suspension an approval, a relay halt, a
 // `pending()` tool or an MCP server's question. What the tools ran is counted here.
-//   POST /halt { store, kind, id }   POST /answer { store, kind, id, method }   GET /runs
+//   POST /halt { store, kind, id }   POST /answer { store, kind, id, method, pending }   POST /state { store, id }   GET /runs
 import { createClient, createToolkit, defineTool, pending, relayTool, relayAnswer, relayCallsOf, kvStore, durableObjectStore, ConversationObject } from "./pkg/workerd.js";
 import { mcpTools } from "./pkg/mcp/workerd.js";
 
@@ -23,14 +23,19 @@ const CALL = { approval: ["pay", {}], relay: ["click", {}], pending: ["confirm",
 // two resumes started together both load the halted state before either goes on.
 const model = (kind) => async (_url, init) => {
   await new Promise((r) => setTimeout(r, 30));
-  const { messages } = JSON.parse(init.body);
+  const { messages, stream } = JSON.parse(init.body);
   const results = messages.filter((m) => m.role === "tool").map((m) => m.content);
   const [name, args] = CALL[kind];
   const message = results.length
     ? { role: "assistant", content: "done: " + results.join("; ") }
     : { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: JSON.stringify(args) } }] };
-  const choice = { index: 0, message, finish_reason: results.length ? "stop" : "tool_calls" };
-  return Response.json({ id: "x", object: "chat.completion", model: "m", choices: [choice], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+  const finish_reason = results.length ? "stop" : "tool_calls";
+  const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+  if (!stream) return Response.json({ id: "x", object: "chat.completion", model: "m", choices: [{ index: 0, message, finish_reason }], usage });
+  const delta = message.tool_calls ? { role: "assistant", tool_calls: message.tool_calls.map((c, index) => ({ index, ...c })) } : { role: "assistant", content: message.content };
+  const chunks = [{ choices: [{ index: 0, delta }] }, { choices: [{ index: 0, delta: {}, finish_reason }] }, { choices: [], usage }];
+  const text = chunks.map((c) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", model: "m", ...c })}\n\n`).join("") + "data: [DONE]\n\n";
+  return new Response(text, { headers: { "content-type": "text/event-stream" } });
 };
 
 function answerTo(kind, p) {
@@ -50,7 +55,7 @@ export default {
     try {
       if (url.pathname === "/halt") return Response.json(await client.ask("go", { toolkit, id: body.id }));
       if (url.pathname === "/state") return Response.json((await store.get(body.id)) ?? null);
-      const answer = answerTo(body.kind, (await store.get(body.id)).pending);
+      const answer = answerTo(body.kind, body.pending); // as the host read it before answering
       if (body.method === "askWithAnswer") return Response.json(await client.askWithAnswer({ toolkit, id: body.id, answer }));
       let done;
       for await (const e of client.streamWithAnswer({ toolkit, id: body.id, answer })) if (e.type === "done") done = e.result;

@@ -44,7 +44,7 @@ for (const store of ["kv", "do"]) {
         assert.equal(halted.body.status, "pending", JSON.stringify(halted.body));
         const runsBefore = (await (await mf.dispatchFetch("http://w/runs")).json()).length;
         const answersBefore = mcp.log.retries.filter((x) => x.inputResponses).length;
-        const [a, b] = await Promise.all([post("/answer", { store, kind, id, method }), post("/answer", { store, kind, id, method })]);
+        const [a, b] = await Promise.all([post("/answer", { store, kind, id, method, pending: halted.body.pending }), post("/answer", { store, kind, id, method, pending: halted.body.pending })]);
         assert.deepEqual([a.status, b.status].sort(), [200, 409], JSON.stringify([a.body, b.body]));
         const loser = a.status === 409 ? a : b;
         assert.equal(loser.body.error.code, "conflict");
