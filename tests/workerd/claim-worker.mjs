@@ -1,28 +1,31 @@
 // Two resumes of one halted conversation, served by one isolate (docs/decisions/resume-claim.md):
 // the store is kvStore or durableObjectStore, the suspension an approval, a relay halt, a
 // `pending()` tool or an MCP server's question. What the tools ran is counted here.
-//   POST /halt { store, kind, id }   POST /answer { store, kind, id, method, pending }   POST /state { store, id }   GET /runs
+//   POST /halt { store, kind, id }   POST /answer { store, kind, id, method, pending }   POST /state { store, id }   GET /runs (the tools' runs, the model calls)
 import { createClient, createToolkit, defineTool, pending, relayTool, relayAnswer, relayCallsOf, kvStore, durableObjectStore, ConversationObject } from "./pkg/workerd.js";
 import { mcpTools } from "./pkg/mcp/workerd.js";
 
 export { ConversationObject };
 
 const runs = [];
+let modelCalls = 0;
+// Tools and the model take 30 ms: a turn is saved late enough for a second resume to load it halted.
+const later = () => new Promise((r) => setTimeout(r, 30));
 
 async function tools(kind, env) {
-  if (kind === "approval") return [defineTool({ name: "pay", description: "pay", needsApproval: true, run: async () => (runs.push("pay"), "paid") })];
+  if (kind === "approval") return [defineTool({ name: "pay", description: "pay", needsApproval: true, run: async () => (runs.push("pay"), await later(), "paid") })];
   if (kind === "relay") return [relayTool("click", "click", { type: "object" })];
   if (kind === "pending") {
-    return [defineTool({ name: "confirm", description: "asks, then acts", run: async (_a, ctx) => (ctx.answer ? (runs.push("confirm"), "confirmed") : pending({ kind: "question", prompt: "Sure?" })) })];
+    return [defineTool({ name: "confirm", description: "asks, then acts", run: async (_a, ctx) => (ctx.answer ? (runs.push("confirm"), await later(), "confirmed") : pending({ kind: "question", prompt: "Sure?" })) })];
   }
   return mcpTools({ server: "s", url: env.MCP_URL });
 }
 const CALL = { approval: ["pay", {}], relay: ["click", {}], pending: ["confirm", {}], mcp: ["s_greet", { greeting: "Hi" }] };
 
-// The model: the kind's call, then a reply quoting the tool results. It answers after 30 ms, so
-// two resumes started together both load the halted state before either goes on.
+// The model: the kind's call, then a reply quoting the tool results.
 const model = (kind) => async (_url, init) => {
-  await new Promise((r) => setTimeout(r, 30));
+  modelCalls++;
+  await later();
   const { messages, stream } = JSON.parse(init.body);
   const results = messages.filter((m) => m.role === "tool").map((m) => m.content);
   const [name, args] = CALL[kind];
@@ -47,7 +50,7 @@ function answerTo(kind, p) {
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
-    if (url.pathname === "/runs") return Response.json(runs);
+    if (url.pathname === "/runs") return Response.json({ runs, modelCalls });
     const body = await request.json();
     const store = body.store === "kv" ? kvStore(env.KV) : durableObjectStore(env.DO);
     const client = createClient({ baseUrl: "https://model.invalid/v1", style: "openai", model: "m", apiKey: "offline", fetch: model(body.kind), store });

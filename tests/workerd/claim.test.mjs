@@ -42,7 +42,8 @@ for (const store of ["kv", "do"]) {
         const id = `c${++n}`;
         const halted = await post("/halt", { store, kind, id });
         assert.equal(halted.body.status, "pending", JSON.stringify(halted.body));
-        const runsBefore = (await (await mf.dispatchFetch("http://w/runs")).json()).length;
+        const counts = async () => (await mf.dispatchFetch("http://w/runs")).json();
+        const before = await counts();
         const answersBefore = mcp.log.retries.filter((x) => x.inputResponses).length;
         const [a, b] = await Promise.all([post("/answer", { store, kind, id, method, pending: halted.body.pending }), post("/answer", { store, kind, id, method, pending: halted.body.pending })]);
         assert.deepEqual([a.status, b.status].sort(), [200, 409], JSON.stringify([a.body, b.body]));
@@ -50,8 +51,9 @@ for (const store of ["kv", "do"]) {
         assert.equal(loser.body.error.code, "conflict");
         const winner = a.status === 200 ? a : b;
         assert.equal(winner.body.status, "done");
-        const ran = (await (await mf.dispatchFetch("http://w/runs")).json()).length - runsBefore;
-        assert.equal(ran, kind === "approval" || kind === "pending" ? 1 : 0, "the tool ran exactly once");
+        const now = await counts();
+        assert.equal(now.runs.length - before.runs.length, kind === "approval" || kind === "pending" ? 1 : 0, "the tool ran exactly once");
+        assert.equal(now.modelCalls - before.modelCalls, 1, "only the winner called the model");
         if (kind === "mcp") assert.equal(mcp.log.retries.filter((x) => x.inputResponses).length - answersBefore, 1, "the server heard one answer");
         const state = (await post("/state", { store, kind, id })).body;
         assert.equal(state.pending, undefined);
