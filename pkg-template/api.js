@@ -122,36 +122,47 @@ function snapshot(o) {
   return o;
 }
 
-// Signed states (`stateSecret`): HMAC-SHA256 through WebCrypto over the state's JSON text, as
-// JSON.stringify writes it without its `signature` member, which then carries the MAC
-// (base64). That text is canonical: a state is JSON data the wasm parsed, and parse and
-// stringify are inverse on it, so a copy that went through storage as JSON (or a structured
-// clone) gives the same text back. The MAC's input starts with what the state is for (`run`
-// for a halted result, `#` + the conversation id for a stored state) so that neither can pose
-// as the other, nor one conversation's state as another's. Verification is
-// `crypto.subtle.verify`, which compares in constant time. See docs/decisions.md.
+// Signed states (`stateSecret`): HMAC-SHA256 through WebCrypto over the state's JSON text
+// without its `signature` member, which then carries the MAC (base64). The text is canonical:
+// every object's keys sorted (`canonical`), so a copy that went through storage keeps its MAC
+// even when the store reorders keys (Postgres `jsonb` does; a structured clone and JSON do not).
+// States signed before that, over JSON.stringify's own order, still verify: `open` tries that
+// text too. The MAC's input starts with what the state is for (`run` for a halted result, `#` +
+// the conversation id for a stored state) so that neither can pose as the other, nor one
+// conversation's state as another's. Verification is `crypto.subtle.verify`, which compares in
+// constant time. See docs/decisions.md and docs/decisions/attack-findings.md.
 const secrets = new WeakMap();
 const UTF8 = new TextEncoder();
 
+// JSON text with every object's keys in sorted order (JSON data only: what a state is).
+const canonical = (v) =>
+  JSON.stringify(v, (_, x) => (x && typeof x == "object" && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+
 function signer(secret) {
-  const list = Array.isArray(secret) ? secret : [secret];
+  // `Array.from`: a hole (`[NEW, , OLD]`) is an entry like any other, refused below; `every`
+  // alone would skip it and leave a key list with a hole for `open` to trip on.
+  const list = Array.isArray(secret) ? Array.from(secret) : [secret];
   const subtle = globalThis.crypto?.subtle;
-  if (!subtle || !list[0] || !list.every((s) => typeof s == "string" && s.length > 15)) {
-    throw toolnexusError("bad_input", "stateSecret: 16+ characters (or a list of such), and crypto.subtle, are needed");
+  const bad = list.findIndex((s) => !(typeof s == "string" && s.length > 15));
+  if (!list.length || bad >= 0) {
+    const which = Array.isArray(secret) ? (list.length ? `entry ${bad} of the list is ${list[bad] === undefined ? "missing (a hole or undefined)" : "not a string of 16+ characters"}` : "the list is empty") : "it is not a string of 16+ characters";
+    throw toolnexusError("bad_input", `stateSecret: ${which}: give a string of 16+ characters, or a list of such (newest first, every entry a secret)`);
   }
+  if (!subtle) throw toolnexusError("bad_input", "stateSecret needs crypto.subtle (WebCrypto), which this host does not have");
   const keys = Promise.all(list.map((s) => subtle.importKey("raw", UTF8.encode(s), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"])));
-  const input = (label, state) => UTF8.encode(label + "\n" + JSON.stringify(state));
+  const input = (label, text) => UTF8.encode(label + "\n" + text);
   return {
     // A copy of `state` with its signature.
-    seal: async (label, state) => ({ ...state, signature: btoa(String.fromCharCode(...new Uint8Array(await subtle.sign("HMAC", (await keys)[0], input(label, state))))) }),
+    seal: async (label, state) => ({ ...state, signature: btoa(String.fromCharCode(...new Uint8Array(await subtle.sign("HMAC", (await keys)[0], input(label, canonical(state)))))) }),
     // `state` without its signature, or `bad_state`.
     async open(label, state, what) {
-      let signature, rest, mac;
+      let signature, rest, mac, texts;
       try {
         ({ signature, ...rest } = state);
         mac = Uint8Array.from(atob(signature), (c) => c.charCodeAt(0));
+        texts = [canonical(rest), JSON.stringify(rest)];
       } catch {}
-      for (const k of mac ? await keys : []) if (await subtle.verify("HMAC", k, mac, input(label, rest))) return rest;
+      for (const k of mac ? await keys : []) for (const t of texts) if (await subtle.verify("HMAC", k, mac, input(label, t))) return rest;
       throw toolnexusError("bad_state", `${what} has ${signature ? "a wrong" : "no"} signature (stateSecret is set)`);
     },
   };
@@ -487,7 +498,7 @@ export function chromeStorageStore(options) {
         await storage().set({ [key]: state });
       };
       const locks = globalThis.navigator?.locks;
-      await (locks ? locks.request(`toolnexus:${key}`, write) : write());
+      await (locks ? locks.request(`toolnexus:${key}`, write) : inTurn(chromeTurns, key, write));
     },
     async delete(id) {
       await storage().remove(prefix + idOf(id));
@@ -498,7 +509,8 @@ export function chromeStorageStore(options) {
 /**
  * A Workers KV namespace binding. KV is eventually consistent across locations and has no
  * compare-and-set: the store reads the stored revision back before each write and refuses a
- * stale one (`conflict`), which catches sequential misuse but not two writers racing in the same
+ * stale one (`conflict`), its saves of one id taking turns within the isolate, which catches
+ * sequential misuse and two writers in one isolate but not two isolates racing in the same
  * instant. Right for one conversation driven by one client at a time; for concurrent writers use
  * a Durable Object. `expirationTtl` (seconds, at least 60) is renewed on every save.
  */
@@ -516,15 +528,36 @@ export function kvStore(namespace, options) {
     async get(id) {
       return (await namespace.get(prefix + idOf(id), "json")) ?? undefined;
     },
+    // In turn per key within this isolate: two resumes served by one isolate then cannot both
+    // pass the check (the second's claim gets `conflict`); across isolates KV cannot say.
     async save(id, state) {
-      checkRevision(await namespace.get(prefix + idOf(id), "json"), state);
-      await namespace.put(prefix + idOf(id), JSON.stringify(state), expirationTtl ? { expirationTtl } : undefined);
+      const key = prefix + idOf(id);
+      await inTurn(kvTurns, key, async () => {
+        checkRevision(await namespace.get(key, "json"), state);
+        await namespace.put(key, JSON.stringify(state), expirationTtl ? { expirationTtl } : undefined);
+      });
     },
     async delete(id) {
       await namespace.delete(prefix + idOf(id));
     },
   };
 }
+
+// Runs `work` once every earlier `work` of the same key (in `turns`) has settled: a
+// read-check-write made atomic within this JS realm, for storage that has no lock of its own.
+function inTurn(turns, key, work) {
+  const run = (turns.get(key) ?? Promise.resolve()).then(work);
+  const tail = run.then(() => {}, () => {});
+  turns.set(key, tail);
+  tail.then(() => turns.get(key) === tail && turns.delete(key));
+  return run;
+}
+
+// The turns of chromeStorageStore's saves where there is no navigator.locks (one context's saves
+// only), and of kvStore's within an isolate: shared by every store made here, since a Worker
+// makes a new kvStore(env.KV) per request over the same binding.
+const chromeTurns = new Map();
+const kvTurns = new Map();
 
 function toolnexusError(code, message) {
   return new ToolnexusError(message, code);

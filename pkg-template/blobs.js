@@ -51,6 +51,9 @@ function knownOf(blobs) {
   return known;
 }
 
+// What `known` holds for a key whose stored blob was read back altered or missing: the next pack
+// of that text puts it again (see `unpack`).
+const ALTERED = Symbol("toolnexus.blobAltered");
 function remember(known, key, value) {
   known.delete(key);
   known.set(key, value);
@@ -90,9 +93,10 @@ function thresholdOf(options, who) {
 // Concurrent packs of one string share one put; a failed put is forgotten, so it is tried again.
 function ensure(blobs, known, key, text) {
   const had = known.get(key);
-  if (had) return had;
+  if (had && had !== ALTERED) return had;
   const done = (async () => {
-    if (blobs.has && (await storeCall("has", () => blobs.has(key))) === true) return;
+    // A blob this process found altered is put again without asking `has` (which would say yes).
+    if (had !== ALTERED && blobs.has && (await storeCall("has", () => blobs.has(key))) === true) return;
     await storeCall("put", () => blobs.put(key, text));
   })();
   remember(known, key, done);
@@ -186,10 +190,16 @@ async function unpack(value, refs, blobs, what) {
   const texts = new Map();
   await Promise.all([...new Set(entries.map(([, k]) => k))].map(async (key) => {
     const text = await storeCall("get", () => blobs.get(key));
-    if (text === undefined || text === null) throw fail("bad_state", `${what}: blob ${key} is missing from the blob store`);
-    if (typeof text !== "string" || (await blobKey(text)) !== key) throw fail("bad_state", `${what}: blob ${key} does not match its hash (altered)`);
+    if (text === undefined || text === null) {
+      remember(known, key, ALTERED);
+      throw fail("bad_state", `${what}: blob ${key} is missing from the blob store`);
+    }
+    if (typeof text !== "string" || (await blobKey(text)) !== key) {
+      remember(known, key, ALTERED);
+      throw fail("bad_state", `${what}: blob ${key} does not match its hash (altered)`);
+    }
     texts.set(key, text);
-    if (!known.has(key)) remember(known, key, Promise.resolve());
+    if (!known.has(key) || known.get(key) === ALTERED) remember(known, key, Promise.resolve());
   }));
   const map = new Map(entries);
   let used = 0;

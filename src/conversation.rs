@@ -72,10 +72,13 @@ pub async fn open(store: &dyn ConversationStore, id: &str) -> Result<Opened> {
         None => Ok(Opened { history: Vec::new(), revision: 0 }),
         Some((state, _)) if state.pending.is_some() => Err(Error::new(
             Code::ConversationHalted,
-            format!(
-                "conversation \"{id}\" is halted on request \"{}\": answer it with askWithAnswer, or discard it",
-                state.pending.map(|p| p.id).unwrap_or_default()
-            ),
+            match state.claimed {
+                Some(_) => format!("conversation \"{id}\" {}", claimed_text()),
+                None => format!(
+                    "conversation \"{id}\" is halted on request \"{}\": answer it with askWithAnswer, or discard it",
+                    state.pending.map(|p| p.id).unwrap_or_default()
+                ),
+            },
         )),
         Some((state, history)) => Ok(Opened { history, revision: state.revision }),
     }
@@ -106,6 +109,9 @@ pub struct Resumable {
     pub history: Vec<Message>,
     pub pending: Request,
     pub revision: u64,
+    /// For a stored conversation, the claim to save (at the next revision, through the store's
+    /// own check) before the answer runs anything: the stored state marked `claimed`.
+    pub claim: Option<ConversationState>,
 }
 
 /// Chooses what a resume continues from: the stored conversation `id` (when the call keeps
@@ -120,7 +126,7 @@ pub async fn resume(store: Option<&dyn ConversationStore>, id: Option<&str>, arg
         // An answer for a conversation that has moved on is a lost race (another context resumed
         // it first) or a replay: `conflict`, the code a losing save gets, so a host handles every
         // way of losing a race alike whatever the timing.
-        let Some(pending) = stored.pending else {
+        let Some(pending) = stored.pending.clone() else {
             return Err(Error::conflict(format!(
                 "conflict: conversation \"{id}\" is no longer halted (already resumed): there is nothing to answer"
             )));
@@ -131,11 +137,18 @@ pub async fn resume(store: Option<&dyn ConversationStore>, id: Option<&str>, arg
                 p.id, pending.id
             )));
         }
-        return Ok(Resumable { history, pending, revision: stored.revision });
+        // Another resume claimed it first (or claimed it and never finished): the loser of the
+        // race is told before anything of its own runs.
+        if stored.claimed.is_some() {
+            return Err(Error::conflict(format!("conflict: conversation \"{id}\" {}", claimed_text())));
+        }
+        let revision = stored.revision;
+        let claim = ConversationState { claimed: Some(pending.id.clone()), ..stored };
+        return Ok(Resumable { history, pending, revision, claim: Some(claim) });
     }
     if let Some(state) = args.state {
         let (history, pending) = halted_state(&state()?)?;
-        return Ok(Resumable { history, pending, revision: 0 });
+        return Ok(Resumable { history, pending, revision: 0, claim: None });
     }
     let pending = args.pending.ok_or_else(|| {
         Error::bad_input(if store.is_some() {
@@ -144,8 +157,18 @@ pub async fn resume(store: Option<&dyn ConversationStore>, id: Option<&str>, arg
             "runWithAnswer needs { history, pending } or a pending RunResult as state"
         })
     })?;
-    Ok(Resumable { history: (args.history)()?, pending, revision: 0 })
+    Ok(Resumable { history: (args.history)()?, pending, revision: 0, claim: None })
 }
+
+/// What a claimed conversation's refusal says: whose it is, and the way out of one left behind.
+fn claimed_text() -> &'static str {
+    "is being resumed by another call (its request was claimed; whether its tool ran is unknown if that call died): \
+     wait for it, or discard(id, { keepHistory: true }) to close the turn as interrupted"
+}
+
+/// The result a call of a claimed turn gets when the conversation is discarded with its history:
+/// the resume that claimed it may have run the tool, so neither "declined" nor a retry is true.
+const INTERRUPTED: &str = "interrupted: a resume of this call was claimed but never finished; the tool may or may not have run";
 
 /// Drops the conversation `id`. With `keep_history` a halted conversation is kept instead, its
 /// halted turn closed: every waiting call gets a declined result and the request is cleared, so
@@ -157,7 +180,10 @@ pub async fn discard(store: &dyn ConversationStore, id: &str, keep_history: bool
     let Some((state, mut transcript)) = load(store, id).await? else { return Ok(()) };
     let Some(pending) = state.pending else { return Ok(()) };
     if let Some(turn) = last_tool_turn(&transcript) {
-        let declined = declined(&pending).output;
+        let declined = match state.claimed {
+            Some(_) => INTERRUPTED.into(),
+            None => declined(&pending).output,
+        };
         // A loop, not an adapter chain: each chain collected is its own copy in the wasm.
         let mut outs = Vec::new();
         for (c, r) in turn.calls.iter().zip(&turn.results) {

@@ -5,8 +5,8 @@
 //! [`run`] once; the rules are here, where `cargo test` reaches them natively.
 
 use crate::conversation::{self, ConversationStore, Opened, ResumeArgs, ResumeOptions, Saver};
-use crate::driver::{drive, Env, Persist};
-use crate::error::Result;
+use crate::driver::{abortable, drive, Env, Persist};
+use crate::error::{Error, Result};
 use crate::message::Message;
 use crate::prelude::*;
 use crate::run::{LoopConfig, ResumeInput, Run, RunResult, Step};
@@ -62,22 +62,44 @@ pub async fn run(
 ) -> Result<RunResult> {
     // A failure while the run is being prepared (a store call settled by the abort) reports the
     // abort, as a failure of the run itself does.
-    let (run, step, id, revision) =
-        prepare(cfg, mode, kit, input, store).await.map_err(|e| env.abort.and_then(|a| a.aborted()).unwrap_or(e))?;
+    let aborted = |e| env.abort.and_then(|a| a.aborted()).unwrap_or(e);
+    let (run, step, id, revision, claim) = prepare(cfg, mode, kit, input, store).await.map_err(aborted)?;
     let saver = id.map(|id| Saver::new(store, id, revision));
+    // The claim goes through the store's own revision check before the answer runs anything:
+    // of two resumes of one halted conversation, the second gets `conflict` here, with nothing
+    // of its own run (docs/decisions/resume-claim.md). A state the caller holds is held in this
+    // realm for as long as its run lasts.
+    let _held = match (claim, &saver) {
+        (Claim::Store(claim), Some(saver)) => {
+            abortable(env.abort, saver.save(*claim)).await?;
+            None
+        }
+        (Claim::Realm(request), _) => Some(env.ids.hold(&request).ok_or_else(|| {
+            Error::conflict(format!(
+                "conflict: request \"{request}\" is being answered by another resume of the same state in this realm: \
+                 keep conversations in a store (askWithAnswer) to resume one exactly once across contexts"
+            ))
+        })?),
+        _ => None,
+    };
     let env = Env { persist: saver.as_ref().map(|s| s as &dyn Persist), ..*env };
     drive(run, step, &env).await
 }
 
-/// The run and its first step, the conversation id its saves go to (when it keeps one), and the
-/// stored revision those saves continue from.
-async fn prepare(
-    cfg: &LoopConfig,
-    mode: Mode,
-    kit: Toolkit,
-    input: Input<'_>,
-    store: &dyn ConversationStore,
-) -> Result<(Run, Step, Option<String>, u64)> {
+/// What a prepared operation claims before it runs: a stored resume's claimed state (saved
+/// through the store's check), a caller-held state's request id (held in this realm), or nothing
+/// (a prompt).
+enum Claim {
+    Store(Box<crate::state::ConversationState>),
+    Realm(String),
+    None,
+}
+
+/// What a prepared operation runs: the run and its first step, the conversation id its saves go
+/// to (when it keeps one), the stored revision those saves continue from, and its claim.
+type Prepared = (Run, Step, Option<String>, u64, Claim);
+
+async fn prepare(cfg: &LoopConfig, mode: Mode, kit: Toolkit, input: Input<'_>, store: &dyn ConversationStore) -> Result<Prepared> {
     match input {
         Input::Prompt { prompt, id, history } => {
             let id = id.filter(|_| mode.uses_store());
@@ -86,7 +108,7 @@ async fn prepare(
                 None => Opened { history: conversation::history_from_json(&history()?)?, revision: 0 },
             };
             let (run, step) = Run::start(cfg.clone(), kit, opened.history, prompt)?;
-            Ok((run, step, id, opened.revision))
+            Ok((run, step, id, opened.revision, Claim::None))
         }
         Input::Resume(o) => {
             let given = o.state.is_some();
@@ -95,8 +117,13 @@ async fn prepare(
             let history = || conversation::history_from_json(&o.history);
             let args = ResumeArgs { pending: o.pending, state: given.then_some(&state as _), history: &history };
             let r = conversation::resume(mode.uses_store().then_some(store), o.id.as_deref(), args).await?;
+            let request = r.pending.id.clone();
             let (run, step) = Run::resume(cfg.clone(), kit, ResumeInput { history: r.history, pending: r.pending, answer: o.answer })?;
-            Ok((run, step, o.id, r.revision))
+            let claim = match r.claim {
+                Some(c) => Claim::Store(Box::new(c)),
+                None => Claim::Realm(request),
+            };
+            Ok((run, step, o.id, r.revision, claim))
         }
     }
 }

@@ -34,6 +34,11 @@ pub struct ConversationState {
     /// Absent (0) in documents written before revisions existed.
     #[serde(default)]
     pub revision: u64,
+    /// Set while a resume runs: the id of the request a resume claimed (saved, at the next
+    /// revision, before the answer runs anything). A claimed conversation cannot be resumed
+    /// again; `discard` is the way out of a claim a crash left behind (docs/decisions/resume-claim.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claimed: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -62,6 +67,7 @@ impl ConversationState {
             pending,
             outstanding,
             revision: 0,
+            claimed: None,
         }
     }
 
@@ -89,6 +95,7 @@ impl ConversationState {
             },
             outstanding,
             revision: o.get("revision").and_then(Value::as_u64).unwrap_or(0),
+            claimed: json::opt_str(o, "claimed", what)?,
         })
     }
 
@@ -123,6 +130,10 @@ impl ConversationState {
         }
         json::write_key(&mut out, "revision");
         json::write_u64(&mut out, self.revision);
+        if let Some(c) = &self.claimed {
+            json::write_key(&mut out, "claimed");
+            json::write_str(&mut out, c);
+        }
         out.push('}');
         out
     }
@@ -236,6 +247,10 @@ mod tests {
         s.pending = Some(Request { id: "p".into(), kind: "tool_call".into(), ..Request::default() });
         s.outstanding = vec![Outstanding { id: "c".into(), name: "n\"".into() }];
         assert_eq!(s.to_json(), serde_json::to_string(&s).unwrap());
+        s.claimed = Some("p".into());
+        assert_eq!(s.to_json(), serde_json::to_string(&s).unwrap());
+        let back = ConversationState::from_json(&serde_json::from_str(&s.to_json()).unwrap()).unwrap();
+        assert_eq!(back, s, "a claim survives the store");
     }
 
     #[test]

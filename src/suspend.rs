@@ -158,16 +158,42 @@ impl RelayResult {
 pub struct IdGen {
     clock: Box<dyn Fn() -> u64>,
     seq: Cell<u64>,
+    /// The requests being answered here without a store (`IdGen::hold`).
+    answering: core::cell::RefCell<Vec<String>>,
 }
 
 impl IdGen {
     pub fn new(clock: Box<dyn Fn() -> u64>) -> Self {
-        IdGen { clock, seq: Cell::new(0) }
+        IdGen { clock, seq: Cell::new(0), answering: Default::default() }
+    }
+
+    /// Holds request `id` for one resume of a state the caller holds, until the returned guard
+    /// is dropped (the run ended); `None` while another resume of it holds it. The edge keeps one
+    /// `IdGen` per realm, so this is the in-realm guard of docs/decisions/resume-claim.md.
+    pub fn hold(&self, id: &str) -> Option<Held<'_>> {
+        let mut answering = self.answering.borrow_mut();
+        if answering.iter().any(|a| a == id) {
+            return None;
+        }
+        answering.push(id.into());
+        Some(Held { ids: self, id: id.into() })
     }
     pub fn next(&self) -> String {
         let n = self.seq.get() + 1;
         self.seq.set(n);
         format!("pnd-{}-{}", base36((self.clock)()), json::num(n))
+    }
+}
+
+/// A request held by [`IdGen::hold`]; dropping it lets the request be answered again.
+pub struct Held<'a> {
+    ids: &'a IdGen,
+    id: String,
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.ids.answering.borrow_mut().retain(|a| *a != self.id);
     }
 }
 

@@ -60,9 +60,14 @@ export interface WorkflowRunOptions {
   /**
    * Keep long strings of tool results (images, long outputs) in this blob store: each tool step
    * then keeps `sha256:` keys, not the bytes. Answers packed with `packState(answer, blobs)` are
-   * unpacked (and checked) when their event arrives.
+   * unpacked (and checked) when their event arrives. Every read is checked first in a step
+   * (`read <callId>`, `read tool <name> <callId>`) retried by `readStep`: a blob that never
+   * shows (or shows altered) declines the answer, or gives the model an error saying the tool's
+   * result was lost; the instance goes on either way.
    */
   blobs?: BlobStore;
+  /** The blob-read steps' policy. Default: 6 retries, 1 s exponential backoff, 1 minute timeout. */
+  readStep?: WorkflowStepConfig;
   /** Keep `messages` in the result (a Workflow's output is capped at 1 MiB; default false). */
   keepMessages?: boolean;
 }

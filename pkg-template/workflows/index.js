@@ -22,6 +22,11 @@ const RETRYABLE = [429, 500, 502, 503, 504, 529];
 
 /** The model step's policy when none is given: Workflows retries, ours stay off. */
 const MODEL_STEP = { retries: { limit: 5, delay: "2 seconds", backoff: "exponential" }, timeout: "5 minutes" };
+/**
+ * A blob read's policy (`readStep`): a packed answer or tool result names blobs that KV may not
+ * show yet in this location (eventual consistency), so the read is a step Workflows retries.
+ */
+const READ_STEP = { retries: { limit: 6, delay: "1 second", backoff: "exponential" }, timeout: "1 minute" };
 /** A tool's throw is its result (the model reads it), never retried: a tool may not be idempotent. */
 const TOOL_STEP = { retries: { limit: 0, delay: 0 }, timeout: "10 minutes" };
 
@@ -42,6 +47,7 @@ export async function runInWorkflow(step, options) {
   const { client: c = {}, tools = [], prompt, history, waitTimeout = "7 days", onSuspend, onResolve, keepMessages, blobs } = o;
   const modelStep = o.modelStep ?? MODEL_STEP;
   const toolStep = o.toolStep ?? TOOL_STEP;
+  const read = readerOf(step, o.readStep ?? READ_STEP);
   if (c === null || typeof c !== "object") throw bad("runInWorkflow: `client` must be createClient's options");
   // What the Workflow takes over: its waits are the run's waits, and a deadline over a run that
   // waits days would end it (each step has its own timeout: modelStep, toolStep, waitTimeout).
@@ -93,9 +99,10 @@ export async function runInWorkflow(step, options) {
       let answer;
       try {
         const ev = await step.waitForEvent(short(`wait ${name}`), { type: suspension.event, timeout: waitTimeout });
-        // An answer packed by `packState` (a screenshot in a blob store) is unpacked and checked.
-        const p = blobs && ev?.payload?.blobs ? await unpackState(ev.payload, blobs) : ev?.payload;
-        answer = answerOf(p, pending.id);
+        // An answer packed by `packState` (a screenshot in a blob store) is unpacked and checked,
+        // in a retried step; blobs that never come (or come altered) decline the call.
+        const p = blobs && ev?.payload?.blobs ? await read(`read ${name}`, () => unpackState(ev.payload, blobs)) : ev?.payload;
+        answer = p === UNREADABLE ? { id: pending.id, ok: false, reason: "invalid answer event (its blobs could not be read from the blob store)" } : answerOf(p, pending.id);
       } catch (e) {
         if (!isTimeout(e)) throw e;
         answer = { id: pending.id, ok: false, reason: "expired" };
@@ -106,7 +113,7 @@ export async function runInWorkflow(step, options) {
   });
   try {
     const seen = new Map();
-    const toolkit = tools.map((t) => stepTool(t, step, toolStep, seen, blobs));
+    const toolkit = tools.map((t) => stepTool(t, step, toolStep, seen, blobs, read));
     const result = await client.run(prompt, { toolkit: { tools: toolkit }, history });
     /** @type {Record<string, unknown>} */
     const out = {};
@@ -122,7 +129,7 @@ export async function runInWorkflow(step, options) {
 // so a replay sees the same failure without running the tool. With `blobs`, the step keeps its
 // result's long strings (an image, a long output) as `sha256:` keys into the blob store, and the
 // loop gets them back, checked. A relay tool (no `run`) is as is.
-function stepTool(tool, step, config, seen, blobs) {
+function stepTool(tool, step, config, seen, blobs, read) {
   const run = tool?.run;
   if (typeof run !== "function") return tool;
   return {
@@ -139,8 +146,41 @@ function stepTool(tool, step, config, seen, blobs) {
         return blobs ? { packed: await packValue(value, blobs) } : { value };
       });
       if ("error" in r) throw new Error(r.error);
-      return "packed" in r ? unpackValue(r.packed, blobs) : r.value;
+      if (!("packed" in r)) return r.value;
+      const v = await read(short(`read tool ${tool.name} ${name}`), () => unpackValue(r.packed, blobs));
+      // The tool ran, its result is lost: the model is told so, and it is not run again.
+      if (v === UNREADABLE) throw new Error(`the result of ${tool.name} was kept in the blob store and could not be read back (missing or altered); the tool is not run again`);
+      return v;
     },
+  };
+}
+
+// What a blob read that never succeeded gives (the caller declines, or reports, instead).
+const UNREADABLE = Symbol("unreadable");
+
+// `read(name, unpack)`: what `unpack` gives, read in this run (a blob's text is not kept in the
+// Workflow's state, capped at 1 MiB) once the step `name` found every blob there and intact; the
+// step throws until then, so Workflows retries it with `config` (KV shows a new key in another
+// location within about a minute). A read that still fails gives UNREADABLE, never a throw that
+// would end the instance.
+// Only a blob not there yet, or a store that failed, is worth another try: a payload or blob that
+// is wrong stays wrong, and the step says so at once (false).
+function readerOf(step, config) {
+  return async (/** @type {string} */ name, /** @type {() => Promise<any>} */ unpack) => {
+    try {
+      const ok = await step.do(name, config, async () => {
+        try {
+          await unpack();
+          return true;
+        } catch (e) {
+          if (e?.code === "store" || / is missing /.test(e?.message)) throw e;
+          return false;
+        }
+      });
+      return ok ? await unpack() : UNREADABLE;
+    } catch {
+      return UNREADABLE;
+    }
   };
 }
 

@@ -4,7 +4,12 @@
 // with a signal made as a run's, a wait is `guard`ed as a run's, and what fails here is host.js's
 // ToolnexusError. What fails is settled into values for the Rust side, never a throw through
 // Rust frames.
-import { abortState, callModel, guard, messageOf, runOptions, toolnexusError } from "./host.js";
+import { abortState, callModel, guard, runOptions, toolnexusError } from "./host.js";
+
+// What a throw of the host's `token` callback becomes: a fixed text, never its message, which may
+// hold a secret (a refresh token, a keychain path) and would reach the model as the call's result.
+// The host sees its own error where it throws it: log it inside `token()`.
+export const TOKEN_THREW = "it threw (its message is not passed on: it may hold a secret; log it inside token())";
 
 // The options of `mcpTools` (or of another source, named by `what`): [JSON text of the data
 // fields, fetch, token]. Throws a refusal's text.
@@ -45,7 +50,7 @@ export async function mcpSend(f, token, who, url, head, body, signal, max) {
       t = await guard(token.call(undefined, JSON.parse(who)), signal);
     } catch (e) {
       if (abortState(signal)) throw e;
-      throw toolnexusError(messageOf(e), "host_callback");
+      throw toolnexusError(TOKEN_THREW, "host_callback");
     }
     if (typeof t !== "string") t = "";
     // fetch's own refusal would quote the token in its message; this one never does.

@@ -2,7 +2,8 @@
 // The host's side of an MCP authorization request (src/wasm/mcp_auth.rs): randomness and SHA-256
 // from WebCrypto, present in pages, extension service workers, Workers and Node 20+, and the
 // hand-over of a checked code to the host's `token` callback.
-import { abortState, guard, messageOf, toolnexusError } from "./host.js";
+import { abortState, guard, toolnexusError } from "./host.js";
+import { TOKEN_THREW } from "./mcp.js";
 
 // `n` random bytes, or undefined without crypto.getRandomValues.
 export function mcpRandom(n) {
@@ -27,6 +28,6 @@ export async function mcpGrant(token, who, grant, signal) {
     await guard(token.call(undefined, { ...JSON.parse(who), grant: JSON.parse(grant) }), signal);
   } catch (e) {
     if (abortState(signal)) throw e;
-    throw toolnexusError(messageOf(e), "host_callback");
+    throw toolnexusError(TOKEN_THREW, "host_callback");
   }
 }

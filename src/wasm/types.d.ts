@@ -429,6 +429,12 @@ export interface ConversationState {
   outstanding?: { id: string; name: string }[];
   /** Raised by one on every save; a checking store refuses anything but stored + 1 (`conflict`). */
   revision: number;
+  /**
+   * The id of the request a resume claimed, saved before that resume ran anything: a second
+   * resume gets `conflict`. Left behind by a resume that died, it stays until
+   * `discard(id, { keepHistory: true })` closes the turn as interrupted (docs/decisions/resume-claim.md).
+   */
+  claimed?: string;
   /** With `stateSecret`, as the store holds it (a client's store reads it back without). */
   signature?: string;
 }

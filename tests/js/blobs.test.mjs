@@ -166,6 +166,31 @@ test("a missing or altered blob, an altered reference or map: bad_state", async 
   assert.deepEqual(await unpackState(packed, blobs), { revision: 1, a: big, b: "short" }, "the untouched one still loads");
 });
 
+test("a blob read back altered or missing is put again by the next save of its text, even where has() says it is there", async () => {
+  const map = new Map();
+  const puts = [];
+  const blobs = { get: async (k) => map.get(k), put: async (k, v) => void (puts.push(k), map.set(k, v)), has: async (k) => map.has(k) };
+  const big = "z".repeat(5000);
+  const state = { revision: 1, a: big };
+  const packed = await packState(state, blobs);
+  const key = packed.a;
+  assert.equal(puts.length, 1);
+  await packState(state, blobs);
+  assert.equal(puts.length, 1, "known: not put again");
+  map.set(key, big.slice(1)); // corrupted in storage
+  await assert.rejects(unpackState(packed, blobs), (e) => e.code === "bad_state" && /does not match its hash/.test(e.message));
+  await packState(state, blobs);
+  assert.equal(puts.length, 2, "the next save of the text puts it again");
+  assert.deepEqual(await unpackState(packed, blobs), state, "and it reads back");
+  map.delete(key); // lost from storage
+  await assert.rejects(unpackState(packed, blobs), /is missing/);
+  await packState(state, blobs);
+  assert.equal(puts.length, 3);
+  assert.deepEqual(await unpackState(packed, blobs), state);
+  await packState(state, blobs);
+  assert.equal(puts.length, 3, "known again once read back intact");
+});
+
 test("bad arguments are bad_input, a failing store is store", async () => {
   for (const b of [undefined, null, {}, { get() {} }, { get() {}, put() {}, has: 1 }]) {
     await assert.rejects(packState({}, b), code("bad_input"));

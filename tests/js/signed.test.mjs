@@ -116,6 +116,40 @@ test("secrets that are too short, empty, absent or not strings are refused, neve
   }
 });
 
+test("a secret list with a hole or a non-string entry is refused at createClient, naming the entry; a proper list verifies the old key", async () => {
+  const m = scripted(DONE);
+  // eslint-disable-next-line no-sparse-arrays
+  for (const [stateSecret, which] of [[[SECRET, , OLD], /entry 1 of the list is missing/], [[SECRET, undefined], /entry 1 .*missing/], [[SECRET, { toString: () => OLD }], /entry 1 .*not a string/], [[], /the list is empty/]]) {
+    assert.throws(() => createClient(opts(m, { stateSecret })), (e) => e instanceof ToolnexusError && e.code === "bad_input" && which.test(e.message) && /newest first/.test(e.message), String(which));
+  }
+  const [r] = await resume(await halted(OLD), [SECRET, OLD]);
+  assert.equal(r.status, "done", "signed with OLD, verified by the proper list");
+});
+
+/** The state with every object's keys in the order Postgres `jsonb` gives them back (shorter first, then bytewise). */
+function jsonbOrder(v) {
+  if (Array.isArray(v)) return v.map(jsonbOrder);
+  if (v === null || typeof v !== "object") return v;
+  const keys = Object.keys(v).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(keys.map((k) => [k, jsonbOrder(v[k])]));
+}
+
+test("a signed state whose keys a store reordered (Postgres jsonb) still resumes; one signed the old way (JSON.stringify's order) still verifies", async () => {
+  const state = await halted(SECRET);
+  const reordered = jsonbOrder(state);
+  assert.notEqual(JSON.stringify(reordered), JSON.stringify(state), "the order really changed");
+  const [r] = await resume(reordered, SECRET);
+  assert.equal(r.status, "done", r.message);
+  // A state signed before signatures were over sorted keys: the MAC of `run\n` + JSON.stringify.
+  const { signature, ...rest } = await halted();
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode("run\n" + JSON.stringify(rest))));
+  assert.equal(signature, undefined);
+  const legacy = { ...rest, signature: btoa(String.fromCharCode(...mac)) };
+  assert.equal((await resume(legacy, SECRET))[0].status, "done", "the old signature verifies");
+  refused(await resume({ ...legacy, text: "edited" }, SECRET), /wrong signature/);
+});
+
 /** In-memory stand-ins for chrome.storage.local and a KV namespace, with their raw contents. */
 function fakeChrome() {
   const data = {};
@@ -193,7 +227,7 @@ for (const [name, make] of [["memoryStore", fakeMemory], ["chromeStorageStore", 
     const [done, calls] = await attempt();
     assert.equal(done.text, "lookup: found mug\nclick: clicked");
     assert.equal(calls, 1);
-    assert.equal(raw("c1").revision, stored.revision + 1);
+    assert.equal(raw("c1").revision, stored.revision + 2, "the claim, then the turn");
     assert.match(raw("c1").signature, /^[A-Za-z0-9+/]{43}=$/);
     assert.notEqual(raw("c1").signature, stored.signature);
   });
@@ -211,7 +245,7 @@ test("stores: a conversation halts, resumes and continues across clients, every 
   assert.match(raw("k").signature, /^[A-Za-z0-9+/]{43}=$/);
   const again = await c2.ask("and now?", { toolkit: kit(), id: "k" });
   assert.equal(again.status, "done");
-  assert.equal(raw("k").revision, 3);
+  assert.equal(raw("k").revision, 4, "the halt, the claim, the answered turn, the next prompt");
   // a client with another secret cannot read it
   const e = await createClient(opts(scripted(DONE), { stateSecret: OLD, store })).ask("hi", { id: "k" }).catch((e) => e);
   refused([e, 0], /wrong signature/);

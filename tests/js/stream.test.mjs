@@ -209,7 +209,7 @@ test("two clients resuming one halted conversation at once: exactly one wins, th
   assert.equal(lost.length, 1);
   assert.equal(lost[0].reason.code, "conflict");
   const after = await store.get("race");
-  assert.equal(after.revision, saved.revision + 1, "one save, by the winner");
+  assert.equal(after.revision, saved.revision + 2, "two saves, by the winner: its claim, then its turn");
   assert.equal(after.pending, undefined);
   const answers = JSON.stringify(after.messages).match(/clicked #buy/g) ?? [];
   assert.equal(answers.length, 2, "the relay answer once in the transcript, once in the final text");

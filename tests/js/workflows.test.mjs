@@ -9,6 +9,7 @@ import { defineTool, relayTool } from "toolnexus-wasm";
 import { answerEvent, eventType, runInWorkflow } from "toolnexus-wasm/workflows";
 import { respond } from "../../demo/scripted-logic.mjs";
 import { instance, parkedBy } from "./workflow-engine.mjs";
+import { memoryBlobs, packState } from "toolnexus-wasm/blobs";
 
 // The scripted model as the client's fetch (no network): `#mixed` calls lookup_price and the
 // relay tool click, then sums up the results.
@@ -189,4 +190,59 @@ test("workflows: keepMessages hands the transcript on, and the next instance goe
   const second = (await instance((step) => runInWorkflow(step, { client, prompt: "#hello second", history: first.messages })).replay()).done;
   assert.equal(second.status, "done");
   assert.deepEqual(bodies[1].messages.filter((m) => m.role === "user").map((m) => m.content), ["#hello first", "#hello second"]);
+});
+
+// Blob reads happen in retried steps (docs/decisions/attack-findings.md): a blob store whose
+// `get` misses the first `lag` reads of each key (KV's eventual consistency), or every read.
+function laggingBlobs(lag) {
+  const inner = memoryBlobs();
+  const misses = new Map();
+  return {
+    put: inner.put,
+    has: inner.has,
+    async get(key) {
+      const n = misses.get(key) ?? 0;
+      misses.set(key, n + 1);
+      return n < lag ? undefined : inner.get(key);
+    },
+  };
+}
+
+const LONG = "clicked #buy " + "x".repeat(3000);
+const READ = { retries: { limit: 3, delay: 0 }, timeout: "1 minute" };
+
+test("workflows: a packed answer whose blob is not visible yet is read in a retried step; one never there declines, the instance goes on", async () => {
+  for (const [lag, seen] of [[2, true], [Infinity, false]]) {
+    const counter = { calls: 0 }, opened = [], runs = [], blobs = laggingBlobs(lag);
+    const wf = parkedBy(instance(agent({ counter, opened, runs, extra: { blobs, readStep: READ } })));
+    assert.deepEqual(await wf.replay(), { parked: true });
+    const s = opened[0];
+    wf.send(answerEvent(s, await packState({ ok: true, data: { output: LONG } }, blobs)));
+    const { done } = await wf.replay();
+    assert.equal(done?.status, "done", `lag ${lag}: the instance finished`);
+    assert.ok(wf.log.includes(`read ${s.callId}`), "the read is a step");
+    assert.equal(done.text.includes(LONG), seen, `lag ${lag}: ${done.text.slice(0, 200)}`);
+    if (!seen) assert.match(done.text, /declined\/expired|blob store/, "declined, saying why");
+    assert.deepEqual(runs, ["red mug"]);
+  }
+});
+
+test("workflows: a tool result kept in the blob store is read back in a retried step; one lost tells the model, the tool runs once", async () => {
+  for (const [lag, seen] of [[2, true], [Infinity, false]]) {
+    const counter = { calls: 0 }, opened = [], runs = [], blobs = laggingBlobs(lag);
+    const lookup = defineTool({ name: "lookup_price", description: "price", run: async ({ item }) => (runs.push(item), `$3 for ${item} ` + "y".repeat(3000)) });
+    const click = relayTool("click", "click", { type: "object" });
+    const wf = parkedBy(instance((step) => runInWorkflow(step, {
+      client: { style: "openai", baseUrl: BASE.openai, model: "m", apiKey: "k", fetch: scriptedFetch(counter) },
+      tools: [lookup, click], prompt: "#mixed buy the red mug", onSuspend: (x) => void opened.push(x), blobs, readStep: READ, keepMessages: true,
+    })));
+    assert.deepEqual(await wf.replay(), { parked: true });
+    wf.send(answerEvent(opened[0], { ok: true, data: { output: "clicked" } }));
+    const { done } = await wf.replay();
+    assert.equal(done?.status, "done");
+    const result = done.toolCalls.find((c) => c.name === "lookup_price");
+    assert.equal(result.output.includes("y".repeat(3000)), seen, `lag ${lag}: ${result.output.slice(0, 120)}`);
+    if (!seen) assert.match(result.output, /could not be read back .*not run again/);
+    assert.deepEqual(runs, ["red mug"], "the tool ran once");
+  }
 });

@@ -141,14 +141,15 @@ test("a token the server still refuses after the answer is an error result, not 
   await tools.close();
 });
 
-test("a token callback that throws is an error result naming the server", async () => {
+test("a token callback that throws is an error result naming the server, never its message (it may hold a secret)", async () => {
   const s = await bearerServer();
   s.tokens.add("tok-SECRET-x");
   let fail = false;
   const tools = await mcpTools({ server: "secure", url: s.url, token: () => { if (fail) throw new Error("keychain locked"); return "tok-SECRET-x"; } });
   fail = true;
   const r = await tools.find((t) => t.name === "secure_echo").run({ text: "x" }, {});
-  assert.deepEqual(r, { output: "MCP server secure: the token callback failed: keychain locked", isError: true, metadata: { server: "secure" } });
+  const output = "MCP server secure: the token callback failed: it threw (its message is not passed on: it may hold a secret; log it inside token())";
+  assert.deepEqual(r, { output, isError: true, metadata: { server: "secure" } });
 });
 
 // ---- Authorization the 2026-07-28 way: discovery, a ready authorization URL, the answer checked ----

@@ -46,7 +46,7 @@ test("two concurrent resumes through a Durable Object: one wins, one conflict, o
     const loser = a.status === 409 ? a : b;
     assert.equal(loser.body.error.code, "conflict");
     const after = await (await mf.dispatchFetch("http://w/state?id=d1")).json();
-    assert.equal(after.revision, state.revision + 1);
+    assert.equal(after.revision, state.revision + 2, "the claim, then the turn");
     assert.equal(after.pending, undefined);
     const text = JSON.stringify(after.messages);
     const winner = a.status === 200 ? "A" : "B";

@@ -26,7 +26,7 @@ pub fn suspension(server: &str, result: &Value, ids: &IdGen) -> Request {
     let requests = result.get("inputRequests").filter(|r| r.is_object()).cloned().unwrap_or_else(|| Value::Object(Map::new()));
     let all = requests.as_object().map(|o| o.iter().collect::<Vec<_>>()).unwrap_or_default();
     let mut messages = Vec::new();
-    let mut url = None;
+    let (mut url, mut refused) = (None, false);
     for (_, r) in &all {
         let p = r.get("params");
         if let Some(m) = p.and_then(|p| p.get("message")).and_then(Value::as_str).filter(|m| !m.is_empty()) {
@@ -34,14 +34,21 @@ pub fn suspension(server: &str, result: &Value, ids: &IdGen) -> Request {
         }
         let is_url = p.and_then(|p| p.get("mode")).and_then(Value::as_str) == Some("url");
         if url.is_none() && is_url {
-            url = p.and_then(|p| p.get("url")).and_then(Value::as_str).map(str::to_string);
+            // `url` is what a host shows as a link: only an https one (http on loopback), as
+            // for an authorization URL; a `javascript:` or `data:` one never becomes a link.
+            let given = p.and_then(|p| p.get("url")).and_then(Value::as_str);
+            refused |= given.is_some_and(|u| !super::auth::visitable(u));
+            url = given.filter(|u| super::auth::visitable(u)).map(str::to_string);
         }
     }
-    let prompt = if messages.is_empty() {
+    let mut prompt = if messages.is_empty() {
         json::join(&["MCP server ", server, " needs input to continue"], "")
     } else {
         json::join(&messages, "\n")
     };
+    if refused && url.is_none() {
+        prompt.push_str("\n(the server's link is not an https URL and is not shown)");
+    }
     let keys: Vec<Value> = all.iter().map(|(k, _)| Value::String((*k).clone())).collect();
     let mut material = vec![("keys", Value::Array(keys))];
     if let Some(s) = result.get("requestState") {

@@ -239,6 +239,21 @@ fn a_url_mode_request_sets_the_url_and_a_refusal_declines_or_cancels() {
 }
 
 #[test]
+fn a_url_mode_link_that_is_not_https_is_never_surfaced() {
+    for bad in ["javascript:alert(document.cookie)", " JavaScript:x", "data:text/html,<b>x", "http://evil.example/", "file:///etc/passwd"] {
+        let link = json!({"message": "Open this", "url": bad, "mode": "url"});
+        let c = client(vec![asks(0, "link", link, None)], Some(REVISION));
+        let req = suspended(block_on(c.call("connect", json!({}), None, &ids())));
+        assert_eq!(req.url, None, "{bad}");
+        assert_eq!(req.prompt, "Open this\n(the server's link is not an https URL and is not shown)", "{bad}");
+        assert!(!req.prompt.contains(bad.trim()), "{bad}");
+    }
+    let local = json!({"message": "Open this", "url": "http://127.0.0.1:8080/link", "mode": "url"});
+    let c = client(vec![asks(0, "link", local, None)], Some(REVISION));
+    assert_eq!(suspended(block_on(c.call("connect", json!({}), None, &ids()))).url.as_deref(), Some("http://127.0.0.1:8080/link"));
+}
+
+#[test]
 fn an_answer_that_cannot_be_sent_is_an_error_result_and_nothing_is_sent() {
     let c = client(vec![asks(0, "k", json!({"message": "?"}), Some("st"))], Some(REVISION));
     let req = suspended(block_on(c.call("t", json!({}), None, &ids())));
