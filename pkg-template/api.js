@@ -456,6 +456,7 @@ export function memoryStore() {
         text = JSON.stringify(state);
       } catch {}
       if (typeof text !== "string") throw toolnexusError("bad_input", "a conversation state must be JSON data");
+      if (!isLoaded()) await whenLoaded(); // the revision rule is the core's (a store made at a service worker's top level)
       checkRevision(docs.has(id) ? JSON.parse(docs.get(id)) : undefined, state);
       docs.set(id, text);
     },
@@ -494,6 +495,7 @@ export function chromeStorageStore(options) {
     async save(id, state) {
       const key = prefix + idOf(id);
       const write = async () => {
+        if (!isLoaded()) await whenLoaded();
         checkRevision((await storage().get(key))[key], state);
         await storage().set({ [key]: state });
       };
@@ -533,6 +535,7 @@ export function kvStore(namespace, options) {
     async save(id, state) {
       const key = prefix + idOf(id);
       await inTurn(kvTurns, key, async () => {
+        if (!isLoaded()) await whenLoaded();
         checkRevision(await namespace.get(key, "json"), state);
         await namespace.put(key, JSON.stringify(state), expirationTtl ? { expirationTtl } : undefined);
       });

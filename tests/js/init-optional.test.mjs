@@ -97,7 +97,10 @@ test("a failed load names the fix (a CSP refusal: 'wasm-unsafe-eval' and the man
     assert.ok(e.cause instanceof WebAssembly.CompileError);
     return true;
   });
+  // A store made before the load loads the module for its revision check (not the glue's TypeError).
+  await assert.rejects(memoryStore().save("c", { schemaVersion: 2, style: "openai", messages: [], revision: 1 }), (e) => e.code === "bad_state" && /wasm-unsafe-eval/.test(e.message));
   refuse = false;
+  await memoryStore().save("c", { schemaVersion: 2, style: "openai", messages: [], revision: 1 });
   const r = await firstClient.run("hi");
   assert.equal(r.status, "done");
 });
