@@ -115,7 +115,7 @@ test("a client made at module level answers style/model/store at once and runs, 
   assert.equal(r.status, "done");
   assert.equal(r.text, "lookup_price: $12.50 for blue mug");
   assert.deepEqual(lookups, ["blue mug"]);
-  assert.equal(wasmFetches.length, 2, "the refused load and the one that worked; no load since");
+  assert.equal(wasmFetches.length, 3, "the two refused loads and the one that worked; no load since");
   // Once bound, the toolkit's tools are the declarations as made after the load.
   assert.equal(toolkit.tools.find((t) => t.name === "click").source, "relay");
 });
