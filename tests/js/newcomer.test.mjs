@@ -1,7 +1,10 @@
 // The newcomer-mistake table (../shared/design/newcomer-review.md §2) as a test: one row per
 // mistake a new user makes, with the exact `code` and message they get. Rows that were already
 // right are kept right; the rest name the fix now. Provider replies come from an in-process fetch
-// (./scripted-fetch.mjs); nothing leaves the process.
+// (./scripted-fetch.mjs); nothing leaves the process. The rows only a browser meets, in a process
+// where the wasm is not loaded yet (tools declared at a service worker's top level, a call before
+// `init()`, a CSP without 'wasm-unsafe-eval'), are in ./init-optional.test.mjs, and the README's
+// service worker, declared at module level, runs in Chromium in tests/extension/side-panel.test.mjs.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { createClient, createToolkit, defineTool, relayTool, relayAnswer } from "toolnexus-wasm";
