@@ -4,7 +4,8 @@
 # `toolnexus-wasm/workflows` in pkg/) into www/api/, which the www page links to; the package
 # README is its front page. Needs a built pkg/ (./scripts/build.sh) and the test tooling
 # (./scripts/setup.sh --test installs TypeDoc in tests/bundlers). A TypeDoc warning
-# (a type the reference names but cannot show, a broken link) fails it.
+# (a type the reference names but cannot show, a broken link) fails it. Source links point at
+# the repository of package.json, whatever remote (if any) this clone has.
 #   OUT=dir ./scripts/apidocs.sh     # into another directory
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,5 +25,6 @@ node -e '
 ' "${entries[@]}"
 version=$(node -p 'require("./pkg/package.json").version')
 "$typedoc" --tsconfig target/apidocs/tsconfig.json --entryPoints "${entries[@]}" --readme pkg/README.md \
-  --name "toolnexus-wasm $version" --out "$out" --treatWarningsAsErrors --logLevel Warn
+  --name "toolnexus-wasm $version" --out "$out" --treatWarningsAsErrors --logLevel Warn \
+  --sourceLinkTemplate "https://github.com/toolnexus/toolnexus-wasm/blob/{gitRevision}/{path}#L{line}"
 echo "API reference: $out/index.html ($(find "$out" -name '*.html' | wc -l) pages)"
