@@ -195,7 +195,7 @@ test("a key the provider refuses shows as an error, with Anthropic's browser hea
   await page.dispatchEvent("#apiKey", "change");
   assert.match(await page.textContent("#badge"), /^anthropic · claude/);
   await ask(page, "hello", "error");
-  assert.match((await texts(page, "error")).join(), /provider_http: LLM 401 · The provider refused the API key/);
+  assert.match((await texts(page, "error")).join(), /provider_http: LLM 401: check apiKey: the provider did not accept it \(the provider.s reply is withheld: it can echo a key\) · The provider refused the API key/);
   assert.equal(seen.length, 1, "a 401 is not retried");
   assert.equal(seen[0]["anthropic-dangerous-direct-browser-access"], "true");
   assert.equal(seen[0]["x-api-key"], "sk-ant-not-a-real-key");

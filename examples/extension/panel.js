@@ -79,7 +79,7 @@ function onMessage(msg) {
   if (msg.type === "relay-result") add("tool", `✓ ${msg.call.name}: ${msg.result?.output ?? ""}${msg.result?.isError ? " (error)" : ""}`);
   if (msg.type === "error") {
     // A refused key's body is not in the error (it may echo the key): say what it means.
-    const why = msg.code === "provider_http" && / 40[13]$/.test(msg.message) ? " · The provider refused the API key: check it in Settings." : "";
+    const why = msg.code === "provider_http" && /\bLLM 40[13]\b/.test(msg.message) ? " · The provider refused the API key: check it in Settings." : "";
     add("error", `${msg.code ?? "error"}: ${msg.message}${why}`);
     document.body.dataset.status = "error";
   }

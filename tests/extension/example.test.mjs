@@ -196,7 +196,7 @@ test("the panel: busy and Stop, a conversation that outlives the panel and the w
     await panel.waitForFunction(() => document.querySelector("#provider").textContent === "openai · gpt-4o-mini");
     await send("hello");
     await status(panel, "error");
-    assert.match((await texts(panel, "error")).at(-1), /^provider_http: LLM 401 · The provider refused the API key/);
+    assert.match((await texts(panel, "error")).at(-1), /^provider_http: LLM 401: check apiKey: the provider did not accept it \(the provider.s reply is withheld: it can echo a key\) · The provider refused the API key/);
     assert.deepEqual(seen, [{ url: "/v1/chat/completions", auth: "Bearer sk-wrong" }]);
     assert.ok(!(await panel.isVisible("#busy")), "not busy after the error");
     await panel.screenshot({ path: path.join(shots, "extension-panel-refused-key.png") });

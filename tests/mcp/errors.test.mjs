@@ -63,7 +63,7 @@ test("mcpTools: refused options, a failed fetch, a deadline, a throwing token, a
   const token = () => {
     throw new Error("no token");
   };
-  await assert.rejects(mcpTools({ server: "s", url: `${base}/mcp`, token }), typed("host_callback", { message: "MCP server s: the token callback failed: no token" }));
+  await assert.rejects(mcpTools({ server: "s", url: `${base}/mcp`, token }), typed("host_callback", { message: "MCP server s: the token callback failed: it threw (its message is not passed on: it may hold a secret; log it inside token())" }));
   const e = await mcpTools({ server: "s", url: `${base}/auth` }).then(() => null, (x) => x);
   typed("transport", { status: 401 })(e);
   assert.equal(e.authRequired?.kind, "authorization");
