@@ -172,36 +172,23 @@ fn call_options_are_checked_with_a_hint() {
         assert_eq!(e.code(), "bad_input");
         e.message
     };
-    assert_eq!(
-        refused(ClientOp::Run, "tools"),
-        "run options: unknown option \"tools\"; did you mean { toolkit: createToolkit({ tools }) }?"
-    );
-    assert_eq!(refused(ClientOp::Run, "maxSteps"), "run options: unknown option \"maxSteps\"; did you mean createClient({ maxTurns })?");
-    assert_eq!(
-        refused(ClientOp::Stream, "system"),
-        "stream options: unknown option \"system\"; did you mean createClient({ systemPrompt })?"
-    );
-    assert_eq!(refused(ClientOp::Ask, "messages"), "ask options: unknown option \"messages\"; did you mean history?");
-    assert_eq!(
-        refused(ClientOp::Run, "temperature"),
-        "run options: unknown option \"temperature\"; did you mean createClient({ requestParams: { temperature } })?"
-    );
-    assert_eq!(
-        refused(ClientOp::Run, "maxTokens"),
-        "run options: unknown option \"maxTokens\"; did you mean createClient({ requestParams: { maxTokens } })?"
-    );
-    assert_eq!(
-        refused(ClientOp::Run, "id"),
-        "run options: unknown option \"id\"; did you mean ask(prompt, { id }) (run never uses the store)?"
-    );
-    assert_eq!(refused(ClientOp::Run, "toolKit"), "run options: unknown option \"toolKit\"; did you mean toolkit?");
-    assert_eq!(
-        refused(ClientOp::AskWithAnswer, "state"),
-        "askWithAnswer options: unknown option \"state\"; did you mean runWithAnswer({ state, answer }) (askWithAnswer reads the conversation from the store)?"
-    );
-    assert_eq!(refused(ClientOp::Translate, "model"), "translate request: unknown option \"model\"; did you mean createClient({ model })?");
-    assert_eq!(refused(ClientOp::Discard, "keephistory"), "discard options: unknown option \"keephistory\"; did you mean keepHistory?");
-    assert_eq!(refused(ClientOp::RunWithAnswer, "colour"), "runWithAnswer options: unknown option \"colour\" (see ResumeOptions)");
+    let cases = [
+        (ClientOp::Run, "tools", "run options: unknown option \"tools\"; did you mean { toolkit: createToolkit({ tools }) }?"),
+        (ClientOp::Run, "maxSteps", "run options: unknown option \"maxSteps\"; did you mean createClient({ maxTurns })?"),
+        (ClientOp::Stream, "system", "stream options: unknown option \"system\"; did you mean createClient({ systemPrompt })?"),
+        (ClientOp::Ask, "messages", "ask options: unknown option \"messages\"; did you mean history?"),
+        (ClientOp::Run, "temperature", "run options: unknown option \"temperature\"; did you mean createClient({ requestParams: { temperature } })?"),
+        (ClientOp::Run, "maxTokens", "run options: unknown option \"maxTokens\"; did you mean createClient({ requestParams: { maxTokens } })?"),
+        (ClientOp::Run, "id", "run options: unknown option \"id\"; did you mean ask(prompt, { id }) (run never uses the store)?"),
+        (ClientOp::Run, "toolKit", "run options: unknown option \"toolKit\"; did you mean toolkit?"),
+        (ClientOp::AskWithAnswer, "state", "askWithAnswer options: unknown option \"state\"; did you mean runWithAnswer({ state, answer }) (askWithAnswer reads the conversation from the store)?"),
+        (ClientOp::Translate, "model", "translate request: unknown option \"model\"; did you mean createClient({ model })?"),
+        (ClientOp::Discard, "keephistory", "discard options: unknown option \"keephistory\"; did you mean keepHistory?"),
+        (ClientOp::RunWithAnswer, "colour", "runWithAnswer options: unknown option \"colour\" (see ResumeOptions)"),
+    ];
+    for (op, key, message) in cases {
+        assert_eq!(refused(op, key), message, "{key}");
+    }
     // Every key a method reads today passes.
     let ok = |op: ClientOp, keys: &[&str]| check_call_options(op, &keys.iter().map(|k| k.to_string()).collect::<Vec<_>>()).is_ok();
     assert!(ok(ClientOp::Run, &["toolkit", "history", "signal"]));

@@ -74,27 +74,41 @@ fn responses_reasoning_without_encrypted_content_stays_in_the_state_and_out_of_t
 /// recording of a reasoning item and a call, as a gateway that ignores `include` gives it (the
 /// item's `encrypted_content` taken out here, in the test). The follow-up carries the call and
 /// its output and no reasoning item; the state keeps the item.
-#[test]
-fn responses_tool_loop_without_encrypted_content_sends_the_call_not_the_item() {
-    let mut reply = read_json("responses/reasoning_tool.json");
-    for it in reply["output"].as_array_mut().unwrap() {
-        if it["type"] == "reasoning" {
-            it.as_object_mut().unwrap().remove("encrypted_content");
+/// A tool loop over a recorded reply whose reasoning pieces of type `kind` had their `artifact`
+/// taken out (as a gateway that strips it gives them), followed by the recorded final text:
+/// the result (the state keeps the piece), the follow-up request as the provider validates it,
+/// and the recorded call.
+fn loop_without(style: Style, fixture: &str, kind: &str, artifact: &str, prompt: &str) -> (Value, Value, String) {
+    let dir = fixture.split('/').next().unwrap();
+    let (list, call_type) = if style == Style::Responses { ("output", "function_call") } else { ("content", "tool_use") };
+    let mut reply = read_json(fixture);
+    for it in reply[list].as_array_mut().unwrap() {
+        if it["type"] == kind {
+            it.as_object_mut().unwrap().remove(artifact);
         }
     }
-    let call = reply["output"].as_array().unwrap().iter().find(|it| it["type"] == "function_call").unwrap().clone();
-    let name = call["name"].as_str().unwrap();
+    let call = reply[list].as_array().unwrap().iter().find(|it| it["type"] == call_type).unwrap().clone();
+    let name = call["name"].as_str().unwrap().to_string();
     let p = Scripted::default();
     p.push(200, reply.to_string());
-    p.push(200, entry("responses/text.json").text());
-    let tools = Tools::default().with(name, |_, _| ToolResult::ok("22°C"));
-    let r = run(Style::Responses, vec![native(name)], &p, &tools, None, &[], "Weather?").unwrap();
+    p.push(200, entry(&format!("{dir}/text.json")).text());
+    let tools = Tools::default().with(&name, |_, _| ToolResult::ok("done"));
+    let r = run(style, vec![native(&name)], &p, &tools, None, &[], prompt).unwrap();
     assert_eq!(r.status, Status::Done);
-    assert_eq!(count(&Value::Array(r.messages()), "reasoning"), 1, "the state keeps the item");
+    assert_eq!(count(&Value::Array(r.messages()), kind), 1, "the state keeps the {kind} piece");
     let follow = &p.bodies()[1];
-    let got = validated("responses", &transcript("responses", follow));
+    (validated(dir, &transcript(dir, follow)), call, follow.to_string())
+}
+
+/// The same reply shape inside a tool loop, whole and halted/resumed alike: OpenAI's own
+/// recording of a reasoning item and a call, as a gateway that ignores `include` gives it (the
+/// item's `encrypted_content` taken out here, in the test). The follow-up carries the call and
+/// its output and no reasoning item; the state keeps the item.
+#[test]
+fn responses_tool_loop_without_encrypted_content_sends_the_call_not_the_item() {
+    let (got, call, follow) = loop_without(Style::Responses, "responses/reasoning_tool.json", "reasoning", "encrypted_content", "Weather?");
     let id = &call["call_id"];
-    assert_eq!(got, serde_json::json!({"items": [{"function_call": id, "name": name}, {"function_call_output": id}]}), "{follow}");
+    assert_eq!(got, serde_json::json!({"items": [{"function_call": id, "name": call["name"]}, {"function_call_output": id}]}), "{follow}");
 }
 
 /// Anthropic checks a thinking block by its signature and refuses one without
@@ -103,25 +117,9 @@ fn responses_tool_loop_without_encrypted_content_sends_the_call_not_the_item() {
 /// the signed recording still sends it back (tests/wire/loops.rs).
 #[test]
 fn anthropic_thinking_without_signature_stays_in_the_state_and_out_of_the_request() {
-    let mut reply = read_json("anthropic/thinking_tool.json");
-    for b in reply["content"].as_array_mut().unwrap() {
-        if b["type"] == "thinking" {
-            b.as_object_mut().unwrap().remove("signature");
-        }
-    }
-    let call = reply["content"].as_array().unwrap().iter().find(|b| b["type"] == "tool_use").unwrap().clone();
-    let name = call["name"].as_str().unwrap();
-    let p = Scripted::default();
-    p.push(200, reply.to_string());
-    p.push(200, entry("anthropic/text.json").text());
-    let tools = Tools::default().with(name, |_, _| ToolResult::ok("fine"));
-    let r = run(Style::Anthropic, vec![native(name)], &p, &tools, None, &[], "Use the tool.").unwrap();
-    assert_eq!(r.status, Status::Done);
-    assert_eq!(count(&Value::Array(r.messages()), "thinking"), 1, "the state keeps the block");
-    let follow = &p.bodies()[1];
-    let got = validated("anthropic", &transcript("anthropic", follow));
+    let (got, call, follow) = loop_without(Style::Anthropic, "anthropic/thinking_tool.json", "thinking", "signature", "Use the tool.");
     assert_eq!(got["reasoning"], serde_json::json!([]), "an unsigned thinking block went back: {follow}");
-    assert_eq!(got["calls"], serde_json::json!([{"id": call["id"], "name": name}]));
+    assert_eq!(got["calls"], serde_json::json!([{"id": call["id"], "name": call["name"]}]));
     assert_eq!(got["results"], serde_json::json!([call["id"]]));
 }
 

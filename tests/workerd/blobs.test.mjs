@@ -7,25 +7,17 @@
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
+import { Miniflare, moduleOptions, workerRoot } from "./harness.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const { Miniflare } = createRequire(path.resolve(here, "../../tools/js/package.json"))("miniflare");
 let root;
 before(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-blobs-"));
-  fs.cpSync(path.resolve(here, "../../pkg"), path.join(root, "pkg"), { recursive: true });
-  fs.copyFileSync(path.join(here, "blobs-worker.mjs"), path.join(root, "worker.mjs"));
+  root = workerRoot("tnx-blobs-", "blobs-worker.mjs");
 });
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const worker = () => new Miniflare({
-  modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,
-  modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
-  compatibilityDate: "2026-04-01",
+  ...moduleOptions(root),
   kvNamespaces: ["KV"], kvPersist: path.join(root, "kv"),
   r2Buckets: ["R2"], r2Persist: path.join(root, "r2"),
   durableObjects: { CONVERSATIONS: "LimitedConversationObject", BLOBS: "LimitedBlobObject", AGENT: "AgentObject" },

@@ -7,24 +7,15 @@
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
+import { Miniflare, moduleOptions, workerRoot } from "./harness.mjs";
 import { start2026 } from "../mcp/server2026.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const { Miniflare } = createRequire(path.resolve(here, "../../tools/js/package.json"))("miniflare");
 let root, mcp, mf;
 before(async () => {
   mcp = await start2026();
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-claim-"));
-  fs.cpSync(path.resolve(here, "../../pkg"), path.join(root, "pkg"), { recursive: true });
-  fs.copyFileSync(path.join(here, "claim-worker.mjs"), path.join(root, "worker.mjs"));
+  root = workerRoot("tnx-claim-", "claim-worker.mjs");
   mf = new Miniflare({
-    modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,
-    modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
-    compatibilityDate: "2026-04-01", kvNamespaces: ["KV"], durableObjects: { DO: "ConversationObject" }, bindings: { MCP_URL: mcp.url },
+    ...moduleOptions(root), kvNamespaces: ["KV"], durableObjects: { DO: "ConversationObject" }, bindings: { MCP_URL: mcp.url },
   });
 });
 after(async () => { await mf?.dispose(); await mcp?.close(); fs.rmSync(root, { recursive: true, force: true }); });

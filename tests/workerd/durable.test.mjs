@@ -4,26 +4,20 @@
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
+import { Miniflare, moduleOptions, workerRoot } from "./harness.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { Miniflare } = createRequire(path.resolve(here, "../../tools/js/package.json"))("miniflare");
 let root;
 before(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-do-"));
-  fs.cpSync(path.resolve(here, "../../pkg"), path.join(root, "pkg"), { recursive: true });
-  fs.copyFileSync(path.join(here, "do-worker.mjs"), path.join(root, "worker.mjs"));
+  root = workerRoot("tnx-do-", "do-worker.mjs");
   fs.copyFileSync(path.resolve(here, "../../demo/scripted-logic.mjs"), path.join(root, "scripted-logic.mjs"));
 });
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const worker = () => new Miniflare({
-  modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,
-  modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
-  compatibilityDate: "2026-04-01", durableObjects: { CONVERSATIONS: "ConversationObject" }, durableObjectsPersist: path.join(root, "do"),
+  ...moduleOptions(root), durableObjects: { CONVERSATIONS: "ConversationObject" }, durableObjectsPersist: path.join(root, "do"),
 });
 const post = async (mf, p, body) => {
   const r = await mf.dispatchFetch(`http://w${p}`, { method: "POST", body: JSON.stringify(body) });

@@ -4,29 +4,20 @@
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
+import { Miniflare, moduleOptions, workerRoot } from "./harness.mjs";
 import { startScriptedModel } from "../../demo/scripted-model.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const { Miniflare } = createRequire(path.resolve(here, "../../tools/js/package.json"))("miniflare");
 const SECRET = "workerd-state-secret-0123456789";
 
 let model, root;
 before(async () => {
   model = await startScriptedModel();
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-workerd-signed-"));
-  fs.cpSync(path.resolve(here, "../../pkg"), path.join(root, "pkg"), { recursive: true });
-  fs.copyFileSync(path.join(here, "worker.mjs"), path.join(root, "worker.mjs"));
+  root = workerRoot("tnx-workerd-signed-", "worker.mjs");
 });
 after(async () => { await model.close(); fs.rmSync(root, { recursive: true, force: true }); });
 
 const worker = () => new Miniflare({
-  modules: true, scriptPath: path.join(root, "worker.mjs"), modulesRoot: root,
-  modulesRules: [{ type: "ESModule", include: ["**/*.js", "**/*.mjs"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
-  compatibilityDate: "2026-04-01",
+  ...moduleOptions(root),
   bindings: { MODEL_URL: `${model.url}/v1`, STYLE: "openai", API_KEY: "worker-key", STATE_SECRET: SECRET },
 });
 
