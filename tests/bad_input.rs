@@ -245,3 +245,43 @@ fn browser_fetch_failures_name_the_causes_and_are_not_retried() {
     assert_eq!((code, attempts), ("transport", 3));
     assert_eq!(message, "fetch failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9) (after 3 attempts)");
 }
+
+/// The typings' `ErrorCode` union names exactly the codes the core gives (`Code::as_str`), so
+/// that a user's `switch (e.code)` is checked against what can arrive. The match below stops
+/// compiling when a code is added, until it is listed here, and then this test names the
+/// typing to add.
+#[test]
+fn the_typings_error_codes_are_the_cores() {
+    use toolnexus_wasm::Code::{self, *};
+    let all = [
+        BadInput,
+        ProviderHttp,
+        ProviderParse,
+        ProviderError,
+        Transport,
+        AnswerMismatch,
+        BadState,
+        RelayCollision,
+        HostCallback,
+        Aborted,
+        Store,
+        ConversationHalted,
+        Conflict,
+        Internal,
+        ResponseTooLarge,
+    ];
+    for c in all {
+        match c {
+            BadInput | ProviderHttp | ProviderParse | ProviderError | Transport | AnswerMismatch | BadState | RelayCollision
+            | HostCallback | Aborted | Store | ConversationHalted | Conflict | Internal | ResponseTooLarge => {}
+        }
+    }
+    let dts = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/wasm/types.d.ts")).unwrap();
+    let union = dts.split("export type ErrorCode =").nth(1).expect("types.d.ts declares ErrorCode");
+    let union = &union[..union.find(';').unwrap()];
+    let mut typed: Vec<&str> = union.split('|').map(|s| s.trim().trim_matches('"')).filter(|s| !s.is_empty()).collect();
+    let mut core: Vec<&str> = all.iter().map(|c: &Code| c.as_str()).collect();
+    typed.sort_unstable();
+    core.sort_unstable();
+    assert_eq!(typed, core, "src/wasm/types.d.ts `ErrorCode` against src/error.rs `Code`");
+}
