@@ -27,7 +27,7 @@ pub trait ConversationStore {
 /// A document's `revision` as a store reads it: a missing or unreadable one (not a whole number
 /// of at least 0) counts as 0, as in documents written before revisions.
 pub fn revision_of(v: Option<f64>) -> u64 {
-    v.filter(|n| *n >= 0.0 && crate::util::whole(*n)).map_or(0, |n| n as u64)
+    v.filter(|n| *n >= 0.0 && crate::small::whole(*n)).map_or(0, |n| n as u64)
 }
 
 /// The revision a save carries when the last one saved (or loaded) was `current`.

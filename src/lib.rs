@@ -52,6 +52,7 @@ pub mod provider;
 pub mod retry;
 pub mod run;
 pub mod session;
+mod small;
 // The tool sources (MCP among them) are not in the loop's wasm at all: merely compiling MCP there
 // shifted LLVM's inlining choices for shared helpers (+370 B gzip, measured), though nothing of
 // it was linked.
@@ -63,7 +64,6 @@ pub mod style;
 pub mod suspend;
 pub mod tool;
 pub mod translate;
-mod util;
 
 /// The JS API (wasm32 only). Public so `tests/wasm.rs` can drive the exports directly.
 #[cfg(all(target_arch = "wasm32", not(feature = "mcp")))]

@@ -293,15 +293,13 @@ impl Registry {
     }
 }
 
-/// Each series' label text, sorted by it (unique keys). An insertion sort: a handful of
-/// series, and one small loop instead of a monomorphised pattern-defeating quicksort.
+/// Each series' label text, sorted by it (unique keys).
 fn sorted<'s, T>(names: &[&str], series: &'s [(Key, T)]) -> Vec<(String, &'s T)> {
     let mut v: Vec<(String, &T)> = Vec::with_capacity(series.len());
     for (k, t) in series {
-        let key = labels(names, k);
-        let at = v.iter().position(|x| x.0 > key).unwrap_or(v.len());
-        crate::util::insert(&mut v, at, (key, t));
+        v.push((labels(names, k), t));
     }
+    crate::small::sort_by(&mut v, |a, b| a.0.cmp(&b.0));
     v
 }
 

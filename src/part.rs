@@ -88,13 +88,9 @@ impl Image {
     }
 }
 
-/// `data:<type>;base64,<bytes>` taken apart. By bytes and `get`: a substring search and
-/// slicing would link a searcher and the panic formatting of `str` (about 4 KB of wasm).
+/// `data:<type>;base64,<bytes>` taken apart.
 fn data_url(u: &str) -> Option<(&str, &str)> {
-    const MARK: &[u8] = b";base64,";
-    let rest = u.strip_prefix("data:")?;
-    let at = rest.as_bytes().windows(MARK.len()).position(|w| w == MARK)?;
-    Some((rest.get(..at)?, rest.get(at + MARK.len()..)?))
+    crate::small::split_once(u.strip_prefix("data:")?, ";base64,")
 }
 
 /// The media type from the first bytes of base64 data ("" when not one of the known four).

@@ -214,13 +214,11 @@ impl Toolkit {
 }
 
 fn check_collisions(tools: &[ToolSpec]) -> Result<()> {
-    // Sorted by insertion: a clash is rare and short, and `sort_unstable` would link a whole
-    // quicksort for this one error text.
     let mut hits: Vec<&str> = Vec::new();
     for t in tools.iter().filter(|t| t.is_relay() && BUILTIN_NAMES.contains(&t.name.as_str())) {
-        let at = hits.iter().position(|h| *h > t.name.as_str()).unwrap_or(hits.len());
-        crate::util::insert(&mut hits, at, &t.name);
+        hits.push(&t.name);
     }
+    crate::small::sort_by(&mut hits, |a, b| a.cmp(b));
     if hits.is_empty() {
         return Ok(());
     }

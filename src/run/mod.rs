@@ -104,19 +104,8 @@ struct TurnSlots {
     used_args: Vec<Option<Rc<Map<String, Value>>>>,
 }
 
-/// `n` empty slots. `vec![None; n]` clones a `None` per slot through the element type's
-/// `Clone`, which at opt-level z is a call per slot; `resize_with` is an iterator's copy per type.
-pub(super) fn nones<T>(n: usize) -> Vec<Option<T>> {
-    let mut v = Vec::with_capacity(n);
-    for _ in 0..n {
-        v.push(None);
-    }
-    v
-}
-
 impl TurnSlots {
-    /// Settles slot `i` with a result (by `get_mut`: every index here is a call of the turn,
-    /// and an index would compile a panic path per site).
+    /// Settles slot `i` (a call of the turn) with a result.
     fn settle(&mut self, i: usize, result: ToolResult) {
         if let Some(s) = self.slots.get_mut(i) {
             *s = Some(ToolOutcome::Result(result));
@@ -281,9 +270,9 @@ impl Run {
         }
         let mut slots = TurnSlots {
             calls: turn.calls.clone(),
-            slots: nones(turn.calls.len()),
+            slots: crate::small::nones(turn.calls.len()),
             record: vec![true; turn.calls.len()],
-            used_args: nones(turn.calls.len()),
+            used_args: crate::small::nones(turn.calls.len()),
         };
         self.transcript.push(Message::Assistant(turn));
         let mut invocations = Vec::with_capacity(slots.calls.len());

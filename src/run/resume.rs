@@ -85,9 +85,9 @@ impl Run {
 
         let mut slots = TurnSlots {
             calls: open.calls.clone(),
-            slots: super::nones(open.calls.len()),
+            slots: crate::small::nones(open.calls.len()),
             record: vec![false; open.calls.len()],
-            used_args: super::nones(open.calls.len()),
+            used_args: crate::small::nones(open.calls.len()),
         };
         for (i, r) in open.results.iter().enumerate() {
             if let Some(r) = r {

@@ -84,8 +84,7 @@ pub(crate) const SKIP_SIGNATURE: &str = "skip_thought_signature_validator";
 /// Whether `model` validates thought signatures on function calls (Gemini 3 and later ones
 /// named so): a request to it fails when the first call of a step has none.
 fn validated(model: &str) -> bool {
-    // By bytes: a `&str` pattern links core's Two-Way searcher (about 3 KB of wasm).
-    model.as_bytes().windows(8).any(|w| w.eq_ignore_ascii_case(b"gemini-3"))
+    crate::small::contains_ignore_ascii_case(model, "gemini-3")
 }
 
 /// A model turn's parts: thought items before the text, the text (signed), each call (signed)
