@@ -184,7 +184,6 @@ pub async fn discard(store: &dyn ConversationStore, id: &str, keep_history: bool
             Some(_) => INTERRUPTED.into(),
             None => declined(&pending).output,
         };
-        // A loop, not an adapter chain: each chain collected is its own copy in the wasm.
         let mut outs = Vec::new();
         for (c, r) in turn.calls.iter().zip(&turn.results) {
             if r.is_none() {

@@ -67,8 +67,7 @@ impl Reasoning {
     }
 
     /// Copies into `out` the items that come right before call `k` (or, for `k == 0`, before
-    /// the text). Loops, not iterators: each adapter chain a renderer collected was its own copy
-    /// in the wasm.
+    /// the text).
     pub fn push_before(&self, k: usize, out: &mut Vec<Value>) {
         for (at, v) in &self.items {
             if *at == k {

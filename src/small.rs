@@ -1,16 +1,16 @@
 //! std operations in the one form the default entry links. The rule: code the default entry
-//! compiles searches, sorts, borrows and inserts through these, never through std's own; a
-//! new workaround is added here, measured, not written at its call site. Why: some std
+//! compiles searches, sorts, borrows, inserts and drops map keys through these, not through
+//! std's own, and a new workaround is added here, measured, never at its call site. Some std
 //! operations link a large routine the first time they are used (a `&str` pattern core's
-//! Two-Way searcher, a sort its monomorphised quicksort), and each call site of a
-//! `#[track_caller]` function (`RefCell::borrow`, `Vec::insert`) compiles its own panic
-//! location. Put back to std, the sites that call these cost +8.4 KB gzip (measured, one
-//! searcher and one sort linked once each); the figures per operation are in
-//! `docs/decisions/small-std.md`. Everything else is plain std.
+//! Two-Way searcher, a sort its quicksort, `Map::remove` index-map removal), and each call site
+//! of a `#[track_caller]` function (`RefCell::borrow`, `Vec::insert`) its own panic location.
+//! Measured with std at every site that calls these: +8.4 KB gzip (docs/decisions/small-std.md
+//! has the figure per operation). Everything else in the crate is plain std.
 
 use crate::prelude::*;
 use core::cell::{Ref, RefCell, RefMut};
 use core::cmp::Ordering;
+use serde_json::{Map, Value};
 
 /// `hay.find(needle)`: the byte offset of the first match.
 pub(crate) fn find(hay: &str, needle: &str) -> Option<usize> {
@@ -79,6 +79,15 @@ pub(crate) fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
             j -= 1;
         }
     }
+}
+
+/// `map` without `key`, the other entries in their order (as `shift_remove` leaves them).
+pub(crate) fn without_key(map: &Map<String, Value>, key: &str) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (k, v) in map.iter().filter(|(k, _)| k.as_str() != key) {
+        out.insert(k.clone(), v.clone());
+    }
+    out
 }
 
 /// `vec![None; n]`, without a `Clone` of the element type.

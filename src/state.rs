@@ -51,7 +51,6 @@ impl ConversationState {
     /// `transcript` as it stands, halted on `pending` when given. The outstanding calls are the
     /// calls of the last tool turn that have no result.
     pub fn new(style: Style, transcript: &[Message], pending: Option<Request>) -> Self {
-        // Loops here and below, not adapter chains: each chain collected is its own copy in the wasm.
         let mut outstanding = Vec::new();
         if let (Some(_), Some(turn)) = (&pending, crate::message::last_tool_turn(transcript)) {
             for (c, r) in turn.calls.iter().zip(&turn.results) {
@@ -99,8 +98,7 @@ impl ConversationState {
         })
     }
 
-    /// The JSON text its `Serialize` derive writes, by hand: a store saves one per turn, and
-    /// serde's struct serializer costs more wasm than these few fields.
+    /// The JSON text its `Serialize` derive writes, by hand (a store saves one per turn).
     pub fn to_json(&self) -> String {
         let mut out = String::from("{");
         json::write_key(&mut out, "schemaVersion");
@@ -166,7 +164,6 @@ pub fn load_conversation(v: &Value) -> Result<(ConversationState, Vec<Message>)>
 }
 
 /// Ids of calls with no result anywhere after their assistant turn.
-/// Borrowed (`&str`): the one `join` over string slices is the only copy of it in the wasm.
 fn unanswered(transcript: &[Message]) -> Vec<&str> {
     let mut open: Vec<&str> = Vec::new();
     for m in transcript {

@@ -74,8 +74,7 @@ pub struct RelayResult {
 }
 
 impl Answer {
-    /// The `Value` its `Serialize` derive gives (the edge hands this to JS: a serde
-    /// serializer per struct costs more wasm than these few fields).
+    /// The `Value` its `Serialize` derive gives, by hand (the edge hands this to JS).
     pub fn into_value(self) -> Value {
         let mut fields = vec![("id", self.id.into()), ("ok", self.ok.into())];
         if let Some(d) = self.data {
@@ -406,7 +405,7 @@ pub fn relay_calls_of(request: Option<&Value>) -> crate::error::Result<Value> {
     Ok(Value::Array(relay_values(calls)))
 }
 
-/// Relay calls as data, by a loop: each collected adapter chain is its own copy in the wasm.
+/// Relay calls as data.
 fn relay_values(calls: Vec<RelayCall>) -> Vec<Value> {
     let mut out = Vec::with_capacity(calls.len());
     for c in calls {

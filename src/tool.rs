@@ -167,7 +167,7 @@ pub fn sanitize_name(name: &str) -> String {
 }
 
 /// The declarations a run offers the model, in the order they were added. Cloning is cheap
-/// (shared), because every run takes its own copy.
+/// (shared), because every run clones it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Toolkit {
     tools: alloc::rc::Rc<Vec<ToolSpec>>,
@@ -176,7 +176,6 @@ pub struct Toolkit {
 impl Toolkit {
     pub fn new(tools: Vec<ToolSpec>) -> Result<Toolkit> {
         let mut kit = Toolkit::default();
-        // A plain loop: `collect::<Result<Vec<_>>>` compiles its own adapter per element type.
         let mut valid = Vec::with_capacity(tools.len());
         for t in tools {
             valid.push(t.validated()?);

@@ -1,8 +1,8 @@
 //! Reading a history in any dialect back into the neutral transcript. The dialect is decided
 //! per message from its own shape (Gemini `parts`; OpenAI `tool_calls` and `tool` messages;
 //! Anthropic content blocks; Responses items with a `type`), the provider folder's reader does the rest, and a refused message
-//! is named (`history[3] has no string role`). A typed serde fast path was measured and dropped:
-//! no reliable gain, 14 KB more gzip.
+//! is named (`history[3] has no string role`). A typed serde fast path was measured and dropped
+//! (no reliable gain; its size is in docs/decisions/small-std.md).
 
 use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, Message, Reasoning, ORIGIN_KEY};

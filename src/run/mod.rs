@@ -461,7 +461,6 @@ impl Run {
     /// The turn cap stopped a run that was still calling tools: always `incomplete` with
     /// `limit: "maxTurns"`, and `text` is the last assistant text of this run (may be empty).
     fn finish_exhausted(&mut self) -> Step {
-        // A loop, not `find_map`: each adapter's fold is its own copy in the wasm.
         let mut text = String::new();
         for m in self.transcript.get(self.segment_start..).unwrap_or_default().iter().rev() {
             if let Message::Assistant(t) = m {
@@ -511,7 +510,6 @@ pub(crate) fn assign_call_ids(calls: &mut [ToolCall], turn: u32) {
         let dup = calls[..i].iter().any(|c| c.id == calls[i].id);
         if calls[i].id.is_empty() || dup {
             let taken = |id: &str| calls.iter().enumerate().any(|(j, c)| j != i && c.id == id);
-            // Written by `json::write_u64`: integer `format!` arguments link core's padding code.
             let mut base = String::from("call_");
             crate::json::write_u64(&mut base, u64::from(turn));
             base.push('_');

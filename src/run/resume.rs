@@ -39,7 +39,6 @@ impl Run {
         if transcript.get(open.index + 1..).unwrap_or_default().iter().any(|m| !matches!(m, Message::Tool(_))) {
             return Err(cannot("the halted turn is not the last turn of the transcript (was it already resumed?)"));
         }
-        // Loops, not adapter chains: each chain collected is its own copy in the wasm.
         let mut outstanding: Vec<usize> = Vec::new();
         for (i, r) in open.results.iter().enumerate().take(open.calls.len()) {
             if r.is_none() {

@@ -15,7 +15,7 @@ use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
 /// A decoded toolkit: the declarations for the core and the functions for the executor. Both
-/// are shared: each run of a registered toolkit takes its own copy.
+/// are shared: each run of a registered toolkit clones them.
 #[derive(Clone, Default)]
 pub struct Decoded {
     pub kit: CoreToolkit,

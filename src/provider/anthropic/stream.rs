@@ -122,7 +122,6 @@ fn start(asm: &mut Assembly, v: &Value, deltas: &mut Vec<Delta>) {
 /// only by [`start`], one per named non-call part, in the same order.
 fn slot(parts: &[Part], pos: usize) -> Option<usize> {
     let is_item = |p: &Part| !p.is_tool && !p.name.is_empty();
-    // `get`, not indexing: each index is a panic path with its location in the wasm.
     parts.get(pos).filter(|p| is_item(p)).map(|_| parts.iter().take(pos).filter(|p| is_item(p)).count())
 }
 

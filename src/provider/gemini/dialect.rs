@@ -53,7 +53,6 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
                 }
             }
             Message::Tool(outs) => {
-                // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
                 let mut parts = Vec::with_capacity(outs.len());
                 for o in outs {
                     // Gemini wants an object: the output under `output`, or under `error` when it failed.
@@ -217,7 +216,6 @@ fn text_of(v: &Value) -> String {
 }
 
 fn match_by_name(out: &[Message], taken: &[ToolOutput], name: &str) -> String {
-    // A loop, not `find_map`: each adapter's fold is its own copy in the wasm.
     let mut calls = None;
     for m in out.iter().rev() {
         if let Message::Assistant(t) = m {

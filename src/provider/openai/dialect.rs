@@ -20,7 +20,7 @@ pub const PARTS: Spelling =
 
 /// The transcript as OpenAI messages (a run's `messages`, what `beforeLLM` sees, a saved
 /// state): the request's text (`write_messages`) read back as values. One writer for both keeps
-/// them equal by construction and costs less wasm than a value builder beside it.
+/// them equal by construction.
 pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
     let mut text = String::new();
     write_messages(&mut text, messages, model);
