@@ -37,7 +37,7 @@ pub fn num(n: u64) -> String {
 // longer the cost it was: since Rust 1.9x it compiles to a compact template, smaller than a
 // `join` of the same pieces; see docs/decisions.md, "Size, third pass".)
 fn must(what: &str, key: &str, be: &str) -> String {
-    join(&[what, ".", key, " must be ", be], "")
+    format!("{what}.{key} must be {be}")
 }
 
 pub type Fields<'a> = &'a Map<String, Value>;
@@ -54,7 +54,7 @@ pub fn obj(fields: Vec<(&str, Value)>) -> Value {
 }
 
 pub fn object<'a>(v: &'a Value, what: &str) -> Result<Fields<'a>, String> {
-    v.as_object().ok_or_else(|| join(&[what, " must be an object"], ""))
+    v.as_object().ok_or_else(|| format!("{what} must be an object"))
 }
 
 /// A string field; `null` or absent is `None`.

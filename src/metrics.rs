@@ -340,8 +340,7 @@ fn counter(out: &mut String, name: &str, help: &str, names: &[&str], series: &[(
 
 fn histogram(out: &mut String, name: &str, help: &str, names: &[&str], series: &[(Key, Hist)]) {
     head(out, name, help, "histogram");
-    let cat = crate::json::join;
-    let (bucket, sum, count) = (cat(&[name, "_bucket"], ""), cat(&[name, "_sum"], ""), cat(&[name, "_count"], ""));
+    let (bucket, sum, count) = (format!("{name}_bucket"), format!("{name}_sum"), format!("{name}_count"));
     for (key, h) in sorted(names, series) {
         // The buckets, then `+Inf`.
         for i in 0..=BUCKETS.len() {
@@ -349,7 +348,7 @@ fn histogram(out: &mut String, name: &str, help: &str, names: &[&str], series: &
                 (Some(c), Some(le)) => (*c, *le),
                 _ => (h.count, "+Inf"),
             };
-            sample(out, &bucket, &key, &cat(&["le=\"", le, "\""], ""), &int(c));
+            sample(out, &bucket, &key, &format!("le=\"{le}\""), &int(c));
         }
         sample(out, &sum, &key, "", &js_number(h.sum));
         sample(out, &count, &key, "", &int(h.count));

@@ -147,7 +147,7 @@ impl RelayResult {
             is_error: json::opt_bool(o, "isError", what)?.unwrap_or(false),
             parts: match o.get("parts") {
                 None | Some(Value::Null) => Vec::new(),
-                Some(p) => read_parts(p, &json::join(&[what, ".parts"], ""))?,
+                Some(p) => read_parts(p, &format!("{what}.parts"))?,
             },
         })
     }
@@ -435,7 +435,7 @@ pub fn check_answer(req: &Request, answer: &Answer, open: &[&str], lead: &str) -
 }
 
 fn mismatch(lead: &str, m: String) -> crate::error::Error {
-    crate::error::Error::new(crate::error::Code::AnswerMismatch, json::join(&[lead, &m], ""))
+    crate::error::Error::new(crate::error::Code::AnswerMismatch, format!("{lead}{m}"))
 }
 
 /// The first half of [`check_answer`]: the answer is for this request at all.
@@ -504,7 +504,7 @@ pub fn ask_again(asked: &Request, next: Request, answers: u32) -> Result<Request
     } else {
         return Ok(next);
     };
-    Err(ToolResult::error(json::join(&[lead, &next.prompt], "")))
+    Err(ToolResult::error(format!("{lead}{}", next.prompt)))
 }
 
 /// Durable halt: the surfaced request is the first suspension in call

@@ -31,7 +31,7 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
         // restores the origin tag itself, as it may come before the turn's reasoning.
         if responses::is_item(obj) {
             if let Err(e) = responses::read_item(obj, &mut out, &mut items) {
-                return Err(Error::bad_input(at(&crate::json::join(&["]: ", &e], ""))));
+                return Err(Error::bad_input(at(&format!("]: {e}"))));
             }
             continue;
         }
@@ -57,10 +57,10 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
                 out.push(Message::Assistant(read_assistant(obj, i)?));
                 Ok(())
             }
-            _ => return Err(Error::bad_state(at(&crate::json::join(&["] has unknown role \"", role, "\""], "")))),
+            _ => return Err(Error::bad_state(at(&format!("] has unknown role \"{role}\"")))),
         };
         if let Err(e) = read {
-            return Err(Error::bad_input(at(&crate::json::join(&["]: ", &e], ""))));
+            return Err(Error::bad_input(at(&format!("]: {e}"))));
         }
         stamp_origin(obj, &mut out);
     }

@@ -155,7 +155,7 @@ pub(super) fn stop_reason(response: &Value) -> Option<String> {
     let status = response.get("status").and_then(Value::as_str)?;
     let reason = response.get("incomplete_details").and_then(|d| d.get("reason")).and_then(Value::as_str);
     Some(match (status, reason) {
-        ("incomplete", Some(r)) => crate::json::join(&["incomplete:", r], ""),
+        ("incomplete", Some(r)) => format!("incomplete:{r}"),
         _ => status.to_string(),
     })
 }
