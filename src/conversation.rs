@@ -43,8 +43,8 @@ pub fn check_revision(stored: Option<u64>, incoming: u64) -> Result<()> {
     match stored {
         Some(stored) if incoming != next_revision(stored) => Err(Error::conflict(format!(
             "conflict: the conversation is at revision {}, this save expected {}",
-            crate::json::num(stored),
-            crate::json::num(incoming.saturating_sub(1))
+            stored,
+            incoming.saturating_sub(1)
         ))),
         _ => Ok(()),
     }

@@ -6,7 +6,7 @@
 //! takes each provider's own part (OpenAI `image_url`, Anthropic `image` with a `source`, Gemini
 //! `inlineData` / `fileData`), so a history in any dialect reads back.
 
-use crate::json::{join, write_str};
+use crate::json::write_str;
 use crate::prelude::*;
 use serde_json::Value;
 
@@ -73,7 +73,7 @@ impl Image {
         }
         if (inline || !media_type.is_empty()) && !MEDIA_TYPES.contains(&media_type.as_str()) {
             let shown = if media_type.is_empty() { "unknown" } else { &media_type };
-            return Err(format!("image mediaType {shown} is not one every provider accepts ({})", join(&MEDIA_TYPES, ", ")));
+            return Err(format!("image mediaType {shown} is not one every provider accepts ({})", MEDIA_TYPES.join(", ")));
         }
         Ok(Image { source: source.to_string(), inline, media_type })
     }

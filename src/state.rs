@@ -155,7 +155,7 @@ pub fn load_conversation(v: &Value) -> Result<(ConversationState, Vec<Message>)>
     match (&state.pending, open.is_empty()) {
         (None, false) => Err(Error::bad_state(format!(
             "conversation state is inconsistent: calls {} have no result and no request is pending",
-            crate::json::join(&open, ", ")
+            open.join(", ")
         ))),
         (Some(_), true) => Err(Error::bad_state("conversation state is inconsistent: a request is pending but no call is waiting")),
         (Some(p), false) if p.id.is_empty() => Err(Error::bad_state("conversation state has a pending request without an id")),
@@ -189,8 +189,7 @@ fn check_version(v: &Value, what: &str) -> Result<()> {
     };
     if version == 0 || version > u64::from(SCHEMA_VERSION) {
         return Err(Error::bad_state(format!(
-            "unsupported state schemaVersion {}: this build reads versions 1 to {SCHEMA_VERSION}; upgrade toolnexus-wasm",
-            crate::json::num(version)
+            "unsupported state schemaVersion {version}: this build reads versions 1 to {SCHEMA_VERSION}; upgrade toolnexus-wasm"
         )));
     }
     // Version 2 added reasoning state to assistant messages (thinking blocks, thought

@@ -180,7 +180,7 @@ impl IdGen {
     pub fn next(&self) -> String {
         let n = self.seq.get() + 1;
         self.seq.set(n);
-        format!("pnd-{}-{}", base36((self.clock)()), json::num(n))
+        format!("pnd-{}-{n}", base36((self.clock)()))
     }
 }
 
@@ -457,7 +457,7 @@ pub fn check_answer_results(req: &Request, answer: &Answer, open: &[&str], lead:
                 format!(
                     "answer result id \"{id}\" matches no outstanding call of request \"{}\" (outstanding: {})",
                     req.id,
-                    json::join(open, ", ")
+                    open.join(", ")
                 ),
             ));
         }
