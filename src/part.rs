@@ -73,7 +73,7 @@ impl Image {
         }
         if (inline || !media_type.is_empty()) && !MEDIA_TYPES.contains(&media_type.as_str()) {
             let shown = if media_type.is_empty() { "unknown" } else { &media_type };
-            return Err(format!("image mediaType {shown} is not one every provider accepts ({})", MEDIA_TYPES.join(", ")));
+            return Err(format!("image mediaType {shown} is not one every provider accepts ({})", crate::small::join(&MEDIA_TYPES, ", ")));
         }
         Ok(Image { source: source.to_string(), inline, media_type })
     }

@@ -67,6 +67,18 @@ pub(crate) fn replace_all(text: &str, from: &str, to: &str) -> String {
     out
 }
 
+/// `parts.join(sep)`.
+pub(crate) fn join(parts: &[&str], sep: &str) -> String {
+    let mut out = String::new();
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(p);
+    }
+    out
+}
+
 /// `v.sort_by(cmp)`: stable, by insertion (the lists sorted here are short).
 pub(crate) fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
     for i in 1..v.len() {

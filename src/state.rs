@@ -155,7 +155,7 @@ pub fn load_conversation(v: &Value) -> Result<(ConversationState, Vec<Message>)>
     match (&state.pending, open.is_empty()) {
         (None, false) => Err(Error::bad_state(format!(
             "conversation state is inconsistent: calls {} have no result and no request is pending",
-            open.join(", ")
+            crate::small::join(&open, ", ")
         ))),
         (Some(_), true) => Err(Error::bad_state("conversation state is inconsistent: a request is pending but no call is waiting")),
         (Some(p), false) if p.id.is_empty() => Err(Error::bad_state("conversation state has a pending request without an id")),

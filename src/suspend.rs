@@ -457,7 +457,7 @@ pub fn check_answer_results(req: &Request, answer: &Answer, open: &[&str], lead:
                 format!(
                     "answer result id \"{id}\" matches no outstanding call of request \"{}\" (outstanding: {})",
                     req.id,
-                    open.join(", ")
+                    crate::small::join(open, ", ")
                 ),
             ));
         }

@@ -227,7 +227,7 @@ fn check_collisions(tools: &[ToolSpec]) -> Result<()> {
             "toolnexus: relay tool name collides with a built-in tool: [{}] — rename the relay tool \
              (the guard applies even with builtins disabled, so a future builtin cannot capture a \
              declaration-only tool)",
-            hits.join(" ")
+            crate::small::join(&hits, " ")
         ),
     ))
 }

@@ -145,7 +145,7 @@ pub(super) fn shown(items: &[(usize, Value)]) -> Result<()> {
         true => Ok(()),
         false => Err(Error::parse(format!(
             "the Gemini reply has no text and no functionCall, only {} parts, which this package keeps but cannot show: an empty answer is not a success",
-            kinds.join(", ")
+            crate::small::join(&kinds, ", ")
         ))),
     }
 }

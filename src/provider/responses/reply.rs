@@ -106,7 +106,7 @@ pub(super) fn shown(turn: &AssistantTurn) -> Result<()> {
         true => Ok(()),
         false => Err(Error::parse(format!(
             "the Responses reply has no text and no call, only {} output items, which this package keeps but cannot show: an empty answer is not a success",
-            kinds.join(", ")
+            crate::small::join(&kinds, ", ")
         ))),
     }
 }
