@@ -184,18 +184,15 @@ pub async fn discard(store: &dyn ConversationStore, id: &str, keep_history: bool
             Some(_) => INTERRUPTED.into(),
             None => declined(&pending).output,
         };
-        let mut outs = Vec::new();
-        for (c, r) in turn.calls.iter().zip(&turn.results) {
-            if r.is_none() {
-                outs.push(ToolOutput {
-                    call_id: c.id.clone(),
-                    name: c.name.clone(),
-                    output: declined.clone(),
-                    is_error: true,
-                    parts: Vec::new(),
-                });
-            }
-        }
+        let outs = (turn.calls.iter().zip(&turn.results).filter(|(_, r)| r.is_none()))
+            .map(|(c, _)| ToolOutput {
+                call_id: c.id.clone(),
+                name: c.name.clone(),
+                output: declined.clone(),
+                is_error: true,
+                parts: Vec::new(),
+            })
+            .collect();
         transcript.push(Message::Tool(outs));
     }
     let mut closed = ConversationState::new(state.style, &transcript, None);

@@ -51,14 +51,12 @@ impl ConversationState {
     /// `transcript` as it stands, halted on `pending` when given. The outstanding calls are the
     /// calls of the last tool turn that have no result.
     pub fn new(style: Style, transcript: &[Message], pending: Option<Request>) -> Self {
-        let mut outstanding = Vec::new();
-        if let (Some(_), Some(turn)) = (&pending, crate::message::last_tool_turn(transcript)) {
-            for (c, r) in turn.calls.iter().zip(&turn.results) {
-                if r.is_none() {
-                    outstanding.push(Outstanding { id: c.id.clone(), name: c.name.clone() });
-                }
-            }
-        }
+        let outstanding = match (&pending, crate::message::last_tool_turn(transcript)) {
+            (Some(_), Some(turn)) => (turn.calls.iter().zip(&turn.results).filter(|(_, r)| r.is_none()))
+                .map(|(c, _)| Outstanding { id: c.id.clone(), name: c.name.clone() })
+                .collect(),
+            _ => Vec::new(),
+        };
         ConversationState {
             schema_version: SCHEMA_VERSION,
             style,

@@ -402,25 +402,12 @@ pub fn is_relay_request(request: Option<&Value>) -> bool {
 pub fn relay_calls_of(request: Option<&Value>) -> crate::error::Result<Value> {
     let req = Request::from_host(request, "request")?;
     let calls = if req.is_relay() { req.relay_calls() } else { Vec::new() };
-    Ok(Value::Array(relay_values(calls)))
-}
-
-/// Relay calls as data.
-fn relay_values(calls: Vec<RelayCall>) -> Vec<Value> {
-    let mut out = Vec::with_capacity(calls.len());
-    for c in calls {
-        out.push(c.into_value());
-    }
-    out
+    Ok(Value::Array(calls.into_iter().map(RelayCall::into_value).collect()))
 }
 
 pub fn relay_answer(request_id: &str, results: Vec<RelayResult>) -> Answer {
     let mut data = Map::new();
-    let mut list = Vec::with_capacity(results.len());
-    for r in results {
-        list.push(r.into_value());
-    }
-    data.insert("results".into(), Value::Array(list));
+    data.insert("results".into(), Value::Array(results.into_iter().map(RelayResult::into_value).collect()));
     Answer { id: request_id.into(), ok: true, data: Some(data), reason: None }
 }
 
@@ -511,10 +498,7 @@ pub fn ask_again(asked: &Request, next: Request, answers: u32) -> Result<Request
 /// order, and every relay call of the turn is merged into its `data.calls`, in call order.
 pub fn merge_for_halt(suspended: &[Request]) -> Option<Request> {
     let mut first = suspended.first()?.clone();
-    let mut calls: Vec<Value> = Vec::new();
-    for r in suspended.iter().filter(|r| r.is_relay()) {
-        calls.append(&mut relay_values(r.relay_calls()));
-    }
+    let calls: Vec<Value> = suspended.iter().filter(|r| r.is_relay()).flat_map(Request::relay_calls).map(RelayCall::into_value).collect();
     if !calls.is_empty() {
         first.data.get_or_insert_with(Map::new).insert("calls".into(), Value::Array(calls));
     }

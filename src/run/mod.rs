@@ -461,13 +461,12 @@ impl Run {
     /// The turn cap stopped a run that was still calling tools: always `incomplete` with
     /// `limit: "maxTurns"`, and `text` is the last assistant text of this run (may be empty).
     fn finish_exhausted(&mut self) -> Step {
-        let mut text = String::new();
-        for m in self.transcript.get(self.segment_start..).unwrap_or_default().iter().rev() {
-            if let Message::Assistant(t) = m {
-                text = t.text.clone();
-                break;
-            }
-        }
+        let this_run = self.transcript.get(self.segment_start..).unwrap_or_default();
+        let text = this_run.iter().rev().find_map(|m| match m {
+            Message::Assistant(t) => Some(t.text.clone()),
+            _ => None,
+        });
+        let text = text.unwrap_or_default();
         self.finish(Status::Incomplete, text, Some("maxTurns".into()), None)
     }
 

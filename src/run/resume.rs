@@ -39,25 +39,18 @@ impl Run {
         if transcript.get(open.index + 1..).unwrap_or_default().iter().any(|m| !matches!(m, Message::Tool(_))) {
             return Err(cannot("the halted turn is not the last turn of the transcript (was it already resumed?)"));
         }
-        let mut outstanding: Vec<usize> = Vec::new();
-        for (i, r) in open.results.iter().enumerate().take(open.calls.len()) {
-            if r.is_none() {
-                outstanding.push(i);
-            }
-        }
+        let outstanding: Vec<usize> =
+            open.results.iter().take(open.calls.len()).enumerate().filter(|(_, r)| r.is_none()).map(|(i, _)| i).collect();
         let Some(&first_outstanding) = outstanding.first() else {
             return Err(cannot("every call of the halted turn already has a result (was it already resumed?)"));
         };
-        let mut relay_ids: Vec<String> = Vec::new();
-        for c in pending.relay_calls() {
-            relay_ids.push(c.id);
-        }
-        let mut open_relay: Vec<&str> = Vec::new();
-        for &i in &outstanding {
-            if let Some(c) = open.calls.get(i).filter(|c| relay_ids.contains(&c.id) || toolkit.get(&c.name).is_some_and(|t| t.is_relay())) {
-                open_relay.push(&c.id);
-            }
-        }
+        let relay_ids: Vec<String> = pending.relay_calls().into_iter().map(|c| c.id).collect();
+        let open_relay: Vec<&str> = outstanding
+            .iter()
+            .filter_map(|&i| open.calls.get(i))
+            .filter(|c| relay_ids.contains(&c.id) || toolkit.get(&c.name).is_some_and(|t| t.is_relay()))
+            .map(|c| c.id.as_str())
+            .collect();
         if pending.is_relay() && !relay_ids.iter().any(|id| outstanding.iter().any(|&i| open.calls.get(i).is_some_and(|c| &c.id == id))) {
             return Err(cannot("the pending request's calls are not outstanding in the transcript's halted turn"));
         }

@@ -216,15 +216,10 @@ fn text_of(v: &Value) -> String {
 }
 
 fn match_by_name(out: &[Message], taken: &[ToolOutput], name: &str) -> String {
-    let mut calls = None;
-    for m in out.iter().rev() {
-        if let Message::Assistant(t) = m {
-            if !t.calls.is_empty() {
-                calls = Some(&t.calls);
-                break;
-            }
-        }
-    }
+    let calls = out.iter().rev().find_map(|m| match m {
+        Message::Assistant(t) if !t.calls.is_empty() => Some(&t.calls),
+        _ => None,
+    });
     calls
         .and_then(|cs| cs.iter().find(|c| c.name == name && !taken.iter().any(|t| t.call_id == c.id)))
         .map(|c| c.id.clone())
