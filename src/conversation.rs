@@ -184,7 +184,11 @@ pub async fn discard(store: &dyn ConversationStore, id: &str, keep_history: bool
             Some(_) => INTERRUPTED.into(),
             None => declined(&pending).output,
         };
-        let outs = (turn.calls.iter().zip(&turn.results).filter(|(_, r)| r.is_none()))
+        let outs = turn
+            .calls
+            .iter()
+            .zip(&turn.results)
+            .filter(|(_, r)| r.is_none())
             .map(|(c, _)| ToolOutput {
                 call_id: c.id.clone(),
                 name: c.name.clone(),

@@ -15,7 +15,12 @@ pub fn declaration(v: &Value, what: &str) -> Result<ToolSpec> {
     let Value::Object(o) = v else {
         return Err(Error::bad_input(format!("{what} must be a tool object (from defineTool or relayTool)")));
     };
-    let keys: Vec<String> = o.iter().filter(|(_, v)| !v.is_null()).map(|(k, _)| k.clone()).collect();
+    let mut keys: Vec<String> = Vec::new();
+    for (k, v) in o {
+        if !v.is_null() {
+            keys.push(k.clone());
+        }
+    }
     crate::options::check_tool_keys(what, &keys)?;
     let string = |key: &str| match o.get(key) {
         None | Some(Value::Null) => Ok(None),

@@ -293,7 +293,10 @@ impl Registry {
 
 /// Each series' label text, sorted by it (unique keys).
 fn sorted<'s, T>(names: &[&str], series: &'s [(Key, T)]) -> Vec<(String, &'s T)> {
-    let mut v: Vec<(String, &T)> = series.iter().map(|(k, t)| (labels(names, k), t)).collect();
+    let mut v: Vec<(String, &T)> = Vec::with_capacity(series.len());
+    for (k, t) in series {
+        v.push((labels(names, k), t));
+    }
     crate::small::sort_by(&mut v, |a, b| a.0.cmp(&b.0));
     v
 }

@@ -498,7 +498,12 @@ pub fn ask_again(asked: &Request, next: Request, answers: u32) -> Result<Request
 /// order, and every relay call of the turn is merged into its `data.calls`, in call order.
 pub fn merge_for_halt(suspended: &[Request]) -> Option<Request> {
     let mut first = suspended.first()?.clone();
-    let calls: Vec<Value> = suspended.iter().filter(|r| r.is_relay()).flat_map(Request::relay_calls).map(RelayCall::into_value).collect();
+    let mut calls: Vec<Value> = Vec::new();
+    for r in suspended.iter().filter(|r| r.is_relay()) {
+        for c in r.relay_calls() {
+            calls.push(c.into_value());
+        }
+    }
     if !calls.is_empty() {
         first.data.get_or_insert_with(Map::new).insert("calls".into(), Value::Array(calls));
     }

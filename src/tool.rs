@@ -176,7 +176,11 @@ pub struct Toolkit {
 impl Toolkit {
     pub fn new(tools: Vec<ToolSpec>) -> Result<Toolkit> {
         let mut kit = Toolkit::default();
-        let tools = tools.into_iter().map(ToolSpec::validated).collect::<Result<Vec<_>>>()?;
+        let mut valid = Vec::with_capacity(tools.len());
+        for t in tools {
+            valid.push(t.validated()?);
+        }
+        let tools = valid;
         check_collisions(&tools)?;
         for t in tools {
             kit.push(t)?;
@@ -209,8 +213,10 @@ impl Toolkit {
 }
 
 fn check_collisions(tools: &[ToolSpec]) -> Result<()> {
-    let mut hits: Vec<&str> =
-        tools.iter().filter(|t| t.is_relay() && BUILTIN_NAMES.contains(&t.name.as_str())).map(|t| t.name.as_str()).collect();
+    let mut hits: Vec<&str> = Vec::new();
+    for t in tools.iter().filter(|t| t.is_relay() && BUILTIN_NAMES.contains(&t.name.as_str())) {
+        hits.push(&t.name);
+    }
     crate::small::sort_by(&mut hits, |a, b| a.cmp(b));
     if hits.is_empty() {
         return Ok(());

@@ -45,12 +45,12 @@ impl Run {
             return Err(cannot("every call of the halted turn already has a result (was it already resumed?)"));
         };
         let relay_ids: Vec<String> = pending.relay_calls().into_iter().map(|c| c.id).collect();
-        let open_relay: Vec<&str> = outstanding
-            .iter()
-            .filter_map(|&i| open.calls.get(i))
-            .filter(|c| relay_ids.contains(&c.id) || toolkit.get(&c.name).is_some_and(|t| t.is_relay()))
-            .map(|c| c.id.as_str())
-            .collect();
+        let mut open_relay: Vec<&str> = Vec::new();
+        for &i in &outstanding {
+            if let Some(c) = open.calls.get(i).filter(|c| relay_ids.contains(&c.id) || toolkit.get(&c.name).is_some_and(|t| t.is_relay())) {
+                open_relay.push(&c.id);
+            }
+        }
         if pending.is_relay() && !relay_ids.iter().any(|id| outstanding.iter().any(|&i| open.calls.get(i).is_some_and(|c| &c.id == id))) {
             return Err(cannot("the pending request's calls are not outstanding in the transcript's halted turn"));
         }
