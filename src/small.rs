@@ -69,7 +69,11 @@ pub(crate) fn replace_all(text: &str, from: &str, to: &str) -> String {
 
 /// `parts.join(sep)`.
 pub(crate) fn join(parts: &[&str], sep: &str) -> String {
-    let mut out = String::new();
+    let mut len = 0;
+    for p in parts {
+        len += p.len() + sep.len();
+    }
+    let mut out = String::with_capacity(len);
     for (i, p) in parts.iter().enumerate() {
         if i > 0 {
             out.push_str(sep);
@@ -150,6 +154,9 @@ mod tests {
         assert!(contains_ignore_ascii_case("models/Gemini-3-pro", "gemini-3"));
         assert!(!contains_ignore_ascii_case("gemini-2.5", "gemini-3"));
         assert_eq!(replace_all("abc", "", "x"), "abc");
+        for parts in [&[][..], &["a"], &["a", "", "b"]] {
+            assert_eq!(join(parts, ", "), parts.join(", "));
+        }
     }
 
     #[test]
