@@ -1,11 +1,12 @@
 //! std operations in the one form the default entry links. The rule: code the default entry
-//! compiles searches, sorts, borrows, inserts and drops map keys through these, not through
-//! std's own, and a new workaround is added here, measured, never at its call site. Some std
-//! operations link a large routine the first time they are used (a `&str` pattern core's
-//! Two-Way searcher, a sort its quicksort, `Map::remove` index-map removal), and each call site
-//! of a `#[track_caller]` function (`RefCell::borrow`, `Vec::insert`) its own panic location.
-//! Measured with std at every site that calls these: +8.4 KB gzip (docs/decisions/small-std.md
-//! has the figure per operation). Everything else in the crate is plain std.
+//! compiles searches, sorts, joins, borrows, inserts and drops map keys through these, not
+//! through std's own, and a new workaround is added here, measured, never at its call site.
+//! Some std operations link a large routine the first time they are used (a `&str` pattern
+//! core's Two-Way searcher, a sort its quicksort, `[&str]::join` its generic joiner,
+//! `Map::remove` index-map removal), and each call site of a `#[track_caller]` function
+//! (`RefCell::borrow`, `Vec::insert`) its own panic location. With std at every site that calls
+//! these: +8.8 KB gzip, measured (per operation: docs/decisions/small-std.md). Everything else
+//! in the crate is plain std.
 
 use crate::prelude::*;
 use core::cell::{Ref, RefCell, RefMut};
@@ -164,7 +165,7 @@ mod tests {
         let mut v = vec![(3, 'a'), (1, 'b'), (2, 'c'), (1, 'd'), (3, 'e'), (0, 'f')];
         let mut w = v.clone();
         sort_by(&mut v, |a, b| a.0.cmp(&b.0));
-        w.sort_by(|a, b| a.0.cmp(&b.0));
+        w.sort_by_key(|a| a.0);
         assert_eq!(v, w);
         let mut e: Vec<u8> = Vec::new();
         sort_by(&mut e, u8::cmp);
