@@ -196,8 +196,7 @@ pub fn redact(text: &str, secret: Option<&str>) -> String {
     };
     // One walk to the byte offset of character BODY_CAP (if there are more), instead of
     // counting every character first.
-    // `get`, not `truncate`: the cut is a character boundary (from `char_indices`), and
-    // `truncate` links a panic for one that is not.
+    // The cut is a character boundary (from `char_indices`).
     if let Some((cut, _)) = s.char_indices().nth(BODY_CAP) {
         let mut capped = String::from(s.get(..cut).unwrap_or_default());
         capped.push('…');

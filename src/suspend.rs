@@ -371,7 +371,6 @@ fn from_answer(r: &Value) -> ToolResult {
 pub fn relay_results_from_json(v: &Value) -> crate::error::Result<Vec<RelayResult>> {
     let read = |v: &Value| -> Result<Vec<RelayResult>, String> {
         let Value::Array(a) = v else { return Err("not an array".to_string()) };
-        // A plain loop: `collect::<Result<Vec<_>>>` links a `GenericShunt` mono of its own.
         let mut out = Vec::with_capacity(a.len());
         for r in a {
             out.push(RelayResult::from_json(r, "results[]")?);

@@ -150,7 +150,7 @@ pub fn check_name(name: &str, whole: bool) -> Result<()> {
     if !bad_char && !long {
         return Ok(());
     }
-    // ASCII only: a byte offset is a character one (`get`, not `truncate`, which links a panic).
+    // ASCII only: a byte offset is a character one.
     let fix = sanitize_name(name);
     let fix = fix.get(..MAX_NAME_LEN).unwrap_or(&fix);
     Err(Error::bad_input(format!("tool name \"{name}\" is refused: a tool name is {NAME_RULE}; try \"{fix}\"")))
