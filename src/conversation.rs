@@ -27,7 +27,7 @@ pub trait ConversationStore {
 /// A document's `revision` as a store reads it: a missing or unreadable one (not a whole number
 /// of at least 0) counts as 0, as in documents written before revisions.
 pub fn revision_of(v: Option<f64>) -> u64 {
-    v.filter(|n| *n >= 0.0 && crate::util::whole(*n)).map_or(0, |n| n as u64)
+    v.filter(|n| *n >= 0.0 && crate::small::whole(*n)).map_or(0, |n| n as u64)
 }
 
 /// The revision a save carries when the last one saved (or loaded) was `current`.
@@ -43,8 +43,8 @@ pub fn check_revision(stored: Option<u64>, incoming: u64) -> Result<()> {
     match stored {
         Some(stored) if incoming != next_revision(stored) => Err(Error::conflict(format!(
             "conflict: the conversation is at revision {}, this save expected {}",
-            crate::json::num(stored),
-            crate::json::num(incoming.saturating_sub(1))
+            stored,
+            incoming.saturating_sub(1)
         ))),
         _ => Ok(()),
     }
@@ -184,19 +184,19 @@ pub async fn discard(store: &dyn ConversationStore, id: &str, keep_history: bool
             Some(_) => INTERRUPTED.into(),
             None => declined(&pending).output,
         };
-        // A loop, not an adapter chain: each chain collected is its own copy in the wasm.
-        let mut outs = Vec::new();
-        for (c, r) in turn.calls.iter().zip(&turn.results) {
-            if r.is_none() {
-                outs.push(ToolOutput {
-                    call_id: c.id.clone(),
-                    name: c.name.clone(),
-                    output: declined.clone(),
-                    is_error: true,
-                    parts: Vec::new(),
-                });
-            }
-        }
+        let outs = turn
+            .calls
+            .iter()
+            .zip(&turn.results)
+            .filter(|(_, r)| r.is_none())
+            .map(|(c, _)| ToolOutput {
+                call_id: c.id.clone(),
+                name: c.name.clone(),
+                output: declined.clone(),
+                is_error: true,
+                parts: Vec::new(),
+            })
+            .collect();
         transcript.push(Message::Tool(outs));
     }
     let mut closed = ConversationState::new(state.style, &transcript, None);

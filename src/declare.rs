@@ -15,7 +15,6 @@ pub fn declaration(v: &Value, what: &str) -> Result<ToolSpec> {
     let Value::Object(o) = v else {
         return Err(Error::bad_input(format!("{what} must be a tool object (from defineTool or relayTool)")));
     };
-    // A plain loop: a collected adapter chain is its own copy in the wasm.
     let mut keys: Vec<String> = Vec::new();
     for (k, v) in o {
         if !v.is_null() {

@@ -191,42 +191,18 @@ fn error_detail(body: &str) -> Option<String> {
 /// before capping so a key cut in half by the cap cannot leak its first part.
 pub fn redact(text: &str, secret: Option<&str>) -> String {
     let s = match secret.filter(|k| k.len() >= 4) {
-        Some(k) => without(text.trim(), k),
+        Some(k) => crate::small::replace_all(text.trim(), k, "[redacted]"),
         None => text.trim().to_string(),
     };
     // One walk to the byte offset of character BODY_CAP (if there are more), instead of
     // counting every character first.
-    // `get`, not `truncate`: the cut is a character boundary (from `char_indices`), and
-    // `truncate` links a panic for one that is not.
+    // The cut is a character boundary (from `char_indices`).
     if let Some((cut, _)) = s.char_indices().nth(BODY_CAP) {
         let mut capped = String::from(s.get(..cut).unwrap_or_default());
         capped.push('…');
         return capped;
     }
     s
-}
-
-/// `text` with every occurrence of `key` (left to right, not overlapping) replaced by
-/// `[redacted]`, as `str::replace` does. A plain byte scan: it runs only on error texts, and
-/// `str::replace` links core's Two-Way searcher (about 3 KB of wasm) for this one use. A match
-/// of a whole `&str` in valid UTF-8 starts and ends on character boundaries.
-fn without(text: &str, key: &str) -> String {
-    let (t, k) = (text.as_bytes(), key.as_bytes());
-    let mut out = String::with_capacity(text.len());
-    let (mut start, mut i) = (0, 0);
-    while i + k.len() <= t.len() {
-        if t.get(i..i + k.len()) == Some(k) {
-            // `get`: the cuts are match boundaries (see above); no slice panic path.
-            out.push_str(text.get(start..i).unwrap_or_default());
-            out.push_str("[redacted]");
-            i += k.len();
-            start = i;
-        } else {
-            i += 1;
-        }
-    }
-    out.push_str(text.get(start..).unwrap_or_default());
-    out
 }
 
 impl fmt::Display for Error {

@@ -53,7 +53,7 @@ fn result_as_value<S: serde::Serializer>(r: &RunResult, s: S) -> Result<S::Ok, S
 
 impl StreamEvent {
     /// The JSON text its `Serialize` derive writes, by hand (the edge queues each event as
-    /// text; serde's serializers for the enum and the types inside cost more wasm). `done`
+    /// text). `done`
     /// carries the result's own text, not parsed and written again.
     pub fn to_json(&self) -> String {
         use crate::json::{write_key, write_str, write_value};

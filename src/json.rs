@@ -8,43 +8,25 @@ use crate::prelude::*;
 use serde_json::{Map, Value};
 pub use toolnexus_json::*;
 
-/// `parts.join(sep)` (and `concat` with `""`) by a plain loop: `alloc`'s generic joiner is
-/// about 1 KB of wasm for a few error texts and metric names.
-pub fn join(parts: &[&str], sep: &str) -> String {
-    let mut len = 0;
-    for p in parts {
-        len += p.len() + sep.len();
-    }
-    let mut out = String::with_capacity(len);
-    for (i, p) in parts.iter().enumerate() {
-        if i > 0 {
-            out.push_str(sep);
-        }
-        out.push_str(p);
-    }
-    out
-}
+/// The callers not yet moved to `format!` (the MCP entry's messages) or to `small::join`.
+pub(crate) use crate::small::join;
 
-/// A `u64` as text, for messages: `format!` of a `u64` links core's 64-bit integer formatting,
-/// which nothing else in the wasm needs (a `usize` is 32-bit there).
+/// A `u64` as text, for the MCP entry's messages (the core writes `format!`).
 pub fn num(n: u64) -> String {
     let mut s = String::new();
     write_u64(&mut s, n);
     s
 }
 
-// One function for the message of every field of every host shape. (A `format!` site is no
-// longer the cost it was: since Rust 1.9x it compiles to a compact template, smaller than a
-// `join` of the same pieces; see docs/decisions.md, "Size, third pass".)
+// One function for the message of every field of every host shape.
 fn must(what: &str, key: &str, be: &str) -> String {
-    join(&[what, ".", key, " must be ", be], "")
+    format!("{what}.{key} must be {be}")
 }
 
 pub type Fields<'a> = &'a Map<String, Value>;
 
 /// An object of these fields in this order: what `json!` builds, without a serde round per field
-/// and without the `to_value(..).unwrap()` each `json!` field brings (its panic path links the
-/// `Debug` of serde_json's error and of `str`).
+/// and without the `to_value(..).unwrap()` each `json!` field brings.
 pub fn obj(fields: Vec<(&str, Value)>) -> Value {
     let mut o = Map::with_capacity(fields.len());
     for (k, v) in fields {
@@ -54,7 +36,7 @@ pub fn obj(fields: Vec<(&str, Value)>) -> Value {
 }
 
 pub fn object<'a>(v: &'a Value, what: &str) -> Result<Fields<'a>, String> {
-    v.as_object().ok_or_else(|| join(&[what, " must be an object"], ""))
+    v.as_object().ok_or_else(|| format!("{what} must be an object"))
 }
 
 /// A string field; `null` or absent is `None`.

@@ -76,7 +76,6 @@ fn is_falsy(v: &Value) -> bool {
 }
 
 fn tools_of(list: &[Value]) -> Result<Vec<ToolSpec>> {
-    // A plain loop: `collect::<Result<Vec<_>>>` links a `GenericShunt` mono of its own.
     let mut tools = Vec::with_capacity(list.len());
     for t in list {
         let spec = ToolSpec::from_json(t, "beforeLLM tools[]")

@@ -13,8 +13,8 @@
 //! `state` (versioned resume state), `error` (stable codes).
 //!
 //! The default entry's wasm is `no_std` (alloc only). std's panic machinery (its hook, its
-//! counters, the formatting of every panic's message into a payload) was about 570 B gzip of
-//! the entry, for a panic that ends in a trap either way: with `panic = "abort"` std's handler
+//! counters, the formatting of every panic's message into a payload) is dead weight
+//! (docs/decisions/small-std.md) for a panic that ends in a trap either way: with `panic = "abort"` std's handler
 //! aborts, which on this target is the `unreachable` the handler below executes. Every module
 //! the entry compiles takes `String`, `Vec`, `Box` and friends from [`prelude`]. The MCP entry,
 //! the wasm tests (feature `std`) and native builds link std as before.
@@ -52,9 +52,9 @@ pub mod provider;
 pub mod retry;
 pub mod run;
 pub mod session;
+mod small;
 // The tool sources (MCP among them) are not in the loop's wasm at all: merely compiling MCP there
-// shifted LLVM's inlining choices for shared helpers (+370 B gzip, measured), though nothing of
-// it was linked.
+// shifted LLVM's inlining choices for shared helpers (docs/decisions/small-std.md), though nothing of it was linked.
 #[cfg(any(not(target_arch = "wasm32"), feature = "mcp"))]
 pub mod sources;
 pub mod sse;
@@ -63,7 +63,6 @@ pub mod style;
 pub mod suspend;
 pub mod tool;
 pub mod translate;
-mod util;
 
 /// The JS API (wasm32 only). Public so `tests/wasm.rs` can drive the exports directly.
 #[cfg(all(target_arch = "wasm32", not(feature = "mcp")))]
@@ -80,7 +79,7 @@ pub mod wasm_mcp;
 pub use error::{Code, Error, Result};
 
 /// talc instead of std's dlmalloc on wasm32: a real free-list allocator (memory is reused, so a
-/// long-lived service worker does not grow) at about 3 KB gzip less.
+/// long-lived service worker does not grow), and smaller (docs/decisions/small-std.md).
 /// Small blocks go through a free list per size class first (`crates/small-alloc`).
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]

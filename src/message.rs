@@ -67,8 +67,7 @@ impl Reasoning {
     }
 
     /// Copies into `out` the items that come right before call `k` (or, for `k == 0`, before
-    /// the text). Loops, not iterators: each adapter chain a renderer collected was its own copy
-    /// in the wasm.
+    /// the text).
     pub fn push_before(&self, k: usize, out: &mut Vec<Value>) {
         for (at, v) in &self.items {
             if *at == k {
@@ -276,8 +275,7 @@ pub struct OpenTurn {
 pub fn last_tool_turn(messages: &[Message]) -> Option<OpenTurn> {
     let index = messages.iter().rposition(|m| matches!(m, Message::Assistant(t) if !t.calls.is_empty()))?;
     let Some(Message::Assistant(turn)) = messages.get(index) else { return None };
-    let mut results: Vec<Option<ToolOutput>> = vec![None; turn.calls.len()];
-    // `get`s: in range by construction, without a panic path each.
+    let mut results: Vec<Option<ToolOutput>> = crate::small::nones(turn.calls.len());
     for m in messages.get(index + 1..).unwrap_or_default() {
         if let Message::Tool(outs) = m {
             for o in outs {
@@ -320,7 +318,7 @@ pub fn balance(messages: &mut Vec<Message>) {
                     if let Some(Message::Tool(outs)) = messages.get_mut(j - 1).filter(|_| j > i + 1) {
                         outs.append(&mut missing);
                     } else {
-                        crate::util::insert(messages, i + 1, Message::Tool(missing));
+                        crate::small::insert(messages, i + 1, Message::Tool(missing));
                         j += 1;
                     }
                 }

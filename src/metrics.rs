@@ -37,7 +37,6 @@ impl Metric {
         let mut f: Vec<(&str, serde_json::Value)> = Vec::with_capacity(7);
         match self {
             Metric::Llm { model, status, ms, prompt_tokens, completion_tokens } => {
-                // `push`es: each `extend` of an array of another length is its own copy in the wasm.
                 f.push(("event", "llm".into()));
                 f.push(("model", model.as_str().into()));
                 f.push(("status", (*status).into()));
@@ -178,8 +177,8 @@ fn labels(names: &[&str], values: &[String]) -> String {
 
 /// A number as ECMAScript `String(n)` writes it: the shortest digits that round-trip, placed by
 /// the ECMAScript rules (plain notation from 1e-6 up to 1e21, exponent form outside). The
-/// digits come from serde_json's float writer, which the crate links anyway; `core::fmt`'s
-/// float formatting would add about 20 KB of wasm for this one use.
+/// digits come from serde_json's float writer, which the crate links anyway, not from
+/// `core::fmt`'s float formatting (docs/decisions/small-std.md).
 pub fn js_number(f: f64) -> String {
     let Some(n) = serde_json::Number::from_f64(f) else {
         return if f.is_nan() {
@@ -196,7 +195,6 @@ pub fn js_number(f: f64) -> String {
     }
     // serde_json writes `[-]d+[.d+][e[+|-]d+]`: collect the significant digits and the position
     // of the decimal point (value = 0.DIGITS × 10^point), then lay them out as JS does.
-    // Not `to_string`: its `expect` on the `Display` result links a panic path.
     let mut text = String::new();
     let _ = core::fmt::Write::write_fmt(&mut text, format_args!("{n}"));
     let (mut digits, mut point, mut exp, mut exp_neg) = (Vec::new(), 0i32, 0i32, false);
@@ -253,7 +251,7 @@ pub fn js_number(f: f64) -> String {
         crate::json::write_u64(&mut s, u64::from(e.unsigned_abs()));
         out.extend_from_slice(s.as_bytes());
     }
-    // ASCII only. `from_utf8_lossy` is linked anyway (SSE); `from_utf8` would be ~0.8 KB more.
+    // ASCII only, so nothing is replaced.
     String::from_utf8_lossy(&out).into_owned()
 }
 
@@ -293,15 +291,13 @@ impl Registry {
     }
 }
 
-/// Each series' label text, sorted by it (unique keys). An insertion sort: a handful of
-/// series, and one small loop instead of a monomorphised pattern-defeating quicksort.
+/// Each series' label text, sorted by it (unique keys).
 fn sorted<'s, T>(names: &[&str], series: &'s [(Key, T)]) -> Vec<(String, &'s T)> {
     let mut v: Vec<(String, &T)> = Vec::with_capacity(series.len());
     for (k, t) in series {
-        let key = labels(names, k);
-        let at = v.iter().position(|x| x.0 > key).unwrap_or(v.len());
-        crate::util::insert(&mut v, at, (key, t));
+        v.push((labels(names, k), t));
     }
+    crate::small::sort_by(&mut v, |a, b| a.0.cmp(&b.0));
     v
 }
 
@@ -344,16 +340,15 @@ fn counter(out: &mut String, name: &str, help: &str, names: &[&str], series: &[(
 
 fn histogram(out: &mut String, name: &str, help: &str, names: &[&str], series: &[(Key, Hist)]) {
     head(out, name, help, "histogram");
-    let cat = crate::json::join;
-    let (bucket, sum, count) = (cat(&[name, "_bucket"], ""), cat(&[name, "_sum"], ""), cat(&[name, "_count"], ""));
+    let (bucket, sum, count) = (format!("{name}_bucket"), format!("{name}_sum"), format!("{name}_count"));
     for (key, h) in sorted(names, series) {
-        // Index loop over the buckets then `+Inf`: no iterator adapter chain to monomorphise.
+        // The buckets, then `+Inf`.
         for i in 0..=BUCKETS.len() {
             let (c, le) = match (h.counts.get(i), BUCKET_LABELS.get(i)) {
                 (Some(c), Some(le)) => (*c, *le),
                 _ => (h.count, "+Inf"),
             };
-            sample(out, &bucket, &key, &cat(&["le=\"", le, "\""], ""), &int(c));
+            sample(out, &bucket, &key, &format!("le=\"{le}\""), &int(c));
         }
         sample(out, &sum, &key, "", &js_number(h.sum));
         sample(out, &count, &key, "", &int(h.count));

@@ -67,7 +67,7 @@ ops! {
 ops! {
     /// The slots of the array `hostOptions` (src/wasm/host.js) returns: a client's host
     /// functions and its store, read once. One array crossing instead of a getter import per
-    /// field (each about 50 B gzip of glue and import entry); host.js types the array as the
+    /// field (docs/decisions/small-std.md); host.js types the array as the
     /// labelled tuple `HostFns`, which a test here checks against this order.
     HostSlot {
         WaitFor = "waitFor",

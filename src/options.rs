@@ -7,8 +7,8 @@ use crate::prelude::*;
 use crate::provider::ProviderConfig;
 use crate::retry::{DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS};
 use crate::run::{LoopConfig, DEFAULT_MAX_TURNS};
+use crate::small::{self, whole};
 use crate::style::Style;
-use crate::util::whole;
 use serde_json::{Map, Value};
 
 /// A client's settings: what the loop needs, what the driver needs, and the run deadline.
@@ -192,10 +192,7 @@ fn checked_base_url(style: Style, url: String) -> Result<String> {
     if url.is_empty() {
         return Err(Error::bad_input(format!("{WHAT}.baseUrl is empty: leave it out for {example}, or give the provider's API root")));
     }
-    // Byte scans, not `split_once("://")` / `find`: a `&str` pattern links core's Two-Way
-    // searcher into the wasm for these two uses.
-    let scheme =
-        url.bytes().position(|b| b == b':').filter(|&at| url.as_bytes().get(at + 1..at + 3) == Some(b"//")).and_then(|at| url.get(..at));
+    let scheme = url.split_once(':').filter(|(_, rest)| rest.starts_with("//")).map(|(s, _)| s);
     if !scheme.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))) {
         return Err(Error::bad_input(format!("{WHAT}.baseUrl \"{url}\" has no scheme: write \"https://{url}\" (e.g. {example})")));
     }
@@ -204,8 +201,7 @@ fn checked_base_url(style: Style, url: String) -> Result<String> {
     for end in ENDPOINTS {
         if let Some(root) = path.strip_suffix(end) {
             // What to write: the root before the endpoint (for Gemini, before `/models/<model>`).
-            let at = root.as_bytes().windows(8).position(|w| w == b"/models/");
-            let root = at.and_then(|at| root.get(..at)).unwrap_or(root);
+            let root = small::split_once(root, "/models/").map_or(root, |(r, _)| r);
             return Err(Error::bad_input(format!(
                 "{WHAT}.baseUrl ends with the endpoint path \"{end}\", which the client adds itself: write \"{root}\""
             )));

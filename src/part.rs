@@ -6,7 +6,7 @@
 //! takes each provider's own part (OpenAI `image_url`, Anthropic `image` with a `source`, Gemini
 //! `inlineData` / `fileData`), so a history in any dialect reads back.
 
-use crate::json::{join, write_str};
+use crate::json::write_str;
 use crate::prelude::*;
 use serde_json::Value;
 
@@ -73,7 +73,7 @@ impl Image {
         }
         if (inline || !media_type.is_empty()) && !MEDIA_TYPES.contains(&media_type.as_str()) {
             let shown = if media_type.is_empty() { "unknown" } else { &media_type };
-            return Err(join(&["image mediaType ", shown, " is not one every provider accepts (", &join(&MEDIA_TYPES, ", "), ")"], ""));
+            return Err(format!("image mediaType {shown} is not one every provider accepts ({})", crate::small::join(&MEDIA_TYPES, ", ")));
         }
         Ok(Image { source: source.to_string(), inline, media_type })
     }
@@ -81,20 +81,16 @@ impl Image {
     /// `data:<type>;base64,<bytes>` for an inline image, else the URL.
     pub fn url(&self) -> String {
         if self.inline {
-            join(&["data:", &self.media_type, ";base64,", &self.source], "")
+            format!("data:{};base64,{}", self.media_type, self.source)
         } else {
             self.source.clone()
         }
     }
 }
 
-/// `data:<type>;base64,<bytes>` taken apart. By bytes and `get`: a substring search and
-/// slicing would link a searcher and the panic formatting of `str` (about 4 KB of wasm).
+/// `data:<type>;base64,<bytes>` taken apart.
 fn data_url(u: &str) -> Option<(&str, &str)> {
-    const MARK: &[u8] = b";base64,";
-    let rest = u.strip_prefix("data:")?;
-    let at = rest.as_bytes().windows(MARK.len()).position(|w| w == MARK)?;
-    Some((rest.get(..at)?, rest.get(at + MARK.len()..)?))
+    crate::small::split_once(u.strip_prefix("data:")?, ";base64,")
 }
 
 /// The media type from the first bytes of base64 data ("" when not one of the known four).
@@ -150,7 +146,7 @@ impl Part {
             // Responses: `image_url` is the URL itself (a data URL for bytes).
             Some("input_image") => Image::new(None, str_at(v, "image_url"), None),
             None if v.get("inlineData").is_some() || v.get("fileData").is_some() => gemini_image(v),
-            t => return Err(join(&["a part of type ", t.unwrap_or("(none)"), " is not supported (text and image parts are)"], "")),
+            t => return Err(format!("a part of type {} is not supported (text and image parts are)", t.unwrap_or("(none)"))),
         };
         image.map(Part::Image)
     }
@@ -234,15 +230,13 @@ pub(crate) fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 
 /// A list of parts (`what` names it in errors).
 pub fn read_parts(v: &Value, what: &str) -> Result<Vec<Part>, String> {
-    let Value::Array(a) = v else { return Err(join(&[what, " must be an array of parts"], "")) };
+    let Value::Array(a) = v else { return Err(format!("{what} must be an array of parts")) };
     let mut out = Vec::with_capacity(a.len());
     for p in a {
         match Part::read(p) {
             Ok(p) => out.push(p),
             Err(e) => {
-                let mut at = join(&[what, "["], "");
-                crate::json::write_u64(&mut at, out.len() as u64);
-                return Err(join(&[&at, "]: ", &e], ""));
+                return Err(format!("{what}[{}]: {e}", out.len()));
             }
         }
     }

@@ -42,27 +42,23 @@ impl SseDecoder {
         }
         let mut start = 0;
         let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
+        while let Some(&b) = bytes.get(i) {
             if b == b'\n' || b == b'\r' {
-                // `get`s: `start <= i <= len` (a slice would compile a panic path per site).
-                self.buf.extend_from_slice(bytes.get(start..i).unwrap_or_default());
+                self.buf.extend_from_slice(&bytes[start..i]);
                 let line = core::mem::take(&mut self.buf);
                 self.line(&line, &mut out);
                 if b == b'\r' {
-                    if i + 1 < bytes.len() {
-                        if bytes[i + 1] == b'\n' {
-                            i += 1;
-                        }
-                    } else {
-                        self.skip_lf = true;
+                    match bytes.get(i + 1) {
+                        Some(b'\n') => i += 1,
+                        Some(_) => {}
+                        None => self.skip_lf = true,
                     }
                 }
                 start = i + 1;
             }
             i += 1;
         }
-        self.buf.extend_from_slice(bytes.get(start..).unwrap_or_default());
+        self.buf.extend_from_slice(&bytes[start..]);
         out
     }
 

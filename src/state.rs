@@ -51,15 +51,12 @@ impl ConversationState {
     /// `transcript` as it stands, halted on `pending` when given. The outstanding calls are the
     /// calls of the last tool turn that have no result.
     pub fn new(style: Style, transcript: &[Message], pending: Option<Request>) -> Self {
-        // Loops here and below, not adapter chains: each chain collected is its own copy in the wasm.
-        let mut outstanding = Vec::new();
-        if let (Some(_), Some(turn)) = (&pending, crate::message::last_tool_turn(transcript)) {
-            for (c, r) in turn.calls.iter().zip(&turn.results) {
-                if r.is_none() {
-                    outstanding.push(Outstanding { id: c.id.clone(), name: c.name.clone() });
-                }
-            }
-        }
+        let outstanding = match (&pending, crate::message::last_tool_turn(transcript)) {
+            (Some(_), Some(turn)) => (turn.calls.iter().zip(&turn.results).filter(|(_, r)| r.is_none()))
+                .map(|(c, _)| Outstanding { id: c.id.clone(), name: c.name.clone() })
+                .collect(),
+            _ => Vec::new(),
+        };
         ConversationState {
             schema_version: SCHEMA_VERSION,
             style,
@@ -99,8 +96,7 @@ impl ConversationState {
         })
     }
 
-    /// The JSON text its `Serialize` derive writes, by hand: a store saves one per turn, and
-    /// serde's struct serializer costs more wasm than these few fields.
+    /// The JSON text its `Serialize` derive writes, by hand (a store saves one per turn).
     pub fn to_json(&self) -> String {
         let mut out = String::from("{");
         json::write_key(&mut out, "schemaVersion");
@@ -157,7 +153,7 @@ pub fn load_conversation(v: &Value) -> Result<(ConversationState, Vec<Message>)>
     match (&state.pending, open.is_empty()) {
         (None, false) => Err(Error::bad_state(format!(
             "conversation state is inconsistent: calls {} have no result and no request is pending",
-            crate::json::join(&open, ", ")
+            crate::small::join(&open, ", ")
         ))),
         (Some(_), true) => Err(Error::bad_state("conversation state is inconsistent: a request is pending but no call is waiting")),
         (Some(p), false) if p.id.is_empty() => Err(Error::bad_state("conversation state has a pending request without an id")),
@@ -166,7 +162,6 @@ pub fn load_conversation(v: &Value) -> Result<(ConversationState, Vec<Message>)>
 }
 
 /// Ids of calls with no result anywhere after their assistant turn.
-/// Borrowed (`&str`): the one `join` over string slices is the only copy of it in the wasm.
 fn unanswered(transcript: &[Message]) -> Vec<&str> {
     let mut open: Vec<&str> = Vec::new();
     for m in transcript {
@@ -192,8 +187,7 @@ fn check_version(v: &Value, what: &str) -> Result<()> {
     };
     if version == 0 || version > u64::from(SCHEMA_VERSION) {
         return Err(Error::bad_state(format!(
-            "unsupported state schemaVersion {}: this build reads versions 1 to {SCHEMA_VERSION}; upgrade toolnexus-wasm",
-            crate::json::num(version)
+            "unsupported state schemaVersion {version}: this build reads versions 1 to {SCHEMA_VERSION}; upgrade toolnexus-wasm"
         )));
     }
     // Version 2 added reasoning state to assistant messages (thinking blocks, thought

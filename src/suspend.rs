@@ -74,8 +74,7 @@ pub struct RelayResult {
 }
 
 impl Answer {
-    /// The `Value` its `Serialize` derive gives (the edge hands this to JS: a serde
-    /// serializer per struct costs more wasm than these few fields).
+    /// The `Value` its `Serialize` derive gives, by hand (the edge hands this to JS).
     pub fn into_value(self) -> Value {
         let mut fields = vec![("id", self.id.into()), ("ok", self.ok.into())];
         if let Some(d) = self.data {
@@ -148,7 +147,7 @@ impl RelayResult {
             is_error: json::opt_bool(o, "isError", what)?.unwrap_or(false),
             parts: match o.get("parts") {
                 None | Some(Value::Null) => Vec::new(),
-                Some(p) => read_parts(p, &json::join(&[what, ".parts"], ""))?,
+                Some(p) => read_parts(p, &format!("{what}.parts"))?,
             },
         })
     }
@@ -181,7 +180,7 @@ impl IdGen {
     pub fn next(&self) -> String {
         let n = self.seq.get() + 1;
         self.seq.set(n);
-        format!("pnd-{}-{}", base36((self.clock)()), json::num(n))
+        format!("pnd-{}-{n}", base36((self.clock)()))
     }
 }
 
@@ -372,7 +371,6 @@ fn from_answer(r: &Value) -> ToolResult {
 pub fn relay_results_from_json(v: &Value) -> crate::error::Result<Vec<RelayResult>> {
     let read = |v: &Value| -> Result<Vec<RelayResult>, String> {
         let Value::Array(a) = v else { return Err("not an array".to_string()) };
-        // A plain loop: `collect::<Result<Vec<_>>>` links a `GenericShunt` mono of its own.
         let mut out = Vec::with_capacity(a.len());
         for r in a {
             out.push(RelayResult::from_json(r, "results[]")?);
@@ -403,25 +401,12 @@ pub fn is_relay_request(request: Option<&Value>) -> bool {
 pub fn relay_calls_of(request: Option<&Value>) -> crate::error::Result<Value> {
     let req = Request::from_host(request, "request")?;
     let calls = if req.is_relay() { req.relay_calls() } else { Vec::new() };
-    Ok(Value::Array(relay_values(calls)))
-}
-
-/// Relay calls as data, by a loop: each collected adapter chain is its own copy in the wasm.
-fn relay_values(calls: Vec<RelayCall>) -> Vec<Value> {
-    let mut out = Vec::with_capacity(calls.len());
-    for c in calls {
-        out.push(c.into_value());
-    }
-    out
+    Ok(Value::Array(calls.into_iter().map(RelayCall::into_value).collect()))
 }
 
 pub fn relay_answer(request_id: &str, results: Vec<RelayResult>) -> Answer {
     let mut data = Map::new();
-    let mut list = Vec::with_capacity(results.len());
-    for r in results {
-        list.push(r.into_value());
-    }
-    data.insert("results".into(), Value::Array(list));
+    data.insert("results".into(), Value::Array(results.into_iter().map(RelayResult::into_value).collect()));
     Answer { id: request_id.into(), ok: true, data: Some(data), reason: None }
 }
 
@@ -436,7 +421,7 @@ pub fn check_answer(req: &Request, answer: &Answer, open: &[&str], lead: &str) -
 }
 
 fn mismatch(lead: &str, m: String) -> crate::error::Error {
-    crate::error::Error::new(crate::error::Code::AnswerMismatch, json::join(&[lead, &m], ""))
+    crate::error::Error::new(crate::error::Code::AnswerMismatch, format!("{lead}{m}"))
 }
 
 /// The first half of [`check_answer`]: the answer is for this request at all.
@@ -458,7 +443,7 @@ pub fn check_answer_results(req: &Request, answer: &Answer, open: &[&str], lead:
                 format!(
                     "answer result id \"{id}\" matches no outstanding call of request \"{}\" (outstanding: {})",
                     req.id,
-                    json::join(open, ", ")
+                    crate::small::join(open, ", ")
                 ),
             ));
         }
@@ -505,7 +490,7 @@ pub fn ask_again(asked: &Request, next: Request, answers: u32) -> Result<Request
     } else {
         return Ok(next);
     };
-    Err(ToolResult::error(json::join(&[lead, &next.prompt], "")))
+    Err(ToolResult::error(format!("{lead}{}", next.prompt)))
 }
 
 /// Durable halt: the surfaced request is the first suspension in call
@@ -514,7 +499,9 @@ pub fn merge_for_halt(suspended: &[Request]) -> Option<Request> {
     let mut first = suspended.first()?.clone();
     let mut calls: Vec<Value> = Vec::new();
     for r in suspended.iter().filter(|r| r.is_relay()) {
-        calls.append(&mut relay_values(r.relay_calls()));
+        for c in r.relay_calls() {
+            calls.push(c.into_value());
+        }
     }
     if !calls.is_empty() {
         first.data.get_or_insert_with(Map::new).insert("calls".into(), Value::Array(calls));

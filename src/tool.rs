@@ -150,7 +150,7 @@ pub fn check_name(name: &str, whole: bool) -> Result<()> {
     if !bad_char && !long {
         return Ok(());
     }
-    // ASCII only: a byte offset is a character one (`get`, not `truncate`, which links a panic).
+    // ASCII only: a byte offset is a character one.
     let fix = sanitize_name(name);
     let fix = fix.get(..MAX_NAME_LEN).unwrap_or(&fix);
     Err(Error::bad_input(format!("tool name \"{name}\" is refused: a tool name is {NAME_RULE}; try \"{fix}\"")))
@@ -167,7 +167,7 @@ pub fn sanitize_name(name: &str) -> String {
 }
 
 /// The declarations a run offers the model, in the order they were added. Cloning is cheap
-/// (shared), because every run takes its own copy.
+/// (shared), because every run clones it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Toolkit {
     tools: alloc::rc::Rc<Vec<ToolSpec>>,
@@ -176,7 +176,6 @@ pub struct Toolkit {
 impl Toolkit {
     pub fn new(tools: Vec<ToolSpec>) -> Result<Toolkit> {
         let mut kit = Toolkit::default();
-        // A plain loop: `collect::<Result<Vec<_>>>` compiles its own adapter per element type.
         let mut valid = Vec::with_capacity(tools.len());
         for t in tools {
             valid.push(t.validated()?);
@@ -214,13 +213,11 @@ impl Toolkit {
 }
 
 fn check_collisions(tools: &[ToolSpec]) -> Result<()> {
-    // Sorted by insertion: a clash is rare and short, and `sort_unstable` would link a whole
-    // quicksort for this one error text.
     let mut hits: Vec<&str> = Vec::new();
     for t in tools.iter().filter(|t| t.is_relay() && BUILTIN_NAMES.contains(&t.name.as_str())) {
-        let at = hits.iter().position(|h| *h > t.name.as_str()).unwrap_or(hits.len());
-        crate::util::insert(&mut hits, at, &t.name);
+        hits.push(&t.name);
     }
+    crate::small::sort_by(&mut hits, |a, b| a.cmp(b));
     if hits.is_empty() {
         return Ok(());
     }
@@ -230,7 +227,7 @@ fn check_collisions(tools: &[ToolSpec]) -> Result<()> {
             "toolnexus: relay tool name collides with a built-in tool: [{}] — rename the relay tool \
              (the guard applies even with builtins disabled, so a future builtin cannot capture a \
              declaration-only tool)",
-            crate::json::join(&hits, " ")
+            crate::small::join(&hits, " ")
         ),
     ))
 }

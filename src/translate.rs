@@ -12,8 +12,8 @@ use crate::json::obj;
 use crate::message::{Message, ToolCall, Usage};
 use crate::prelude::*;
 use crate::provider::{self, Finish, HttpRequest, ModelReply, ModelRequest, ProviderConfig, ToolChoice};
+use crate::small::{borrow, borrow_mut};
 use crate::tool::{ToolSource, ToolSpec, Toolkit};
-use crate::util::{read, write};
 use core::cell::{Cell, RefCell};
 use serde_json::{Map, Value};
 
@@ -194,7 +194,7 @@ struct Translation<'a, 'e> {
 impl Translation<'_, '_> {
     fn emit(&self, delta: Value, finish: Option<&str>, usage: Option<Usage>) {
         if let Some(emit) = self.chunks {
-            let (id, created) = &*read(&self.stream_id);
+            let (id, created) = &*borrow(&self.stream_id);
             emit(chunk(id, &self.provider.model, *created, delta, finish, usage));
         }
     }
@@ -205,11 +205,11 @@ impl CallSubject for Translation<'_, '_> {
         0
     }
     fn working_copies(&self) -> (Vec<Value>, Vec<ToolSpec>) {
-        let req = read(&self.req);
+        let req = borrow(&self.req);
         (dialect::render(&req.messages, self.provider.style), req.tools.clone())
     }
     fn replace_working(&self, messages: Option<Vec<Message>>, tools: Option<Vec<ToolSpec>>) {
-        let mut req = write(&self.req);
+        let mut req = borrow_mut(&self.req);
         if let Some(m) = messages {
             req.messages = m;
         }
@@ -218,10 +218,10 @@ impl CallSubject for Translation<'_, '_> {
         }
     }
     fn request(&self, stream: bool) -> HttpRequest {
-        build(self.provider, self.system_prompt, &read(&self.req), stream)
+        build(self.provider, self.system_prompt, &borrow(&self.req), stream)
     }
     fn opened(&self) {
-        *write(&self.stream_id) = (format!("chatcmpl-{}", self.env.ids.next()), ((self.env.clock)() / 1000.0) as u64);
+        *borrow_mut(&self.stream_id) = (format!("chatcmpl-{}", self.env.ids.next()), ((self.env.clock)() / 1000.0) as u64);
         self.emit(obj(vec![("role", "assistant".into()), ("content", "".into())]), None, None);
     }
     /// Text as `content`; readable reasoning as `reasoning_content`, the field OpenAI-compatible
@@ -239,7 +239,7 @@ impl CallSubject for Translation<'_, '_> {
     fn accept(&self, mut reply: ModelReply, raw: Option<&Value>) -> Result<()> {
         // Calls without ids (Gemini) get ids unique in this conversation: the caller echoes them
         // back as tool_call_id, and the next translation pairs results with calls by them.
-        crate::run::assign_call_ids(&mut reply.turn.calls, read(&self.req).messages.len() as u32);
+        crate::run::assign_call_ids(&mut reply.turn.calls, borrow(&self.req).messages.len() as u32);
         if self.chunks.is_some() {
             if !reply.turn.calls.is_empty() {
                 let mut calls = Vec::with_capacity(reply.turn.calls.len());

@@ -1,8 +1,8 @@
 //! Reading a history in any dialect back into the neutral transcript. The dialect is decided
 //! per message from its own shape (Gemini `parts`; OpenAI `tool_calls` and `tool` messages;
 //! Anthropic content blocks; Responses items with a `type`), the provider folder's reader does the rest, and a refused message
-//! is named (`history[3] has no string role`). A typed serde fast path was measured and dropped:
-//! no reliable gain, 14 KB more gzip.
+//! is named (`history[3] has no string role`). A typed serde fast path was measured and dropped
+//! (no reliable gain; its size is in docs/decisions/small-std.md).
 
 use crate::error::{Error, Result};
 use crate::message::{AssistantTurn, Message, Reasoning, ORIGIN_KEY};
@@ -31,7 +31,7 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
         // restores the origin tag itself, as it may come before the turn's reasoning.
         if responses::is_item(obj) {
             if let Err(e) = responses::read_item(obj, &mut out, &mut items) {
-                return Err(Error::bad_input(at(&crate::json::join(&["]: ", &e], ""))));
+                return Err(Error::bad_input(at(&format!("]: {e}"))));
             }
             continue;
         }
@@ -57,10 +57,10 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
                 out.push(Message::Assistant(read_assistant(obj, i)?));
                 Ok(())
             }
-            _ => return Err(Error::bad_state(at(&crate::json::join(&["] has unknown role \"", role, "\""], "")))),
+            _ => return Err(Error::bad_state(at(&format!("] has unknown role \"{role}\"")))),
         };
         if let Err(e) = read {
-            return Err(Error::bad_input(at(&crate::json::join(&["]: ", &e], ""))));
+            return Err(Error::bad_input(at(&format!("]: {e}"))));
         }
         stamp_origin(obj, &mut out);
     }

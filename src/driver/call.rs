@@ -61,8 +61,8 @@ pub(crate) async fn model_call(provider: &ProviderConfig, subject: &dyn CallSubj
 
 async fn call(provider: &ProviderConfig, subject: &dyn CallSubject, stream: bool, env: &Env<'_>) -> Result<Usage> {
     let req = shape(provider, subject, stream, env).await?;
-    // One await of `with_retries` for both kinds of reply: each await site is another copy of its
-    // polling in the wasm. It delivers a stream exactly when asked for one.
+    // One await of `with_retries` for both kinds of reply (each await site compiles the future's
+    // polling again). It delivers a stream exactly when asked for one.
     let (reply, raw) = match with_retries(provider, req, env, stream).await? {
         Delivered::Stream(mut resp) => {
             subject.opened();

@@ -23,10 +23,10 @@ pub use crate::options::CallPolicy;
 use crate::provider::{HttpRequest, HttpResponse, ModelReply};
 use crate::retry::{ErrorInfo, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY_BASE_MS};
 use crate::run::{Checkpoint, Run, RunResult, Status, Step};
+use crate::small::{borrow, borrow_mut};
 use crate::state::ConversationState;
 use crate::suspend::{Answer, IdGen, Request, ToolOutcome};
 use crate::tool::ToolSpec;
-use crate::util::{read, write};
 use core::cell::RefCell;
 use core::future::Future;
 use futures_util::future::{select, Either, LocalBoxFuture};
@@ -298,7 +298,7 @@ pub async fn drive(run: Run, first: Step, env: &Env<'_>) -> Result<RunResult> {
 
 async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResult> {
     // The provider does not change during a run; one copy serves every model call.
-    let provider = read(run).provider().clone();
+    let provider = borrow(run).provider().clone();
     let mut step = first;
     // A completed tool turn is saved before the next model call, and every run's end is saved:
     // both through this one await (each await site is another copy of the save's polling).
@@ -313,7 +313,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                     transcript: alloc::borrow::Cow::Borrowed(&result.transcript),
                     pending: result.pending.clone(),
                 }),
-                _ => stored(read(run).checkpoint()),
+                _ => stored(borrow(run).checkpoint()),
             })
             .await?;
         }
@@ -345,7 +345,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                 }
                 join_all(calls).await?;
                 for slot in slots {
-                    let event = match read(run).settled(slot) {
+                    let event = match borrow(run).settled(slot) {
                         Some((call, ToolOutcome::Result(r))) => StreamEvent::ToolResult {
                             id: call.id.clone(),
                             name: call.name.clone(),
@@ -358,7 +358,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                     };
                     env.event(|| event);
                 }
-                let next = write(run).end_tool_turn()?;
+                let next = borrow_mut(run).end_tool_turn()?;
                 turn_completed = matches!(next, Step::CallModel);
                 next
             }
@@ -389,16 +389,16 @@ struct LoopTurn<'r, 'e> {
 
 impl CallSubject for LoopTurn<'_, '_> {
     fn turn(&self) -> u32 {
-        read(self.run).turn_index()
+        borrow(self.run).turn_index()
     }
     fn working_copies(&self) -> (Vec<Value>, Vec<ToolSpec>) {
-        read(self.run).working_copies()
+        borrow(self.run).working_copies()
     }
     fn replace_working(&self, messages: Option<Vec<crate::message::Message>>, tools: Option<Vec<ToolSpec>>) {
-        write(self.run).replace_working(messages, tools);
+        borrow_mut(self.run).replace_working(messages, tools);
     }
     fn request(&self, stream: bool) -> HttpRequest {
-        read(self.run).build_request(stream)
+        borrow(self.run).build_request(stream)
     }
     /// A later call's reasoning starts with the separator `RunResult.reasoning` puts between
     /// calls, so the events joined are the result's reasoning.
@@ -406,7 +406,7 @@ impl CallSubject for LoopTurn<'_, '_> {
         self.env.event(|| match delta {
             crate::provider::Delta::Text(delta) => StreamEvent::Text { delta },
             crate::provider::Delta::Reasoning(mut delta) => {
-                if !self.reasoned.replace(true) && read(self.run).has_reasoning() {
+                if !self.reasoned.replace(true) && borrow(self.run).has_reasoning() {
                     delta.insert_str(0, crate::run::REASONING_SEPARATOR);
                 }
                 StreamEvent::Reasoning { delta }
@@ -414,7 +414,7 @@ impl CallSubject for LoopTurn<'_, '_> {
         });
     }
     fn accept(&self, reply: ModelReply, _raw: Option<&Value>) -> Result<()> {
-        let step = write(self.run).on_model_reply(reply)?;
+        let step = borrow_mut(self.run).on_model_reply(reply)?;
         self.next.set(Some(step));
         Ok(())
     }

@@ -10,9 +10,9 @@ use crate::hooks::{Hook, ToolCtx, ToolVerdict};
 use crate::metrics::Metric;
 use crate::prelude::*;
 use crate::run::{Invocation, Run, UNKNOWN_TOOL_LABEL};
+use crate::small::{borrow, borrow_mut};
 use crate::suspend::{after_wait, ask_again, check_answer, relay_output, relay_request, AfterWait, Answer, ToolOutcome};
 use crate::tool::ToolResult;
-use crate::util::{read, write};
 use core::cell::RefCell;
 
 /// Executes; a suspension goes to `waitFor` when there is one; `ok` re-runs the tool with
@@ -23,7 +23,7 @@ use core::cell::RefCell;
 /// and the machine halts the run.
 pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'_>) -> Result<()> {
     let slot = inv.slot;
-    let turn = read(run).turn_index();
+    let turn = borrow(run).turn_index();
     // beforeTool: an outcome short-circuits the tool (afterTool then never runs); args rewrite it.
     let mut first = None;
     if let (Some(h), None) = (env.hook(Hook::BeforeTool), &inv.answer) {
@@ -35,7 +35,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
             }
             Some(ToolVerdict::Args(a)) => {
                 inv.args = alloc::rc::Rc::new(a);
-                write(run).note_args(slot, inv.args.clone());
+                borrow_mut(run).note_args(slot, inv.args.clone());
                 // New arguments replace invalid ones; a call to an undeclared tool stays unknown.
                 if inv.known {
                     inv.preset = None;
@@ -51,20 +51,20 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
     let mut req = match first {
         ToolOutcome::Result(r) => {
             let result = if ran { after_tool(&inv, turn, r, env).await? } else { r };
-            return write(run).on_tool_outcome(slot, ToolOutcome::Result(result));
+            return borrow_mut(run).on_tool_outcome(slot, ToolOutcome::Result(result));
         }
         ToolOutcome::Suspend(req) => req.for_call(&inv.call.id),
     };
     let Some(waiter) = env.waiter else {
-        return write(run).on_tool_outcome(slot, ToolOutcome::Suspend(req));
+        return borrow_mut(run).on_tool_outcome(slot, ToolOutcome::Suspend(req));
     };
     let mut answers = 0;
     // A re-run may ask again (a server's second question): each new request is waited for like
     // the first, up to `MAX_ANSWERS` answers for the call.
     let result = loop {
         // Persist before waiting: a host that dies while this wait is outstanding resumes from here.
-        write(run).on_tool_outcome(slot, ToolOutcome::Suspend(req.clone()))?;
-        env.save(|| stored(read(run).checkpoint())).await?;
+        borrow_mut(run).on_tool_outcome(slot, ToolOutcome::Suspend(req.clone()))?;
+        env.save(|| stored(borrow(run).checkpoint())).await?;
         env.event(|| StreamEvent::Pending { request: req.clone() });
         let answer = waiter.wait(req.clone()).await.map_err(|e| match e.code {
             Code::Aborted | Code::HostCallback => e,
@@ -94,10 +94,10 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
             },
         }
     };
-    write(run).on_tool_outcome(slot, ToolOutcome::Result(result))?;
+    borrow_mut(run).on_tool_outcome(slot, ToolOutcome::Result(result))?;
     // Other calls still waiting: the store must not keep this call's now stale suspension.
-    if read(run).has_suspended() {
-        env.save(|| stored(read(run).checkpoint())).await?;
+    if borrow(run).has_suspended() {
+        env.save(|| stored(borrow(run).checkpoint())).await?;
     }
     Ok(())
 }

@@ -47,7 +47,7 @@ pub fn check_model(style: Style, model: &str) -> Result<()> {
 pub fn seed_system(style: Style, messages: &mut Vec<crate::message::Message>, system: &str) {
     use crate::message::Message;
     if adapter(style).system_in_transcript() && !system.is_empty() && !messages.iter().any(|m| matches!(m, Message::System(_))) {
-        crate::util::insert(messages, 0, Message::System(system.to_string()));
+        crate::small::insert(messages, 0, Message::System(system.to_string()));
     }
 }
 

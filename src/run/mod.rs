@@ -104,19 +104,8 @@ struct TurnSlots {
     used_args: Vec<Option<Rc<Map<String, Value>>>>,
 }
 
-/// `n` empty slots. `vec![None; n]` clones a `None` per slot through the element type's
-/// `Clone`, which at opt-level z is a call per slot; `resize_with` is an iterator's copy per type.
-pub(super) fn nones<T>(n: usize) -> Vec<Option<T>> {
-    let mut v = Vec::with_capacity(n);
-    for _ in 0..n {
-        v.push(None);
-    }
-    v
-}
-
 impl TurnSlots {
-    /// Settles slot `i` with a result (by `get_mut`: every index here is a call of the turn,
-    /// and an index would compile a panic path per site).
+    /// Settles slot `i` (a call of the turn) with a result.
     fn settle(&mut self, i: usize, result: ToolResult) {
         if let Some(s) = self.slots.get_mut(i) {
             *s = Some(ToolOutcome::Result(result));
@@ -281,9 +270,9 @@ impl Run {
         }
         let mut slots = TurnSlots {
             calls: turn.calls.clone(),
-            slots: nones(turn.calls.len()),
+            slots: crate::small::nones(turn.calls.len()),
             record: vec![true; turn.calls.len()],
-            used_args: nones(turn.calls.len()),
+            used_args: crate::small::nones(turn.calls.len()),
         };
         self.transcript.push(Message::Assistant(turn));
         let mut invocations = Vec::with_capacity(slots.calls.len());
@@ -472,14 +461,12 @@ impl Run {
     /// The turn cap stopped a run that was still calling tools: always `incomplete` with
     /// `limit: "maxTurns"`, and `text` is the last assistant text of this run (may be empty).
     fn finish_exhausted(&mut self) -> Step {
-        // A loop, not `find_map`: each adapter's fold is its own copy in the wasm.
-        let mut text = String::new();
-        for m in self.transcript.get(self.segment_start..).unwrap_or_default().iter().rev() {
-            if let Message::Assistant(t) = m {
-                text = t.text.clone();
-                break;
-            }
-        }
+        let this_run = self.transcript.get(self.segment_start..).unwrap_or_default();
+        let text = this_run.iter().rev().find_map(|m| match m {
+            Message::Assistant(t) => Some(t.text.clone()),
+            _ => None,
+        });
+        let text = text.unwrap_or_default();
         self.finish(Status::Incomplete, text, Some("maxTurns".into()), None)
     }
 
@@ -522,7 +509,6 @@ pub(crate) fn assign_call_ids(calls: &mut [ToolCall], turn: u32) {
         let dup = calls[..i].iter().any(|c| c.id == calls[i].id);
         if calls[i].id.is_empty() || dup {
             let taken = |id: &str| calls.iter().enumerate().any(|(j, c)| j != i && c.id == id);
-            // Written by `json::write_u64`: integer `format!` arguments link core's padding code.
             let mut base = String::from("call_");
             crate::json::write_u64(&mut base, u64::from(turn));
             base.push('_');

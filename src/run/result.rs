@@ -95,7 +95,7 @@ impl RunResult {
         (self.write(false), messages)
     }
 
-    /// One body for both callers (inlined, it would be in the wasm twice).
+    /// One body for both callers, not inlined into each.
     #[inline(never)]
     fn write(&self, messages: bool) -> String {
         use crate::json::{write_key, write_str, write_u64, write_value};

@@ -39,20 +39,12 @@ impl Run {
         if transcript.get(open.index + 1..).unwrap_or_default().iter().any(|m| !matches!(m, Message::Tool(_))) {
             return Err(cannot("the halted turn is not the last turn of the transcript (was it already resumed?)"));
         }
-        // Loops, not adapter chains: each chain collected is its own copy in the wasm.
-        let mut outstanding: Vec<usize> = Vec::new();
-        for (i, r) in open.results.iter().enumerate().take(open.calls.len()) {
-            if r.is_none() {
-                outstanding.push(i);
-            }
-        }
+        let outstanding: Vec<usize> =
+            open.results.iter().take(open.calls.len()).enumerate().filter(|(_, r)| r.is_none()).map(|(i, _)| i).collect();
         let Some(&first_outstanding) = outstanding.first() else {
             return Err(cannot("every call of the halted turn already has a result (was it already resumed?)"));
         };
-        let mut relay_ids: Vec<String> = Vec::new();
-        for c in pending.relay_calls() {
-            relay_ids.push(c.id);
-        }
+        let relay_ids: Vec<String> = pending.relay_calls().into_iter().map(|c| c.id).collect();
         let mut open_relay: Vec<&str> = Vec::new();
         for &i in &outstanding {
             if let Some(c) = open.calls.get(i).filter(|c| relay_ids.contains(&c.id) || toolkit.get(&c.name).is_some_and(|t| t.is_relay())) {
@@ -85,9 +77,9 @@ impl Run {
 
         let mut slots = TurnSlots {
             calls: open.calls.clone(),
-            slots: super::nones(open.calls.len()),
+            slots: crate::small::nones(open.calls.len()),
             record: vec![false; open.calls.len()],
-            used_args: super::nones(open.calls.len()),
+            used_args: crate::small::nones(open.calls.len()),
         };
         for (i, r) in open.results.iter().enumerate() {
             if let Some(r) = r {

@@ -69,8 +69,8 @@ pub fn create_client(opts: JsValue, default_store: JsValue) -> JsResult<Client> 
 }
 
 /// What an operation does once its inputs are decoded, matched at the end of `perform` rather
-/// than in a function of its own: each extra future around `session::run` and `translate` costs
-/// wasm (a core `session::perform` cost 364 B gzip, an edge `execute` 125 B).
+/// than in a function of its own: each extra future around `session::run` and `translate` is
+/// compiled again (docs/decisions/small-std.md).
 enum Work<'a> {
     Loop(Mode, Input<'a>),
     Translate(TranslateRequest),
@@ -117,9 +117,8 @@ impl Drop for RunSignal {
 }
 
 /// Every operation of the client, so that one future type (and one task) serves
-/// them all: each distinct future would otherwise be compiled into the wasm again. Each inner
-/// future is awaited at one place only: every await site of a future is a copy of its polling
-/// in the wasm.
+/// them all: each distinct future would otherwise be compiled again. Each inner future is
+/// awaited at one place only: every await site of a future compiles its polling again.
 async fn perform(inner: Rc<Inner>, kind: ClientOp, a: JsValue, b: JsValue, sink: Option<Sink>) -> Result<JsValue> {
     let discard = kind == ClientOp::Discard;
     let prompt = kind.takes_prompt().then_some(&a);

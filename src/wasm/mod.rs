@@ -30,9 +30,8 @@ use wasm_bindgen::prelude::*;
 const TYPES: &'static str = include_str!("types.d.ts");
 
 /// A static of the edge. This wasm runs on one thread (the crate's allocator is built for no
-/// other kind of wasm), so a static needs no lock. `thread_local!` would do the same with its
-/// lazy initialisation and access-error paths (with the `Debug` of its error and of a struct):
-/// about 380 B gzip.
+/// other kind of module), so a static needs no lock. `thread_local!` would do the same with its
+/// lazy initialisation and access-error paths (docs/decisions/small-std.md).
 pub(crate) struct Local<T>(pub T);
 
 // SAFETY: without the atomics feature a wasm module has one thread, so no value is ever seen

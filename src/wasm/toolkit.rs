@@ -8,14 +8,14 @@ use super::convert::{from_js, opt_function, string_arg, to_js};
 use crate::declare;
 use crate::error::{Error, Result};
 use crate::prelude::*;
+use crate::small::{borrow, borrow_mut};
 use crate::tool::{ToolSpec, Toolkit as CoreToolkit};
-use crate::util::{read, write};
 use core::cell::RefCell;
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
 /// A decoded toolkit: the declarations for the core and the functions for the executor. Both
-/// are shared: each run of a registered toolkit takes its own copy.
+/// are shared: each run of a registered toolkit clones them.
 #[derive(Clone, Default)]
 pub struct Decoded {
     pub kit: CoreToolkit,
@@ -73,7 +73,7 @@ pub fn decode(toolkit: &JsValue) -> Result<Decoded> {
     }
     let kit = kit_of(toolkit);
     if let Some(id) = kit.as_f64() {
-        let found = read(&REGISTRY.0).iter().find(|(k, _)| f64::from(*k) == id).map(|(_, d)| d.clone());
+        let found = borrow(&REGISTRY.0).iter().find(|(k, _)| f64::from(*k) == id).map(|(_, d)| d.clone());
         // Bound to an id with no entry: its `free()` dropped it.
         return found.ok_or_else(|| Error::bad_input("the toolkit was freed"));
     }
@@ -135,7 +135,7 @@ pub fn toolkit_id(list: &JsValue, toolkit: &JsValue, options: &JsValue) -> Resul
     let decoded = decode_list(&list.ok_or_else(|| Error::bad_input("createToolkit needs { tools: [...] } or an array of tools"))?)?;
     let id = kit_id(toolkit, true);
     forget(id);
-    write(&REGISTRY.0).push((id, decoded));
+    borrow_mut(&REGISTRY.0).push((id, decoded));
     Ok(id)
 }
 
@@ -147,5 +147,5 @@ pub fn drop_toolkit(id: &JsValue) -> JsValue {
 }
 
 fn forget(id: u32) {
-    write(&REGISTRY.0).retain(|(k, _)| *k != id);
+    borrow_mut(&REGISTRY.0).retain(|(k, _)| *k != id);
 }

@@ -1,7 +1,7 @@
 //! JSON text to `serde_json::Value`, by a small recursive-descent reader of our own.
 //!
 //! serde_json's text deserializer drives every token through serde's visitor traits and tracks
-//! lines and columns for its errors; compiled for size it is about 10 KB of the wasm and a large
+//! lines and columns for its errors; it is large (docs/decisions/small-std.md) and took a large
 //! share of each run's time (two provider replies, the tool arguments, the host's data). This
 //! reader gives the same values for every input serde_json accepts (the tests compare them) and
 //! refuses what it refuses, including a lone surrogate escape and nesting deeper than 127.
@@ -259,8 +259,7 @@ impl Reader<'_> {
             }
             over
         };
-        // The digits just read, by `get` (always in range): an index or a slice would compile a
-        // panic path per site.
+        // The digits just read (`get`: always in range).
         let int_start = self.i;
         let n = self.digits();
         if n == 0 || (n > 1 && self.b.get(int_start) == Some(&b'0')) {

@@ -53,7 +53,6 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
                 continue;
             }
             Message::Tool(outs) => {
-                // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
                 let mut blocks = Vec::with_capacity(outs.len());
                 for o in outs {
                     let id = Value::from(o.call_id.as_str());

@@ -83,7 +83,7 @@ pub(super) fn shown(text: &str, calls: usize, items: &[(usize, Value)], stop_rea
         return Ok(());
     }
     let mut msg = String::from("the Anthropic reply has no text and no tool_use, only ");
-    msg.push_str(&crate::json::join(&kinds, ", "));
+    msg.push_str(&crate::small::join(&kinds, ", "));
     msg.push_str(" blocks, which this package keeps but cannot show or continue (stop_reason ");
     msg.push_str(stop_reason.unwrap_or("none"));
     msg.push_str("): an empty answer is not a success");

@@ -26,7 +26,7 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
             let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
             let d = v.get("delta").unwrap_or(&Value::Null);
             let Some(pos) = asm.parts.iter().position(|p| p.index == index) else {
-                return Err(Error::parse(format!("Anthropic stream: delta for unknown content block {}", crate::json::num(index))));
+                return Err(Error::parse(format!("Anthropic stream: delta for unknown content block {index}")));
             };
             let slot = slot(&asm.parts, pos);
             let text = |key| d.get(key).and_then(Value::as_str).unwrap_or("");
@@ -122,7 +122,6 @@ fn start(asm: &mut Assembly, v: &Value, deltas: &mut Vec<Delta>) {
 /// only by [`start`], one per named non-call part, in the same order.
 fn slot(parts: &[Part], pos: usize) -> Option<usize> {
     let is_item = |p: &Part| !p.is_tool && !p.name.is_empty();
-    // `get`, not indexing: each index is a panic path with its location in the wasm.
     parts.get(pos).filter(|p| is_item(p)).map(|_| parts.iter().take(pos).filter(|p| is_item(p)).count())
 }
 
@@ -169,7 +168,7 @@ fn settle(asm: &mut Assembly, pos: usize) -> Result<()> {
         return Ok(());
     }
     let input = crate::json::parse(&raw)
-        .map_err(|e| Error::parse(format!("Anthropic stream: content block {} input is not valid JSON ({e})", crate::json::num(index))))?;
+        .map_err(|e| Error::parse(format!("Anthropic stream: content block {index} input is not valid JSON ({e})")))?;
     if let Some(m) = asm.reasoning.items.get_mut(k).and_then(|(_, item)| item.as_object_mut()) {
         m.insert("input".to_string(), input);
     }

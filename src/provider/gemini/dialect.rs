@@ -53,7 +53,6 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
                 }
             }
             Message::Tool(outs) => {
-                // A loop, not a `collect`: each `collect` of a closure's values is its own copy.
                 let mut parts = Vec::with_capacity(outs.len());
                 for o in outs {
                     // Gemini wants an object: the output under `output`, or under `error` when it failed.
@@ -84,8 +83,7 @@ pub(crate) const SKIP_SIGNATURE: &str = "skip_thought_signature_validator";
 /// Whether `model` validates thought signatures on function calls (Gemini 3 and later ones
 /// named so): a request to it fails when the first call of a step has none.
 fn validated(model: &str) -> bool {
-    // By bytes: a `&str` pattern links core's Two-Way searcher (about 3 KB of wasm).
-    model.as_bytes().windows(8).any(|w| w.eq_ignore_ascii_case(b"gemini-3"))
+    crate::small::contains_ignore_ascii_case(model, "gemini-3")
 }
 
 /// A model turn's parts: thought items before the text, the text (signed), each call (signed)
@@ -218,16 +216,10 @@ fn text_of(v: &Value) -> String {
 }
 
 fn match_by_name(out: &[Message], taken: &[ToolOutput], name: &str) -> String {
-    // A loop, not `find_map`: each adapter's fold is its own copy in the wasm.
-    let mut calls = None;
-    for m in out.iter().rev() {
-        if let Message::Assistant(t) = m {
-            if !t.calls.is_empty() {
-                calls = Some(&t.calls);
-                break;
-            }
-        }
-    }
+    let calls = out.iter().rev().find_map(|m| match m {
+        Message::Assistant(t) if !t.calls.is_empty() => Some(&t.calls),
+        _ => None,
+    });
     calls
         .and_then(|cs| cs.iter().find(|c| c.name == name && !taken.iter().any(|t| t.call_id == c.id)))
         .map(|c| c.id.clone())

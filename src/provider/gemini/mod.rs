@@ -50,13 +50,9 @@ impl Adapter for Gemini {
     /// control characters) is refused. The request builder percent-encodes it too, but a server
     /// may decode `%2F`.
     fn check_model(&self, model: &str) -> Result<()> {
-        // Bytes, not `str` patterns: a `&str` pattern links core's Two-Way searcher.
-        let mut prev = 0;
-        for b in model.bytes() {
-            if b < 0x20 || matches!(b, b'/' | b'\\' | b'?' | b'#' | 0x7f) || (b == b'.' && prev == b'.') {
-                return Err(crate::error::Error::bad_input("createClient options.model must be one URL path segment"));
-            }
-            prev = b;
+        let outside = |b: u8| b < 0x20 || matches!(b, b'/' | b'\\' | b'?' | b'#' | 0x7f);
+        if model.bytes().any(outside) || crate::small::contains(model, "..") {
+            return Err(crate::error::Error::bad_input("createClient options.model must be one URL path segment"));
         }
         Ok(())
     }

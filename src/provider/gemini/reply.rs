@@ -100,7 +100,7 @@ pub(super) fn candidate(v: &Value, turn: &mut AssistantTurn, thoughts: &mut Stri
             }
         } else if let Some(f) = p.get("functionCall") {
             // Vertex AI can stream a call's arguments in pieces (`streamFunctionCallArguments`,
-            // off unless asked for): not assembled here (1.3 KB of wasm for an opt-in), refused
+            // off unless asked for): not assembled here (an opt-in: docs/decisions/small-std.md), refused
             // with the setting's name rather than read as a call without a name.
             if f.get("willContinue").is_some() || f.get("partialArgs").is_some() {
                 return Err(Error::parse("Gemini streamFunctionCallArguments (arguments in pieces) is not supported: leave it off"));
@@ -145,7 +145,7 @@ pub(super) fn shown(items: &[(usize, Value)]) -> Result<()> {
         true => Ok(()),
         false => Err(Error::parse(format!(
             "the Gemini reply has no text and no functionCall, only {} parts, which this package keeps but cannot show: an empty answer is not a success",
-            crate::json::join(&kinds, ", ")
+            crate::small::join(&kinds, ", ")
         ))),
     }
 }

@@ -20,7 +20,7 @@ pub const PARTS: Spelling =
 
 /// The transcript as OpenAI messages (a run's `messages`, what `beforeLLM` sees, a saved
 /// state): the request's text (`write_messages`) read back as values. One writer for both keeps
-/// them equal by construction and costs less wasm than a value builder beside it.
+/// them equal by construction.
 pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
     let mut text = String::new();
     write_messages(&mut text, messages, model);
@@ -165,8 +165,7 @@ pub(crate) fn read_tool_calls(list: &[Value], name_required: bool, calls: &mut V
 pub(crate) fn foreign_call(k: usize, call: &Value) -> Option<crate::error::Error> {
     let ty = call.get("type").and_then(Value::as_str).filter(|t| *t != "function")?;
     Some(crate::error::Error::parse(format!(
-        "the OpenAI reply's tool_calls[{}] is a \"{ty}\" call, which this package does not carry in chat completions: declare the tool as a toolkit (function) tool, or use the responses style, which carries custom calls",
-        crate::json::num(k as u64)
+        "the OpenAI reply's tool_calls[{k}] is a \"{ty}\" call, which this package does not carry in chat completions: declare the tool as a toolkit (function) tool, or use the responses style, which carries custom calls"
     )))
 }
 

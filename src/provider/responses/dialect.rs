@@ -116,12 +116,7 @@ fn assistant<'t>(turn: &'t AssistantTurn, model: Option<&str>, after_turn: bool,
                 if let Some(Value::Object(item)) =
                     out.get_mut(k).filter(|v| v.get("type").and_then(Value::as_str) == Some("custom_tool_call"))
                 {
-                    // Copied without the id (a map's `remove` links index-map removal).
-                    let mut call = Map::new();
-                    for (key, v) in item.iter().filter(|(key, _)| key.as_str() != "id") {
-                        call.insert(key.clone(), v.clone());
-                    }
-                    *item = call;
+                    *item = crate::small::without_key(item, "id");
                 }
                 k += 1;
             }
@@ -245,12 +240,7 @@ pub(crate) fn read_item(o: &Map<String, Value>, out: &mut Vec<Message>, run: &mu
             turn.calls.push(call);
         }
         Some(_) => {
-            // Copied without the tag (a map's `remove` links index-map removal, 2 KB of wasm).
-            let mut item = Map::new();
-            for (k, v) in o.iter().filter(|(k, _)| k.as_str() != ORIGIN_KEY) {
-                item.insert(k.clone(), v.clone());
-            }
-            keep_item(turn, Value::Object(item));
+            keep_item(turn, Value::Object(crate::small::without_key(o, ORIGIN_KEY)));
         }
     }
     Ok(())

@@ -106,7 +106,7 @@ pub(super) fn shown(turn: &AssistantTurn) -> Result<()> {
         true => Ok(()),
         false => Err(Error::parse(format!(
             "the Responses reply has no text and no call, only {} output items, which this package keeps but cannot show: an empty answer is not a success",
-            crate::json::join(&kinds, ", ")
+            crate::small::join(&kinds, ", ")
         ))),
     }
 }
@@ -155,7 +155,7 @@ pub(super) fn stop_reason(response: &Value) -> Option<String> {
     let status = response.get("status").and_then(Value::as_str)?;
     let reason = response.get("incomplete_details").and_then(|d| d.get("reason")).and_then(Value::as_str);
     Some(match (status, reason) {
-        ("incomplete", Some(r)) => crate::json::join(&["incomplete:", r], ""),
+        ("incomplete", Some(r)) => format!("incomplete:{r}"),
         _ => status.to_string(),
     })
 }

@@ -88,10 +88,7 @@ fn choice(out: &mut String, c: &Value) {
 /// still override `include` through `requestParams`. A gateway's `vendor/model` is judged by
 /// its last segment.
 fn reasons(model: &str) -> bool {
-    // The part after the last `/` (by bytes: `rsplit` links a searcher).
-    let last = model.bytes().rposition(|b| b == b'/').and_then(|i| model.get(i + 1..));
-    let name = last.unwrap_or(model).to_ascii_lowercase();
-    // Bytes, not a `&str` pattern: that would link core's Two-Way searcher into the wasm.
-    let plain = ["gpt-4", "gpt-3", "chatgpt-"].iter().any(|p| name.starts_with(p)) || name.as_bytes().windows(5).any(|w| w == b"-chat");
+    let name = crate::small::rsplit_once(model, "/").map_or(model, |(_, last)| last).to_ascii_lowercase();
+    let plain = ["gpt-4", "gpt-3", "chatgpt-"].iter().any(|p| name.starts_with(p)) || crate::small::contains(&name, "-chat");
     !plain
 }
