@@ -53,41 +53,22 @@ fn result_as_value<S: serde::Serializer>(r: &RunResult, s: S) -> Result<S::Ok, S
 
 impl StreamEvent {
     /// The JSON text its `Serialize` derive writes, by hand (the edge queues each event as
-    /// text). `done`
-    /// carries the result's own text, not parsed and written again.
+    /// text). `done` writes the result's fields in place, not parsed and written again.
     pub fn to_json(&self) -> String {
-        use crate::json::{write_key, write_str, write_value};
-        let mut out = String::from("{");
-        let (kind, fields): (&str, Vec<(&str, Value)>) = match self {
-            StreamEvent::Text { delta } => ("text", vec![("delta", delta.as_str().into())]),
-            StreamEvent::Reasoning { delta } => ("reasoning", vec![("delta", delta.as_str().into())]),
-            StreamEvent::ToolCall { id, name, args } => {
-                ("tool_call", vec![("id", id.as_str().into()), ("name", name.as_str().into()), ("args", args.clone())])
-            }
-            StreamEvent::ToolResult { id, name, output, is_error } => (
-                "tool_result",
-                vec![
-                    ("id", id.as_str().into()),
-                    ("name", name.as_str().into()),
-                    ("output", output.as_str().into()),
-                    ("isError", (*is_error).into()),
-                ],
-            ),
-            StreamEvent::Pending { request } => ("pending", vec![("request", request.to_value())]),
-            StreamEvent::Usage { usage } => ("usage", vec![("usage", usage.to_json())]),
-            StreamEvent::Done { .. } => ("done", Vec::new()),
-        };
-        write_key(&mut out, "type");
-        write_str(&mut out, kind);
-        for (k, v) in &fields {
-            write_key(&mut out, k);
-            write_value(&mut out, v);
-        }
-        if let StreamEvent::Done { result } = self {
-            write_key(&mut out, "result");
-            out.push_str(&result.to_json());
-        }
-        out.push('}');
+        let mut out = String::new();
+        crate::json::write_obj(&mut out, |o| {
+            match self {
+                StreamEvent::Text { delta } => o.str("type", "text").str("delta", delta),
+                StreamEvent::Reasoning { delta } => o.str("type", "reasoning").str("delta", delta),
+                StreamEvent::ToolCall { id, name, args } => o.str("type", "tool_call").str("id", id).str("name", name).value("args", args),
+                StreamEvent::ToolResult { id, name, output, is_error } => {
+                    o.str("type", "tool_result").str("id", id).str("name", name).str("output", output).bool("isError", *is_error)
+                }
+                StreamEvent::Pending { request } => o.str("type", "pending").value("request", &request.to_value()),
+                StreamEvent::Usage { usage } => o.str("type", "usage").value("usage", &usage.to_json()),
+                StreamEvent::Done { result } => o.str("type", "done").obj("result", |r| result.write_fields(r, true)),
+            };
+        });
         out
     }
 }

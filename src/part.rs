@@ -6,30 +6,45 @@
 //! takes each provider's own part (OpenAI `image_url`, Anthropic `image` with a `source`, Gemini
 //! `inlineData` / `fileData`), so a history in any dialect reads back.
 
-use crate::json::write_str;
 use crate::prelude::*;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// How one dialect spells a part. Each provider folder holds its own (`PARTS` in its dialect);
-/// this file knows only the neutral shape.
+/// this file knows only the neutral shape, and [`Part::value`] is the one builder of them all.
 pub struct Spelling {
-    /// The opening of a text part, up to its `text` value.
-    pub text: &'static str,
+    /// The `type` of a text part (`{"type":…,"text":…}`); "" for none (Gemini's `{"text":…}`).
+    pub text_type: &'static str,
     pub image: ImageSpelling,
 }
 
 pub enum ImageSpelling {
-    /// The image as one URL (a data URL for bytes) between an opening and a closing.
-    Url(&'static str, &'static str),
-    /// `(opening, key of the media type or "" for none, key of the bytes or URL, closing)` for
-    /// bytes, then for a URL.
-    Keyed([(&'static str, &'static str, &'static str, &'static str); 2]),
+    /// The image as one URL (a data URL for bytes), under these keys.
+    Url(ImageKeys),
+    /// Bytes (base64 and their media type) under the first keys, a URL under the second.
+    Keyed([ImageKeys; 2]),
+}
+
+/// Where an image's fields go: `{"type": ty, wrap: {"type": wrap_type, media: …, source: …}}`,
+/// each of `ty`, `wrap`, `wrap_type` and `media` left out when "" (without `wrap`, the fields
+/// sit beside `type`), and an empty media type left out too.
+pub struct ImageKeys {
+    pub ty: &'static str,
+    pub wrap: &'static str,
+    pub wrap_type: &'static str,
+    pub media: &'static str,
+    pub source: &'static str,
+}
+
+impl ImageKeys {
+    pub const fn new(ty: &'static str, wrap: &'static str, media: &'static str, source: &'static str) -> ImageKeys {
+        ImageKeys { ty, wrap, wrap_type: "", media, source }
+    }
 }
 
 /// `{ type: "text", text }`, `{ type: "image", mediaType?, data | url }`.
 pub const NEUTRAL: Spelling = Spelling {
-    text: "{\"type\":\"text\",\"text\":",
-    image: ImageSpelling::Keyed([("{\"type\":\"image\"", "mediaType", "data", "}"), ("{\"type\":\"image\"", "mediaType", "url", "}")]),
+    text_type: "text",
+    image: ImageSpelling::Keyed([ImageKeys::new("image", "", "mediaType", "data"), ImageKeys::new("image", "", "mediaType", "url")]),
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -156,50 +171,41 @@ impl Part {
         self.value(&NEUTRAL)
     }
 
-    /// This part as `spelling` writes it, parsed from [`Part::write`].
+    /// This part as `spelling` spells it.
     pub fn value(&self, spelling: &Spelling) -> Value {
-        let mut text = String::new();
-        self.write(&mut text, spelling);
-        crate::json::parse(&text).unwrap_or(Value::Null)
-    }
-
-    /// Writes this part as `spelling` says. One writer for every dialect: each provider's part is
-    /// a handful of fixed keys, and one function of pushes is a fraction of the wasm that a value
-    /// builder per provider took.
-    pub fn write(&self, out: &mut String, spelling: &Spelling) {
         let i = match self {
             Part::Text(t) => {
-                out.push_str(spelling.text);
-                write_str(out, t);
-                out.push('}');
-                return;
+                let mut o = Map::new();
+                if !spelling.text_type.is_empty() {
+                    o.insert("type".into(), spelling.text_type.into());
+                }
+                o.insert("text".into(), t.as_str().into());
+                return Value::Object(o);
             }
             Part::Image(i) => i,
         };
-        let (head, media_key, source_key, tail) = match spelling.image {
-            ImageSpelling::Url(head, tail) => {
-                out.push_str(head);
-                write_str(out, &i.url());
-                out.push_str(tail);
-                return;
-            }
-            ImageSpelling::Keyed([bytes, _]) if i.inline => bytes,
-            ImageSpelling::Keyed([_, url]) => url,
+        let (keys, source) = match &spelling.image {
+            ImageSpelling::Url(keys) => (keys, i.url()),
+            ImageSpelling::Keyed([bytes, _]) if i.inline => (bytes, i.source.clone()),
+            ImageSpelling::Keyed([_, url]) => (url, i.source.clone()),
         };
-        out.push_str(head);
-        let mut comma = !head.ends_with('{');
-        for (key, value) in [(media_key, &i.media_type), (source_key, &i.source)] {
-            if key.is_empty() || value.is_empty() {
-                continue;
+        let mut fields = Map::new();
+        for (key, value) in [("type", keys.wrap_type), (keys.media, i.media_type.as_str())] {
+            if !key.is_empty() && !value.is_empty() {
+                fields.insert(key.into(), value.into());
             }
-            if core::mem::replace(&mut comma, true) {
-                out.push(',');
-            }
-            write_str(out, key);
-            out.push(':');
-            write_str(out, value);
         }
-        out.push_str(tail);
+        fields.insert(keys.source.into(), source.into());
+        let mut o = Map::new();
+        if !keys.ty.is_empty() {
+            o.insert("type".into(), keys.ty.into());
+        }
+        if keys.wrap.is_empty() {
+            o.extend(fields);
+        } else {
+            o.insert(keys.wrap.into(), Value::Object(fields));
+        }
+        Value::Object(o)
     }
 
     pub fn text(&self) -> &str {

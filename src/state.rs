@@ -98,39 +98,28 @@ impl ConversationState {
 
     /// The JSON text its `Serialize` derive writes, by hand (a store saves one per turn).
     pub fn to_json(&self) -> String {
-        let mut out = String::from("{");
-        json::write_key(&mut out, "schemaVersion");
-        json::write_u64(&mut out, u64::from(self.schema_version));
-        json::write_key(&mut out, "style");
-        json::write_str(&mut out, self.style.as_str());
-        json::write_key(&mut out, "messages");
-        out.push('[');
-        for (i, m) in self.messages.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
+        let mut out = String::new();
+        json::write_obj(&mut out, |o| {
+            o.u64("schemaVersion", u64::from(self.schema_version)).str("style", self.style.as_str());
+            o.arr("messages", |a| {
+                for m in &self.messages {
+                    a.value(m);
+                }
+            });
+            if let Some(p) = &self.pending {
+                o.value("pending", &p.to_value());
             }
-            json::write_value(&mut out, m);
-        }
-        out.push(']');
-        if let Some(p) = &self.pending {
-            json::write_key(&mut out, "pending");
-            json::write_value(&mut out, &p.to_value());
-        }
-        if !self.outstanding.is_empty() {
-            json::write_key(&mut out, "outstanding");
-            let mut list = Vec::with_capacity(self.outstanding.len());
-            for o in &self.outstanding {
-                list.push(json::obj(vec![("id", o.id.as_str().into()), ("name", o.name.as_str().into())]));
+            if !self.outstanding.is_empty() {
+                o.arr("outstanding", |a| {
+                    for c in &self.outstanding {
+                        a.obj(|o| {
+                            o.str("id", &c.id).str("name", &c.name);
+                        });
+                    }
+                });
             }
-            json::write_value(&mut out, &Value::Array(list));
-        }
-        json::write_key(&mut out, "revision");
-        json::write_u64(&mut out, self.revision);
-        if let Some(c) = &self.claimed {
-            json::write_key(&mut out, "claimed");
-            json::write_str(&mut out, c);
-        }
-        out.push('}');
+            o.u64("revision", self.revision).str_opt("claimed", self.claimed.as_deref());
+        });
         out
     }
 

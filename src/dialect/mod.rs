@@ -20,9 +20,9 @@ pub fn render(messages: &[Message], style: Style) -> Vec<Value> {
     adapter(style).render(messages)
 }
 
-/// The transcript as [`render`] gives it, written as JSON text (a run's result).
-pub fn write(out: &mut String, messages: &[Message], style: Style) {
-    adapter(style).write_transcript(out, messages)
+/// The transcript as [`render`] gives it, written as the elements of a JSON array (a run's result).
+pub fn write(a: &mut crate::json::Arr, messages: &[Message], style: Style) {
+    adapter(style).write_transcript(a, messages)
 }
 
 /// A borrowed view of the transcript in one dialect, serialisable as that dialect's message

@@ -98,14 +98,14 @@ pub fn host_status(status: Option<f64>) -> Result<u16> {
 /// hands the 3xx (or a browser's opaque redirect) back, and the caller refuses it
 /// ([`crate::provider::status_error`]).
 pub fn request_head(req: &HttpRequest) -> String {
-    let mut head = String::from(r#"{"method":"POST","redirect":"manual","headers":{"#);
-    for (i, (k, v)) in req.headers.iter().enumerate() {
-        head.push_str(if i > 0 { "," } else { "" });
-        crate::json::write_str(&mut head, k);
-        head.push(':');
-        crate::json::write_str(&mut head, v);
-    }
-    head.push_str("}}");
+    let mut head = String::new();
+    crate::json::write_obj(&mut head, |o| {
+        o.str("method", "POST").str("redirect", "manual").obj("headers", |h| {
+            for (k, v) in &req.headers {
+                h.str(k, v);
+            }
+        });
+    });
     head
 }
 

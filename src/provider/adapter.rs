@@ -5,6 +5,7 @@
 
 use super::call::{Finish, ModelReply, ModelRequest, ProviderConfig};
 use crate::error::{redact, Code, Error, Result};
+use crate::json::Arr;
 use crate::message::{Message, Reasoning, Usage};
 use crate::prelude::*;
 use serde_json::Value;
@@ -66,8 +67,10 @@ pub(crate) trait Adapter: Sync {
 
     /// Writes [`Adapter::render`]'s view as JSON text (a run's result). A provider whose request
     /// writer produces that view may write it straight from the transcript.
-    fn write_transcript(&self, out: &mut String, messages: &[Message]) {
-        crate::json::write_value(out, &Value::Array(self.render(messages)));
+    fn write_transcript(&self, a: &mut Arr, messages: &[Message]) {
+        for m in self.render(messages) {
+            a.value(&m);
+        }
     }
 }
 

@@ -3,22 +3,12 @@
 //! so every adapter folder may import it.
 
 use super::call::ModelRequest;
-use crate::json::{write_str, write_value};
+use crate::json::Obj;
 use crate::message::Message;
 use crate::part::{read_parts, text_of, Part};
 use crate::prelude::*;
 use crate::tool::ToolSpec;
 use serde_json::Value;
-
-/// A JSON object of these fields, in this order (the values are taken). A slice, not an array
-/// by value: one copy of this function whatever the number of fields.
-pub(crate) fn obj(fields: &mut [(&str, Value)]) -> Value {
-    let mut m = serde_json::Map::new();
-    for (k, v) in fields {
-        m.insert((*k).into(), core::mem::take(v));
-    }
-    Value::Object(m)
-}
 
 /// For styles whose system prompt is a body field (Anthropic `system`, Gemini
 /// `systemInstruction`): the configured prompt plus any system messages a transcript from the
@@ -88,16 +78,9 @@ pub(crate) fn strip_slash(base: &str) -> &str {
     base.trim_end_matches('/')
 }
 
-/// One tool declaration, `{"name":…,"description":…,"<schema_key>":<schema>}`, as every provider
-/// declares a function; the caller writes what wraps it (OpenAI's `{"type":"function",…}`).
-pub(crate) fn write_tool_decl(out: &mut String, t: &ToolSpec, schema_key: &str, schema: &Value) {
-    out.push_str("{\"name\":");
-    write_str(out, &t.name);
-    out.push_str(",\"description\":");
-    write_str(out, &t.description);
-    out.push_str(",\"");
-    out.push_str(schema_key);
-    out.push_str("\":");
-    write_value(out, schema);
-    out.push('}');
+/// One tool declaration's fields, `"name":…,"description":…,"<schema_key>":<schema>`, as every
+/// provider declares a function; the caller writes what wraps them (OpenAI's
+/// `{"type":"function","function":{…}}`, Responses' `"type"` and `"strict"` around them).
+pub(crate) fn write_tool_decl(o: &mut Obj, t: &ToolSpec, schema_key: &str, schema: &Value) {
+    o.str("name", &t.name).str("description", &t.description).value(schema_key, schema);
 }

@@ -3,6 +3,7 @@
 //! nothing resume needs, and it never holds keys or functions. It is written by `to_json` (no
 //! serde derive: that would be a second writer compiled into the wasm).
 
+use crate::json::Obj;
 use crate::message::{Message, Usage};
 use crate::prelude::*;
 use crate::provider::{Finish, Style};
@@ -91,103 +92,61 @@ impl RunResult {
     /// when `messages` is first read: most callers read `text` and never the transcript.
     pub fn to_json_parts(&self) -> (String, String) {
         let mut messages = String::with_capacity(256 * self.transcript.len());
-        crate::dialect::write(&mut messages, &self.transcript, self.style);
+        crate::json::write_arr(&mut messages, |a| crate::dialect::write(a, &self.transcript, self.style));
         (self.write(false), messages)
     }
 
     /// One body for both callers, not inlined into each.
     #[inline(never)]
     fn write(&self, messages: bool) -> String {
-        use crate::json::{write_key, write_str, write_u64, write_value};
         let guess =
             256 + self.text.len() + self.model.len() + 256 * (usize::from(messages) * self.transcript.len() + self.tool_calls.len());
         let mut out = String::with_capacity(guess);
-        out.push('{');
-        write_key(&mut out, "schemaVersion");
-        write_u64(&mut out, u64::from(self.schema_version));
-        write_key(&mut out, "style");
-        write_str(&mut out, self.style.as_str());
-        write_key(&mut out, "status");
-        write_str(&mut out, self.status.as_str());
-        write_key(&mut out, "text");
-        write_str(&mut out, &self.text);
-        write_key(&mut out, "messages");
-        match messages {
-            true => crate::dialect::write(&mut out, &self.transcript, self.style),
-            false => out.push_str("null"),
-        }
-        write_key(&mut out, "toolCalls");
-        out.push('[');
-        for (i, c) in self.tool_calls.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push('{');
-            write_key(&mut out, "id");
-            write_str(&mut out, &c.id);
-            write_key(&mut out, "name");
-            write_str(&mut out, &c.name);
-            write_key(&mut out, "args");
-            write_value(&mut out, &c.args);
-            write_key(&mut out, "output");
-            write_str(&mut out, &c.output);
-            write_key(&mut out, "isError");
-            out.push_str(if c.is_error { "true" } else { "false" });
-            if let Some(m) = &c.metadata {
-                write_key(&mut out, "metadata");
-                out.push('{');
-                for (k, v) in m {
-                    if !out.ends_with('{') {
-                        out.push(',');
-                    }
-                    write_str(&mut out, k);
-                    out.push(':');
-                    write_value(&mut out, v);
-                }
-                out.push('}');
-            }
-            out.push('}');
-        }
-        out.push(']');
-        write_key(&mut out, "toolCallCount");
-        write_u64(&mut out, self.tool_call_count as u64);
-        write_key(&mut out, "turns");
-        write_u64(&mut out, u64::from(self.turns));
-        write_key(&mut out, "usage");
-        out.push('{');
-        write_key(&mut out, "promptTokens");
-        write_u64(&mut out, self.usage.prompt_tokens);
-        write_key(&mut out, "completionTokens");
-        write_u64(&mut out, self.usage.completion_tokens);
-        write_key(&mut out, "totalTokens");
-        write_u64(&mut out, self.usage.total_tokens);
-        if self.usage.reasoning_tokens > 0 {
-            write_key(&mut out, "reasoningTokens");
-            write_u64(&mut out, self.usage.reasoning_tokens);
-        }
-        out.push('}');
-        write_key(&mut out, "model");
-        write_str(&mut out, &self.model);
-        if let Some(f) = self.finish_reason {
-            write_key(&mut out, "finishReason");
-            write_str(&mut out, f.as_str());
-        }
-        if let Some(r) = &self.provider_finish_reason {
-            write_key(&mut out, "providerFinishReason");
-            write_str(&mut out, r);
-        }
-        write_key(&mut out, "reasoning");
-        write_str(&mut out, &self.reasoning);
-        if let Some(l) = &self.limit {
-            write_key(&mut out, "limit");
-            write_str(&mut out, l);
-        }
-        if let Some(p) = &self.pending {
-            write_key(&mut out, "pending");
-            write_value(&mut out, &p.to_value());
-        }
-        out.push('}');
+        crate::json::write_obj(&mut out, |o| self.write_fields(o, messages));
         out
+    }
+
+    /// The result's fields, into an object being written (its own, or a `done` event's
+    /// `result`); `messages: false` writes `"messages":null`.
+    pub(crate) fn write_fields(&self, o: &mut Obj, messages: bool) {
+        o.u64("schemaVersion", u64::from(self.schema_version));
+        o.str("style", self.style.as_str()).str("status", self.status.as_str()).str("text", &self.text);
+        if messages {
+            o.arr("messages", |a| crate::dialect::write(a, &self.transcript, self.style));
+        } else {
+            o.value("messages", &Value::Null);
+        }
+        o.arr("toolCalls", |a| {
+            for c in &self.tool_calls {
+                a.obj(|o| {
+                    o.str("id", &c.id).str("name", &c.name).value("args", &c.args).str("output", &c.output).bool("isError", c.is_error);
+                    if let Some(m) = &c.metadata {
+                        o.obj("metadata", |o| {
+                            for (k, v) in m {
+                                o.value(k, v);
+                            }
+                        });
+                    }
+                });
+            }
+        });
+        o.u64("toolCallCount", self.tool_call_count as u64).u64("turns", u64::from(self.turns));
+        o.obj("usage", |u| {
+            u.u64("promptTokens", self.usage.prompt_tokens);
+            u.u64("completionTokens", self.usage.completion_tokens);
+            u.u64("totalTokens", self.usage.total_tokens);
+            if self.usage.reasoning_tokens > 0 {
+                u.u64("reasoningTokens", self.usage.reasoning_tokens);
+            }
+        });
+        o.str("model", &self.model);
+        o.str_opt("finishReason", self.finish_reason.map(|f| f.as_str()));
+        o.str_opt("providerFinishReason", self.provider_finish_reason.as_deref());
+        o.str("reasoning", &self.reasoning);
+        o.str_opt("limit", self.limit.as_deref());
+        if let Some(p) = &self.pending {
+            o.value("pending", &p.to_value());
+        }
     }
 }
 

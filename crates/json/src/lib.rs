@@ -9,133 +9,18 @@
 
 extern crate alloc;
 
-use alloc::string::String;
-
 mod parse;
+mod write;
 
 #[cfg(feature = "differential")]
 pub use parse::check_against_serde_json;
 pub use parse::{parse, ParseError};
-use serde_json::{Map, Value};
-
-// ---- writing ----------------------------------------------------------------------------------
-// Request bodies are written by hand into one growing `String`, byte for byte what serde_json's
-// compact writer gives. serde_json (without `std`, so without `to_writer`) writes every token
-// through a separate call at opt-level z and starts from a 128-byte buffer; a body is written
-// once or twice per model call over the whole transcript, so this is on every run's path.
-
-/// `s` as a JSON string, escaped as serde_json escapes: `"` `\` and the C0 controls (`\b \t \n
-/// \f \r` by name, the rest as `\u00XX`); everything else, non-ASCII included, as is.
-pub fn write_str(out: &mut String, s: &str) {
-    out.push('"');
-    let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let esc = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        // `get`, not `&s[..]`: the cuts sit next to ASCII bytes, always on a boundary, and an
-        // index that can panic links core's slice error path (its `Debug` of `char` and ranges).
-        out.push_str(s.get(start..i).unwrap_or_default());
-        if esc.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0xf)]));
-        } else {
-            out.push_str(esc);
-        }
-        start = i + 1;
-    }
-    out.push_str(s.get(start..).unwrap_or_default());
-    out.push('"');
-}
-
-/// An unsigned integer, as serde_json writes it (no formatting machinery).
-pub fn write_u64(out: &mut String, mut n: u64) {
-    // From the last digit back; no index (a panic path): u64::MAX has 20 digits.
-    let mut buf = [0u8; 20];
-    let mut len = 0;
-    for d in buf.iter_mut().rev() {
-        *d = b'0' + (n % 10) as u8;
-        len += 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &b in buf.iter().skip(buf.len() - len) {
-        out.push(char::from(b));
-    }
-}
-
-/// `,"key":` (or `"key":` first in an object) for a key that needs no escaping.
-pub fn write_key(out: &mut String, key: &str) {
-    if !out.ends_with('{') {
-        out.push(',');
-    }
-    out.push('"');
-    out.push_str(key);
-    out.push_str("\":");
-}
-
-/// A value as compact JSON text, the bytes of `Value::to_string` (whose `Display` runs
-/// serde_json's serializer a second time, over `core::fmt`).
-pub fn to_text(v: &Value) -> String {
-    let mut out = String::new();
-    write_value(&mut out, v);
-    out
-}
-
-/// Any JSON value, compact (numbers as serde_json writes them).
-pub fn write_value(out: &mut String, v: &Value) {
-    match v {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        // Written in place: `to_string` makes a String first, and its `expect` on the `Display`
-        // result links a panic path.
-        Value::Number(n) => {
-            let _ = core::fmt::Write::write_fmt(out, format_args!("{n}"));
-        }
-        Value::String(s) => write_str(out, s),
-        Value::Array(a) => {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_value(out, x);
-            }
-            out.push(']');
-        }
-        Value::Object(m) => write_object(out, m),
-    }
-}
-
-/// An object, compact, as `write_value` writes it.
-pub fn write_object(out: &mut String, m: &Map<String, Value>) {
-    out.push('{');
-    for (i, (k, x)) in m.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_str(out, k);
-        out.push(':');
-        write_value(out, x);
-    }
-    out.push('}');
-}
+pub use write::*;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn writes_what_serde_json_writes() {
@@ -148,6 +33,59 @@ mod tests {
         let mut out = String::new();
         write_value(&mut out, &v);
         assert_eq!(out, serde_json::to_string(&v).unwrap());
+    }
+
+    #[test]
+    fn the_object_writer_writes_what_serde_json_writes() {
+        let v = serde_json::json!({
+            "model": "m\"1",
+            "max_tokens": 4096,
+            "stream": true,
+            "store": false,
+            "k\"\n\u{1}é": "key escaped",
+            "empty": {},
+            "none": [],
+            "nested": {"a": [{"b": {"c": []}}, [], [[]], "x"], "o": {"p": {}}},
+            "values": [null, 1.5, {"z": 1, "a": 2}],
+        });
+        let mut out = String::new();
+        write_obj(&mut out, |o| {
+            o.str("model", "m\"1").u64("max_tokens", 4096).u64_opt("absent", None).bool("stream", true);
+            o.bool("store", false).str_opt("absent", None).str("k\"\n\u{1}é", "key escaped");
+            o.obj("empty", |_| {}).arr("none", |_| {});
+            o.obj("nested", |o| {
+                o.arr("a", |a| {
+                    a.obj(|o| {
+                        o.obj("b", |o| {
+                            o.arr("c", |_| {});
+                        });
+                    });
+                    a.arr(|_| {}).arr(|a| {
+                        a.arr(|_| {});
+                    });
+                    a.str("x");
+                });
+                o.obj("o", |o| {
+                    o.obj("p", |_| {});
+                });
+            });
+            o.arr("values", |a| {
+                a.value(&Value::Null).value(&serde_json::json!(1.5)).value(&serde_json::json!({"z": 1, "a": 2}));
+            });
+        });
+        assert_eq!(out, serde_json::to_string(&v).unwrap());
+        let mut s = String::new();
+        write_obj(&mut s, |_| {});
+        assert_eq!(s, "{}");
+        s.clear();
+        write_arr(&mut s, |a| {
+            a.str("").str("\u{7f}\u{1f}");
+        });
+        assert_eq!(s, serde_json::to_string(&serde_json::json!(["", "\u{7f}\u{1f}"])).unwrap());
+        // Appends to what is there: a body is one growing String.
+        let mut s = String::from("x");
+        write_arr(&mut s, |_| {});
+        assert_eq!(s, "x[]");
     }
 
     #[test]

@@ -3,18 +3,19 @@
 //! blocks kept verbatim: `thinking`, `redacted_thinking`, server tool blocks), rendered as values
 //! and read back. System messages are not Anthropic messages: they go to the body's `system` field.
 
+use crate::json::obj;
 use crate::message::{push_result, AssistantTurn, Message, Reasoning, ToolCall, ORIGIN_KEY};
-use crate::part::{ImageSpelling, Part, Spelling};
+use crate::part::{ImageKeys, ImageSpelling, Part, Spelling};
 use crate::prelude::*;
-use crate::provider::common::{obj, split_content, str_field};
+use crate::provider::common::{split_content, str_field};
 use serde_json::Value;
 
 /// Anthropic blocks: `text`, and `image` with a `base64` or `url` source.
 pub const PARTS: Spelling = Spelling {
-    text: "{\"type\":\"text\",\"text\":",
+    text_type: "text",
     image: ImageSpelling::Keyed([
-        ("{\"type\":\"image\",\"source\":{\"type\":\"base64\"", "media_type", "data", "}}"),
-        ("{\"type\":\"image\",\"source\":{\"type\":\"url\"", "", "url", "}}"),
+        ImageKeys { wrap_type: "base64", ..ImageKeys::new("image", "source", "media_type", "data") },
+        ImageKeys { wrap_type: "url", ..ImageKeys::new("image", "source", "", "url") },
     ]),
 };
 
@@ -44,7 +45,7 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
                 if model.is_some() && content.as_array().is_some_and(Vec::is_empty) {
                     continue;
                 }
-                let mut msg = obj(&mut [("role", Value::from("assistant")), ("content", content)]);
+                let mut msg = obj(vec![("role", Value::from("assistant")), ("content", content)]);
                 // The state's view says whose reasoning this is, so it is never replayed elsewhere.
                 if let (None, Some(r), Value::Object(fields)) = (model, reasoning, &mut msg) {
                     fields.insert(ORIGIN_KEY.to_string(), r.origin_value());
@@ -61,7 +62,7 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
                         true => Value::from(o.output.as_str()),
                         false => content_blocks(Some(&o.output).filter(|t| !t.is_empty()), &o.parts),
                     };
-                    blocks.push(obj(&mut [
+                    blocks.push(obj(vec![
                         ("type", Value::from("tool_result")),
                         ("tool_use_id", id),
                         ("content", content),
@@ -71,7 +72,7 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
                 ("user", Value::Array(blocks))
             }
         };
-        out.push(obj(&mut [("role", Value::from(role)), ("content", content)]));
+        out.push(obj(vec![("role", Value::from(role)), ("content", content)]));
     }
     out
 }
@@ -90,19 +91,14 @@ fn assistant_blocks(turn: &AssistantTurn, reasoning: Option<&Reasoning>) -> Valu
     };
     items_before(0, &mut blocks);
     if !turn.text.is_empty() {
-        blocks.push(obj(&mut [("type", Value::from("text")), ("text", Value::from(turn.text.as_str()))]));
+        blocks.push(obj(vec![("type", Value::from("text")), ("text", Value::from(turn.text.as_str()))]));
     }
     for (k, c) in turn.calls.iter().enumerate() {
         if k > 0 {
             items_before(k, &mut blocks);
         }
         let (id, name) = (Value::from(c.id.as_str()), Value::from(c.name.as_str()));
-        blocks.push(obj(&mut [
-            ("type", Value::from("tool_use")),
-            ("id", id),
-            ("name", name),
-            ("input", Value::Object(c.input_or_empty())),
-        ]));
+        blocks.push(obj(vec![("type", Value::from("tool_use")), ("id", id), ("name", name), ("input", Value::Object(c.input_or_empty()))]));
     }
     if let Some(r) = reasoning {
         r.push_after(turn.calls.len(), &mut blocks);
@@ -124,7 +120,7 @@ fn unsigned(b: &Value) -> bool {
 fn content_blocks(text: Option<&String>, parts: &[Part]) -> Value {
     let mut out = Vec::with_capacity(parts.len() + 1);
     if let Some(t) = text {
-        out.push(obj(&mut [("type", Value::from("text")), ("text", Value::from(t.as_str()))]));
+        out.push(obj(vec![("type", Value::from("text")), ("text", Value::from(t.as_str()))]));
     }
     for p in parts {
         out.push(p.value(&PARTS));

@@ -1,7 +1,7 @@
 //! The Anthropic request: `POST {base}/v1/messages` with `x-api-key` and `anthropic-version`.
 
 use super::dialect::render;
-use crate::json::{write_str, write_value};
+use crate::json::{write_obj, Obj};
 use crate::prelude::*;
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
 use crate::provider::common::{forced, hoisted_system, strip_slash, write_tool_decl};
@@ -21,50 +21,47 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     headers.push(("Content-Type".to_string(), "application/json".to_string()));
 
     let system = hoisted_system(req);
-    // Written by hand around the serde view of `messages` (see `json::write_str`).
-    let mut out = String::from("{\"model\":");
-    write_str(&mut out, &cfg.model);
-    out.push_str(",\"max_tokens\":");
-    crate::json::write_u64(&mut out, req.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS));
-    out.push_str(",\"messages\":");
-    write_value(&mut out, &Value::Array(render(req.messages, Some(&cfg.model))));
-    // Omitted when empty (as the Go reference does).
-    if !system.is_empty() {
-        out.push_str(",\"system\":");
-        write_str(&mut out, &system);
-    }
-    // Anthropic names the schema `input_schema`.
-    if !req.tools.is_empty() {
-        out.push_str(",\"tools\":[");
-        for (i, t) in req.tools.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            write_tool_decl(&mut out, t, "input_schema", &t.input_schema);
+    let mut out = String::new();
+    write_obj(&mut out, |o| {
+        o.str("model", &cfg.model);
+        o.u64("max_tokens", req.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS));
+        o.value("messages", &Value::Array(render(req.messages, Some(&cfg.model))));
+        // Omitted when empty (as the Go reference does).
+        if !system.is_empty() {
+            o.str("system", &system);
         }
-        out.push(']');
-    }
-    if req.stream {
-        out.push_str(",\"stream\":true");
-    }
-    if let ToolChoice::Given(c) = req.tool_choice {
-        choice(&mut out, c);
-    }
-    out.push('}');
+        // Anthropic names the schema `input_schema`.
+        if !req.tools.is_empty() {
+            o.arr("tools", |a| {
+                for t in req.tools {
+                    a.obj(|d| write_tool_decl(d, t, "input_schema", &t.input_schema));
+                }
+            });
+        }
+        if req.stream {
+            o.bool("stream", true);
+        }
+        if let ToolChoice::Given(c) = req.tool_choice {
+            choice(o, c);
+        }
+    });
     (url, headers, out)
 }
 
 /// `"required"`/`"any"` → any, `"none"` → none, `{function:{name}}` → that tool; else omitted.
-fn choice(out: &mut String, choice: &Value) {
+fn choice(o: &mut Obj, choice: &Value) {
     if let Some(name) = forced(choice) {
-        out.push_str(",\"tool_choice\":{\"type\":\"tool\",\"name\":");
-        write_str(out, name);
-        out.push('}');
+        o.obj("tool_choice", |c| {
+            c.str("type", "tool").str("name", name);
+        });
         return;
     }
-    match choice.as_str() {
-        Some("required" | "any") => out.push_str(",\"tool_choice\":{\"type\":\"any\"}"),
-        Some("none") => out.push_str(",\"tool_choice\":{\"type\":\"none\"}"),
-        _ => {}
-    }
+    let ty = match choice.as_str() {
+        Some("required" | "any") => "any",
+        Some("none") => "none",
+        _ => return,
+    };
+    o.obj("tool_choice", |c| {
+        c.str("type", ty);
+    });
 }

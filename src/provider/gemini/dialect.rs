@@ -10,16 +10,19 @@
 //! provider), and a turn with nothing to send is left out, since Gemini refuses an empty one.
 
 use super::reply::{is_thought, signature};
+use crate::json::obj;
 use crate::message::{push_user, AssistantTurn, Message, Reasoning, ToolCall, ToolOutput, ORIGIN_KEY};
-use crate::part::{ImageSpelling, Part, Spelling};
+use crate::part::{ImageKeys, ImageSpelling, Part, Spelling};
 use crate::prelude::*;
-use crate::provider::common::obj;
 use serde_json::Value;
 
 /// Gemini parts: `text`, `inlineData` for bytes and `fileData` for a URL.
 pub const PARTS: Spelling = Spelling {
-    text: "{\"text\":",
-    image: ImageSpelling::Keyed([("{\"inlineData\":{", "mimeType", "data", "}}"), ("{\"fileData\":{", "mimeType", "fileUri", "}}")]),
+    text_type: "",
+    image: ImageSpelling::Keyed([
+        ImageKeys::new("", "inlineData", "mimeType", "data"),
+        ImageKeys::new("", "fileData", "mimeType", "fileUri"),
+    ]),
 };
 
 /// The transcript as Gemini `contents` (a run's `messages`, what `beforeLLM` sees, and the
@@ -29,7 +32,7 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
     for m in messages {
         let (role, parts) = match m {
             Message::System(_) => continue,
-            Message::User(t) => ("user", vec![obj(&mut [("text", Value::from(t.as_str()))])]),
+            Message::User(t) => ("user", vec![obj(vec![("text", Value::from(t.as_str()))])]),
             Message::UserParts(p) => {
                 let mut parts = Vec::with_capacity(p.len());
                 for x in p {
@@ -45,8 +48,7 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
                     (Some(_), _) if parts.is_empty() => continue,
                     (None, Some(r)) => {
                         // The state view: says whose reasoning this is. An empty turn is `parts: []`.
-                        let mut fields = [("role", Value::from("model")), ("parts", Value::Array(parts)), (ORIGIN_KEY, r.origin_value())];
-                        out.push(obj(&mut fields));
+                        out.push(obj(vec![("role", Value::from("model")), ("parts", Value::Array(parts)), (ORIGIN_KEY, r.origin_value())]));
                         continue;
                     }
                     _ => ("model", parts),
@@ -56,9 +58,9 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
                 let mut parts = Vec::with_capacity(outs.len());
                 for o in outs {
                     // Gemini wants an object: the output under `output`, or under `error` when it failed.
-                    let response = obj(&mut [(if o.is_error { "error" } else { "output" }, Value::from(o.output.as_str()))]);
+                    let response = obj(vec![(if o.is_error { "error" } else { "output" }, Value::from(o.output.as_str()))]);
                     let (id, name) = (Value::from(o.call_id.as_str()), Value::from(o.name.as_str()));
-                    parts.push(obj(&mut [("functionResponse", obj(&mut [("id", id), ("name", name), ("response", response)]))]));
+                    parts.push(obj(vec![("functionResponse", obj(vec![("id", id), ("name", name), ("response", response)]))]));
                     // A result's images follow its response in the same content.
                     for x in &o.parts {
                         parts.push(part(x));
@@ -67,7 +69,7 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
                 ("user", parts)
             }
         };
-        out.push(obj(&mut [("role", Value::from(role)), ("parts", Value::Array(parts))]));
+        out.push(obj(vec![("role", Value::from(role)), ("parts", Value::Array(parts))]));
     }
     out
 }
@@ -100,7 +102,7 @@ fn model_parts(turn: &AssistantTurn, r: Option<&Reasoning>, skip: bool) -> Vec<V
     items(0, &mut parts);
     let text_sig = r.and_then(|r| r.text_signature.as_deref());
     if !turn.text.is_empty() || text_sig.is_some() {
-        parts.push(signed(&mut [("text", Value::from(turn.text.as_str()))], text_sig));
+        parts.push(signed(vec![("text", Value::from(turn.text.as_str()))], text_sig));
     }
     for (k, c) in turn.calls.iter().enumerate() {
         if k > 0 {
@@ -109,8 +111,8 @@ fn model_parts(turn: &AssistantTurn, r: Option<&Reasoning>, skip: bool) -> Vec<V
         let own = r.and(c.signature.as_deref());
         let sig = own.or((skip && k == 0).then_some(SKIP_SIGNATURE));
         let (id, name) = (Value::from(c.id.as_str()), Value::from(c.name.as_str()));
-        let call = obj(&mut [("id", id), ("name", name), ("args", Value::Object(c.input_or_empty()))]);
-        parts.push(signed(&mut [("functionCall", call)], sig));
+        let call = obj(vec![("id", id), ("name", name), ("args", Value::Object(c.input_or_empty()))]);
+        parts.push(signed(vec![("functionCall", call)], sig));
     }
     if let Some(r) = r {
         r.push_after(turn.calls.len(), &mut parts);
@@ -119,7 +121,7 @@ fn model_parts(turn: &AssistantTurn, r: Option<&Reasoning>, skip: bool) -> Vec<V
 }
 
 /// A part of `fields`, with its `thoughtSignature` after them when there is one.
-fn signed(fields: &mut [(&str, Value)], sig: Option<&str>) -> Value {
+fn signed(fields: Vec<(&str, Value)>, sig: Option<&str>) -> Value {
     let mut v = obj(fields);
     if let (Some(s), Value::Object(m)) = (sig, &mut v) {
         m.insert("thoughtSignature".into(), s.into());

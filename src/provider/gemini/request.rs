@@ -3,7 +3,7 @@
 
 use super::dialect::render;
 use super::schema::gemini_schema;
-use crate::json::{write_str, write_value};
+use crate::json::{write_obj, Obj};
 use crate::prelude::*;
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
 use crate::provider::common::{forced, hoisted_system, strip_slash, write_tool_decl};
@@ -21,55 +21,64 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     }
     headers.push(("Content-Type".to_string(), "application/json".to_string()));
     let system = hoisted_system(req);
-    // Written by hand around the serde view of `contents` (see `json::write_str`): the field
-    // order is contents, systemInstruction, tools, toolConfig, generationConfig.
-    let mut out = String::from("{\"contents\":");
-    write_value(&mut out, &Value::Array(render(req.messages, Some(&cfg.model))));
-    if !system.is_empty() {
-        out.push_str(",\"systemInstruction\":{\"parts\":[{\"text\":");
-        write_str(&mut out, &system);
-        out.push_str("}]}");
-    }
-    if !req.tools.is_empty() {
-        out.push_str(",\"tools\":[{\"functionDeclarations\":[");
-        for (i, t) in req.tools.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            write_tool_decl(&mut out, t, "parameters", &gemini_schema(&t.input_schema));
+    // The field order: contents, systemInstruction, tools, toolConfig, generationConfig.
+    let mut out = String::new();
+    write_obj(&mut out, |o| {
+        o.value("contents", &Value::Array(render(req.messages, Some(&cfg.model))));
+        if !system.is_empty() {
+            o.obj("systemInstruction", |s| {
+                s.arr("parts", |a| {
+                    a.obj(|p| {
+                        p.str("text", &system);
+                    });
+                });
+            });
         }
-        out.push_str("]}],\"toolConfig\":{\"functionCallingConfig\":");
-        match req.tool_choice {
-            ToolChoice::Given(c) => choice(&mut out, c),
-            _ => out.push_str(AUTO),
+        if !req.tools.is_empty() {
+            o.arr("tools", |a| {
+                a.obj(|t| {
+                    t.arr("functionDeclarations", |a| {
+                        for t in req.tools {
+                            a.obj(|d| write_tool_decl(d, t, "parameters", &gemini_schema(&t.input_schema)));
+                        }
+                    });
+                });
+            });
+            o.obj("toolConfig", |c| {
+                c.obj("functionCallingConfig", |f| match req.tool_choice {
+                    ToolChoice::Given(c) => choice(f, c),
+                    _ => {
+                        f.str("mode", "AUTO");
+                    }
+                });
+            });
         }
-        out.push('}');
-    }
-    if let Some(n) = req.max_tokens {
-        out.push_str(",\"generationConfig\":{\"maxOutputTokens\":");
-        crate::json::write_u64(&mut out, n);
-        out.push('}');
-    }
-    out.push('}');
+        if let Some(n) = req.max_tokens {
+            o.obj("generationConfig", |g| {
+                g.u64("maxOutputTokens", n);
+            });
+        }
+    });
     (url, headers, out)
 }
 
-const AUTO: &str = "{\"mode\":\"AUTO\"}";
-
 /// An OpenAI-style choice as `functionCallingConfig`: `ANY` (with `allowedFunctionNames` for a
 /// forced function), `NONE`, or `AUTO`.
-fn choice(out: &mut String, choice: &Value) {
+fn choice(f: &mut Obj, choice: &Value) {
     if let Some(name) = forced(choice) {
-        out.push_str("{\"mode\":\"ANY\",\"allowedFunctionNames\":[");
-        write_str(out, name);
-        out.push_str("]}");
+        f.str("mode", "ANY").arr("allowedFunctionNames", |a| {
+            a.str(name);
+        });
         return;
     }
-    out.push_str(match choice.as_str() {
-        Some("required" | "any") => "{\"mode\":\"ANY\"}",
-        Some("none") => "{\"mode\":\"NONE\"}",
-        _ => AUTO,
-    });
+    f.str(
+        "mode",
+        match choice.as_str() {
+            Some("required" | "any") => "ANY",
+            Some("none") => "NONE",
+            _ => "AUTO",
+        },
+    );
 }
 
 /// `model` percent-encoded as one URL path segment: every byte but the unreserved ones

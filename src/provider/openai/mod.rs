@@ -40,8 +40,8 @@ impl Adapter for OpenAi {
     }
 
     /// Straight from the transcript, with the writer the request bodies use.
-    fn write_transcript(&self, out: &mut String, messages: &[Message]) {
-        dialect::write_messages(out, messages, None);
+    fn write_transcript(&self, a: &mut crate::json::Arr, messages: &[Message]) {
+        dialect::write_messages(a, messages, None);
     }
 
     fn end_marker(&self) -> &'static str {

@@ -1,7 +1,7 @@
 //! The OpenAI request: `POST {base}/chat/completions` with a bearer key.
 
 use super::dialect::write_messages;
-use crate::json::{write_str, write_value};
+use crate::json::write_obj;
 use crate::message::Message;
 use crate::prelude::*;
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
@@ -17,37 +17,36 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
 
     // The system prompt lives in the transcript for this style.
     let mut out = String::with_capacity(body_hint(req));
-    out.push_str("{\"model\":");
-    write_str(&mut out, &cfg.model);
-    out.push_str(",\"messages\":");
-    write_messages(&mut out, req.messages, Some(&cfg.model));
-    // `tools` and `tool_choice` are omitted when no tool is declared.
-    if !req.tools.is_empty() {
-        out.push_str(",\"tools\":[");
-        for (i, t) in req.tools.iter().enumerate() {
-            out.push_str(if i > 0 { ",{\"type\":\"function\",\"function\":" } else { "{\"type\":\"function\",\"function\":" });
-            write_tool_decl(&mut out, t, "parameters", &t.input_schema);
-            out.push('}');
+    write_obj(&mut out, |o| {
+        o.str("model", &cfg.model);
+        o.arr("messages", |a| write_messages(a, req.messages, Some(&cfg.model)));
+        // `tools` and `tool_choice` are omitted when no tool is declared.
+        if !req.tools.is_empty() {
+            o.arr("tools", |a| {
+                for t in req.tools {
+                    a.obj(|d| {
+                        d.str("type", "function").obj("function", |f| write_tool_decl(f, t, "parameters", &t.input_schema));
+                    });
+                }
+            });
         }
-        out.push(']');
-    }
-    match req.tool_choice {
-        ToolChoice::Auto if !req.tools.is_empty() => out.push_str(",\"tool_choice\":\"auto\""),
-        ToolChoice::Given(c) => {
-            out.push_str(",\"tool_choice\":");
-            write_value(&mut out, c);
+        match req.tool_choice {
+            ToolChoice::Auto if !req.tools.is_empty() => {
+                o.str("tool_choice", "auto");
+            }
+            ToolChoice::Given(c) => {
+                o.value("tool_choice", c);
+            }
+            _ => {}
         }
-        _ => {}
-    }
-    if let Some(n) = req.max_tokens {
-        out.push_str(",\"max_tokens\":");
-        crate::json::write_u64(&mut out, n);
-    }
-    if req.stream {
-        // The last chunk then carries the usage.
-        out.push_str(",\"stream\":true,\"stream_options\":{\"include_usage\":true}");
-    }
-    out.push('}');
+        o.u64_opt("max_tokens", req.max_tokens);
+        if req.stream {
+            // The last chunk then carries the usage.
+            o.bool("stream", true).obj("stream_options", |s| {
+                s.bool("include_usage", true);
+            });
+        }
+    });
     (url, headers, out)
 }
 

@@ -11,16 +11,17 @@
 
 use super::reply::{content_text, custom_call, function_call, keep_item};
 use super::PROVIDER;
+use crate::json::obj;
 use crate::message::{push_result, AssistantTurn, Message, Reasoning, ToolOutput, ORIGIN_KEY};
-use crate::part::{parts_value, ImageSpelling, Spelling};
+use crate::part::{parts_value, ImageKeys, ImageSpelling, Spelling};
 use crate::prelude::*;
-use crate::provider::common::{obj, split_content};
+use crate::provider::common::split_content;
 use serde_json::{Map, Value};
 
 /// Responses content: `input_text`, and `input_image` whose `image_url` is the URL itself (a data
 /// URL for bytes).
 pub const PARTS: Spelling =
-    Spelling { text: "{\"type\":\"input_text\",\"text\":", image: ImageSpelling::Url("{\"type\":\"input_image\",\"image_url\":", "}") };
+    Spelling { text_type: "input_text", image: ImageSpelling::Url(ImageKeys::new("input_image", "", "", "image_url")) };
 
 /// The transcript as `input` items: `model: None` for the state and a run's result (system
 /// messages kept as items, this provider's reasoning tagged with its origin on the first item
@@ -51,7 +52,7 @@ pub(crate) fn render(messages: &[Message], model: Option<&str>) -> Vec<Value> {
 }
 
 fn role_item(role: &str, content: Value) -> Value {
-    obj(&mut [("role", Value::from(role)), ("content", content)])
+    obj(vec![("role", Value::from(role)), ("content", content)])
 }
 
 /// One assistant turn's items (see the module comment for their order). `after_turn`: the
@@ -79,8 +80,8 @@ fn assistant<'t>(turn: &'t AssistantTurn, model: Option<&str>, after_turn: bool,
     // An empty turn stays one (empty) message in the state, so that it reads back; a request
     // leaves it out.
     if !turn.text.is_empty() || (model.is_none() && (turn.calls.is_empty() || after_turn) && out.len() == start) {
-        let part = obj(&mut [("type", Value::from("output_text")), ("text", Value::from(turn.text.as_str()))]);
-        out.push(obj(&mut [("type", Value::from("message")), ("role", Value::from("assistant")), ("content", Value::Array(vec![part]))]));
+        let part = obj(vec![("type", Value::from("output_text")), ("text", Value::from(turn.text.as_str()))]);
+        out.push(obj(vec![("type", Value::from("message")), ("role", Value::from("assistant")), ("content", Value::Array(vec![part]))]));
     }
     for (k, c) in turn.calls.iter().enumerate() {
         if k > 0 {
@@ -89,7 +90,7 @@ fn assistant<'t>(turn: &'t AssistantTurn, model: Option<&str>, after_turn: bool,
         if custom.contains(&c.id.as_str()) {
             continue; // its item, just placed before it, is the call
         }
-        out.push(obj(&mut [
+        out.push(obj(vec![
             ("type", Value::from("function_call")),
             ("call_id", Value::from(c.id.as_str())),
             ("name", Value::from(c.name.as_str())),
@@ -151,7 +152,7 @@ fn result(o: &ToolOutput, custom: bool) -> Value {
         false => {
             let mut parts = Vec::with_capacity(o.parts.len() + 1);
             if !o.output.is_empty() {
-                parts.push(obj(&mut [("type", Value::from("input_text")), ("text", Value::from(o.output.as_str()))]));
+                parts.push(obj(vec![("type", Value::from("input_text")), ("text", Value::from(o.output.as_str()))]));
             }
             if let Value::Array(images) = parts_value(&o.parts, &PARTS) {
                 parts.extend(images);
@@ -160,7 +161,7 @@ fn result(o: &ToolOutput, custom: bool) -> Value {
         }
     };
     let ty = if custom { "custom_tool_call_output" } else { "function_call_output" };
-    obj(&mut [("type", Value::from(ty)), ("call_id", Value::from(o.call_id.as_str())), ("output", output)])
+    obj(vec![("type", Value::from(ty)), ("call_id", Value::from(o.call_id.as_str())), ("output", output)])
 }
 
 /// Whether a history entry is a Responses item, read by [`read_item`]: an item with a `type` and

@@ -1,10 +1,10 @@
 //! The Responses request: `POST {base}/responses` with a bearer key.
 
 use super::dialect::render;
-use crate::json::{write_str, write_value};
+use crate::json::{write_obj, Obj};
 use crate::prelude::*;
 use crate::provider::call::{ModelRequest, ProviderConfig, ToolChoice};
-use crate::provider::common::{forced, hoisted_system, strip_slash};
+use crate::provider::common::{forced, hoisted_system, strip_slash, write_tool_decl};
 use serde_json::Value;
 
 pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(String, String)>, String) {
@@ -15,49 +15,47 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
     }
     headers.push(("Content-Type".to_string(), "application/json".to_string()));
 
-    let mut out = String::from("{\"model\":");
-    write_str(&mut out, &cfg.model);
     // System messages (and the configured prompt) are `instructions`, omitted when empty.
     let system = hoisted_system(req);
-    if !system.is_empty() {
-        out.push_str(",\"instructions\":");
-        write_str(&mut out, &system);
-    }
-    out.push_str(",\"input\":");
-    write_value(&mut out, &Value::Array(render(req.messages, Some(&cfg.model))));
-    // `strict: false`: a declared schema need not meet strict mode's rules.
-    if !req.tools.is_empty() {
-        out.push_str(",\"tools\":[");
-        for (i, t) in req.tools.iter().enumerate() {
-            out.push_str(if i > 0 { ",{\"type\":\"function\",\"name\":" } else { "{\"type\":\"function\",\"name\":" });
-            write_str(&mut out, &t.name);
-            out.push_str(",\"description\":");
-            write_str(&mut out, &t.description);
-            out.push_str(",\"parameters\":");
-            write_value(&mut out, &t.input_schema);
-            out.push_str(",\"strict\":false}");
+    let mut out = String::new();
+    write_obj(&mut out, |o| {
+        o.str("model", &cfg.model);
+        if !system.is_empty() {
+            o.str("instructions", &system);
         }
-        out.push(']');
-    }
-    match req.tool_choice {
-        ToolChoice::Auto if !req.tools.is_empty() => out.push_str(",\"tool_choice\":\"auto\""),
-        ToolChoice::Given(c) => choice(&mut out, c),
-        _ => {}
-    }
-    if let Some(n) = req.max_tokens {
-        out.push_str(",\"max_output_tokens\":");
-        crate::json::write_u64(&mut out, n);
-    }
-    if req.stream {
-        out.push_str(",\"stream\":true");
-    }
-    // Stateless: nothing is kept on OpenAI's side, so reasoning must come back encrypted to be
-    // replayed.
-    out.push_str(",\"store\":false");
-    if reasons(&cfg.model) {
-        out.push_str(",\"include\":[\"reasoning.encrypted_content\"]");
-    }
-    out.push('}');
+        o.value("input", &Value::Array(render(req.messages, Some(&cfg.model))));
+        // `strict: false`: a declared schema need not meet strict mode's rules.
+        if !req.tools.is_empty() {
+            o.arr("tools", |a| {
+                for t in req.tools {
+                    a.obj(|d| {
+                        d.str("type", "function");
+                        write_tool_decl(d, t, "parameters", &t.input_schema);
+                        d.bool("strict", false);
+                    });
+                }
+            });
+        }
+        match req.tool_choice {
+            ToolChoice::Auto if !req.tools.is_empty() => {
+                o.str("tool_choice", "auto");
+            }
+            ToolChoice::Given(c) => choice(o, c),
+            _ => {}
+        }
+        o.u64_opt("max_output_tokens", req.max_tokens);
+        if req.stream {
+            o.bool("stream", true);
+        }
+        // Stateless: nothing is kept on OpenAI's side, so reasoning must come back encrypted to
+        // be replayed.
+        o.bool("store", false);
+        if reasons(&cfg.model) {
+            o.arr("include", |a| {
+                a.str("reasoning.encrypted_content");
+            });
+        }
+    });
     (url, headers, out)
 }
 
@@ -65,18 +63,19 @@ pub(super) fn build(cfg: &ProviderConfig, req: &ModelRequest) -> (String, Vec<(S
 /// are (`"any"` is `"required"`), `{ function: { name } }` becomes `{ type: "function", name }`,
 /// and any other object (already in this spelling: `{ type: "function", name }`,
 /// `{ type: "allowed_tools", … }`) goes as given.
-fn choice(out: &mut String, c: &Value) {
+fn choice(o: &mut Obj, c: &Value) {
     if let Some(name) = forced(c) {
-        out.push_str(",\"tool_choice\":{\"type\":\"function\",\"name\":");
-        write_str(out, name);
-        out.push('}');
+        o.obj("tool_choice", |c| {
+            c.str("type", "function").str("name", name);
+        });
         return;
     }
     match c {
-        Value::String(s) if s == "any" => out.push_str(",\"tool_choice\":\"required\""),
+        Value::String(s) if s == "any" => {
+            o.str("tool_choice", "required");
+        }
         Value::String(_) | Value::Object(_) => {
-            out.push_str(",\"tool_choice\":");
-            write_value(out, c);
+            o.value("tool_choice", c);
         }
         _ => {}
     }

@@ -37,27 +37,26 @@ pub fn outgoing(req: &McpRequest, method: &str, server: &str, label: &str) -> Re
         return Err(fail("the endpoint is on another origin; refused"));
     }
     let token = !server.is_empty() && (req.url == server || (method == "POST" && resolve(&req.url, "/") == resolve(server, "/")));
-    let mut head = String::from("{\"method\":");
-    json::write_str(&mut head, method);
-    head.push_str(",\"headers\":{");
     let mut manual = false;
-    for (i, (k, v)) in req.headers.iter().enumerate() {
+    for (k, v) in &req.headers {
         // fetch's own refusal quotes the value (a key, a token); this one never does.
         if !header_value_ok(v) {
             let why = " is not a valid header value (CR, LF, NUL or a character beyond U+00FF)";
             return Err(fail(&json::join(&["fetch failed: header ", k, why], "")));
         }
         manual |= !PLAIN.iter().any(|p| k.eq_ignore_ascii_case(p));
-        head.push_str(if i > 0 { "," } else { "" });
-        json::write_str(&mut head, k);
-        head.push(':');
-        json::write_str(&mut head, v);
     }
-    head.push('}');
-    if manual {
-        head.push_str(",\"redirect\":\"manual\"");
-    }
-    head.push('}');
+    let mut head = String::new();
+    json::write_obj(&mut head, |o| {
+        o.str("method", method).obj("headers", |h| {
+            for (k, v) in &req.headers {
+                h.str(k, v);
+            }
+        });
+        if manual {
+            o.str("redirect", "manual");
+        }
+    });
     Ok(Outgoing { head, token })
 }
 
