@@ -91,6 +91,7 @@ macro_rules! options_table {
         impl HostSlot {
             /// Every slot, in the order of `hostOptions`' array.
             pub const ALL: &'static [HostSlot] = &[$($($(HostSlot::$slot,)+)?)+];
+            pub const COUNT: usize = Self::ALL.len();
             /// The option (or `hooks` member) each slot holds, in that order.
             pub const NAMES: &'static [&'static str] = &[$($($(slot_key!($($key)? $name),)+)?)+];
 
@@ -392,14 +393,16 @@ mod tests {
         );
     }
 
-    /// `hostOptions` builds its array from the list `HOST_SLOTS` (src/wasm/js/options.js): the
-    /// slots derived from the edge's rows, in order, so a swap or a missing option fails here.
+    /// `hostOptions` returns the values of its object `slots` (src/wasm/js/options.js), one per
+    /// key: the keys must be the slots derived from the edge's rows, in order, so a swap or a
+    /// missing option fails here.
     #[test]
     fn host_js_lists_the_host_slots_in_this_order() {
         let js = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/wasm/js/options.js")).unwrap();
-        let marker = "const HOST_SLOTS = [";
-        let list = &js[js.find(marker).expect("options.js lists HOST_SLOTS") + marker.len()..];
-        let names: Vec<&str> = list[..list.find(']').unwrap()].split(',').map(|s| s.trim().trim_matches('"')).collect();
+        let marker = "  const slots = {\n";
+        let body = &js[js.find(marker).expect("options.js builds `slots`") + marker.len()..];
+        let body = &body[..body.find("\n  };").unwrap()];
+        let names: Vec<&str> = body.lines().map(|l| l.trim().split(':').next().unwrap()).collect();
         assert_eq!(names, HostSlot::NAMES);
         assert_eq!(HostSlot::ALL.len(), HostSlot::NAMES.len());
         for (i, slot) in HostSlot::ALL.iter().enumerate() {

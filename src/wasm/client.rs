@@ -50,7 +50,7 @@ pub fn create_client(opts: JsValue, default_store: JsValue) -> JsResult<Client> 
             ClientOptions::from_json_text(options_json(&opts).as_deref())?;
         let fns = host_options(&opts, &default_store).map_err(|e| Error::bad_input(thrown_message(&e)))?;
         let host = HostFns {
-            fns: HostSlot::ALL.iter().map(|s| fns.get(s.at()).dyn_into::<Function>().ok()).collect(),
+            fns: core::array::from_fn(|i| fns.get(i as u32).dyn_into::<Function>().ok()),
             store: fns.get(HostSlot::Store.at()),
             timeout_ms,
             max,

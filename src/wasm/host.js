@@ -117,8 +117,7 @@ var ToolnexusError = class extends Error {
   }
 };
 function fail(code, message, extra) {
-  const { status, cause } = typeof extra == "number" ? { status: extra } : extra ?? {};
-  return new ToolnexusError(message, code, cause === void 0 ? status && { status } : { cause, status });
+  return new ToolnexusError(message, code, typeof extra == "number" ? { status: extra } : extra?.cause === void 0 ? void 0 : extra);
 }
 function messageOf(e) {
   try {
@@ -419,7 +418,6 @@ function resumeJson(o) {
     return "";
   }
 }
-var HOST_SLOTS = ["waitFor", "store", "onMetric", "fetch", "onError", "beforeLLM", "afterLLM", "beforeTool", "afterTool", "bodyTransform"];
 function hostOptions(o, dflt) {
   o = o !== null && typeof o === "object" ? o : {};
   const s = o.store;
@@ -430,19 +428,19 @@ function hostOptions(o, dflt) {
   const [w, f, m, e] = ["waitFor", "fetch", "onMetric", "onError"].map((k) => fn(o, k, c));
   if (h != null && typeof h !== "object") throw "hooks must be an object of functions";
   const hook = (k) => fn(h ?? {}, k, "hooks");
-  const read = {
+  const slots = {
     waitFor: withSignal(w),
-    fetch: f,
+    store: s ?? dflt,
     onMetric: quietly(m),
+    fetch: f,
     onError: withSignal(e),
     beforeLLM: hook("beforeLLM"),
     afterLLM: hook("afterLLM"),
     beforeTool: hook("beforeTool"),
     afterTool: hook("afterTool"),
-    bodyTransform: fn(o, "bodyTransform", c),
-    store: s ?? dflt
+    bodyTransform: fn(o, "bodyTransform", c)
   };
-  return HOST_SLOTS.map((k) => read[k]);
+  return Object.values(slots);
 }
 function fn(o, k, what) {
   const f = o[k];

@@ -62,7 +62,7 @@ extern "C" {
 /// host.js), its limits, and its metrics registry (`client.metrics()`).
 pub struct HostFns {
     /// The host's functions by [`HostSlot`] (`None` where it gave none, and in the store's slot).
-    pub fns: Vec<Option<Function>>,
+    pub fns: [Option<Function>; HostSlot::COUNT],
     /// The store exactly as given, or the default.
     pub store: JsValue,
     pub timeout_ms: Option<f64>,
@@ -74,7 +74,7 @@ pub struct HostFns {
 impl HostFns {
     /// The host's function in `slot`, if it gave one.
     pub fn get(&self, slot: HostSlot) -> Option<&Function> {
-        self.fns.get(slot as usize)?.as_ref()
+        self.fns[slot as usize].as_ref()
     }
 
     /// Whether the host gave any hook.

@@ -19,17 +19,16 @@ export class ToolnexusError extends Error {
 }
 
 /**
- * The package's error helper, for the edge and every module of the package: a `ToolnexusError`
- * with the stable `code`. `extra` is `{ status, cause }` (either may be absent), or the HTTP
- * status alone (the edge's call: a number crosses into JS cheaper than an object). A `cause`
- * that is `undefined` is no cause (the error has no `cause` property).
+ * The package's one error helper, for the edge and every module of the package: a
+ * `ToolnexusError` with the stable `code`. `extra` is the HTTP status (a number: the edge's call,
+ * as a number crosses into JS cheaper than an object), or `{ cause }`, where an `undefined` cause
+ * is no cause (the error then has no `cause` property).
  * @param {string} code
  * @param {string} message
- * @param {number | { status?: number, cause?: unknown }} [extra]
+ * @param {number | { cause?: unknown }} [extra]
  */
 export function fail(code, message, extra) {
-  const { status, cause } = typeof extra == "number" ? { status: extra } : (extra ?? {});
-  return new ToolnexusError(message, code, cause === undefined ? status && { status } : { cause, status });
+  return new ToolnexusError(message, code, typeof extra == "number" ? { status: extra } : extra?.cause === undefined ? undefined : extra);
 }
 
 // The message of whatever a host value threw: an Error's message with what its `cause` says,

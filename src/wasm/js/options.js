@@ -68,12 +68,11 @@ export function resumeJson(o) {
 }
 
 // The host's objects among `createClient`'s options, checked (`undefined` when absent, `dflt`
-// for the store; `onMetric` wrapped by `quietly`, `waitFor` and `onError` by `withSignal`), in
-// the order of `HOST_SLOTS`. Throws the message of a refusal as a string, or what a getter threw.
-// The slots are the core's `HostSlot`, derived from the rows of its options table that the edge
-// reads (src/options.rs, whose tests check this list against it): the array is built from the
-// names, so two slots cannot be swapped by hand.
-const HOST_SLOTS = ["waitFor", "store", "onMetric", "fetch", "onError", "beforeLLM", "afterLLM", "beforeTool", "afterTool", "bodyTransform"];
+// for the store; `onMetric` wrapped by `quietly`, `waitFor` and `onError` by `withSignal`).
+// Throws the message of a refusal as a string, or what a getter threw. The array's slots are the
+// core's `HostSlot`, derived from the rows of its options table that the edge reads
+// (src/options.rs): it is `slots`' values, named by their keys, which a test there checks are
+// `HostSlot`'s names in its order, so two slots cannot trade places unnoticed.
 /** @returns {unknown[]} */
 export function hostOptions(o, dflt) {
   o = o !== null && typeof o === "object" ? o : {};
@@ -85,20 +84,19 @@ export function hostOptions(o, dflt) {
   const [w, f, m, e] = ["waitFor", "fetch", "onMetric", "onError"].map((k) => fn(o, k, c));
   if (h != null && typeof h !== "object") throw "hooks must be an object of functions";
   const hook = (k) => fn(h ?? {}, k, "hooks");
-  /** @type {{ [slot: string]: unknown }} */
-  const read = {
+  const slots = {
     waitFor: withSignal(w),
-    fetch: f,
+    store: s ?? dflt,
     onMetric: quietly(m),
+    fetch: f,
     onError: withSignal(e),
     beforeLLM: hook("beforeLLM"),
     afterLLM: hook("afterLLM"),
     beforeTool: hook("beforeTool"),
     afterTool: hook("afterTool"),
     bodyTransform: fn(o, "bodyTransform", c),
-    store: s ?? dflt,
   };
-  return HOST_SLOTS.map((k) => read[k]);
+  return Object.values(slots);
 }
 
 function fn(o, k, what) {
