@@ -12,7 +12,7 @@
 import { Client, createClient as createWith, op } from "./toolnexus_wasm.js";
 // The error class lives in a snippet of the wasm edge, which constructs it; scripts/build.sh
 // points this import at that snippet (its path holds a hash wasm-bindgen chooses).
-import { ToolnexusError, EventStream, gate, kitId, runResult } from "./host.js";
+import { ToolnexusError, EventStream, fail, gate, kitId, runResult } from "./host.js";
 import { isLoaded, whenLoaded, LATER } from "./loader.js";
 
 export { ToolnexusError, Client };
@@ -146,9 +146,9 @@ function signer(secret) {
   const bad = list.findIndex((s) => !(typeof s == "string" && s.length > 15));
   if (!list.length || bad >= 0) {
     const which = Array.isArray(secret) ? (list.length ? `entry ${bad} of the list is ${list[bad] === undefined ? "missing (a hole or undefined)" : "not a string of 16+ characters"}` : "the list is empty") : "it is not a string of 16+ characters";
-    throw toolnexusError("bad_input", `stateSecret: ${which}: give a string of 16+ characters, or a list of such (newest first, every entry a secret)`);
+    throw fail("bad_input", `stateSecret: ${which}: give a string of 16+ characters, or a list of such (newest first, every entry a secret)`);
   }
-  if (!subtle) throw toolnexusError("bad_input", "stateSecret needs crypto.subtle (WebCrypto), which this host does not have");
+  if (!subtle) throw fail("bad_input", "stateSecret needs crypto.subtle (WebCrypto), which this host does not have");
   const keys = Promise.all(list.map((s) => subtle.importKey("raw", UTF8.encode(s), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"])));
   const input = (label, text) => UTF8.encode(label + "\n" + text);
   return {
@@ -163,7 +163,7 @@ function signer(secret) {
         texts = [canonical(rest), JSON.stringify(rest)];
       } catch {}
       for (const k of mac ? await keys : []) for (const t of texts) if (await subtle.verify("HMAC", k, mac, input(label, t))) return rest;
-      throw toolnexusError("bad_state", `${what} has ${signature ? "a wrong" : "no"} signature (stateSecret is set)`);
+      throw fail("bad_state", `${what} has ${signature ? "a wrong" : "no"} signature (stateSecret is set)`);
     },
   };
 }
@@ -189,7 +189,7 @@ async function signedOp(sig, kind, a, op, s) {
   const push = s?.push;
   let done;
   if (s) s.push = (t, m) => (m === undefined ? push.call(s, t) : (done = runResult(t, m)));
-  if (kind == 1 || (kind == 5 && !a?.id)) a = { ...a, state: await sig.open("run", a?.state, "the state") };
+  if (kind == OP.runWithAnswer || (kind == OP.streamWithAnswer && !a?.id)) a = { ...a, state: await sig.open("run", a?.state, "the state") };
   let r = (await op(a)) ?? done;
   if (r?.status == "pending") r = await sig.seal("run", r);
   if (s && r) push.call(s, JSON.stringify({ type: "done", result: r }));
@@ -204,6 +204,9 @@ async function signedOp(sig, kind, a, op, s) {
 const { op: clientOp, free } = Client.prototype;
 delete Client.prototype.op;
 const CLIENT = ["run", "runWithAnswer", "ask", "askWithAnswer", "stream", "streamWithAnswer", "translate", "translateStream", "discard", "conversationStore", "metrics", "style", "model", "free"];
+// Each op's kind by its name: `OP.translate` is the first that is no loop operation, and the
+// kinds after `OP.discard` answer at once (no promise, nothing to wait for).
+const OP = Object.fromEntries(CLIENT.map((k, kind) => [k, kind]));
 CLIENT.forEach((k, kind) => {
   const streamed = /stream/i.test(k);
   const getter = k == "style" || k == "model";
@@ -213,7 +216,7 @@ CLIENT.forEach((k, kind) => {
     const l = lazy.get(self);
     if (l?.freed) {
       if (k == "free") return;
-      throw toolnexusError("bad_input", `Client.${k}: the client was freed`);
+      throw fail("bad_input", `Client.${k}: the client was freed`);
     }
     if (l && !l.client) {
       if (k == "free") {
@@ -225,7 +228,7 @@ CLIENT.forEach((k, kind) => {
       if (k == "conversationStore") return l.store;
       // metrics(): the real client's text, which needs the module.
       if (k == "metrics" && isLoaded()) l.client = l.make();
-      else if (k == "metrics") throw toolnexusError("bad_state", "metrics: the wasm module is not loaded yet: `await init()` first (any run loads it too)");
+      else if (k == "metrics") throw fail("bad_state", "metrics: the wasm module is not loaded yet: `await init()` first (any run loads it too)");
       else return started(streamed, (s) => realOf(l).then((c) => call(c, kind, a, b, s)));
     }
     if (l) {
@@ -234,10 +237,10 @@ CLIENT.forEach((k, kind) => {
     }
     if (self?.__wbg_ptr) {
       if (k == "free") return free.call(self);
-      if (kind > 8) return clientOp.call(self, kind, a, b, undefined);
+      if (kind > OP.discard) return clientOp.call(self, kind, a, b, undefined);
       return started(streamed, (s) => call(self, kind, a, b, s));
     }
-    if (k != "free") throw toolnexusError("bad_input", `Client.${k}: the client was freed`);
+    if (k != "free") throw fail("bad_input", `Client.${k}: the client was freed`);
   }
   Object.defineProperty(Client.prototype, k, getter ? { get: f, configurable: true } : { value: f, writable: true, configurable: true });
 });
@@ -246,8 +249,9 @@ CLIENT.forEach((k, kind) => {
 // before the module loaded is bound first (its declarations checked then).
 function call(client, kind, a, b, s) {
   const go = () => {
-    // run, runWithAnswer, ask, askWithAnswer, stream, streamWithAnswer of a signing client.
-    const sig = kind < 6 && secrets.get(client);
+    // The loop operations (run, runWithAnswer, ask, askWithAnswer, stream, streamWithAnswer) of a
+    // signing client.
+    const sig = kind < OP.translate && secrets.get(client);
     const op = (a) => clientOp.call(client, kind, a, b, s);
     return sig ? signedOp(sig, kind, a, op, s) : op(a);
   };
@@ -373,8 +377,8 @@ export class Toolkit {
   }
   // bad_input, not a private-field TypeError, for a forged `this`; with `live`, for a freed one.
   static #own(t, k, live) {
-    if (!(#id in Object(t))) throw toolnexusError("bad_input", `Toolkit.${k}: not a Toolkit`);
-    if (live && t.#id === 0) throw toolnexusError("bad_input", `Toolkit.${k}: the toolkit was freed`);
+    if (!(#id in Object(t))) throw fail("bad_input", `Toolkit.${k}: not a Toolkit`);
+    if (live && t.#id === 0) throw fail("bad_input", `Toolkit.${k}: the toolkit was freed`);
     return t;
   }
   get tools() {
@@ -434,7 +438,7 @@ export function createToolkit(opts) {
 
 // A conversation id, checked before it is used as a key.
 function idOf(id) {
-  if (typeof id !== "string") throw toolnexusError("bad_input", "a conversation id must be a string");
+  if (typeof id !== "string") throw fail("bad_input", "a conversation id must be a string");
   return id;
 }
 
@@ -455,7 +459,7 @@ export function memoryStore() {
       try {
         text = JSON.stringify(state);
       } catch {}
-      if (typeof text !== "string") throw toolnexusError("bad_input", "a conversation state must be JSON data");
+      if (typeof text !== "string") throw fail("bad_input", "a conversation state must be JSON data");
       if (!isLoaded()) await whenLoaded(); // the revision rule is the core's (a store made at a service worker's top level)
       checkRevision(docs.has(id) ? JSON.parse(docs.get(id)) : undefined, state);
       docs.set(id, text);
@@ -480,11 +484,11 @@ export function chromeStorageStore(options) {
     ({ area = "local", prefix = "toolnexus:" } = options ?? {});
   } catch {} // a revoked Proxy, a throwing getter: refused below
   if (typeof prefix !== "string" || (area !== "local" && area !== "session")) {
-    throw toolnexusError("bad_input", 'chromeStorageStore: area must be "local" or "session", prefix a string');
+    throw fail("bad_input", 'chromeStorageStore: area must be "local" or "session", prefix a string');
   }
   const storage = () => {
     const s = globalThis.chrome?.storage?.[area];
-    if (!s) throw toolnexusError("store", `chrome.storage.${area} is not available here (an MV3 extension context with the "storage" permission is needed)`);
+    if (!s) throw fail("store", `chrome.storage.${area} is not available here (an MV3 extension context with the "storage" permission is needed)`);
     return s;
   };
   return {
@@ -522,9 +526,9 @@ export function kvStore(namespace, options) {
     ({ prefix = "toolnexus:", expirationTtl } = options ?? {});
     ok = typeof prefix === "string" && ["get", "put", "delete"].every((m) => typeof namespace[m] === "function");
   } catch {} // a revoked Proxy, a throwing getter: refused below
-  if (!ok) throw toolnexusError("bad_input", "kvStore needs a KV namespace binding (get, put, delete) and a string prefix");
+  if (!ok) throw fail("bad_input", "kvStore needs a KV namespace binding (get, put, delete) and a string prefix");
   if (expirationTtl !== undefined && !(typeof expirationTtl === "number" && expirationTtl >= 60)) {
-    throw toolnexusError("bad_input", "kvStore: expirationTtl must be a number of seconds, at least 60");
+    throw fail("bad_input", "kvStore: expirationTtl must be a number of seconds, at least 60");
   }
   return {
     async get(id) {
@@ -562,10 +566,6 @@ function inTurn(turns, key, work) {
 const chromeTurns = new Map();
 const kvTurns = new Map();
 
-function toolnexusError(code, message) {
-  return new ToolnexusError(message, code);
-}
-
 /**
  * A Durable Object namespace binding whose class is `ConversationObject` (export it from your
  * Worker: `export { ConversationObject } from "toolnexus-wasm"`). One object per conversation
@@ -577,12 +577,12 @@ export function durableObjectStore(namespace) {
   try {
     ok = typeof namespace?.idFromName === "function";
   } catch {}
-  if (!ok) throw toolnexusError("bad_input", "durableObjectStore needs a Durable Object namespace binding");
+  if (!ok) throw fail("bad_input", "durableObjectStore needs a Durable Object namespace binding");
   const call = async (id, op, state) => {
     const stub = namespace.get(namespace.idFromName(id));
     const res = await stub.fetch("https://conversation/", { method: "POST", body: JSON.stringify({ op, state }) });
     const body = await res.json();
-    if (body.error) throw toolnexusError(body.error.code, body.error.message);
+    if (body.error) throw fail(body.error.code, body.error.message);
     return body.state ?? undefined;
   };
   return {

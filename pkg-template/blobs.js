@@ -5,7 +5,8 @@
 // key, so only those places are read back (a user string that merely looks like a key is data).
 // Plain JS over WebCrypto, with no wasm of its own and outside the default entry: only hosts that
 // keep large states load it. See docs/decisions.md, "Durable state that stays small".
-import { ToolnexusError } from "./api.js";
+// The package's one error helper; scripts/build.sh points this import at the edge's snippet.
+import { ToolnexusError, fail } from "./host.js";
 
 /** The length (in JS characters) from which a string is kept out of line, unless told otherwise. */
 export const DEFAULT_THRESHOLD = 2048;
@@ -16,8 +17,6 @@ const KEY = /^sha256:[0-9a-f]{64}$/;
 // that two different strings never share a key and every blob comes back as it went.
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const UTF8 = new TextEncoder();
-
-const fail = (code, message, cause) => new ToolnexusError(message, code, cause === undefined ? undefined : { cause });
 
 /** `sha256:` and the hex SHA-256 of the text's UTF-8 bytes: the key a blob is stored under. */
 export async function blobKey(text) {
@@ -66,7 +65,7 @@ async function storeCall(what, f) {
     return await f();
   } catch (e) {
     if (ToolnexusError.is(e)) throw e;
-    throw fail("store", `blob store: ${what} failed: ${e?.message ?? String(e)}`, e);
+    throw fail("store", `blob store: ${what} failed: ${e?.message ?? String(e)}`, { cause: e });
   }
 }
 
@@ -148,7 +147,7 @@ function walked(value, visit, who, path = []) {
     return path ? walk(value, path, visit) : scan(value, visit);
   } catch (e) {
     if (ToolnexusError.is(e)) throw e;
-    throw fail("bad_input", `${who}: the value must be JSON data (${e?.message ?? e})`, e);
+    throw fail("bad_input", `${who}: the value must be JSON data (${e?.message ?? e})`, { cause: e });
   }
 }
 

@@ -2,12 +2,9 @@
 // `toolnexus-wasm/web-storage`: a conversation store over Web Storage for pages. A module of
 // its own (not in the default entry), so only pages that keep conversations in localStorage
 // load it. Import it beside the main entry, which initialises the wasm `checkRevision` uses.
-import { checkRevision, ToolnexusError } from "./api.js";
-
-// The package's one error class, as every other error of the package is.
-function storeError(code, message) {
-  return new ToolnexusError(message, code);
-}
+import { checkRevision } from "./api.js";
+// The package's one error helper; scripts/build.sh points this import at the edge's snippet.
+import { fail } from "./host.js";
 
 /**
  * Web Storage for pages: `localStorage` (default; survives a reload) or `sessionStorage`. Keys
@@ -16,7 +13,7 @@ function storeError(code, message) {
  * both resume one halted run: the second save gets `conflict`.
  */
 export function localStorageStore({ storage = globalThis.localStorage, prefix = "toolnexus:" } = {}) {
-  if (typeof storage?.getItem !== "function") throw storeError("bad_input", "localStorageStore needs Web Storage (localStorage is not available here)");
+  if (typeof storage?.getItem !== "function") throw fail("bad_input", "localStorageStore needs Web Storage (localStorage is not available here)");
   const get = async (id) => JSON.parse(storage.getItem(prefix + id) ?? "null") ?? undefined;
   return {
     get,

@@ -12,6 +12,8 @@ export PATH="$PWD/tools/js/node_modules/.bin:$HOME/.cargo/bin:$PATH"   # npm bin
 # the same size on every machine, and smaller.
 export RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=/c"
 pkg=${PKG:-pkg}
+# The edge's JS helpers (src/wasm/js/) bundled into the one module the wasm imports.
+./scripts/host-js.sh
 out=target/wasm-pack/web${FEATURES:+-$FEATURES}
 # wasm-pack leaves the snippets of an earlier build in place: a helper since removed would ship
 # (and count against the budget).
@@ -35,18 +37,22 @@ one_key_per_module() { # $1 = glue file
 one_key_per_module "$pkg"/toolnexus_wasm.js
 cp -r pkg-template/. "$pkg"/
 cp LICENSE "$pkg"/
-# The edge's JS helpers (src/wasm/host.js), imported by the glue as a wasm-bindgen snippet.
+# The edge's JS helpers (src/wasm/host.js, bundled from src/wasm/js/), imported by the glue as a
+# wasm-bindgen snippet.
 cp -r "$out"/snippets "$pkg"/
 # The glue's adapters imported under short names instead of wasm-bindgen's hashed ones.
 node scripts/import-names.mjs "$pkg"
 # api.js re-exports the error class from the edge's snippet, which the wasm constructs: one
-# class for both (loader.js makes it too, for a failed load). The snippet's directory name holds a hash, known only now.
+# class for both (loader.js makes it too, for a failed load), and the package's modules make
+# their errors with its `fail`. The snippet's directory name holds a hash, known only now.
 err=$(cd "$pkg" && ls snippets/*/src/wasm/host.js)
 [ "$(echo "$err" | wc -l)" = 1 ] || { echo "!! expected one host.js snippet, found: $err"; exit 1; }
-for f in api.js loader.js; do
-  sed -i "s#from \"./host.js\"#from \"./$err\"#" "$pkg/$f"
-  grep -q "from \"./$err\"" "$pkg/$f" || { echo "!! $f: the host.js import was not rewritten"; exit 1; }
-done
+to_snippet() { # $1 = the file in $pkg, $2 = the relative way up to $pkg ("." or "..")
+  sed -i "s#from \"$2/host.js\"#from \"$2/$err\"#" "$pkg/$1"
+  grep -q "from \"$2/$err\"" "$pkg/$1" || { echo "!! $1: the host.js import was not rewritten"; exit 1; }
+}
+for f in api.js loader.js blobs.js web-storage.js; do to_snippet "$f" .; done
+to_snippet workflows/index.js ..
 # Minify the shipped JS in place (transform only, imports and exports kept): the glue is a
 # third of the gzip budget unminified. Lines are cut at 160 characters (~260 B gzip), so an
 # uncaught error prints a readable line of code in Node, not the whole glue on one line.
@@ -76,8 +82,8 @@ if [ "${MCP:-1}" != 0 ]; then
   # wasm modules throw) are imported from the default entry's copy: one class in the package.
   node scripts/share-snippets.mjs "$pkg" "$out"
   # The MCP entry's api.js re-exports that class, from the same module.
-  sed -i "s#from \"../host.js\"#from \"../$err\"#" "$pkg"/mcp/api.js
-  grep -q "from \"../$err\"" "$pkg"/mcp/api.js || { echo "!! mcp/api.js: the host.js import was not rewritten"; exit 1; }
+  to_snippet mcp/api.js ..
+  to_snippet mcp/oauth.js ..
   for f in "$pkg"/mcp/*.js $(find "$pkg"/mcp/snippets -name "*.js"); do
     esbuild "$f" --minify --line-limit=160 --format=esm --legal-comments=none --log-level=warning --log-override:duplicate-object-key=error --outfile="$f" --allow-overwrite
   done

@@ -65,26 +65,7 @@ ops! {
 }
 
 ops! {
-    /// The slots of the array `hostOptions` (src/wasm/host.js) returns: a client's host
-    /// functions and its store, read once. One array crossing instead of a getter import per
-    /// field (docs/decisions/small-std.md); host.js types the array as the
-    /// labelled tuple `HostFns`, which a test here checks against this order.
-    HostSlot {
-        WaitFor = "waitFor",
-        Fetch = "fetch",
-        OnMetric = "onMetric",
-        OnError = "onError",
-        BeforeLlm = "beforeLLM",
-        AfterLlm = "afterLLM",
-        BeforeTool = "beforeTool",
-        AfterTool = "afterTool",
-        BodyTransform = "bodyTransform",
-        Store = "store",
-    }
-}
-
-ops! {
-    /// The slots of the array `runOptions` (src/wasm/host.js) returns: what an operation's options
+    /// The slots of the array `runOptions` (src/wasm/js/options.js) returns: what an operation's options
     /// hold besides JSON data (host.js `RunOptions`).
     RunSlot {
         Toolkit = "toolkit",
@@ -98,7 +79,7 @@ ops! {
 }
 
 ops! {
-    /// The first slot of `callTool`'s reply (src/wasm/host.js `ToolReply`): how the tool
+    /// The first slot of `callTool`'s reply (src/wasm/js/tools.js `ToolReply`): how the tool
     /// ended, the second slot holding its text.
     ToolReply {
         Text = "TEXT",
@@ -108,18 +89,11 @@ ops! {
     }
 }
 
-/// `callModel`'s status slot when there is no HTTP status (src/wasm/host.js): fetch gave no
+/// `callModel`'s status slot when there is no HTTP status (src/wasm/js/fetch.js): fetch gave no
 /// Response, or the body was longer than the cap. Below any HTTP status, so one number carries
 /// both.
 pub const STATUS_NO_RESPONSE: u16 = 0;
 pub const STATUS_TOO_LARGE: u16 = 1;
-
-impl HostSlot {
-    /// The slot's index in `hostOptions`' array.
-    pub fn at(self) -> u32 {
-        self as u32
-    }
-}
 
 impl RunSlot {
     pub fn at(self) -> u32 {
@@ -140,7 +114,7 @@ mod tests {
 
     /// The comma-separated names after `marker` (which ends with `[`) up to the next `]`.
     fn names_after(src: &str, marker: &str) -> Vec<String> {
-        let at = src.find(marker).unwrap_or_else(|| panic!("api.js has no {marker}"));
+        let at = src.find(marker).unwrap_or_else(|| panic!("no {marker}"));
         let body = &src[at + marker.len()..];
         let body = &body[..body.find(']').unwrap()];
         body.split(',').map(|s| s.trim().trim_matches('"').to_string()).filter(|s| !s.is_empty()).collect()
@@ -172,9 +146,9 @@ mod tests {
         }
     }
 
-    /// The labels of the labelled tuple `@typedef {[a: A, b: B]} name` in host.js.
+    /// The labels of the labelled tuple `@typedef {[a: A, b: B]} name` in an edge JS file.
     fn tuple_labels(src: &str, name: &str) -> Vec<String> {
-        let end = src.find(&format!("]}} {name}")).unwrap_or_else(|| panic!("host.js has no typedef {name}"));
+        let end = src.find(&format!("]}} {name}")).unwrap_or_else(|| panic!("no typedef {name}"));
         let start = src[..end].rfind("@typedef {[").unwrap() + "@typedef {[".len();
         let body = src[start..end].replace("\n *", " ");
         // Labels sit at depth 0 of the tuple: `label: type` separated by commas.
@@ -195,14 +169,17 @@ mod tests {
         labels
     }
 
+    /// One of the edge's JS helpers (src/wasm/js/, bundled into the snippet host.js).
+    fn edge_js(file: &str) -> String {
+        std::fs::read_to_string(format!("{}/src/wasm/js/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
     #[test]
     fn host_js_types_the_slots_in_this_order() {
-        let host = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/wasm/host.js")).unwrap();
-        assert_eq!(tuple_labels(&host, "HostFns"), HostSlot::NAMES);
-        assert_eq!(tuple_labels(&host, "RunOptions"), RunSlot::NAMES);
+        assert_eq!(tuple_labels(&edge_js("options.js"), "RunOptions"), RunSlot::NAMES);
         let tags: Vec<String> = ToolReply::ALL.iter().map(|t| format!("{} = {}", ToolReply::NAMES[*t as usize], *t as u8)).collect();
-        assert!(host.contains(&format!("const {};", tags.join(", "))), "host.js declares {tags:?}");
+        assert!(edge_js("tools.js").contains(&format!("const {};", tags.join(", "))), "tools.js declares {tags:?}");
         let statuses = format!("const NO_RESPONSE = {STATUS_NO_RESPONSE}, TOO_LARGE = {STATUS_TOO_LARGE};");
-        assert!(host.contains(&statuses), "host.js declares {statuses}");
+        assert!(edge_js("fetch.js").contains(&statuses), "fetch.js declares {statuses}");
     }
 }

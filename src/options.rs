@@ -50,22 +50,56 @@ const WHAT: &str = "createClient options";
 mod calls;
 pub use calls::{check_call_options, check_tool_keys, check_toolkit_keys, TOOL_KEYS};
 
+/// A slot's key: its own (a `hooks` member's), else its row's name.
+macro_rules! slot_key {
+    ($key:literal $name:literal) => {
+        $key
+    };
+    ($name:literal) => {
+        $name
+    };
+}
+
 /// Every `createClient` option, in one place: its name, its TypeScript type exactly as the
 /// typings write it, its default (a `DEFAULT_*` constant the reader below uses, or `None`), and
 /// what it is. The reader refuses any other key. The typings' `ClientOptions` and the table in the
 /// package README are checked against these rows by type and default (`options_table_*` below),
 /// so an option cannot be read without being typed and documented, or typed without being read.
-/// The edge reads the host's functions and the store (`hostOptions` in src/wasm/host.js); this
+/// The edge reads the host's functions and the store (`hostOptions` in src/wasm/js/options.js); this
 /// module reads the data. A new option is one row here and its reading; the tests name every
 /// place that then disagrees. The types and docs are compiled for the tests only: the wasm keeps
 /// the names ([`OPTIONS`]).
 /// Rows under `js { ... }` are options the JS layer reads and removes before the rest reach the
 /// core (pkg-template/api.js): typed and documented like the others, but not in [`OPTIONS`], so
 /// the core refuses them if they ever arrive (a secret is never read here).
+/// Rows read by the edge name their slots (`=> [Slot]`, or `=> [Slot = "key", ...]` for an
+/// object of functions like `hooks`): [`HostSlot`] is derived from them, in the table's order.
 macro_rules! options_table {
-    ($($name:literal $(($optional:tt))? : $ts:literal, $default:expr, $doc:literal;)+
+    ($($name:literal $(($optional:tt))? $(=> [$($slot:ident $(= $key:literal)?),+])? : $ts:literal, $default:expr, $doc:literal;)+
      js { $($js_name:literal : $js_ts:literal, $js_doc:literal;)* }) => {
         pub const OPTIONS: &[&str] = &[$($name),+];
+
+        /// The slots of the array `hostOptions` (src/wasm/js/options.js) returns: a client's host
+        /// functions and its store, read once. One array crossing instead of a getter import per
+        /// field (each about 50 B gzip of glue and import entry). Derived from the table's rows
+        /// that the edge reads; host.js builds its array from the list of [`HostSlot::NAMES`]
+        /// (`HOST_SLOTS`), which a test here checks.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u8)]
+        pub enum HostSlot { $($($($slot,)+)?)+ }
+
+        impl HostSlot {
+            /// Every slot, in the order of `hostOptions`' array.
+            pub const ALL: &'static [HostSlot] = &[$($($(HostSlot::$slot,)+)?)+];
+            pub const COUNT: usize = Self::ALL.len();
+            /// The option (or `hooks` member) each slot holds, in that order.
+            pub const NAMES: &'static [&'static str] = &[$($($(slot_key!($($key)? $name),)+)?)+];
+
+            /// The slot's index in `hostOptions`' array.
+            pub fn at(self) -> u32 {
+                self as u32
+            }
+        }
 
         #[cfg(test)]
         pub(crate) struct OptionRow {
@@ -101,13 +135,13 @@ options_table! {
     "maxResponseBytes"(true): "number", Some(ms(DEFAULT_MAX_RESPONSE_BYTES)), "Longest model reply body, whole or streamed.";
     "requestParams"(true): "{ [key: string]: unknown }", None, "Merged into every request body (`temperature`, `max_tokens`, ...).";
     // read by the edge
-    "waitFor"(true): "(request: Suspension, ctx: { signal?: AbortSignal }) => Answer | undefined | Promise<Answer | undefined>", None, "Resolves suspensions in-process; without it a suspension halts the run.";
-    "store"(true): "ConversationStore", Some("memoryStore()".to_string()), "Where `ask` (and `stream` with an id) keep conversations.";
-    "onMetric"(true): "(event: MetricEvent) => void", None, "Gets `llm`, `tool` and `run` events.";
-    "fetch"(true): "(url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }) => Promise<Response | { status: number; text(): Promise<string> }>", Some("globalThis.fetch".to_string()), "A fetch to use instead of the global one.";
-    "onError"(true): "(info: ErrorInfo) => \"retry\" | \"fail\" | void | Promise<\"retry\" | \"fail\" | void>", None, "Decides each failed attempt: `\"retry\"` or `\"fail\"`.";
-    "hooks"(true): "Hooks", None, "`{ beforeLLM, afterLLM, beforeTool, afterTool }`.";
-    "bodyTransform"(true): "(body: { [key: string]: unknown }) => { [key: string]: unknown } | void | Promise<{ [key: string]: unknown } | void>", None, "Called with each request body (after `requestParams`); may return a new one.";
+    "waitFor"(true) => [WaitFor]: "(request: Suspension, ctx: { signal?: AbortSignal }) => Answer | undefined | Promise<Answer | undefined>", None, "Resolves suspensions in-process; without it a suspension halts the run.";
+    "store"(true) => [Store]: "ConversationStore", Some("memoryStore()".to_string()), "Where `ask` (and `stream` with an id) keep conversations.";
+    "onMetric"(true) => [OnMetric]: "(event: MetricEvent) => void", None, "Gets `llm`, `tool` and `run` events.";
+    "fetch"(true) => [Fetch]: "(url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }) => Promise<Response | { status: number; text(): Promise<string> }>", Some("globalThis.fetch".to_string()), "A fetch to use instead of the global one.";
+    "onError"(true) => [OnError]: "(info: ErrorInfo) => \"retry\" | \"fail\" | void | Promise<\"retry\" | \"fail\" | void>", None, "Decides each failed attempt: `\"retry\"` or `\"fail\"`.";
+    "hooks"(true) => [BeforeLlm = "beforeLLM", AfterLlm = "afterLLM", BeforeTool = "beforeTool", AfterTool = "afterTool"]: "Hooks", None, "`{ beforeLLM, afterLLM, beforeTool, afterTool }`.";
+    "bodyTransform"(true) => [BodyTransform]: "(body: { [key: string]: unknown }) => { [key: string]: unknown } | void | Promise<{ [key: string]: unknown } | void>", None, "Called with each request body (after `requestParams`); may return a new one.";
     js {
         "stateSecret": "string | string[]", "HMAC-SHA256 key for halted and stored states, at least 16 characters (a list rotates: the first signs, any verifies). Read by the JS layer; never reaches the wasm.";
     }
@@ -353,6 +387,26 @@ mod tests {
             read(json!({"style": "openai", "baseUrl": "http://x", "model": "m", "stateSecret": "s"})).is_err(),
             "read by the JS layer only"
         );
+    }
+
+    /// `hostOptions` returns the values of its object `slots` (src/wasm/js/options.js), one per
+    /// key: the keys must be the slots derived from the edge's rows, in order, so a swap or a
+    /// missing option fails here.
+    #[test]
+    fn host_js_lists_the_host_slots_in_this_order() {
+        let js = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/wasm/js/options.js")).unwrap();
+        let marker = "  const slots = {\n";
+        let body = &js[js.find(marker).expect("options.js builds `slots`") + marker.len()..];
+        let body = &body[..body.find("\n  };").unwrap()];
+        let names: Vec<&str> = body.lines().map(|l| l.trim().split(':').next().unwrap()).collect();
+        assert_eq!(names, HostSlot::NAMES);
+        assert_eq!(HostSlot::ALL.len(), HostSlot::NAMES.len());
+        for (i, slot) in HostSlot::ALL.iter().enumerate() {
+            assert_eq!(slot.at() as usize, i);
+        }
+        // Every slot but the hooks' is a row of the table.
+        let hooks = ["beforeLLM", "afterLLM", "beforeTool", "afterTool"];
+        assert!(HostSlot::NAMES.iter().all(|n| OPTIONS.contains(n) || hooks.contains(n)));
     }
 
     #[test]

@@ -5,11 +5,10 @@
 // and keeps the tokens, handing the access token back through `mcpTools`' `token` callback.
 
 import { authorizationGrant as check } from "./toolnexus_mcp.js";
-import { ToolnexusError } from "./api.js";
+// The package's one error helper; scripts/build.sh points this import at the edge's snippet.
+import { fail } from "../host.js";
 
 const MAX_REPLY = 64 * 1024;
-
-const fail = (code, message, status) => new ToolnexusError(message, code, status ? { status } : undefined);
 
 /**
  * `authorizationGrant(request, callbackUrl)`: the grant for `exchangeCode`, after checking the

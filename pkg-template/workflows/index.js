@@ -12,7 +12,9 @@
 // a replay makes the same steps in the same order, and no tool runs twice. What the loop makes
 // afresh on a replay (a relay request's own id) never names a step or an event: the call id
 // does. See docs/decisions.md.
-import { createClient, ToolnexusError } from "../api.js";
+import { createClient } from "../api.js";
+// The package's one error helper; scripts/build.sh points this import at the edge's snippet.
+import { fail } from "../host.js";
 import { packValue, unpackState, unpackValue } from "../blobs.js";
 
 // The statuses a provider gives for overload or a passing failure: the model step throws on them
@@ -42,21 +44,21 @@ const KEPT = ["content-type", "retry-after", "retry-after-ms"];
 export async function runInWorkflow(step, options) {
   const o = options !== null && typeof options === "object" ? options : {};
   if (typeof step?.do !== "function" || typeof step?.waitForEvent !== "function") {
-    throw bad("runInWorkflow(step, options): `step` must be the Workflow's step (with do and waitForEvent)");
+    throw fail("bad_input", "runInWorkflow(step, options): `step` must be the Workflow's step (with do and waitForEvent)");
   }
   const { client: c = {}, tools = [], prompt, history, waitTimeout = "7 days", onSuspend, onResolve, keepMessages, blobs } = o;
   const modelStep = o.modelStep ?? MODEL_STEP;
   const toolStep = o.toolStep ?? TOOL_STEP;
   const read = readerOf(step, o.readStep ?? READ_STEP);
-  if (c === null || typeof c !== "object") throw bad("runInWorkflow: `client` must be createClient's options");
+  if (c === null || typeof c !== "object") throw fail("bad_input", "runInWorkflow: `client` must be createClient's options");
   // What the Workflow takes over: its waits are the run's waits, and a deadline over a run that
   // waits days would end it (each step has its own timeout: modelStep, toolStep, waitTimeout).
   for (const [k, instead] of [["waitFor", "suspensions park as step.waitForEvent"], ["timeoutMs", "use modelStep.timeout, toolStep.timeout and waitTimeout"]]) {
-    if (c[k] != null) throw bad(`runInWorkflow: client.${k} is not used in a Workflow (${instead})`);
+    if (c[k] != null) throw fail("bad_input", `runInWorkflow: client.${k} is not used in a Workflow (${instead})`);
   }
-  if (!Array.isArray(tools)) throw bad("runInWorkflow: `tools` must be an array of tools");
+  if (!Array.isArray(tools)) throw fail("bad_input", "runInWorkflow: `tools` must be an array of tools");
   for (const [k, f] of [["onSuspend", onSuspend], ["onResolve", onResolve]]) {
-    if (f != null && typeof f !== "function") throw bad(`runInWorkflow: \`${k}\` must be a function`);
+    if (f != null && typeof f !== "function") throw fail("bad_input", `runInWorkflow: \`${k}\` must be a function`);
   }
   const fetchFn = c.fetch ?? globalThis.fetch;
   let calls = 0, asked = 0;
@@ -191,15 +193,15 @@ function readerOf(step, config) {
  */
 export function answerEvent(suspension, answer) {
   const type = suspension?.event ?? (suspension?.callId ? eventType(String(suspension.callId), 1) : undefined);
-  if (typeof type !== "string" || !EVENT.test(type)) throw bad("answerEvent: the suspension has no event type (pass the one onSuspend was given)");
+  if (typeof type !== "string" || !EVENT.test(type)) throw fail("bad_input", "answerEvent: the suspension has no event type (pass the one onSuspend was given)");
   if (answer === null || typeof answer !== "object" || typeof answer.ok !== "boolean") {
-    throw bad("answerEvent: the answer must be an object with a boolean `ok` ({ ok: true, data } or { ok: false, reason })");
+    throw fail("bad_input", "answerEvent: the answer must be an object with a boolean `ok` ({ ok: true, data } or { ok: false, reason })");
   }
   let payload;
   try {
     payload = JSON.parse(JSON.stringify({ ...answer, id: suspension.id ?? answer.id }));
   } catch {
-    throw bad("answerEvent: the answer must be JSON data");
+    throw fail("bad_input", "answerEvent: the answer must be JSON data");
   }
   return { type, payload };
 }
@@ -246,8 +248,4 @@ function round(counts, id) {
 // Step names are at most 256 characters (a tool name and a call id fit; this keeps any other).
 function short(name) {
   return name.length > 256 ? name.slice(0, 235) + " " + fnv(name) : name;
-}
-
-function bad(message) {
-  return new ToolnexusError(message, "bad_input");
 }

@@ -16,8 +16,8 @@ use crate::driver::{CallPolicy, Env};
 use crate::error::{Error, Result};
 use crate::events::EventSink;
 use crate::json_hooks::JsonHooks;
-use crate::ops::{ClientOp, HostSlot, RunSlot};
-use crate::options::ClientOptions;
+use crate::ops::{ClientOp, RunSlot};
+use crate::options::{ClientOptions, HostSlot};
 use crate::run::LoopConfig;
 use crate::session::{self, Input, Mode};
 use crate::translate::TranslateRequest;
@@ -49,15 +49,8 @@ pub fn create_client(opts: JsValue, default_store: JsValue) -> JsResult<Client> 
         let ClientOptions { cfg, policy, timeout_ms, max_response_bytes: max } =
             ClientOptions::from_json_text(options_json(&opts).as_deref())?;
         let fns = host_options(&opts, &default_store).map_err(|e| Error::bad_input(thrown_message(&e)))?;
-        let f = |slot: HostSlot| fns.get(slot.at()).dyn_into::<Function>().ok();
-        let hooks =
-            [f(HostSlot::BeforeLlm), f(HostSlot::AfterLlm), f(HostSlot::BeforeTool), f(HostSlot::AfterTool), f(HostSlot::BodyTransform)];
         let host = HostFns {
-            wait_for: f(HostSlot::WaitFor),
-            fetch: f(HostSlot::Fetch),
-            on_metric: f(HostSlot::OnMetric),
-            on_error: f(HostSlot::OnError),
-            hooks,
+            fns: core::array::from_fn(|i| fns.get(i as u32).dyn_into::<Function>().ok()),
             store: fns.get(HostSlot::Store.at()),
             timeout_ms,
             max,
@@ -174,13 +167,13 @@ async fn perform(inner: Rc<Inner>, kind: ClientOp, a: JsValue, b: JsValue, sink:
     let hooks = JsonHooks(fns);
     let env = Env {
         policy: &policy,
-        waiter: fns.wait_for.is_some().then_some(&host as _),
+        waiter: fns.get(HostSlot::WaitFor).is_some().then_some(&host as _),
         observer: Some(&host),
         events: sink.map(|s| s as &dyn EventSink),
         sleep: Some(&host),
-        on_error: fns.on_error.is_some().then_some(&host as _),
+        on_error: fns.get(HostSlot::OnError).is_some().then_some(&host as _),
         abort: (!signal.is_undefined()).then_some(&host as _),
-        hooks: fns.hooks.iter().any(Option::is_some).then_some(&hooks as _),
+        hooks: fns.has_hooks().then_some(&hooks as _),
         random: &js_sys::Math::random,
         ..Env::new(&host, &host, &ids, &clock)
     };

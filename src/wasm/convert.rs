@@ -18,8 +18,8 @@ extern "C" {
     /// first read, in JS: the getter never enters the wasm.
     #[wasm_bindgen(js_name = runResult)]
     fn run_result(text: &str, messages: &str) -> JsValue;
-    #[wasm_bindgen(js_name = toolnexusError)]
-    fn toolnexus_error(message: &str, code: &str, status: Option<u16>) -> JsValue;
+    /// The package's one error helper, `fail(code, message, status)`.
+    fn fail(code: &str, message: &str, status: Option<u16>) -> JsValue;
 }
 
 /// Rust data to a JS value through JSON text: `JSON.parse` of one string is much cheaper than
@@ -91,9 +91,9 @@ pub fn opt_function(obj: &JsValue, key: &str, what: &str) -> Result<Option<Funct
 }
 
 /// A JS `Error` named `ToolnexusError` whose `code` property is the stable error code (and
-/// `status` for HTTP errors), made in host.js in one crossing.
+/// `status` for HTTP errors), made in host.js (`fail`) in one crossing.
 pub fn js_error(e: Error) -> JsValue {
-    toolnexus_error(&e.message, e.code(), e.status)
+    fail(e.code(), &e.message, e.status)
 }
 
 /// An error thrown back into Rust from JS, read by the core (`Error::thrown`).

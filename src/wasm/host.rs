@@ -15,6 +15,7 @@ use crate::error::{redact, Code, Error, Result};
 use crate::hooks::Hook;
 use crate::json_hooks::HookHost;
 use crate::metrics::{Metric, Observer, Registry};
+use crate::options::HostSlot;
 use crate::prelude::*;
 use crate::provider::{HttpRequest, HttpResponse};
 use crate::retry::ErrorInfo;
@@ -60,19 +61,38 @@ extern "C" {
 /// What a client keeps of its host: the functions among its options (read by `hostOptions` in
 /// host.js), its limits, and its metrics registry (`client.metrics()`).
 pub struct HostFns {
-    pub wait_for: Option<Function>,
-    pub fetch: Option<Function>,
-    pub on_metric: Option<Function>,
-    pub on_error: Option<Function>,
-    /// `hooks: { beforeLLM, afterLLM, beforeTool, afterTool }` and `bodyTransform`, indexed by
-    /// `Hook as usize`.
-    pub hooks: [Option<Function>; 5],
+    /// The host's functions by [`HostSlot`] (`None` where it gave none, and in the store's slot).
+    pub fns: [Option<Function>; HostSlot::COUNT],
     /// The store exactly as given, or the default.
     pub store: JsValue,
     pub timeout_ms: Option<f64>,
     /// `maxResponseBytes`: a longer body is refused while it is read.
     pub max: f64,
     pub registry: RefCell<Registry>,
+}
+
+impl HostFns {
+    /// The host's function in `slot`, if it gave one.
+    pub fn get(&self, slot: HostSlot) -> Option<&Function> {
+        self.fns[slot as usize].as_ref()
+    }
+
+    /// Whether the host gave any hook.
+    pub fn has_hooks(&self) -> bool {
+        [Hook::BeforeLlm, Hook::AfterLlm, Hook::BeforeTool, Hook::AfterTool, Hook::BodyTransform].into_iter().any(|h| self.has(h))
+    }
+}
+
+/// The slot of each hook (`hooks: { beforeLLM, afterLLM, beforeTool, afterTool }` and
+/// `bodyTransform`).
+fn slot_of(hook: Hook) -> HostSlot {
+    match hook {
+        Hook::BeforeLlm => HostSlot::BeforeLlm,
+        Hook::AfterLlm => HostSlot::AfterLlm,
+        Hook::BeforeTool => HostSlot::BeforeTool,
+        Hook::AfterTool => HostSlot::AfterTool,
+        Hook::BodyTransform => HostSlot::BodyTransform,
+    }
 }
 
 /// One run's host side: the client's functions over the run's signal (`undefined` for none: the
@@ -94,7 +114,7 @@ impl RunHost<'_> {
         if !self.signal.is_undefined() && abort_state(self.signal) != 0 {
             return Err(aborted(false, None));
         }
-        let f = self.fns.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
+        let f = self.fns.get(HostSlot::Fetch).map_or(JsValue::UNDEFINED, |f| f.into());
         let out = await_js(&call_model(&f, &req.url, &request_head(req), &req.body, self.signal, stream, self.fns.max))
             .await
             .map_err(|e| scrubbed(&e, "fetch failed", self.secret))?;
@@ -210,7 +230,7 @@ async fn call_host(f: Option<&Function>, arg: Result<JsValue>, what: &str, signa
 impl Waiter for RunHost<'_> {
     fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
         Box::pin(async move {
-            let returned = call_host(self.fns.wait_for.as_ref(), to_js(&req.to_value()), "waitFor", self.signal).await?;
+            let returned = call_host(self.fns.get(HostSlot::WaitFor), to_js(&req.to_value()), "waitFor", self.signal).await?;
             Answer::from_wait_for(&from_js(&returned, "the answer from waitFor")?)
         })
     }
@@ -221,7 +241,7 @@ impl ErrorPolicy for RunHost<'_> {
     fn decide(&self, info: &ErrorInfo) -> LocalBoxFuture<'_, Result<Tier>> {
         let info = to_js(&info.to_value());
         Box::pin(async move {
-            let v = call_host(self.fns.on_error.as_ref(), info, "onError", self.signal).await?;
+            let v = call_host(self.fns.get(HostSlot::OnError), info, "onError", self.signal).await?;
             Ok(Tier::from_reply(v.as_string().as_deref()))
         })
     }
@@ -232,7 +252,7 @@ impl Observer for RunHost<'_> {
     fn metric(&self, m: &Metric) {
         self.fns.registry.borrow_mut().record(m);
         // Encoded only for a sink: most clients have none, and a run makes five metrics.
-        if let Some(f) = &self.fns.on_metric {
+        if let Some(f) = self.fns.get(HostSlot::OnMetric) {
             if let Ok(v) = to_js(&m.to_value()) {
                 let _ = f.call1(&JsValue::UNDEFINED, &v);
             }
@@ -306,12 +326,12 @@ impl ConversationStore for RunHost<'_> {
 /// by the core (`crate::json_hooks`), and so is what they throw.
 impl HookHost for HostFns {
     fn has(&self, hook: Hook) -> bool {
-        self.hooks[hook as usize].is_some()
+        self.get(slot_of(hook)).is_some()
     }
 
     fn call(&self, hook: Hook, arg: Value) -> LocalBoxFuture<'_, Result<Value>> {
         Box::pin(async move {
-            let Some(f) = &self.hooks[hook as usize] else { return Ok(Value::Null) };
+            let Some(f) = self.get(slot_of(hook)) else { return Ok(Value::Null) };
             let v = settle(f.call1(&JsValue::UNDEFINED, &to_js(&arg)?))
                 .await
                 .map_err(|e| crate::json_hooks::thrown(get(&e, "name").as_string().as_deref(), thrown_message(&e)))?;

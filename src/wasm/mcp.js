@@ -4,7 +4,7 @@
 // with a signal made as a run's, a wait is `guard`ed as a run's, and what fails here is host.js's
 // ToolnexusError. What fails is settled into values for the Rust side, never a throw through
 // Rust frames.
-import { abortState, callModel, guard, runOptions, toolnexusError } from "./host.js";
+import { abortState, callModel, guard, runOptions, fail } from "./host.js";
 
 // What a throw of the host's `token` callback becomes: a fixed text, never its message, which may
 // hold a secret (a refresh token, a keychain path) and would reach the model as the call's result.
@@ -50,11 +50,11 @@ export async function mcpSend(f, token, who, url, head, body, signal, max) {
       t = await guard(token.call(undefined, JSON.parse(who)), signal);
     } catch (e) {
       if (abortState(signal)) throw e;
-      throw toolnexusError(TOKEN_THREW, "host_callback");
+      throw fail("host_callback", TOKEN_THREW);
     }
     if (typeof t !== "string") t = "";
     // fetch's own refusal would quote the token in its message; this one never does.
-    if (!headerSafe(t)) throw toolnexusError("the token is not a valid header value (CR, LF, NUL or a character beyond U+00FF)", "host_callback");
+    if (!headerSafe(t)) throw fail("host_callback", "the token is not a valid header value (CR, LF, NUL or a character beyond U+00FF)");
   }
   const out = await callModel(
     async (u, init) => {

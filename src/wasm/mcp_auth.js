@@ -2,7 +2,7 @@
 // The host's side of an MCP authorization request (src/wasm/mcp_auth.rs): randomness and SHA-256
 // from WebCrypto, present in pages, extension service workers, Workers and Node 20+, and the
 // hand-over of a checked code to the host's `token` callback.
-import { abortState, guard, toolnexusError } from "./host.js";
+import { abortState, guard, fail } from "./host.js";
 import { TOKEN_THREW } from "./mcp.js";
 
 // `n` random bytes, or undefined without crypto.getRandomValues.
@@ -23,11 +23,11 @@ export async function mcpSha256(text) {
 // host exchanges the code (`exchangeCode`) and keeps the tokens. Its return value is not read
 // here; the call that follows asks `token` again. Rejects with a `host_callback` ToolnexusError.
 export async function mcpGrant(token, who, grant, signal) {
-  if (typeof token !== "function") throw toolnexusError("no token callback is configured to take the authorization code", "host_callback");
+  if (typeof token !== "function") throw fail("host_callback", "no token callback is configured to take the authorization code");
   try {
     await guard(token.call(undefined, { ...JSON.parse(who), grant: JSON.parse(grant) }), signal);
   } catch (e) {
     if (abortState(signal)) throw e;
-    throw toolnexusError(TOKEN_THREW, "host_callback");
+    throw fail("host_callback", TOKEN_THREW);
   }
 }

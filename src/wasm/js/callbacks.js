@@ -1,0 +1,28 @@
+// @ts-check
+// How the host's callbacks are called: awaited in a promise of our own, quietly, or with the
+// run's signal.
+import { drained } from "./stream.js";
+
+// Awaits what a host callback returned inside a promise of our own: a value's own `then`, a
+// throwing `then` getter or a Promise's `constructor` getter then rejects it, never throws.
+export async function awaited(v) {
+  return v;
+}
+
+// A host callback whose outcome does not matter (`onMetric`, `onText`), wrapped so that neither
+// its throw nor a rejection of the promise it returns reaches the host as uncaught.
+export function quietly(f) {
+  return (
+    f &&
+    ((a) => {
+      try {
+        const p = f(a);
+        if (p instanceof Promise) Promise.prototype.then.call(p, undefined, () => {});
+      } catch {}
+    })
+  );
+}
+
+// A host callback (`waitFor`, `onError`) as the edge calls it, `(arg, runSignal)`: once the
+// run's stream has drained, `f(arg, { signal })` with the signal fetch and tools see.
+export const withSignal = (f) => f && (async (arg, s) => (await drained(s), f(arg, { signal: s?.public })));
