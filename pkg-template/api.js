@@ -130,7 +130,7 @@ function snapshot(o) {
 // text too. The MAC's input starts with what the state is for (`run` for a halted result, `#` +
 // the conversation id for a stored state) so that neither can pose as the other, nor one
 // conversation's state as another's. Verification is `crypto.subtle.verify`, which compares in
-// constant time. See docs/decisions.md and docs/decisions/attack-findings.md.
+// constant time. See docs/decisions/state.md ("Signed states") and docs/decisions/attack-findings.md.
 const secrets = new WeakMap();
 const UTF8 = new TextEncoder();
 
@@ -285,7 +285,7 @@ export function defineTool(def) {
 // offered its JSON Schema, and `run` gets the schema's validated output. Arguments that do not
 // validate never reach `run`: the call ends as an error result listing the issues, which the
 // model reads and can correct, as the AI SDK does. A JSON Schema tool is passed as it is (not
-// validated: see docs/decisions.md).
+// validated: see docs/decisions/typings.md).
 function schemaTool(tool) {
   tool = gate(tool);
   let std;

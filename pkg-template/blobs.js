@@ -4,7 +4,7 @@
 // place by that key; a top-level `blobs` member maps each replaced string's JSON pointer to its
 // key, so only those places are read back (a user string that merely looks like a key is data).
 // Plain JS over WebCrypto, with no wasm of its own and outside the default entry: only hosts that
-// keep large states load it. See docs/decisions.md, "Durable state that stays small".
+// keep large states load it. See docs/decisions/state.md, "Durable state that stays small".
 // The package's one error helper; scripts/build.sh points this import at the edge's snippet.
 import { ToolnexusError, fail } from "./host.js";
 
@@ -267,7 +267,7 @@ export async function unpackValue(packed, blobs) {
 /**
  * `withBlobs(store, blobs, { threshold })`: a conversation store that packs each state it saves
  * into `store` and unpacks each it reads. Blobs are shared by content across conversations, so
- * `delete` leaves them (see docs/decisions.md).
+ * `delete` leaves them (see docs/decisions/state.md).
  */
 export function withBlobs(store, blobs, options) {
   let ok;

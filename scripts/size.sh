@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pkg=${1:-pkg}
-budget=${SIZE_BUDGET:-147456}   # 144 KiB: the default entry with everything of the round of issues 30-36 (see docs/decisions.md)
+budget=${SIZE_BUDGET:-147456}   # 144 KiB: the default entry with everything of the round of issues 30-36 (see docs/decisions/size.md)
 node - "$pkg" "$budget" "${SIZE_CHECK:-1}" <<'JS'
 const fs = require("node:fs"), path = require("node:path"), zlib = require("node:zlib");
 const [pkg, budget, check] = process.argv.slice(2);

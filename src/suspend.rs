@@ -463,7 +463,7 @@ pub enum AfterWait {
 pub fn after_wait(req: &Request, answer: Option<Answer>) -> AfterWait {
     match answer {
         Some(a) if a.ok || req.rerun_on_decline => AfterWait::Retry(a),
-        // No answer counts as `{ id, ok: false }` (docs/decisions.md, item 9); a tool that asked gets just that.
+        // No answer counts as `{ id, ok: false }` (docs/decisions/loop.md, "Waits, answers and resume"); a tool that asked gets just that.
         None if req.rerun_on_decline => AfterWait::Retry(Answer { id: req.id.clone(), ..Answer::default() }),
         _ => AfterWait::Final(declined(req)),
     }

@@ -286,7 +286,7 @@ fn translate_carries_image_parts_to_every_provider() {
     }
 }
 
-/// The figures docs/decisions.md quotes: a conversation holding one 100 KB screenshot, stored as
+/// The figures docs/decisions/state.md quotes: a conversation holding one 100 KB screenshot, stored as
 /// bytes and as a URL reference.
 #[test]
 fn state_size_of_a_conversation_with_a_screenshot() {

@@ -38,7 +38,7 @@ pub fn dialect(data: &[u8]) {
 
 /// The transcript with every float in call arguments and JSON outputs cut to 12 significant
 /// digits. serde_json is built without `float_roundtrip` (it would cost about 9 KB gzip of wasm,
-/// see docs/decisions.md), so a float with more digits than f64 holds may move by one ULP each
+/// see docs/decisions/size.md), so a float with more digits than f64 holds may move by one ULP each
 /// time arguments are parsed and written again.
 fn floats_rounded(mut messages: Vec<Message>) -> Vec<Message> {
     fn round(v: &mut Value) {

@@ -11,7 +11,7 @@
 // model replies and tool results give the same calls, with the same ids, in the same order), so
 // a replay makes the same steps in the same order, and no tool runs twice. What the loop makes
 // afresh on a replay (a relay request's own id) never names a step or an event: the call id
-// does. See docs/decisions.md.
+// does. See docs/decisions/hosts.md ("The loop inside Cloudflare Workflows").
 import { createClient } from "../api.js";
 // The package's one error helper; scripts/build.sh points this import at the edge's snippet.
 import { fail } from "../host.js";

@@ -1,4 +1,4 @@
-//! Durable resume, `runWithAnswer` (the resume rules of docs/decisions.md, item 4):
+//! Durable resume, `runWithAnswer` (the resume rules of docs/decisions/loop.md, D-1..D-4):
 //! validate, find the halted turn, keep completed results, fill every outstanding slot, then
 //! continue the same loop. No new user turn is appended and the provider never sees a call
 //! without a result.
@@ -94,7 +94,7 @@ impl Run {
         // A refusal of a request that asked for refusals (`rerunOnDecline`) answers that one
         // question, as `ok` does: its call re-runs with it and the others re-run afresh. Only the
         // relay calls merged into the request are refused with it. Any other refusal declines
-        // every outstanding call (docs/decisions.md, item 4).
+        // every outstanding call (docs/decisions/loop.md, D-1..D-4).
         let wants_refusal = pending.rerun_on_decline && !pending.is_relay();
         for &i in &outstanding {
             let Some(call) = open.calls.get(i) else { continue };
@@ -110,7 +110,7 @@ impl Run {
                 slots.settle(i, r);
                 continue;
             }
-            // A non-relay call: re-executed; the halted one gets the answer as ctx.answer (docs/decisions.md, item 4).
+            // A non-relay call: re-executed; the halted one gets the answer as ctx.answer (docs/decisions/loop.md, D-1..D-4).
             let halted = !pending.is_relay() && i == asked;
             if let Some(r) = slots.record.get_mut(i) {
                 *r = true;

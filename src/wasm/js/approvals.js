@@ -11,7 +11,7 @@
 // arguments) asks again instead of running. Applied by `defineTool` and `Toolkit` (api.js) and
 // to a run's plain tool list; the gated tool has no `needsApproval` left, so gating twice is
 // gating once. Any other value (`"true"`, a relay tool's `needsApproval`) is left on the tool
-// for the core to refuse with the reason (src/declare.rs). See docs/decisions.md and
+// for the core to refuse with the reason (src/declare.rs). See docs/decisions/loop.md ("Approvals") and
 // docs/decisions/options-and-errors.md.
 export function gate(tool) {
   let need, run, name;
