@@ -338,12 +338,15 @@ export interface ClientOptions {
   stateSecret?: string | string[];
 }
 
-/** A message in the client's style dialect (OpenAI chat messages or Anthropic messages). */
 /**
- * A message in a style's dialect (OpenAI, Anthropic, Gemini), or a Responses API input item (a
- * `function_call`, `function_call_output` or `reasoning` item has a `type` and no `role`). An
- * assistant message that carries the provider's reasoning state (thinking blocks, thought
- * signatures, reasoning items) also has `reasoningOrigin`: it is sent back only to that
+ * A message in the dialect of any of the four styles: an OpenAI chat message (`tool_calls`, a
+ * `tool` message), a Responses API input item (a `function_call`, `function_call_output` or
+ * `reasoning` item has a `type` and no `role`), an Anthropic message (content blocks) or a Gemini
+ * content (`role` "user" | "model" and `parts`). A `history` is read message by message, each by
+ * its own shape and whatever the client's style, so a history saved under one style loads under
+ * another; what a client gives (a result's `messages`, what `beforeLLM` sees) is in its own
+ * style. An assistant message that carries the provider's reasoning state (thinking blocks,
+ * thought signatures, reasoning items) also has `reasoningOrigin`: it is sent back only to that
  * provider and model.
  */
 export type Message =
