@@ -57,10 +57,12 @@ function build() {
   // inline_js / module snippets, if the edge has any
   if (fs.existsSync(path.join(bg, "snippets"))) fs.cpSync(path.join(bg, "snippets"), path.join(named, "snippets"), { recursive: true });
   for (const f of fs.readdirSync(path.join(root, "pkg-template")).filter((f) => f.endsWith(".js"))) fs.copyFileSync(path.join(root, "pkg-template", f), path.join(named, f));
-  // api.js imports the edge's host.js, which the glue holds as a snippet (as scripts/build.sh does).
+  // The API's files import the edge's host.js, which the glue holds as a snippet (as scripts/build.sh does).
   const host = fs.readdirSync(path.join(named, "snippets"), { recursive: true }).find((f) => f.endsWith(path.join("src", "wasm", "host.js")));
-  const api = path.join(named, "api.js");
-  fs.writeFileSync(api, fs.readFileSync(api, "utf8").replace('from "./host.js"', `from "./snippets/${host}"`));
+  for (const f of fs.readdirSync(named).filter((f) => f.endsWith(".js"))) {
+    const src = fs.readFileSync(path.join(named, f), "utf8");
+    if (src.includes('from "./host.js"')) fs.writeFileSync(path.join(named, f), src.replace('from "./host.js"', `from "./snippets/${host}"`));
+  }
   fs.writeFileSync(path.join(named, "package.json"), '{ "type": "module" }\n');
 }
 

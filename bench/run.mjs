@@ -28,7 +28,7 @@ const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(pkg, f)), { level: 9 }
 const size = {
   wasmRaw: fs.statSync(path.join(pkg, "toolnexus_wasm_bg.wasm")).size,
   wasmGzip: gz("toolnexus_wasm_bg.wasm"),
-  jsGzip: ["toolnexus_wasm.js", "index.js", "api.js"].reduce((n, f) => n + gz(f), 0), // what the browser entry loads
+  jsGzip: ["toolnexus_wasm.js", "index.js", "exports.js"].reduce((n, f) => n + gz(f), 0), // what the browser entry loads
 };
 size.totalGzip = size.wasmGzip + size.jsGzip;
 

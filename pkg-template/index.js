@@ -7,10 +7,10 @@
 // refuses there). `init(input)` stays for hosts that must say where the module is (esbuild's file
 // loader) and for loading it ahead of time. See docs/decisions/init-optional.md.
 import initWasm, * as glue from "./toolnexus_wasm.js";
-import * as api from "./api.js";
+import * as api from "./exports.js";
 import { isLoaded, loadError, loaded, setLoader } from "./loader.js";
 
-export * from "./api.js";
+export * from "./exports.js";
 
 /** @type {Promise<void> | undefined} */
 let ready;

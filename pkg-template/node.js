@@ -8,7 +8,7 @@ initSync({ module: readFileSync(new URL("./toolnexus_wasm_bg.wasm", import.meta.
 loaded();
 
 export { initSync };
-export * from "./api.js";
+export * from "./exports.js";
 
 
 export function init() {

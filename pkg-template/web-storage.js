@@ -2,7 +2,7 @@
 // `toolnexus-wasm/web-storage`: a conversation store over Web Storage for pages. A module of
 // its own (not in the default entry), so only pages that keep conversations in localStorage
 // load it. Import it beside the main entry, which initialises the wasm `checkRevision` uses.
-import { checkRevision } from "./api.js";
+import { checkRevision } from "./exports.js";
 // The package's one error helper; scripts/build.sh points this import at the edge's snippet.
 import { fail } from "./host.js";
 

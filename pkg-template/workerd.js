@@ -9,7 +9,7 @@ initSync({ module: wasmModule });
 loaded();
 
 export { initSync };
-export * from "./api.js";
+export * from "./exports.js";
 
 
 export function init() {

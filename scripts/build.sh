@@ -42,7 +42,7 @@ cp LICENSE "$pkg"/
 cp -r "$out"/snippets "$pkg"/
 # The glue's adapters imported under short names instead of wasm-bindgen's hashed ones.
 node scripts/import-names.mjs "$pkg"
-# api.js re-exports the error class from the edge's snippet, which the wasm constructs: one
+# exports.js re-exports the error class from the edge's snippet, which the wasm constructs: one
 # class for both (loader.js makes it too, for a failed load), and the package's modules make
 # their errors with its `fail`. The snippet's directory name holds a hash, known only now.
 err=$(cd "$pkg" && ls snippets/*/src/wasm/host.js)
@@ -51,8 +51,30 @@ to_snippet() { # $1 = the file in $pkg, $2 = the relative way up to $pkg ("." or
   sed -i "s#from \"$2/host.js\"#from \"$2/$err\"#" "$pkg/$1"
   grep -q "from \"$2/$err\"" "$pkg/$1" || { echo "!! $1: the host.js import was not rewritten"; exit 1; }
 }
-for f in api.js loader.js blobs.js web-storage.js; do to_snippet "$f" .; done
+# Every file of the package's top folder that imports it (the JS-written API is one file per idea).
+for f in $(cd "$pkg" && grep -l 'from "\./host\.js"' -- *.js); do to_snippet "$f" .; done
 to_snippet workflows/index.js ..
+# The JS-written API is one source file per idea, which exports.js names for the entries; it
+# ships as one module, exports.js, the others bundled into it: a browser fetches and gzips each
+# file on its own, and ten small ones cost ~2.5 KB gzip more than their bundle. The glue,
+# loader.js and the snippets stay modules of their own (one instance each, shared with the MCP
+# entry). A bundled file is not shipped, so nothing else may import it.
+esbuild "$pkg"/exports.js --bundle --format=esm --log-level=warning --allow-overwrite \
+  --external:./toolnexus_wasm.js --external:./loader.js --external:'./snippets/*' \
+  --metafile="$out"/exports.meta.json --outfile="$pkg"/exports.js
+node -e '
+  const fs = require("node:fs"), path = require("node:path");
+  const [pkg, meta] = process.argv.slice(1);
+  const bundled = Object.keys(JSON.parse(fs.readFileSync(meta, "utf8")).inputs).map((f) => path.relative(pkg, f)).filter((f) => f != "exports.js");
+  for (const f of bundled) fs.rmSync(path.join(pkg, f));
+  for (const f of fs.readdirSync(pkg, { recursive: true }).filter((f) => f.endsWith(".js"))) {
+    const src = fs.readFileSync(path.join(pkg, f), "utf8");
+    for (const b of bundled) {
+      const spec = path.relative(path.dirname(f), b).replace(/^(?!\.)/, "./");
+      if (src.includes(`"${spec}"`)) throw new Error(`${f} imports ${spec}, which is bundled into exports.js: import exports.js`);
+    }
+  }
+' "$pkg" "$out"/exports.meta.json
 # Minify the shipped JS in place (transform only, imports and exports kept): the glue is a
 # third of the gzip budget unminified. Lines are cut at 160 characters (~260 B gzip), so an
 # uncaught error prints a readable line of code in Node, not the whole glue on one line.

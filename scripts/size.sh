@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The package's size budget: gzip level 9 (Node's zlib, as tests/js/package.test.mjs and
-# bench/run.mjs count it) of everything the browser entry loads: the wasm, its JS glue,
-# index.js, api.js, loader.js and the glue's snippets (the edge's JS helpers), each file
-# compressed on its own as a server sends it.
+# bench/run.mjs count it) of everything the browser entry loads: the wasm, and every JS file
+# index.js imports, directly or through another (its glue, exports.js, loader.js), with the
+# glue's snippets (the edge's JS helpers), each file compressed on its own as a server sends it.
 #   ./scripts/size.sh [pkg-dir]     prints the figures and exits 1 above the budget
 #   SIZE_CHECK=0 ./scripts/size.sh  only prints (for experiments that go over on purpose)
 set -euo pipefail
@@ -17,7 +17,19 @@ const wasm = gz("toolnexus_wasm_bg.wasm");
 const snippets = fs.existsSync(path.join(pkg, "snippets"))
   ? fs.readdirSync(path.join(pkg, "snippets"), { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => path.join("snippets", f))
   : [];
-const js = ["toolnexus_wasm.js", "index.js", "api.js", "loader.js", ...snippets].reduce((n, f) => n + gz(f), 0);
+// The static imports of the (minified) files, followed from the entry; a relative one that names
+// no file fails the count, as it would fail the page.
+const loads = new Set();
+const follow = (f) => {
+  if (loads.has(f)) return;
+  if (!fs.existsSync(path.join(pkg, f))) throw new Error(`${f}, imported by the browser entry, is not in ${pkg}/`);
+  loads.add(f);
+  for (const [, spec] of fs.readFileSync(path.join(pkg, f), "utf8").matchAll(/(?:\bfrom|\bimport)\s*["'](\.\.?\/[^"']+)["']/g)) {
+    follow(path.normalize(path.join(path.dirname(f), spec)));
+  }
+};
+follow("index.js");
+const js = [...new Set([...loads, ...snippets])].reduce((n, f) => n + gz(f), 0);
 const raw = fs.statSync(path.join(pkg, "toolnexus_wasm_bg.wasm")).size;
 console.log(`size ${pkg}/: wasm ${raw} B raw, ${wasm} B gzip; JS ${js} B gzip; total ${wasm + js} B gzip (budget ${budget})`);
 if (check === "1" && wasm + js > +budget) {

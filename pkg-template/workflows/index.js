@@ -12,7 +12,7 @@
 // a replay makes the same steps in the same order, and no tool runs twice. What the loop makes
 // afresh on a replay (a relay request's own id) never names a step or an event: the call id
 // does. See docs/decisions/hosts.md ("The loop inside Cloudflare Workflows").
-import { createClient } from "../api.js";
+import { createClient } from "../exports.js";
 // The package's one error helper; scripts/build.sh points this import at the edge's snippet.
 import { fail } from "../host.js";
 import { packValue, unpackState, unpackValue } from "../blobs.js";
@@ -67,7 +67,7 @@ export async function runInWorkflow(step, options) {
   // calls in the model's order), each numbered (`seq`): a listing sorted by it shows them in that
   // order, and never a later one without those before it.
   let published = Promise.resolve();
-  /** @type {any} the Client, whose methods api.js defines on its prototype */
+  /** @type {any} the Client, whose methods client-methods.js defines on its prototype */
   const client = createClient({
     retries: 0,
     ...c,

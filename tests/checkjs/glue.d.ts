@@ -1,5 +1,6 @@
 // The wasm exports the edge marks `skip_typescript` (their typings are the package's own, in
-// pkg-template/index.d.ts), as api.js uses them: appended to the glue's .d.ts for this check.
+// pkg-template/index.d.ts), as the JS-written API uses them (api.js, client-methods.js,
+// create-client.js): appended to the glue's .d.ts for this check.
 export class Client {
   free(): void;
   op(kind: number, a?: unknown, b?: unknown, stream?: unknown): any;

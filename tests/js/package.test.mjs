@@ -10,6 +10,21 @@ import { fileURLToPath } from "node:url";
 const pkgDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../pkg");
 const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, "package.json"), "utf8"));
 
+/** The JS files the browser entry loads: index.js and what it imports, followed (as scripts/size.sh counts them). */
+function browserFiles() {
+  const seen = new Set();
+  const follow = (f) => {
+    if (seen.has(f)) return;
+    assert.ok(fs.existsSync(path.join(pkgDir, f)), `${f}, imported by the browser entry, is shipped`);
+    seen.add(f);
+    for (const [, spec] of fs.readFileSync(path.join(pkgDir, f), "utf8").matchAll(/(?:\bfrom|\bimport)\s*["'](\.\.?\/[^"']+)["']/g)) {
+      follow(path.normalize(path.join(path.dirname(f), spec)));
+    }
+  };
+  follow("index.js");
+  return [...seen];
+}
+
 test("every file the manifest ships or exports exists", () => {
   for (const f of manifest.files) assert.ok(fs.existsSync(path.join(pkgDir, f)), f);
   // every target of every entry, through nested conditions ({ node: { require, default } })
@@ -29,18 +44,23 @@ test("no eval or new Function anywhere in the shipped JavaScript", () => {
     assert.doesNotMatch(src, /new\s+Function\s*\(/, f);
     assert.doesNotMatch(src, /\bFunction\s*\(\s*["'`]/, f);
   }
-  // the browser entry must not reach for Node built-ins
-  for (const f of ["index.js", "workerd.js", "toolnexus_wasm.js", "api.js"]) {
+  // the browser entry must not reach for Node built-ins, nor the workerd one
+  const loaded = browserFiles();
+  assert.ok(loaded.includes("exports.js"), "the browser entry loads the JS-written API");
+  for (const f of ["workerd.js", ...loaded]) {
     assert.doesNotMatch(fs.readFileSync(path.join(pkgDir, f), "utf8"), /from\s+["']node:|require\(/, f);
   }
 });
 
 test("the package is within its 144 KiB gzip budget", () => {
   const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(pkgDir, f)), { level: 9 }).length;
-  // everything the browser entry loads: the wasm, its glue, the entry, api.js and the glue's snippets
+  // everything the browser entry loads: the wasm, the JS files it imports (its glue, the API's
+  // files, loader.js) and the glue's snippets
   const snippets = fs.readdirSync(path.join(pkgDir, "snippets"), { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => path.join("snippets", f));
   assert.ok(snippets.length > 0, "the edge's JS helpers ship as snippets");
-  const total = ["toolnexus_wasm_bg.wasm", "toolnexus_wasm.js", "index.js", "api.js", "loader.js", ...snippets].reduce((n, f) => n + gz(f), 0);
+  const loaded = browserFiles();
+  assert.ok(loaded.includes("toolnexus_wasm.js") && loaded.includes("loader.js") && snippets.every((f) => loaded.includes(f)), loaded.join(", "));
+  const total = ["toolnexus_wasm_bg.wasm", ...new Set([...loaded, ...snippets])].reduce((n, f) => n + gz(f), 0);
   assert.ok(total <= 144 * 1024, `${total} bytes gzip`);
 });
 
