@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Copies the built package (pkg/) and the scripted model (demo/scripted-logic.mjs) into an
-# example that loads files, not packages: the unbundled MV3 extension, whose service worker
-# imports them as ./pkg/… and ./scripted-logic.mjs (Chrome resolves no bare specifiers there):
+# Copies the built package (pkg/), the scripted model (demo/scripted-logic.mjs) and the
+# transcript lines (demo/transcript.mjs, shared with the www page) into an example that loads
+# files, not packages: the unbundled MV3 extension, whose service worker imports ./pkg/… and
+# ./scripted-logic.mjs and whose side panel ./transcript.mjs (Chrome resolves no bare specifiers
+# there):
 #   ./scripts/copy-pkg.sh examples/extension
 # The other examples import toolnexus-wasm by name from their package.json (`file:../../pkg`):
 # `npm install` in their folder links the build instead, and this script says so.
@@ -20,5 +22,5 @@ fi
 [ -f "$root/pkg/package.json" ] || { echo "!! $root/pkg is not built: run ./scripts/build.sh (or ./scripts/demo.sh) first" >&2; exit 1; }
 rm -rf "$dest/pkg"
 cp -R "$root/pkg" "$dest/pkg"
-cp "$root/demo/scripted-logic.mjs" "$dest/scripted-logic.mjs"
-echo "copied pkg/ ($(node -p 'require(process.argv[1]).version' "$root/pkg/package.json")) and scripted-logic.mjs into $1"
+cp "$root/demo/scripted-logic.mjs" "$root/demo/transcript.mjs" "$dest"/
+echo "copied pkg/ ($(node -p 'require(process.argv[1]).version' "$root/pkg/package.json")), scripted-logic.mjs and transcript.mjs into $1"

@@ -7,6 +7,7 @@ import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer
 import { localStorageStore } from "../pkg/web-storage.js";
 import { init as initMcp, mcpTools } from "../pkg/mcp/index.js";
 import { scriptedFetch, SCENARIOS } from "../demo/scripted-logic.mjs";
+import { messageLines, restoredLines } from "../demo/transcript.mjs";
 
 const $ = (id) => document.getElementById(id);
 const chat = $("chat");
@@ -193,7 +194,7 @@ async function finish(r) {
   const line = usageLine(r);
   add("usage", line);
   // Kept under the number of the prompt it answered (a stopped prompt has none).
-  const n = [...lines(r.messages)].filter(([cls]) => cls === "user").length;
+  const n = [...messageLines(r.messages, resultLine)].filter(([cls]) => cls === "user").length;
   localStorage.setItem(USAGE, JSON.stringify({ ...JSON.parse(localStorage.getItem(USAGE) ?? "{}"), [n]: line }));
   document.body.dataset.answer = r.text;
   end(r.status);
@@ -260,36 +261,14 @@ $("resume").onclick = async () => {
 
 // ---- the conversation from the store, after a reload -----------------------------------------
 
-/** Display lines of stored messages, whatever the dialect they were saved in. */
-function* lines(messages) {
-  const names = new Map();
-  const out = (v) => (typeof v === "string" ? v : JSON.stringify(v));
-  for (const m of messages) {
-    const role = m.role === "user" ? "user" : "assistant";
-    if (m.role === "tool") { yield ["tool", `✓ ${names.get(m.tool_call_id) ?? "tool"}: ${out(m.content)}`]; continue; }
-    for (const c of m.tool_calls ?? []) { names.set(c.id, c.function.name); yield ["tool", `→ ${c.function.name}(${c.function.arguments})`]; }
-    const parts = typeof m.content === "string" ? [{ text: m.content }] : Array.isArray(m.content) ? m.content : m.parts ?? [];
-    for (const b of parts) {
-      if (typeof b.text === "string" && b.text && b.type !== "tool_result") yield [role, b.text];
-      if (b.type === "tool_use") { names.set(b.id, b.name); yield ["tool", `→ ${b.name}(${JSON.stringify(b.input)})`]; }
-      if (b.type === "tool_result") yield ["tool", `${b.is_error ? "✗" : "✓"} ${names.get(b.tool_use_id) ?? "tool"}: ${out(b.content)}`];
-      if (b.functionCall) yield ["tool", `→ ${b.functionCall.name}(${JSON.stringify(b.functionCall.args)})`];
-      if (b.functionResponse) yield ["tool", `✓ ${b.functionResponse.name}: ${out(b.functionResponse.response?.output ?? b.functionResponse.response?.error)}`];
-    }
-  }
-}
+/** A stored tool result as the page shows it (demo/transcript.mjs reads the dialects). */
+const resultLine = (name, output, isError) => `${isError ? "✗" : "✓"} ${name}: ${output}`;
 
 async function restore() {
   const state = await store.get(CONVERSATION);
   if (!state) return;
   const usage = JSON.parse(localStorage.getItem(USAGE) ?? "{}");
-  let n = 0; // prompts so far; a turn's usage line goes before the next prompt
-  for (const [cls, text] of lines(state.messages)) {
-    if (cls === "user" && usage[n]) add("usage", usage[n]);
-    if (cls === "user") n += 1;
-    add(cls, text);
-  }
-  if (!state.pending && usage[n]) add("usage", usage[n]);
+  for (const [cls, text] of restoredLines(state, usage, resultLine)) add(cls, text);
   add("notice", `Restored ${state.messages.length} messages from localStorage: the agent remembers this conversation.`);
   if (state.pending) halted(state);
 }

@@ -6,6 +6,7 @@
 // the options page, the agent runs there instead (backend.js) and the panel answers its calls.
 import { inputCard } from "./input-form.js";
 import { RUN, follow, start, stop } from "./backend.js";
+import { restoredLines } from "./transcript.mjs"; // demo/transcript.mjs, copied in beside pkg/ (scripts/copy-pkg.sh)
 
 const $ = (id) => document.getElementById(id);
 const chat = $("chat");
@@ -62,12 +63,15 @@ function connect() {
   });
 }
 
+/** A tool's result as the panel shows it, live and in a restored conversation. */
+const resultLine = (name, output, isError) => `← ${name}: ${output}${isError ? " (error)" : ""}`;
+
 function onMessage(msg) {
   if (msg.type === "event") {
     const e = msg.event;
     if (e.type === "text") (streaming ??= add("assistant", "")).textContent += e.delta;
     if (e.type === "tool_call") { streaming = null; add("tool", `→ ${e.name}(${JSON.stringify(e.args)})`); }
-    if (e.type === "tool_result") add("tool", `← ${e.name}: ${e.output}${e.isError ? " (error)" : ""}`);
+    if (e.type === "tool_result") add("tool", resultLine(e.name, e.output, e.isError));
     if (e.type === "done") { streaming = null; document.body.dataset.status = e.result.status; if (e.result.status === "done") document.body.dataset.answer = e.result.text; }
   }
   if (msg.type === "busy" && !remote) busy(msg.label); // the worker is idle while a backend runs the agent
@@ -133,38 +137,12 @@ function question(request) {
   card.querySelector("input, select, a")?.focus();
 }
 
-/** Display lines of the stored conversation (the worker's client speaks the OpenAI dialect,
- * or a real provider's; each is read). */
-function* lines(messages) {
-  const names = new Map();
-  const out = (v) => (typeof v === "string" ? v : JSON.stringify(v));
-  for (const m of messages) {
-    const role = m.role === "user" ? "user" : "assistant";
-    if (m.role === "tool") { yield ["tool", `← ${names.get(m.tool_call_id) ?? "tool"}: ${out(m.content)}`]; continue; }
-    for (const c of m.tool_calls ?? []) { names.set(c.id, c.function.name); yield ["tool", `→ ${c.function.name}(${c.function.arguments})`]; }
-    const parts = typeof m.content === "string" ? [{ text: m.content }] : Array.isArray(m.content) ? m.content : m.parts ?? [];
-    for (const b of parts) {
-      if (typeof b.text === "string" && b.text && b.type !== "tool_result") yield [role, b.text];
-      if (b.type === "tool_use") { names.set(b.id, b.name); yield ["tool", `→ ${b.name}(${JSON.stringify(b.input)})`]; }
-      if (b.type === "tool_result") yield ["tool", `← ${names.get(b.tool_use_id) ?? "tool"}: ${out(b.content)}`];
-      if (b.functionCall) yield ["tool", `→ ${b.functionCall.name}(${JSON.stringify(b.functionCall.args)})`];
-      if (b.functionResponse) yield ["tool", `← ${b.functionResponse.name}: ${out(b.functionResponse.response?.output ?? b.functionResponse.response?.error)}`];
-    }
-  }
-}
-
 /** The conversation as stored, shown when the panel opens: it outlives the panel and the worker. */
 async function restore() {
   const { [CONVERSATION_KEY]: state, [USAGE]: usage = {} } = await chrome.storage.local.get([CONVERSATION_KEY, USAGE]);
   if (!state?.messages?.length) return;
   add("notice", "Earlier in this conversation");
-  let n = 0; // prompts so far; a turn's usage line goes before the next prompt
-  for (const [cls, text] of lines(state.messages)) {
-    if (cls === "user" && usage[n]) add("usage", usage[n]);
-    if (cls === "user") n += 1;
-    add(cls, text);
-  }
-  if (!state.pending && usage[n]) add("usage", usage[n]);
+  for (const [cls, text] of restoredLines(state, usage, resultLine)) add(cls, text);
 }
 
 // Backend mode: the agent is a Workflow instance on the backend; the panel follows it, asks the

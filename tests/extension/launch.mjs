@@ -17,6 +17,7 @@ export async function launchExample(prefix, viewport = { width: 420, height: 640
   fs.cpSync(path.join(repo, "examples/extension"), extDir, { recursive: true });
   fs.cpSync(path.join(repo, "pkg"), path.join(extDir, "pkg"), { recursive: true });
   fs.copyFileSync(path.join(repo, "demo/scripted-logic.mjs"), path.join(extDir, "scripted-logic.mjs"));
+  fs.copyFileSync(path.join(repo, "demo/transcript.mjs"), path.join(extDir, "transcript.mjs")); // the side panel's (scripts/copy-pkg.sh)
   fs.mkdirSync(path.join(repo, "test-output"), { recursive: true });
   const context = await chromium.launchPersistentContext(path.join(root, "profile"), {
     executablePath: "/usr/bin/chromium", headless: true, ignoreDefaultArgs: ["--disable-extensions"], viewport,

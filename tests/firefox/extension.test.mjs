@@ -34,6 +34,7 @@ before(async () => {
   fs.cpSync(path.join(repo, "examples/extension"), extDir, { recursive: true });
   fs.cpSync(path.join(repo, "pkg"), path.join(extDir, "pkg"), { recursive: true });
   fs.copyFileSync(path.join(repo, "demo/scripted-logic.mjs"), path.join(extDir, "scripted-logic.mjs"));
+  fs.copyFileSync(path.join(repo, "demo/transcript.mjs"), path.join(extDir, "transcript.mjs")); // the side panel's (scripts/copy-pkg.sh)
   // The panel runs in a tab here, so the sidebar (a second panel, acting in whichever tab is
   // active) is not opened at install as Firefox would.
   const manifest = firefoxManifest();

@@ -23,6 +23,7 @@ before(async () => {
   fs.cpSync(path.join(repo, "examples/extension"), extDir, { recursive: true });
   fs.cpSync(path.join(repo, "pkg"), path.join(extDir, "pkg"), { recursive: true });
   fs.copyFileSync(path.join(repo, "demo/scripted-logic.mjs"), path.join(extDir, "scripted-logic.mjs"));
+  fs.copyFileSync(path.join(repo, "demo/transcript.mjs"), path.join(extDir, "transcript.mjs")); // the side panel's (scripts/copy-pkg.sh)
   context = await chromium.launchPersistentContext(path.join(root, "profile"), {
     executablePath: "/usr/bin/chromium", headless: true, ignoreDefaultArgs: ["--disable-extensions"],
     args: [`--disable-extensions-except=${extDir}`, `--load-extension=${extDir}`, "--no-sandbox", "--disable-gpu", "--disable-quic",
