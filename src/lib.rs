@@ -41,6 +41,7 @@ pub mod driver;
 pub mod error;
 pub mod events;
 pub mod hooks;
+pub mod http;
 pub mod json;
 pub mod json_hooks;
 pub mod message;

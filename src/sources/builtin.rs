@@ -146,7 +146,7 @@ pub fn question(args: &Value, answer: Option<&Answer>) -> ToolOutcome {
         let mut line = q.get("question").and_then(Value::as_str).unwrap_or("").to_string();
         let opts = array(q, "options");
         if !opts.is_empty() {
-            let texts: Vec<String> = opts.iter().map(super::http::js_string).collect();
+            let texts: Vec<String> = opts.iter().map(crate::sources::text::js_string).collect();
             let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
             line.push_str(" (options: ");
             line.push_str(&json::join(&refs, ", "));
@@ -166,7 +166,7 @@ pub fn todowrite(args: &Value) -> ToolResult {
     let mut lines = Vec::new();
     for t in todos {
         let done = t.get("completed").is_some_and(|c| !matches!(c, Value::Null | Value::Bool(false)) && c != &Value::from(0) && c != "");
-        let text = t.get("text").filter(|v| !v.is_null()).map(super::http::js_string).unwrap_or_default();
+        let text = t.get("text").filter(|v| !v.is_null()).map(crate::sources::text::js_string).unwrap_or_default();
         lines.push(json::join(&[if done { "[x] " } else { "[ ] " }, &text], ""));
     }
     let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
@@ -178,7 +178,7 @@ pub fn todowrite(args: &Value) -> ToolResult {
 
 /// What one `webfetch` call asks for: the URL, the format and the timeout in ms.
 pub fn webfetch_request(args: &Value) -> std::result::Result<(String, &'static str, f64), ToolResult> {
-    let url = args.get("url").filter(|v| !v.is_null()).map(super::http::js_string).unwrap_or_default();
+    let url = args.get("url").filter(|v| !v.is_null()).map(crate::sources::text::js_string).unwrap_or_default();
     if url.is_empty() {
         return Err(err("webfetch: url is required".into(), None));
     }
@@ -305,7 +305,7 @@ pub fn strip_html(html: &str) -> String {
     while i < html.len() {
         let rest = lower.get(i..).unwrap_or("");
         if rest.starts_with("<script") && !no_script_end {
-            match crate::sources::mcp::find(rest, "</script>") {
+            match crate::small::find(rest, "</script>") {
                 Some(end) => {
                     i += end + "</script>".len();
                     continue;
@@ -313,7 +313,7 @@ pub fn strip_html(html: &str) -> String {
                 None => no_script_end = true,
             }
         } else if rest.starts_with("<style") && !no_style_end {
-            match crate::sources::mcp::find(rest, "</style>") {
+            match crate::small::find(rest, "</style>") {
                 Some(end) => {
                     i += end + "</style>".len();
                     continue;

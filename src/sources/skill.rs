@@ -85,7 +85,7 @@ impl Skills {
 
     /// Loads skill `args.name`; an unknown name is an error result listing the available ones.
     pub fn run(&self, args: &Value) -> ToolResult {
-        let name = args.get("name").filter(|v| !v.is_null()).map(super::http::js_string).unwrap_or_default();
+        let name = args.get("name").filter(|v| !v.is_null()).map(crate::sources::text::js_string).unwrap_or_default();
         let Some(s) = self.skills.iter().find(|s| s.name == name) else {
             let mut names: Vec<&str> = self.skills.iter().map(|s| s.name.as_str()).collect();
             sort(&mut names, |a, b| a < b);

@@ -16,12 +16,13 @@
 #[path = "convert.rs"]
 mod convert;
 
-use crate::driver::{ByteStream, WholeBody};
 use crate::error::{Code, Error, Result};
+use crate::http::{ByteStream, WholeBody};
 use crate::json;
-use crate::sources::mcp::outgoing::{failed, outgoing, too_large};
 use crate::sources::mcp::session::Auth;
-use crate::sources::mcp::{McpClient, McpOptions, McpRequest, McpResponse, McpTransport};
+use crate::sources::mcp::{McpClient, McpOptions};
+use crate::sources::outgoing::{failed, outgoing, too_large};
+use crate::sources::transport::{SourceRequest, SourceResponse, SourceTransport};
 use crate::suspend::{Answer, IdGen};
 use convert::{await_js, get, js_error, thrown_message, to_js, JsResult};
 use futures_util::future::LocalBoxFuture;
@@ -77,13 +78,13 @@ extern "C" {
 /// `bad_input`.
 fn options_of(o: &JsValue, what: &str) -> JsResult<(Value, JsValue, JsValue)> {
     let parts = mcp_options(o, what).map_err(|e| js_error(Error::bad_input(thrown_message(&e))))?;
-    let data = crate::sources::mcp::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
+    let data = crate::sources::text::parse(parts.get(0).as_string().unwrap_or_default().as_bytes()).unwrap_or(Value::Null);
     Ok((data, parts.get(1), parts.get(2)))
 }
 
 /// A host value as JSON data; `null` for one that is not.
 fn json_of(v: &JsValue) -> Value {
-    JSON::stringify(v).ok().and_then(|s| s.as_string()).and_then(|s| crate::sources::mcp::parse(s.as_bytes())).unwrap_or(Value::Null)
+    JSON::stringify(v).ok().and_then(|s| s.as_string()).and_then(|s| crate::sources::text::parse(s.as_bytes())).unwrap_or(Value::Null)
 }
 
 /// Data as a JS value (`convert::to_js`, which fails only if `JSON.parse` refused our own output).
@@ -154,7 +155,7 @@ impl Transport {
     }
 
     /// Sends `req` with HTTP method `method` (an HTTP tool's may be any).
-    async fn send_as(&self, req: &McpRequest, method: &str) -> Result<McpResponse> {
+    async fn send_as(&self, req: &SourceRequest, method: &str) -> Result<SourceResponse> {
         let h = &self.host;
         let out = outgoing(req, method, &h.url, &h.label)?;
         // A long-lived stream has no deadline and outlives the call that opened it.
@@ -178,7 +179,7 @@ impl Transport {
             Some(t) => Box::new(WholeBody(Some(t.into_bytes()))),
             None => Box::new(Body { reader, signal, host: Rc::clone(h), done: false, stream: req.stream }),
         };
-        Ok(McpResponse { status, content_type: text(1).unwrap_or_default(), session_id: text(2), www_authenticate: text(3), body })
+        Ok(SourceResponse { status, content_type: text(1).unwrap_or_default(), session_id: text(2), www_authenticate: text(3), body })
     }
 }
 
@@ -190,8 +191,8 @@ impl Drop for Transport {
     }
 }
 
-impl McpTransport for Transport {
-    fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>> {
+impl SourceTransport for Transport {
+    fn send<'a>(&'a self, req: &'a SourceRequest) -> LocalBoxFuture<'a, Result<SourceResponse>> {
         Box::pin(self.send_as(req, req.method))
     }
     fn random(&self, n: usize) -> Option<Vec<u8>> {

@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::json;
 use crate::sources::builtin;
 use crate::sources::http::HttpToolDef;
-use crate::sources::mcp::{McpRequest, McpTransport};
+use crate::sources::transport::{SourceRequest, SourceTransport};
 use crate::suspend::{pending_result, Answer, ToolOutcome};
 use futures_util::future::LocalBoxFuture;
 use js_sys::Promise;
@@ -65,7 +65,7 @@ impl HttpTool {
         };
         let (def, t) = (self.def.clone(), Transport::new(&self.host, signal));
         future_to_promise(async move {
-            let req = McpRequest { method: "GET", url: call.url, headers: call.headers, body: call.body, stream: false };
+            let req = SourceRequest { method: "GET", url: call.url, headers: call.headers, body: call.body, stream: false };
             let run = async {
                 let mut res = t.send_as(&req, &call.method).await?;
                 let mut text = Vec::new();
@@ -131,7 +131,7 @@ impl Builtins {
                     Ok((url, format, timeout_ms)) => {
                         // Read to `max` and cut there (`truncated`), not refused.
                         let t = Transport::new(&Host::new(fetch, "webfetch".into(), timeout_ms, usize::MAX), signal);
-                        let req = McpRequest { method: "GET", url, headers: Vec::new(), body: None, stream: false };
+                        let req = SourceRequest { method: "GET", url, headers: Vec::new(), body: None, stream: false };
                         let run = async {
                             let mut res = t.send(&req).await?;
                             let mut body = Vec::new();

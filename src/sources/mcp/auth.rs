@@ -76,7 +76,7 @@ pub fn parse_challenge(header: &str) -> Challenge {
 fn find_scheme(header: &str) -> Option<usize> {
     let lower = header.to_ascii_lowercase();
     let mut from = 0;
-    while let Some(i) = lower.get(from..).and_then(|l| super::find(l, "bearer")) {
+    while let Some(i) = lower.get(from..).and_then(|l| crate::small::find(l, "bearer")) {
         let at = from + i;
         let before_ok = at == 0 || matches!(lower.as_bytes()[at - 1], b' ' | b',');
         let after_ok = lower.as_bytes().get(at + 6).map_or(true, |b| *b == b' ');

@@ -65,8 +65,9 @@ pub fn suspension(server: &str, result: &Value, ids: &IdGen) -> Request {
 /// `inputResponses` and `requestState`. `None`: the answer is not to an input suspension (an
 /// authorization answer, say). `Some(Err)`: it is, but cannot be sent (the message says why).
 pub fn retry_params(answer: &Answer) -> Option<Result<Vec<(&'static str, Value)>, String>> {
-    let at = super::find(&answer.id, MARK)?;
-    let material = answer.id.get(at + MARK.len()..).and_then(b64url_decode).and_then(|b| super::parse(&b)).filter(Value::is_object);
+    let at = crate::small::find(&answer.id, MARK)?;
+    let material =
+        answer.id.get(at + MARK.len()..).and_then(b64url_decode).and_then(|b| crate::sources::text::parse(&b)).filter(Value::is_object);
     let Some(material) = material else {
         return Some(Err("the answer's id does not carry the request it answers (was it changed?)".into()));
     };

@@ -7,6 +7,7 @@
 
 use crate::json;
 use crate::part::{Image, Part};
+use crate::sources::text::unique_names;
 use crate::tool::{sanitize_name, ToolResult};
 use serde_json::{Map, Value};
 
@@ -61,10 +62,7 @@ impl McpTool {
     }
 }
 
-/// The longest tool name every provider takes (OpenAI, Anthropic and Gemini allow 64).
-pub const MAX_NAME: usize = 64;
-
-/// The declarations of a listing, named so that each name is unique and at most [`MAX_NAME`]
+/// The declarations of a listing, named so that each name is unique and at most [`MAX_NAME_LEN`]
 /// characters, deterministically (the same listing always gives the same names, which a saved
 /// state relies on): a name too long is cut and given `_` plus a hash of the whole name; a name
 /// already taken (the server listed it twice, or two names sanitise alike) gets `_2`, `_3`, ….
@@ -82,36 +80,6 @@ pub fn declarations(server: &str, tools: &[McpTool]) -> Vec<Value> {
             d
         })
         .collect()
-}
-
-/// Sanitised names made short and unique, in order (see [`declarations`]).
-pub fn unique_names(names: Vec<String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(names.len());
-    for name in names {
-        let mut base = name.clone();
-        if base.len() > MAX_NAME {
-            let mut h: u32 = 0x811c_9dc5; // FNV-1a of the whole name
-            for b in name.bytes() {
-                h = (h ^ b as u32).wrapping_mul(0x0100_0193);
-            }
-            base.truncate(MAX_NAME - 9); // names are ASCII once sanitised
-            base.push('_');
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            for i in (0..8).rev() {
-                base.push(HEX[((h >> (i * 4)) & 15) as usize] as char);
-            }
-        }
-        let mut candidate = base.clone();
-        let mut n = 2;
-        while out.contains(&candidate) {
-            let suffix = json::join(&["_", &n.to_string()], "");
-            let keep = base.len().min(MAX_NAME - suffix.len());
-            candidate = json::join(&[base.get(..keep).unwrap_or(""), &suffix], "");
-            n += 1;
-        }
-        out.push(candidate);
-    }
-    out
 }
 
 fn texts(content: Option<&Value>) -> Vec<&str> {
@@ -205,6 +173,7 @@ pub fn failed(server: &str, message: String) -> ToolResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::MAX_NAME_LEN;
     use serde_json::json;
 
     #[test]
@@ -216,7 +185,7 @@ mod tests {
             .collect();
         let names: Vec<String> = declarations("s", &tools).iter().map(|d| d["name"].as_str().unwrap().to_string()).collect();
         assert_eq!(&names[..4], ["s_dup", "s_dup_2", "s_a_b", "s_a_b_2"]);
-        assert!(names.iter().all(|n| n.len() <= MAX_NAME), "{names:?}");
+        assert!(names.iter().all(|n| n.len() <= MAX_NAME_LEN), "{names:?}");
         assert_ne!(names[4], names[5], "long names differ by their hash");
         assert_eq!(names[6], "s_dup_2_2", "a listed name equal to a made one is made unique too");
         let mut sorted = names.clone();

@@ -245,8 +245,8 @@ impl Pending {
     /// The record an id carries: `None` when the id has no [`MARK`] (not an authorization
     /// request this module built), `Some(None)` when it has one but the record does not read.
     pub fn from_id(id: &str) -> Option<Option<Pending>> {
-        let at = crate::sources::mcp::find(id, MARK)?;
-        let v = id.get(at + MARK.len()..).and_then(b64url_decode).and_then(|b| crate::sources::mcp::parse(&b));
+        let at = crate::small::find(id, MARK)?;
+        let v = id.get(at + MARK.len()..).and_then(b64url_decode).and_then(|b| crate::sources::text::parse(&b));
         let a = v.as_ref().and_then(Value::as_array).filter(|a| a.len() == 8);
         let Some(a) = a else { return Some(None) };
         let mut f = a.iter().filter_map(|x| x.as_str().map(str::to_string));

@@ -4,9 +4,9 @@
 //! not be followed. Decided here so that the edge only carries values; it adds the token itself,
 //! so the token never enters the wasm.
 
-use super::legacy::{resolve, same_origin};
 use super::options::header_value_ok;
-use super::session::McpRequest;
+use super::text::{resolve, same_origin};
+use super::transport::SourceRequest;
 use crate::error::{Code, Error, Result};
 use crate::json;
 
@@ -29,7 +29,7 @@ pub struct Outgoing {
 
 /// `req` sent with HTTP `method` (an HTTP tool's may be any) by the source named `label`;
 /// `server` is an MCP session's URL, empty for a source without one (no token, no origin rule).
-pub fn outgoing(req: &McpRequest, method: &str, server: &str, label: &str) -> Result<Outgoing> {
+pub fn outgoing(req: &SourceRequest, method: &str, server: &str, label: &str) -> Result<Outgoing> {
     let fail = |what: &str| Error::new(Code::Transport, json::join(&[label, ": ", what], ""));
     // A session POSTs only to its server's origin: a legacy `endpoint` event naming another one
     // would receive the configured headers (keys, tokens).
@@ -84,9 +84,9 @@ pub fn too_large(label: &str, max: usize) -> Error {
 mod tests {
     use super::*;
 
-    fn req(url: &str, headers: &[(&str, &str)]) -> McpRequest {
+    fn req(url: &str, headers: &[(&str, &str)]) -> SourceRequest {
         let headers = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        McpRequest { method: "POST", url: url.into(), headers, body: None, stream: false }
+        SourceRequest { method: "POST", url: url.into(), headers, body: None, stream: false }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use crate::error::{Code, Error, Result};
 use crate::json;
+use crate::sources::text::cap;
 use serde_json::Value;
 
 pub fn request(id: u64, method: &str, params: Value) -> String {
@@ -48,13 +49,4 @@ pub fn response_to(msg: &Value, id: u64, what: &str) -> Option<Result<Value>> {
 /// Servers echo the id as sent (a number); a string form is accepted too.
 fn id_matches(v: &Value, id: u64) -> bool {
     v.as_u64() == Some(id) || v.as_str().is_some_and(|s| s.parse::<u64>().ok() == Some(id))
-}
-
-/// Server text in messages is capped like provider bodies.
-pub fn cap(s: &str) -> String {
-    let mut out: String = s.chars().take(crate::error::BODY_CAP).collect();
-    if out.len() < s.len() {
-        out.push('…');
-    }
-    out
 }
