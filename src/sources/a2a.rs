@@ -55,11 +55,11 @@ impl A2aOptions {
         let o = json::object(v, what).map_err(bad)?;
         let card = json::opt_str(o, "card", what).map_err(bad)?.unwrap_or_default();
         if !(card.starts_with("http://") || card.starts_with("https://")) {
-            return Err(bad(json::join(&[what, ".card must be the http(s) URL of an Agent Card"], "")));
+            return Err(bad(format!("{what}.card must be the http(s) URL of an Agent Card")));
         }
         let mut headers = Vec::new();
         for (k, v) in json::opt_object(o, "headers", what).map_err(bad)?.unwrap_or_default() {
-            let v = v.as_str().ok_or_else(|| bad(json::join(&[what, ".headers.", &k, " must be a string"], "")))?.to_string();
+            let v = v.as_str().ok_or_else(|| bad(format!("{what}.headers.{k} must be a string")))?.to_string();
             headers.push((k, v));
         }
         let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
@@ -94,7 +94,7 @@ impl A2aOptions {
             .or_else(|| rpc.and_then(|i| i.get("url")).and_then(Value::as_str))
             .map(str::to_string)
             .unwrap_or_else(|| crate::sources::text::resolve(&self.card, "/"));
-        let refuse = |why: &str| Error::new(Code::Transport, json::join(&["A2A card ", &self.card, ": the endpoint ", why], ""));
+        let refuse = |why: &str| Error::new(Code::Transport, format!("A2A card {}: the endpoint {why}", self.card));
         if !(endpoint.starts_with("http://") || endpoint.starts_with("https://")) {
             return Err(refuse("is not an http(s) URL"));
         }
@@ -152,14 +152,11 @@ pub async fn fetch_card<H: A2aHost>(host: &H, opts: &A2aOptions) -> Result<Value
     let req = SourceRequest { method: "GET", url: opts.card.clone(), headers, body: None, stream: false };
     let (status, text) = whole(host, &req).await?;
     if !(200..300).contains(&status) {
-        return Err(Error::new(
-            Code::Transport,
-            json::join(&["A2A card ", &opts.card, ": HTTP ", &status.to_string(), ": ", &crate::sources::text::cap(&text)], ""),
-        ));
+        return Err(Error::new(Code::Transport, format!("A2A card {}: HTTP {status}: {}", opts.card, crate::sources::text::cap(&text))));
     }
     crate::sources::text::parse(text.as_bytes())
         .filter(Value::is_object)
-        .ok_or_else(|| Error::new(Code::Transport, json::join(&["A2A card ", &opts.card, " is not JSON"], "")))
+        .ok_or_else(|| Error::new(Code::Transport, format!("A2A card {} is not JSON", opts.card)))
 }
 
 async fn whole<H: SourceTransport>(host: &H, req: &SourceRequest) -> Result<(u16, String)> {
@@ -186,14 +183,14 @@ async fn rpc<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, id: u64,
     };
     let (status, text) = whole(host, &req).await?;
     if !(200..300).contains(&status) {
-        return Err(Error::new(Code::Transport, json::join(&["HTTP ", &status.to_string(), ": ", &text], "")));
+        return Err(Error::new(Code::Transport, format!("HTTP {status}: {text}")));
     }
     let msg = crate::sources::text::parse(text.as_bytes()).unwrap_or(Value::Null);
     if let Some(e) = msg.get("error") {
         let m = e.get("message").and_then(Value::as_str).map(str::to_string);
         return Err(Error::new(
             Code::Transport,
-            m.unwrap_or_else(|| json::join(&["JSON-RPC error ", &e.get("code").map(json::to_text).unwrap_or_default()], "")),
+            m.unwrap_or_else(|| format!("JSON-RPC error {}", e.get("code").map(json::to_text).unwrap_or_default())),
         ));
     }
     Ok(msg.get("result").cloned().unwrap_or(Value::Null))
@@ -221,8 +218,7 @@ fn texts(parts: Option<&Value>) -> Vec<String> {
 }
 
 fn joined(v: Vec<String>) -> String {
-    let refs: Vec<&str> = v.iter().map(String::as_str).collect();
-    json::join(&refs, "\n")
+    v.join("\n")
 }
 
 /// The answer of a completed task: its artifacts' text, else the last agent message's.
@@ -265,7 +261,7 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
     // `returnImmediately` (1.0) and `blocking: false` (0.3): answer with the task at once.
     let config = json::obj(vec![("returnImmediately", true.into()), ("blocking", false.into())]);
     let params = json::obj(vec![("message", message), ("configuration", config)]);
-    let canceled = |task_id: &str, polls| result(json::join(&["A2A task ", task_id, " canceled"], ""), true, task_id, "canceled", polls);
+    let canceled = |task_id: &str, polls| result(format!("A2A task {task_id} canceled"), true, task_id, "canceled", polls);
     let mut task = match rpc(host, opts, skill, 1, "SendMessage", params).await {
         Ok(r) => r,
         Err(_) if host.aborted() => return canceled(&task_id, polls),
@@ -292,7 +288,7 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
         }
         if host.now() - start >= opts.timeout_ms {
             let ms = crate::metrics::js_number(opts.timeout_ms);
-            let out = json::join(&["A2A task ", &task_id, " timed out after ", &ms, "ms (state=", &state, ")"], "");
+            let out = format!("A2A task {task_id} timed out after {ms}ms (state={state})");
             return result(out, true, &task_id, &state, polls);
         }
         host.sleep(opts.poll_ms).await;
@@ -308,7 +304,7 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
         id += 1;
         polls += 1;
         if task.get("id").and_then(Value::as_str) != Some(task_id.as_str()) {
-            let out = json::join(&["A2A task ", &task_id, ": GetTask answered with another task (or none)"], "");
+            let out = format!("A2A task {task_id}: GetTask answered with another task (or none)");
             return result(out, true, &task_id, &state, polls);
         }
         state = state_of(&task);
@@ -317,7 +313,7 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
         return result(output_of(&task), false, &task_id, &state, polls);
     }
     let detail = joined(texts(task.get("status").and_then(|s| s.get("message")).and_then(|m| m.get("parts"))));
-    let mut out = json::join(&["A2A task ", &task_id, " ", &state], "");
+    let mut out = format!("A2A task {task_id} {state}");
     if !detail.is_empty() {
         out.push_str(": ");
         out.push_str(&detail);

@@ -48,7 +48,7 @@ fn one_of(v: Option<String>, allowed: &[&str], key: &str) -> Result<String> {
     if allowed.contains(&v.as_str()) {
         return Ok(v);
     }
-    Err(Error::bad_input(json::join(&["httpTool(definition).", key, " must be one of: ", &json::join(allowed, ", ")], "")))
+    Err(Error::bad_input(format!("httpTool(definition).{key} must be one of: {}", allowed.join(", "))))
 }
 
 impl HttpToolDef {
@@ -60,7 +60,7 @@ impl HttpToolDef {
             json::opt_str(o, key, what)
                 .map_err(bad)?
                 .filter(|s| !s.is_empty())
-                .ok_or_else(|| bad(json::join(&[what, ".", key, " is required (a non-empty string)"], "")))
+                .ok_or_else(|| bad(format!("{what}.{key} is required (a non-empty string)")))
         };
         let name = req("name")?;
         let url = req("url")?;
@@ -68,7 +68,7 @@ impl HttpToolDef {
         let mut headers = Vec::new();
         if let Some(h) = json::opt_object(o, "headers", what).map_err(bad)? {
             for (k, v) in h {
-                let v = v.as_str().ok_or_else(|| bad(json::join(&[what, ".headers.", &k, " must be a string"], "")))?;
+                let v = v.as_str().ok_or_else(|| bad(format!("{what}.headers.{k} must be a string")))?;
                 headers.push((k, v.to_string()));
             }
         }
@@ -77,17 +77,17 @@ impl HttpToolDef {
             None | Some(Value::Null) => {}
             Some(Value::Array(q)) => {
                 for k in q {
-                    query.push(k.as_str().ok_or_else(|| bad(json::join(&[what, ".query must be an array of strings"], "")))?.to_string());
+                    query.push(k.as_str().ok_or_else(|| bad(format!("{what}.query must be an array of strings")))?.to_string());
                 }
             }
-            Some(_) => return Err(bad(json::join(&[what, ".query must be an array of strings"], ""))),
+            Some(_) => return Err(bad(format!("{what}.query must be an array of strings"))),
         }
         let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
         crate::sources::options::check_headers(&headers, &env, what)?;
         let input_schema = match o.get("inputSchema") {
             None | Some(Value::Null) => None,
             Some(s @ Value::Object(_)) => Some(s.clone()),
-            Some(_) => return Err(bad(json::join(&[what, ".inputSchema must be a JSON object"], ""))),
+            Some(_) => return Err(bad(format!("{what}.inputSchema must be a JSON object"))),
         };
         // `timeout` is the reference's name; `timeoutMs` this package's.
         let timeout = o.get("timeoutMs").or_else(|| o.get("timeout")).filter(|t| !t.is_null());
@@ -179,7 +179,7 @@ impl HttpToolDef {
         }
         url.push_str(rest);
         if let Some(key) = climbing(&url, &filled) {
-            return Err(json::join(&["HTTP tool ", &self.name, ": argument ", &key, " would change the URL path (a . or .. segment)"], ""));
+            return Err(format!("HTTP tool {}: argument {key} would change the URL path (a . or .. segment)", self.name));
         }
         // 2. the query string
         let get = self.method == "GET";
@@ -230,15 +230,10 @@ impl HttpToolDef {
         meta.insert("status".into(), status.into());
         let st = status.to_string();
         if !(200..300).contains(&status) {
-            return ToolResult {
-                output: json::join(&["HTTP ", &st, ": ", text], ""),
-                is_error: true,
-                metadata: Some(meta),
-                parts: Vec::new(),
-            };
+            return ToolResult { output: format!("HTTP {st}: {text}"), is_error: true, metadata: Some(meta), parts: Vec::new() };
         }
         let output = match self.result_mode.as_str() {
-            "status+text" => json::join(&[&st, "\n", text], ""),
+            "status+text" => format!("{st}\n{text}"),
             "json" => json::to_text(&crate::sources::text::parse(text.as_bytes()).unwrap_or_else(|| Value::String(text.into()))),
             _ => text.to_string(),
         };

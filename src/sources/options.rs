@@ -2,7 +2,6 @@
 //! checks and `${NAME}` expansion from a host's `env` map.
 
 use crate::error::{Error, Result};
-use crate::json;
 use serde_json::{Map, Value};
 
 /// The longest deadline a host timer keeps: `setTimeout` (and Node's `AbortSignal.timeout`)
@@ -16,9 +15,11 @@ pub const MAX_TIMEOUT_MS: f64 = 2_147_483_647.0;
 pub fn millis(v: Option<&Value>, what: &str, key: &str, default: f64) -> Result<f64> {
     match v {
         None | Some(Value::Null) => Ok(default),
-        Some(t) => t.as_f64().filter(|t| *t > 0.0 && *t <= MAX_TIMEOUT_MS).map(|t| t.round().max(1.0)).ok_or_else(|| {
-            Error::bad_input(json::join(&[what, ".", key, " must be a positive number of milliseconds, at most 2147483647"], ""))
-        }),
+        Some(t) => t
+            .as_f64()
+            .filter(|t| *t > 0.0 && *t <= MAX_TIMEOUT_MS)
+            .map(|t| t.round().max(1.0))
+            .ok_or_else(|| Error::bad_input(format!("{what}.{key} must be a positive number of milliseconds, at most 2147483647"))),
     }
 }
 
@@ -34,7 +35,7 @@ pub fn max_bytes(v: Option<&Value>, what: &str) -> Result<usize> {
             .as_f64()
             .filter(|n| *n >= 1.0)
             .map(|n| n.min(usize::MAX as f64) as usize)
-            .ok_or_else(|| Error::bad_input(json::join(&[what, ".maxBytes must be a positive number"], ""))),
+            .ok_or_else(|| Error::bad_input(format!("{what}.maxBytes must be a positive number"))),
     }
 }
 
@@ -46,12 +47,11 @@ pub fn check_headers(headers: &[(String, String)], env: &Map<String, Value>, wha
     for (k, v) in headers {
         let name_ok = !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
         if !name_ok {
-            return Err(Error::bad_input(json::join(&[what, ".headers: a header name is not an HTTP token"], "")));
+            return Err(Error::bad_input(format!("{what}.headers: a header name is not an HTTP token")));
         }
         if !header_value_ok(&expand_env(v, env)) {
-            return Err(Error::bad_input(json::join(
-                &[what, ".headers.", k, " has an invalid value (CR, LF, NUL or a character beyond U+00FF, after env is filled in)"],
-                "",
+            return Err(Error::bad_input(format!(
+                "{what}.headers.{k} has an invalid value (CR, LF, NUL or a character beyond U+00FF, after env is filled in)"
             )));
         }
     }

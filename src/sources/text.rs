@@ -76,11 +76,11 @@ pub fn resolve(base: &str, reference: &str) -> String {
     let path_at = base.get(after_scheme..).and_then(|r| r.find('/')).map_or(base.len(), |i| after_scheme + i);
     let origin = base.get(..path_at).unwrap_or(base);
     if reference.starts_with('/') {
-        return crate::json::join(&[origin, reference], "");
+        return format!("{origin}{reference}");
     }
     let path = base.get(path_at..).unwrap_or("").split(['?', '#']).next().unwrap_or("");
     let dir = path.rfind('/').map_or("/", |i| path.get(..=i).unwrap_or("/"));
-    crate::json::join(&[origin, dir, reference], "")
+    format!("{origin}{dir}{reference}")
 }
 
 /// Whether two absolute http(s) URLs share scheme, host and port, compared as written (case

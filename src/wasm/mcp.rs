@@ -285,7 +285,7 @@ impl McpSession {
         let host = Rc::new(Host {
             fetch,
             token,
-            label: json::join(&["MCP server ", &opts.server], ""),
+            label: format!("MCP server {}", opts.server),
             url: opts.url.clone(),
             who,
             timeout_ms: opts.timeout_ms,
@@ -315,10 +315,7 @@ impl McpSession {
                     Auth::Ok(t) => t,
                     Auth::Needed(c) => {
                         let req = client.auth_request(&c, &IDS.with(Rc::clone)).await;
-                        let mut e = Error::new(
-                            Code::Transport,
-                            json::join(&["MCP server ", &client.options.server, " requires authorization"], ""),
-                        );
+                        let mut e = Error::new(Code::Transport, format!("MCP server {} requires authorization", client.options.server));
                         e.status = Some(401);
                         let err = js_error(e);
                         let _ = Reflect::set(&err, &"authRequired".into(), &js(&req.to_value()));

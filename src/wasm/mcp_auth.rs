@@ -61,7 +61,7 @@ pub fn authorization_grant(request: JsValue, callback_url: JsValue) -> std::resu
     data.insert("callbackUrl".into(), json_of(&callback_url));
     let answer = Answer { id, ok: true, data: Some(data), ..Answer::default() };
     let refusal = |code: &str, message: &str| {
-        let e = js_error(Error::bad_input(json::join(&[what, ": ", message], "")));
+        let e = js_error(Error::bad_input(format!("{what}: {message}")));
         let _ = Reflect::set(&e, &"refusal".into(), &code.into());
         e
     };
@@ -69,7 +69,7 @@ pub fn authorization_grant(request: JsValue, callback_url: JsValue) -> std::resu
         Some(Ok(Answered::Grant(g))) => Ok(js(&g)),
         Some(Err(r)) => Err(refusal(r.code(), &r.message())),
         Some(Ok(Answered::Plain)) | None => {
-            Err(js_error(Error::bad_input(json::join(&[what, ": request is not an authorization request with a ready URL"], ""))))
+            Err(js_error(Error::bad_input(format!("{what}: request is not an authorization request with a ready URL"))))
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use super::{abort_state, await_js, js, js_error, json_of, mcp_uuid, options_of, sleep, Host, JsResult, Transport, IDS};
 use crate::error::Error;
-use crate::json;
 use crate::sources::builtin;
 use crate::sources::http::HttpToolDef;
 use crate::sources::transport::{SourceRequest, SourceTransport};
@@ -42,7 +41,7 @@ impl HttpTool {
     pub fn new(definition: JsValue) -> JsResult<HttpTool> {
         let (data, fetch, _) = options_of(&definition, "httpTool(definition)")?;
         let def = HttpToolDef::from_json(&data).map_err(js_error)?;
-        let host = Host::new(fetch, json::join(&["HTTP tool ", &def.name], ""), def.timeout_ms, def.max_bytes);
+        let host = Host::new(fetch, format!("HTTP tool {}", def.name), def.timeout_ms, def.max_bytes);
         Ok(HttpTool { def, host })
     }
 
@@ -213,7 +212,7 @@ impl A2aAgent {
     pub fn new(options: JsValue) -> JsResult<A2aAgent> {
         let (data, fetch, _) = options_of(&options, "a2aTools(options)")?;
         let opts = crate::sources::a2a::A2aOptions::from_json(&data).map_err(js_error)?;
-        let host = Host::new(fetch, json::join(&["A2A agent ", &opts.card], ""), opts.timeout_ms, opts.max_bytes);
+        let host = Host::new(fetch, format!("A2A agent {}", opts.card), opts.timeout_ms, opts.max_bytes);
         Ok(A2aAgent { opts: Rc::new(opts), host, skills: Rc::default() })
     }
 

@@ -13,7 +13,6 @@ pub mod discover;
 pub mod flow;
 pub mod urls;
 
-use crate::json;
 use crate::suspend::Request;
 use flow::{AsMetadata, Problem};
 use serde_json::{Map, Value};
@@ -175,7 +174,7 @@ pub fn request(server: &str, server_url: &str, found: &Found, c: &Challenge, con
     };
     Request {
         kind: "authorization".into(),
-        prompt: json::join(&["MCP server ", server, " requires authorization"], ""),
+        prompt: format!("MCP server {server} requires authorization"),
         url,
         data: Some(data),
         ..Request::default()

@@ -33,22 +33,22 @@ impl McpOptions {
         let bad = Error::bad_input;
         let o = json::object(v, what).map_err(bad)?;
         let server = json::opt_str(o, "server", what).map_err(bad)?.filter(|s| !s.is_empty());
-        let server = server.ok_or_else(|| bad(json::join(&[what, ".server is required (a non-empty string)"], "")))?;
+        let server = server.ok_or_else(|| bad(format!("{what}.server is required (a non-empty string)")))?;
         let url = json::opt_str(o, "url", what).map_err(bad)?.unwrap_or_default();
         if !(url.starts_with("http://") || url.starts_with("https://")) {
-            return Err(bad(json::join(&[what, ".url must be an http(s) URL"], "")));
+            return Err(bad(format!("{what}.url must be an http(s) URL")));
         }
         let headers = match o.get("headers") {
             None | Some(Value::Null) => Vec::new(),
             Some(Value::Object(h)) => {
                 let mut out = Vec::new();
                 for (k, v) in h {
-                    let v = v.as_str().ok_or_else(|| bad(json::join(&[what, ".headers.", k, " must be a string"], "")))?;
+                    let v = v.as_str().ok_or_else(|| bad(format!("{what}.headers.{k} must be a string")))?;
                     out.push((k.clone(), v.to_string()));
                 }
                 out
             }
-            Some(_) => return Err(bad(json::join(&[what, ".headers must be an object of strings"], ""))),
+            Some(_) => return Err(bad(format!("{what}.headers must be an object of strings"))),
         };
         let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
         check_headers(&headers, &env, what)?;
@@ -59,13 +59,14 @@ impl McpOptions {
             Some(Value::Array(list)) => {
                 let mut out = Vec::new();
                 for (i, t) in list.iter().enumerate() {
-                    out.push(McpTool::from_listing(t).ok_or_else(|| {
-                        bad(json::join(&[what, ".tools[", &i.to_string(), "] must be { name, description?, inputSchema? }"], ""))
-                    })?);
+                    out.push(
+                        McpTool::from_listing(t)
+                            .ok_or_else(|| bad(format!("{what}.tools[{i}] must be {{ name, description?, inputSchema? }}")))?,
+                    );
                 }
                 Some(out)
             }
-            Some(_) => return Err(bad(json::join(&[what, ".tools must be an array"], ""))),
+            Some(_) => return Err(bad(format!("{what}.tools must be an array"))),
         };
         let oauth = OAuthClient::from_json(o.get("oauth"), what).map_err(bad)?;
         Ok(McpOptions { server, url, headers, env, timeout_ms, max_bytes, tools, oauth })

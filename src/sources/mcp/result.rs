@@ -94,7 +94,7 @@ pub fn call_result(server: &str, result: &Value) -> ToolResult {
     let structured = result.get("structuredContent").is_some_and(|s| !s.is_null());
     if !result.is_object() || !(result.get("content").is_some_and(Value::is_array) || structured) {
         let what = if result.is_null() { "no result" } else { "a result without a content array" };
-        return failed(server, json::join(&["MCP server ", server, ": tools/call returned ", what], ""));
+        return failed(server, format!("MCP server {server}: tools/call returned {what}"));
     }
     let content = result.get("content");
     let mut meta = Map::new();
@@ -111,12 +111,12 @@ pub fn call_result(server: &str, result: &Value) -> ToolResult {
     }
     let (output, is_error) = if result.get("isError").and_then(Value::as_bool) == Some(true) {
         let parts: Vec<&str> = texts(content).into_iter().filter(|t| !t.trim().is_empty()).collect();
-        let text = if parts.is_empty() { "MCP tool returned an error".to_string() } else { json::join(&parts, "\n\n") };
+        let text = if parts.is_empty() { "MCP tool returned an error".to_string() } else { parts.join("\n\n") };
         (text, true)
     } else {
         match result.get("structuredContent") {
             Some(s) if !s.is_null() => (json::to_text(s), false),
-            _ => (json::join(&texts(content), "\n"), false),
+            _ => (texts(content).join("\n"), false),
         }
     };
     let (parts, notes) = images(content);
@@ -128,7 +128,7 @@ pub fn call_result(server: &str, result: &Value) -> ToolResult {
             all.push(&output);
         }
         all.extend(notes.iter().map(String::as_str));
-        json::join(&all, "\n\n")
+        all.join("\n\n")
     };
     ToolResult { output, is_error, metadata: Some(meta), parts }
 }
@@ -150,7 +150,7 @@ fn images(content: Option<&Value>) -> (Vec<Part>, Vec<String>) {
         }
         match Image::new(Some(&data), None, mt) {
             Ok(image) => parts.push(Part::Image(image)),
-            Err(e) => notes.push(json::join(&["[an image was not sent to the model: ", &e, "]"], "")),
+            Err(e) => notes.push(format!("[an image was not sent to the model: {e}]")),
         }
     }
     (parts, notes)
@@ -206,7 +206,7 @@ mod tests {
             (json!({"content": "x"}), "a result without a content array"),
         ] {
             let t = call_result("s", &r);
-            assert_eq!((t.output.as_str(), t.is_error), (&*json::join(&["MCP server s: tools/call returned ", why], ""), true));
+            assert_eq!((t.output.as_str(), t.is_error), (&*format!("MCP server s: tools/call returned {why}"), true));
         }
         assert!(!call_result("s", &json!({"content": []})).is_error);
         assert_eq!(call_result("s", &json!({"structuredContent": {"a": 1}})).output, r#"{"a":1}"#);

@@ -124,7 +124,7 @@ impl<T: SourceTransport> McpClient<T> {
     }
 
     fn err(&self, what: &str) -> Error {
-        Error::new(Code::Transport, json::join(&["MCP server ", &self.options.server, ": ", what], ""))
+        Error::new(Code::Transport, format!("MCP server {}: {what}", self.options.server))
     }
 
     fn request(&self, method: &'static str, body: Option<String>) -> SourceRequest {
@@ -165,7 +165,7 @@ impl<T: SourceTransport> McpClient<T> {
             let text = read_all(res.body.as_mut()).await.unwrap_or_default();
             let status = res.status.to_string();
             let body = crate::sources::text::cap(String::from_utf8_lossy(&text).trim());
-            let message = json::join(&[what, ": HTTP ", &status, ": ", &body], "");
+            let message = format!("{what}: HTTP {status}: {body}");
             if (initialize && !legacy && matches!(res.status, 400 | 404 | 405)) || (discover && res.status < 500) {
                 return Ok(Reply::Legacy(message));
             }
@@ -185,19 +185,19 @@ impl<T: SourceTransport> McpClient<T> {
             self.state.borrow_mut().session_id = res.session_id.clone().filter(|s| !s.is_empty());
         }
         let Some(id) = id else { return Ok(Reply::Value(Value::Null)) };
-        let named = json::join(&["MCP server ", &self.options.server, ": ", what], "");
+        let named = format!("MCP server {}: {what}", self.options.server);
         let found = if res.content_type.starts_with("text/event-stream") {
             self.read_sse(res.body.as_mut(), id, &named).await?
         } else {
             let text = read_all(res.body.as_mut()).await?;
-            let msg = crate::sources::text::parse(&text).ok_or_else(|| self.err(&json::join(&[what, ": the reply is not JSON"], "")))?;
+            let msg = crate::sources::text::parse(&text).ok_or_else(|| self.err(&format!("{what}: the reply is not JSON")))?;
             rpc::response_to(&msg, id, &named)
         };
         match found {
             Some(Err(e)) if discover => Ok(Reply::Legacy(e.message)),
             Some(r) => r.map(Reply::Value),
-            None if discover => Ok(Reply::Legacy(json::join(&["no response to ", what], ""))),
-            None => Err(self.err(&json::join(&["no response to ", what], ""))),
+            None if discover => Ok(Reply::Legacy(format!("no response to {what}"))),
+            None => Err(self.err(&format!("no response to {what}"))),
         }
     }
 
@@ -245,7 +245,7 @@ impl<T: SourceTransport> McpClient<T> {
         };
         let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or("");
         if !SUPPORTED.contains(&version) {
-            return Err(self.err(&json::join(&["unsupported protocol version \"", version, "\""], "")));
+            return Err(self.err(&format!("unsupported protocol version \"{version}\"")));
         }
         self.state.borrow_mut().protocol = Some(version.to_string());
         let note = rpc::notification("notifications/initialized");
@@ -329,7 +329,7 @@ impl<T: SourceTransport> McpClient<T> {
                 Reply::Gone | Reply::Legacy(_) => {}
             }
         }
-        Err(self.err(&json::join(&[method, ": the session was lost twice (HTTP 404)"], "")))
+        Err(self.err(&format!("{method}: the session was lost twice (HTTP 404)")))
     }
 
     /// Opens the legacy transport's event stream (GET on the server URL) and waits for its
@@ -345,7 +345,7 @@ impl<T: SourceTransport> McpClient<T> {
         }
         if !(200..300).contains(&res.status) || !res.content_type.starts_with("text/event-stream") {
             let status = res.status.to_string();
-            return Err(self.err(&json::join(&[refusal, " (and no legacy HTTP+SSE stream: GET HTTP ", &status, ")"], "")));
+            return Err(self.err(&format!("{refusal} (and no legacy HTTP+SSE stream: GET HTTP {status})")));
         }
         let mut decoder = SseDecoder::new();
         let mut queue = Vec::new();
@@ -366,7 +366,7 @@ impl<T: SourceTransport> McpClient<T> {
 
     /// Reads the legacy stream until the response to `id`; the caller holds the turn.
     async fn legacy_response(&self, id: u64, what: &str) -> Result<Value> {
-        let named = json::join(&["MCP server ", &self.options.server, ": ", what], "");
+        let named = format!("MCP server {}: {what}", self.options.server);
         loop {
             let next = {
                 let mut s = self.state.borrow_mut();
@@ -403,7 +403,7 @@ impl<T: SourceTransport> McpClient<T> {
                 _ => {
                     s.legacy = None;
                     s.protocol = None;
-                    return Err(self.err(&json::join(&[what, ": the legacy SSE stream ended"], "")));
+                    return Err(self.err(&format!("{what}: the legacy SSE stream ended")));
                 }
             }
         }
@@ -480,7 +480,7 @@ impl<T: SourceTransport> McpClient<T> {
             match page.get("nextCursor").and_then(Value::as_str) {
                 None => return Ok(Auth::Ok((tools, ttl))),
                 Some(next) if seen.iter().any(|s| s == next) => {
-                    return Err(self.err(&json::join(&["tools/list returned a cursor twice: ", next], "")));
+                    return Err(self.err(&format!("tools/list returned a cursor twice: {next}")));
                 }
                 Some(next) => {
                     seen.push(next.to_string());
@@ -506,7 +506,7 @@ impl<T: SourceTransport> McpClient<T> {
         let retry = answer.and_then(input::retry_params);
         let answered = answer.is_some() && retry.is_none();
         match retry {
-            Some(Err(why)) => return result::failed(server, json::join(&["MCP server ", server, ": ", &why], "")),
+            Some(Err(why)) => return result::failed(server, format!("MCP server {server}: {why}")),
             Some(Ok(more)) => fields.extend(more),
             None => {}
         }
@@ -514,7 +514,7 @@ impl<T: SourceTransport> McpClient<T> {
             Ok(Auth::Ok(v)) if stateless::is_input_required(&v) => pending_result(input::suspension(server, &v, ids), ids),
             Ok(Auth::Ok(v)) => result::call_result(server, &v),
             Ok(Auth::Needed(_)) if answered => {
-                result::failed(server, json::join(&["MCP server ", server, " refused the authorization it asked for"], ""))
+                result::failed(server, format!("MCP server {server} refused the authorization it asked for"))
             }
             Ok(Auth::Needed(c)) => pending_result(self.auth_request(&c, ids).await, ids),
             Err(e) => result::failed(server, e.message),
@@ -542,7 +542,7 @@ impl<T: SourceTransport> McpClient<T> {
         if (200..300).contains(&res.status) || matches!(res.status, 401 | 403 | 404 | 405) {
             return Ok(());
         }
-        Err(self.err(&json::join(&["DELETE: HTTP ", &res.status.to_string()], "")))
+        Err(self.err(&format!("DELETE: HTTP {}", res.status)))
     }
 }
 

@@ -41,7 +41,7 @@ pub async fn hand_over<T: SourceTransport>(t: &T, server: &str, answer: Option<&
     let message = match answer.and_then(flow::answered)? {
         Ok(Answered::Plain) => return None,
         Ok(Answered::Grant(g)) => t.grant(&g).await.err()?.message,
-        Err(r) => crate::json::join(&["MCP server ", server, ": ", &r.message()], ""),
+        Err(r) => format!("MCP server {server}: {}", r.message()),
     };
     Some(crate::sources::mcp::result::failed(server, message))
 }
