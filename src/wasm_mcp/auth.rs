@@ -4,8 +4,9 @@
 //! `grant`, and `authorizationGrant` for a host that answers a request outside the loop (a
 //! listing that needed authorization). A token never comes back into the wasm.
 
-use super::convert::{await_js, js_error};
-use super::{js, json_of, Transport};
+use super::transport::Transport;
+use super::{js, json_of};
+use crate::edge::{await_js, js_error};
 use crate::error::{Error, Result};
 use crate::json;
 use crate::sources::mcp::auth::flow::{self, Answered};
