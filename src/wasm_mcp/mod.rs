@@ -87,7 +87,7 @@ fn js(v: &Value) -> JsValue {
     to_js(v).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// The ids of the suspensions and relay calls this entry makes.
 thread_local! {
+    /// The ids of the suspensions and relay calls this entry makes.
     static IDS: Rc<IdGen> = Rc::new(IdGen::new(Box::new(|| js_sys::Date::now() as u64)));
 }
