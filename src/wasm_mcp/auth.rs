@@ -4,7 +4,7 @@
 //! `grant`, and `authorizationGrant` for a host that answers a request outside the loop (a
 //! listing that needed authorization). A token never comes back into the wasm.
 
-use super::transport::Transport;
+use super::host::Host;
 use super::{js, json_of};
 use crate::edge::{await_js, js_error};
 use crate::error::{Error, Result};
@@ -40,12 +40,10 @@ pub(super) fn sha256(data: &[u8]) -> LocalBoxFuture<'static, Option<Vec<u8>>> {
     Box::pin(async move { bytes(await_js(&p?.into()).await.ok()?) })
 }
 
-/// The host's `token({ server, url, grant })`, under the operation's signal and the request
-/// deadline as `token` itself is: the host exchanges the code and keeps the tokens; what it
+/// The host's `token({ server, url, grant })`, under `signal` (the operation's and the request
+/// deadline as one, as for `token` itself): the host exchanges the code and keeps the tokens; what it
 /// returns stays in JS. A throw is an error naming the server, as for `token` itself.
-pub(super) async fn grant(t: &Transport, grant: &Value) -> Result<()> {
-    let h = &t.host;
-    let signal = t.signal(Some(h.timeout_ms))?;
+pub(super) async fn grant(h: &Host, signal: JsValue, grant: &Value) -> Result<()> {
     let p = mcp_grant(&h.token, &h.who, &json::to_text(grant), &signal);
     await_js(&p).await.map(|_| ()).map_err(|e| h.failed(&e, &signal))
 }

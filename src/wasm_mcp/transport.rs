@@ -93,6 +93,6 @@ impl SourceTransport for Transport {
         auth::sha256(data)
     }
     fn grant<'a>(&'a self, grant: &'a Value) -> LocalBoxFuture<'a, Result<()>> {
-        Box::pin(auth::grant(self, grant))
+        Box::pin(async move { auth::grant(&self.host, self.signal(Some(self.host.timeout_ms))?, grant).await })
     }
 }
