@@ -8,15 +8,8 @@ use crate::prelude::*;
 use serde_json::{Map, Value};
 pub use toolnexus_json::*;
 
-/// The callers not yet moved to `format!` (the MCP entry's messages) or to `small::join`.
+/// The one caller not yet moved to `small::join` (`provider/common.rs`).
 pub(crate) use crate::small::join;
-
-/// A `u64` as text, for the MCP entry's messages (the core writes `format!`).
-pub fn num(n: u64) -> String {
-    let mut s = String::new();
-    write_u64(&mut s, n);
-    s
-}
 
 // One function for the message of every field of every host shape.
 fn must(what: &str, key: &str, be: &str) -> String {

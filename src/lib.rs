@@ -41,6 +41,7 @@ pub mod driver;
 pub mod error;
 pub mod events;
 pub mod hooks;
+pub mod http;
 pub mod json;
 pub mod json_hooks;
 pub mod message;
@@ -72,9 +73,13 @@ pub mod wasm;
 /// The MCP entry's JS API: with the `mcp` feature the crate builds the second, separately
 /// importable wasm (`toolnexus-wasm/mcp`) instead of the loop's.
 #[cfg(all(target_arch = "wasm32", feature = "mcp"))]
-#[path = "wasm/mcp.rs"]
 #[doc(hidden)]
 pub mod wasm_mcp;
+
+/// What both edges share: JS ⇄ Rust conversions, error mapping, the host.js bindings both call.
+#[cfg(target_arch = "wasm32")]
+#[doc(hidden)]
+pub mod edge;
 
 pub use error::{Code, Error, Result};
 

@@ -9,7 +9,11 @@ import * as api from "./api.js";
 import * as oauth from "./oauth.js";
 import { loadError } from "../loader.js";
 
-export { ToolnexusError } from "./api.js";
+// The exports are one table for every entry: the value exports of api.js and oauth.js
+// (tests/mcp/surface.test.mjs checks each entry against index.d.ts). The functions below that
+// need the module loaded take their place here (local exports take precedence over `export *`).
+export * from "./api.js";
+export * from "./oauth.js";
 
 let ready, loaded = false;
 /** Loads the MCP wasm module (idempotent). `input`: a URL, Response, BufferSource or WebAssembly.Module. */
@@ -66,4 +70,3 @@ export function authorizationGrant(...args) {
   if (!loaded) throw notLoaded("authorizationGrant");
   return oauth.authorizationGrant(...args);
 }
-export { exchangeCode } from "./oauth.js";

@@ -18,6 +18,8 @@ pub(crate) use call::{hook_failed, model_call, CallSubject};
 use crate::error::{Error, Result};
 use crate::events::{EventSink, StreamEvent};
 use crate::hooks::{Hook, Hooks};
+/// The body seam lives below the driver and the tool sources; the edge takes it from here too.
+pub use crate::http::{ByteStream, WholeBody};
 use crate::metrics::{Metric, Observer};
 pub use crate::options::CallPolicy;
 use crate::provider::{HttpRequest, HttpResponse, ModelReply};
@@ -32,25 +34,10 @@ use core::future::Future;
 use futures_util::future::{select, Either, LocalBoxFuture};
 use serde_json::{Map, Value};
 
-/// A response body read chunk by chunk. `None` is the end of the body.
-pub trait ByteStream {
-    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>>;
-}
-
 pub struct StreamResponse {
     pub status: u16,
     pub body: Box<dyn ByteStream>,
     pub retry_after: Option<String>,
-}
-
-/// A body that is already whole: one chunk.
-pub struct WholeBody(pub Option<Vec<u8>>);
-
-impl ByteStream for WholeBody {
-    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>>> {
-        let chunk = self.0.take();
-        Box::pin(async move { Ok(chunk) })
-    }
 }
 
 pub trait Transport {

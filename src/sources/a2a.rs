@@ -8,8 +8,8 @@
 
 use crate::error::{Code, Error, Result};
 use crate::json;
-use crate::sources::mcp::options::expand_env;
-use crate::sources::mcp::session::{McpRequest, McpTransport};
+use crate::sources::options::expand_env;
+use crate::sources::transport::{SourceRequest, SourceTransport};
 use crate::tool::{sanitize_name, ToolResult};
 use futures_util::future::LocalBoxFuture;
 use serde_json::{Map, Value};
@@ -18,7 +18,7 @@ pub const DEFAULT_TIMEOUT_MS: f64 = 300_000.0;
 pub const DEFAULT_POLL_MS: f64 = 1_000.0;
 
 /// What the poll loop needs beyond HTTP: time and waiting.
-pub trait A2aHost: McpTransport {
+pub trait A2aHost: SourceTransport {
     fn now(&self) -> f64;
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()>;
     /// Whether the call was aborted (checked between polls).
@@ -55,23 +55,23 @@ impl A2aOptions {
         let o = json::object(v, what).map_err(bad)?;
         let card = json::opt_str(o, "card", what).map_err(bad)?.unwrap_or_default();
         if !(card.starts_with("http://") || card.starts_with("https://")) {
-            return Err(bad(json::join(&[what, ".card must be the http(s) URL of an Agent Card"], "")));
+            return Err(bad(format!("{what}.card must be the http(s) URL of an Agent Card")));
         }
         let mut headers = Vec::new();
         for (k, v) in json::opt_object(o, "headers", what).map_err(bad)?.unwrap_or_default() {
-            let v = v.as_str().ok_or_else(|| bad(json::join(&[what, ".headers.", &k, " must be a string"], "")))?.to_string();
+            let v = v.as_str().ok_or_else(|| bad(format!("{what}.headers.{k} must be a string")))?.to_string();
             headers.push((k, v));
         }
         let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
-        crate::sources::mcp::options::check_headers(&headers, &env, what)?;
-        let num = |key: &str, default: f64| crate::sources::mcp::options::millis(o.get(key), what, key, default);
+        crate::sources::options::check_headers(&headers, &env, what)?;
+        let num = |key: &str, default: f64| crate::sources::options::millis(o.get(key), what, key, default);
         Ok(A2aOptions {
             card,
             headers,
             env,
             timeout_ms: num("timeoutMs", DEFAULT_TIMEOUT_MS)?,
             poll_ms: num("pollEvery", DEFAULT_POLL_MS)?,
-            max_bytes: crate::sources::mcp::options::max_bytes(o.get("maxBytes"), what)?,
+            max_bytes: crate::sources::options::max_bytes(o.get("maxBytes"), what)?,
         })
     }
 
@@ -93,12 +93,12 @@ impl A2aOptions {
             .and_then(Value::as_str)
             .or_else(|| rpc.and_then(|i| i.get("url")).and_then(Value::as_str))
             .map(str::to_string)
-            .unwrap_or_else(|| crate::sources::mcp::legacy::resolve(&self.card, "/"));
-        let refuse = |why: &str| Error::new(Code::Transport, json::join(&["A2A card ", &self.card, ": the endpoint ", why], ""));
+            .unwrap_or_else(|| crate::sources::text::resolve(&self.card, "/"));
+        let refuse = |why: &str| Error::new(Code::Transport, format!("A2A card {}: the endpoint {why}", self.card));
         if !(endpoint.starts_with("http://") || endpoint.starts_with("https://")) {
             return Err(refuse("is not an http(s) URL"));
         }
-        if !self.headers.is_empty() && !crate::sources::mcp::legacy::same_origin(&endpoint, &self.card) {
+        if !self.headers.is_empty() && !crate::sources::text::same_origin(&endpoint, &self.card) {
             return Err(refuse("is on another origin; refused, since the configured headers would go there"));
         }
         let version = rpc.and_then(|i| i.get("protocolVersion")).and_then(Value::as_str).filter(|v| !v.is_empty()).map(str::to_string);
@@ -139,7 +139,7 @@ impl A2aSkill {
 pub fn declarations(skills: &[A2aSkill]) -> Vec<Value> {
     let mut decls: Vec<Value> = skills.iter().map(A2aSkill::declaration).collect();
     let names = decls.iter().map(|d| d["name"].as_str().unwrap_or("").to_string()).collect();
-    for (d, n) in decls.iter_mut().zip(crate::sources::mcp::result::unique_names(names)) {
+    for (d, n) in decls.iter_mut().zip(crate::sources::text::unique_names(names)) {
         d["name"] = n.into();
     }
     decls
@@ -149,20 +149,17 @@ pub fn declarations(skills: &[A2aSkill]) -> Vec<Value> {
 pub async fn fetch_card<H: A2aHost>(host: &H, opts: &A2aOptions) -> Result<Value> {
     let mut headers = vec![("accept".to_string(), "application/json".to_string())];
     headers.extend(opts.headers());
-    let req = McpRequest { method: "GET", url: opts.card.clone(), headers, body: None, stream: false };
+    let req = SourceRequest { method: "GET", url: opts.card.clone(), headers, body: None, stream: false };
     let (status, text) = whole(host, &req).await?;
     if !(200..300).contains(&status) {
-        return Err(Error::new(
-            Code::Transport,
-            json::join(&["A2A card ", &opts.card, ": HTTP ", &status.to_string(), ": ", &crate::sources::mcp::rpc::cap(&text)], ""),
-        ));
+        return Err(Error::new(Code::Transport, format!("A2A card {}: HTTP {status}: {}", opts.card, crate::sources::text::cap(&text))));
     }
-    crate::sources::mcp::parse(text.as_bytes())
+    crate::sources::text::parse(text.as_bytes())
         .filter(Value::is_object)
-        .ok_or_else(|| Error::new(Code::Transport, json::join(&["A2A card ", &opts.card, " is not JSON"], "")))
+        .ok_or_else(|| Error::new(Code::Transport, format!("A2A card {} is not JSON", opts.card)))
 }
 
-async fn whole<H: McpTransport>(host: &H, req: &McpRequest) -> Result<(u16, String)> {
+async fn whole<H: SourceTransport>(host: &H, req: &SourceRequest) -> Result<(u16, String)> {
     let mut res = host.send(req).await?;
     let mut bytes = Vec::new();
     while let Some(c) = res.body.next_chunk().await? {
@@ -177,23 +174,23 @@ async fn rpc<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, id: u64,
         headers.push(("A2A-Version".into(), v.clone()));
     }
     headers.extend(opts.headers());
-    let req = McpRequest {
+    let req = SourceRequest {
         method: "POST",
         url: skill.endpoint.clone(),
         headers,
-        body: Some(crate::sources::mcp::rpc::request(id, method, params)),
+        body: Some(crate::sources::rpc::request(id, method, params)),
         stream: false,
     };
     let (status, text) = whole(host, &req).await?;
     if !(200..300).contains(&status) {
-        return Err(Error::new(Code::Transport, json::join(&["HTTP ", &status.to_string(), ": ", &text], "")));
+        return Err(Error::new(Code::Transport, format!("HTTP {status}: {text}")));
     }
-    let msg = crate::sources::mcp::parse(text.as_bytes()).unwrap_or(Value::Null);
+    let msg = crate::sources::text::parse(text.as_bytes()).unwrap_or(Value::Null);
     if let Some(e) = msg.get("error") {
         let m = e.get("message").and_then(Value::as_str).map(str::to_string);
         return Err(Error::new(
             Code::Transport,
-            m.unwrap_or_else(|| json::join(&["JSON-RPC error ", &e.get("code").map(json::to_text).unwrap_or_default()], "")),
+            m.unwrap_or_else(|| format!("JSON-RPC error {}", e.get("code").map(json::to_text).unwrap_or_default())),
         ));
     }
     Ok(msg.get("result").cloned().unwrap_or(Value::Null))
@@ -221,8 +218,7 @@ fn texts(parts: Option<&Value>) -> Vec<String> {
 }
 
 fn joined(v: Vec<String>) -> String {
-    let refs: Vec<&str> = v.iter().map(String::as_str).collect();
-    json::join(&refs, "\n")
+    v.join("\n")
 }
 
 /// The answer of a completed task: its artifacts' text, else the last agent message's.
@@ -249,7 +245,7 @@ pub fn output_of(task: &Value) -> String {
 /// One call: send the task, poll until it ends, the result the model sees.
 pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, args: &Value, message_id: &str) -> ToolResult {
     let start = host.now();
-    let text = args.get("task").filter(|t| !t.is_null()).map(super::http::js_string).unwrap_or_default();
+    let text = args.get("task").filter(|t| !t.is_null()).map(crate::sources::text::js_string).unwrap_or_default();
     let (mut task_id, mut state, mut polls) = (String::new(), "submitted".to_string(), 0u64);
     let result = |out: String, err: bool, task_id: &str, state: &str, polls: u64| {
         let mut meta = Map::new();
@@ -265,7 +261,7 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
     // `returnImmediately` (1.0) and `blocking: false` (0.3): answer with the task at once.
     let config = json::obj(vec![("returnImmediately", true.into()), ("blocking", false.into())]);
     let params = json::obj(vec![("message", message), ("configuration", config)]);
-    let canceled = |task_id: &str, polls| result(json::join(&["A2A task ", task_id, " canceled"], ""), true, task_id, "canceled", polls);
+    let canceled = |task_id: &str, polls| result(format!("A2A task {task_id} canceled"), true, task_id, "canceled", polls);
     let mut task = match rpc(host, opts, skill, 1, "SendMessage", params).await {
         Ok(r) => r,
         Err(_) if host.aborted() => return canceled(&task_id, polls),
@@ -292,7 +288,7 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
         }
         if host.now() - start >= opts.timeout_ms {
             let ms = crate::metrics::js_number(opts.timeout_ms);
-            let out = json::join(&["A2A task ", &task_id, " timed out after ", &ms, "ms (state=", &state, ")"], "");
+            let out = format!("A2A task {task_id} timed out after {ms}ms (state={state})");
             return result(out, true, &task_id, &state, polls);
         }
         host.sleep(opts.poll_ms).await;
@@ -308,7 +304,7 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
         id += 1;
         polls += 1;
         if task.get("id").and_then(Value::as_str) != Some(task_id.as_str()) {
-            let out = json::join(&["A2A task ", &task_id, ": GetTask answered with another task (or none)"], "");
+            let out = format!("A2A task {task_id}: GetTask answered with another task (or none)");
             return result(out, true, &task_id, &state, polls);
         }
         state = state_of(&task);
@@ -317,7 +313,7 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
         return result(output_of(&task), false, &task_id, &state, polls);
     }
     let detail = joined(texts(task.get("status").and_then(|s| s.get("message")).and_then(|m| m.get("parts"))));
-    let mut out = json::join(&["A2A task ", &task_id, " ", &state], "");
+    let mut out = format!("A2A task {task_id} {state}");
     if !detail.is_empty() {
         out.push_str(": ");
         out.push_str(&detail);
@@ -328,8 +324,8 @@ pub async fn call<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, arg
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::WholeBody;
-    use crate::sources::mcp::session::McpResponse;
+    use crate::http::WholeBody;
+    use crate::sources::transport::SourceResponse;
     use serde_json::json;
     use std::cell::{Cell, RefCell};
 
@@ -343,15 +339,15 @@ mod tests {
         clock: Cell<f64>,
     }
 
-    impl McpTransport for Agent {
-        fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>> {
+    impl SourceTransport for Agent {
+        fn send<'a>(&'a self, req: &'a SourceRequest) -> LocalBoxFuture<'a, Result<SourceResponse>> {
             let body: Value = serde_json::from_str(req.body.as_deref().unwrap_or("null")).unwrap();
             let id = body["id"].clone();
             self.sent.borrow_mut().push((req.headers.clone(), body));
             let result = self.results.borrow_mut().remove(0);
             let text = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
             Box::pin(async move {
-                Ok(McpResponse {
+                Ok(SourceResponse {
                     status: 200,
                     content_type: "application/json".into(),
                     session_id: None,

@@ -37,9 +37,8 @@ pub fn select(names: Option<&Value>) -> Result<Vec<&'static str>> {
             Some(a) if !out.contains(a) => out.push(*a),
             Some(_) => {}
             None => {
-                return Err(Error::bad_input(json::join(
-                    &["builtinTools: \"", n, "\" is not available over fetch (available: webfetch, question, todowrite)"],
-                    "",
+                return Err(Error::bad_input(format!(
+                    "builtinTools: \"{n}\" is not available over fetch (available: webfetch, question, todowrite)"
                 )))
             }
         }
@@ -146,18 +145,16 @@ pub fn question(args: &Value, answer: Option<&Answer>) -> ToolOutcome {
         let mut line = q.get("question").and_then(Value::as_str).unwrap_or("").to_string();
         let opts = array(q, "options");
         if !opts.is_empty() {
-            let texts: Vec<String> = opts.iter().map(super::http::js_string).collect();
-            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let texts: Vec<String> = opts.iter().map(crate::sources::text::js_string).collect();
             line.push_str(" (options: ");
-            line.push_str(&json::join(&refs, ", "));
+            line.push_str(&texts.join(", "));
             line.push(')');
         }
         lines.push(line);
     }
-    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
     let mut data = Map::new();
     data.insert("questions".into(), Value::Array(questions.to_vec()));
-    ToolOutcome::Suspend(Request { kind: "question".into(), prompt: json::join(&refs, "\n"), data: Some(data), ..Request::default() })
+    ToolOutcome::Suspend(Request { kind: "question".into(), prompt: lines.join("\n"), data: Some(data), ..Request::default() })
 }
 
 /// `todowrite`: `[x] text` / `[ ] text` per todo, or `(no todos)`.
@@ -166,11 +163,10 @@ pub fn todowrite(args: &Value) -> ToolResult {
     let mut lines = Vec::new();
     for t in todos {
         let done = t.get("completed").is_some_and(|c| !matches!(c, Value::Null | Value::Bool(false)) && c != &Value::from(0) && c != "");
-        let text = t.get("text").filter(|v| !v.is_null()).map(super::http::js_string).unwrap_or_default();
-        lines.push(json::join(&[if done { "[x] " } else { "[ ] " }, &text], ""));
+        let text = t.get("text").filter(|v| !v.is_null()).map(crate::sources::text::js_string).unwrap_or_default();
+        lines.push(format!("{}{text}", if done { "[x] " } else { "[ ] " }));
     }
-    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
-    let rendered = json::join(&refs, "\n");
+    let rendered = lines.join("\n");
     let mut meta = Map::new();
     meta.insert("todos".into(), Value::Array(todos.to_vec()));
     ok(if rendered.is_empty() { "(no todos)".into() } else { rendered }, meta)
@@ -178,7 +174,7 @@ pub fn todowrite(args: &Value) -> ToolResult {
 
 /// What one `webfetch` call asks for: the URL, the format and the timeout in ms.
 pub fn webfetch_request(args: &Value) -> std::result::Result<(String, &'static str, f64), ToolResult> {
-    let url = args.get("url").filter(|v| !v.is_null()).map(super::http::js_string).unwrap_or_default();
+    let url = args.get("url").filter(|v| !v.is_null()).map(crate::sources::text::js_string).unwrap_or_default();
     if url.is_empty() {
         return Err(err("webfetch: url is required".into(), None));
     }
@@ -201,13 +197,13 @@ pub fn webfetch_request(args: &Value) -> std::result::Result<(String, &'static s
 /// is refused unless the host allowed it (`allowPrivate`). `None` when allowed, else why not.
 pub fn refused(scheme: &str, host: &str, allow_private: bool) -> Option<String> {
     if scheme != "http:" && scheme != "https:" {
-        return Some(json::join(&["webfetch: only http and https URLs are fetched (not ", scheme, ")"], ""));
+        return Some(format!("webfetch: only http and https URLs are fetched (not {scheme})"));
     }
     if host.is_empty() {
         return Some("webfetch: the URL does not parse".into());
     }
     if !allow_private && private_host(host) {
-        return Some(json::join(&["webfetch: ", host, " is a local or private address (builtinTools option allowPrivate)"], ""));
+        return Some(format!("webfetch: {host} is a local or private address (builtinTools option allowPrivate)"));
     }
     None
 }
@@ -282,7 +278,7 @@ pub fn webfetch_result(status: u16, body: &str, format: &str, truncated: bool) -
     let mut meta = Map::new();
     meta.insert("status".into(), status.into());
     if !(200..300).contains(&status) {
-        return err(json::join(&["HTTP ", &status.to_string()], ""), Some(meta));
+        return err(format!("HTTP {status}"), Some(meta));
     }
     meta.insert("format".into(), format.into());
     if truncated {
@@ -305,7 +301,7 @@ pub fn strip_html(html: &str) -> String {
     while i < html.len() {
         let rest = lower.get(i..).unwrap_or("");
         if rest.starts_with("<script") && !no_script_end {
-            match crate::sources::mcp::find(rest, "</script>") {
+            match crate::small::find(rest, "</script>") {
                 Some(end) => {
                     i += end + "</script>".len();
                     continue;
@@ -313,7 +309,7 @@ pub fn strip_html(html: &str) -> String {
                 None => no_script_end = true,
             }
         } else if rest.starts_with("<style") && !no_style_end {
-            match crate::sources::mcp::find(rest, "</style>") {
+            match crate::small::find(rest, "</style>") {
                 Some(end) => {
                     i += end + "</style>".len();
                     continue;
@@ -338,7 +334,7 @@ pub fn strip_html(html: &str) -> String {
     }
     // `[ \t]+\n` → `\n`, then `\n{3,}` → `\n\n`
     let lines: Vec<&str> = out.split('\n').map(|l| l.trim_end_matches([' ', '\t'])).collect();
-    let tidy = json::join(&lines, "\n");
+    let tidy = lines.join("\n");
     let mut collapsed = String::with_capacity(tidy.len());
     let mut newlines = 0;
     for ch in tidy.chars() {

@@ -8,8 +8,8 @@
 
 use crate::error::{Error, Result};
 use crate::json;
-use crate::metrics::js_number;
-use crate::sources::mcp::options::expand_env;
+use crate::sources::options::expand_env;
+use crate::sources::text::js_string;
 use crate::tool::{sanitize_name, ToolResult};
 use serde_json::{Map, Value};
 
@@ -48,7 +48,7 @@ fn one_of(v: Option<String>, allowed: &[&str], key: &str) -> Result<String> {
     if allowed.contains(&v.as_str()) {
         return Ok(v);
     }
-    Err(Error::bad_input(json::join(&["httpTool(definition).", key, " must be one of: ", &json::join(allowed, ", ")], "")))
+    Err(Error::bad_input(format!("httpTool(definition).{key} must be one of: {}", allowed.join(", "))))
 }
 
 impl HttpToolDef {
@@ -60,7 +60,7 @@ impl HttpToolDef {
             json::opt_str(o, key, what)
                 .map_err(bad)?
                 .filter(|s| !s.is_empty())
-                .ok_or_else(|| bad(json::join(&[what, ".", key, " is required (a non-empty string)"], "")))
+                .ok_or_else(|| bad(format!("{what}.{key} is required (a non-empty string)")))
         };
         let name = req("name")?;
         let url = req("url")?;
@@ -68,7 +68,7 @@ impl HttpToolDef {
         let mut headers = Vec::new();
         if let Some(h) = json::opt_object(o, "headers", what).map_err(bad)? {
             for (k, v) in h {
-                let v = v.as_str().ok_or_else(|| bad(json::join(&[what, ".headers.", &k, " must be a string"], "")))?;
+                let v = v.as_str().ok_or_else(|| bad(format!("{what}.headers.{k} must be a string")))?;
                 headers.push((k, v.to_string()));
             }
         }
@@ -77,21 +77,21 @@ impl HttpToolDef {
             None | Some(Value::Null) => {}
             Some(Value::Array(q)) => {
                 for k in q {
-                    query.push(k.as_str().ok_or_else(|| bad(json::join(&[what, ".query must be an array of strings"], "")))?.to_string());
+                    query.push(k.as_str().ok_or_else(|| bad(format!("{what}.query must be an array of strings")))?.to_string());
                 }
             }
-            Some(_) => return Err(bad(json::join(&[what, ".query must be an array of strings"], ""))),
+            Some(_) => return Err(bad(format!("{what}.query must be an array of strings"))),
         }
         let env = json::opt_object(o, "env", what).map_err(bad)?.unwrap_or_default();
-        crate::sources::mcp::options::check_headers(&headers, &env, what)?;
+        crate::sources::options::check_headers(&headers, &env, what)?;
         let input_schema = match o.get("inputSchema") {
             None | Some(Value::Null) => None,
             Some(s @ Value::Object(_)) => Some(s.clone()),
-            Some(_) => return Err(bad(json::join(&[what, ".inputSchema must be a JSON object"], ""))),
+            Some(_) => return Err(bad(format!("{what}.inputSchema must be a JSON object"))),
         };
         // `timeout` is the reference's name; `timeoutMs` this package's.
         let timeout = o.get("timeoutMs").or_else(|| o.get("timeout")).filter(|t| !t.is_null());
-        let timeout_ms = crate::sources::mcp::options::millis(timeout, what, "timeoutMs", DEFAULT_TIMEOUT_MS)?;
+        let timeout_ms = crate::sources::options::millis(timeout, what, "timeoutMs", DEFAULT_TIMEOUT_MS)?;
         Ok(HttpToolDef {
             name,
             description: json::str_or_empty(o, "description", what).map_err(bad)?,
@@ -104,7 +104,7 @@ impl HttpToolDef {
             timeout_ms,
             result_mode: one_of(json::opt_str(o, "resultMode", what).map_err(bad)?, &["text", "json", "status+text"], "resultMode")?,
             env,
-            max_bytes: crate::sources::mcp::options::max_bytes(o.get("maxBytes"), what)?,
+            max_bytes: crate::sources::options::max_bytes(o.get("maxBytes"), what)?,
         })
     }
 
@@ -142,7 +142,7 @@ impl HttpToolDef {
         }
         f.push(("timeoutMs", self.timeout_ms.into()));
         f.push(("resultMode", self.result_mode.as_str().into()));
-        if self.max_bytes != crate::sources::mcp::options::DEFAULT_MAX_BYTES {
+        if self.max_bytes != crate::sources::options::DEFAULT_MAX_BYTES {
             f.push(("maxBytes", (self.max_bytes as f64).into()));
         }
         json::obj(f)
@@ -179,7 +179,7 @@ impl HttpToolDef {
         }
         url.push_str(rest);
         if let Some(key) = climbing(&url, &filled) {
-            return Err(json::join(&["HTTP tool ", &self.name, ": argument ", &key, " would change the URL path (a . or .. segment)"], ""));
+            return Err(format!("HTTP tool {}: argument {key} would change the URL path (a . or .. segment)", self.name));
         }
         // 2. the query string
         let get = self.method == "GET";
@@ -230,16 +230,11 @@ impl HttpToolDef {
         meta.insert("status".into(), status.into());
         let st = status.to_string();
         if !(200..300).contains(&status) {
-            return ToolResult {
-                output: json::join(&["HTTP ", &st, ": ", text], ""),
-                is_error: true,
-                metadata: Some(meta),
-                parts: Vec::new(),
-            };
+            return ToolResult { output: format!("HTTP {st}: {text}"), is_error: true, metadata: Some(meta), parts: Vec::new() };
         }
         let output = match self.result_mode.as_str() {
-            "status+text" => json::join(&[&st, "\n", text], ""),
-            "json" => json::to_text(&crate::sources::mcp::parse(text.as_bytes()).unwrap_or_else(|| Value::String(text.into()))),
+            "status+text" => format!("{st}\n{text}"),
+            "json" => json::to_text(&crate::sources::text::parse(text.as_bytes()).unwrap_or_else(|| Value::String(text.into()))),
             _ => text.to_string(),
         };
         ToolResult { output, is_error: false, metadata: Some(meta), parts: Vec::new() }
@@ -249,7 +244,7 @@ impl HttpToolDef {
 /// The first placeholder (by where its value starts in `url`) that lies in a path segment which
 /// is a dot segment as a URL parser reads it (`.`, `..`, with `%2e` for any dot).
 fn climbing(url: &str, filled: &[(usize, String)]) -> Option<String> {
-    let after_scheme = crate::sources::mcp::find(url, "://").map_or(0, |i| i + 3);
+    let after_scheme = crate::small::find(url, "://").map_or(0, |i| i + 3);
     let path_at = url.get(after_scheme..).and_then(|r| r.find('/')).map_or(url.len(), |i| after_scheme + i);
     let path_end = url.get(path_at..).and_then(|r| r.find(['?', '#'])).map_or(url.len(), |i| path_at + i);
     for (at, key) in filled {
@@ -264,22 +259,6 @@ fn climbing(url: &str, filled: &[(usize, String)]) -> Option<String> {
         }
     }
     None
-}
-
-/// `String(v)` as JavaScript gives it for JSON data.
-pub fn js_string(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => if *b { "true" } else { "false" }.into(),
-        Value::Number(n) => n.as_f64().map(js_number).unwrap_or_default(),
-        Value::String(s) => s.clone(),
-        Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(|i| if i.is_null() { String::new() } else { js_string(i) }).collect();
-            let refs: Vec<&str> = parts.iter().map(String::as_str).collect();
-            json::join(&refs, ",")
-        }
-        Value::Object(_) => "[object Object]".into(),
-    }
 }
 
 /// `encodeURIComponent` (`form: false`) or the form encoding of `URLSearchParams` (`form: true`:

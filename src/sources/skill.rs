@@ -37,13 +37,13 @@ impl Skills {
     /// those; else the `false` ones are dropped).
     pub fn from_json(list: &Value, options: &Value) -> Result<Skills> {
         let what = "skillTool(skills)";
-        let list = list.as_array().ok_or_else(|| Error::bad_input(json::join(&[what, ": skills must be an array"], "")))?;
+        let list = list.as_array().ok_or_else(|| Error::bad_input(format!("{what}: skills must be an array")))?;
         let mut skills: Vec<Skill> = Vec::new();
         for (i, s) in list.iter().enumerate() {
-            let at = json::join(&[what, "[", &i.to_string(), "]"], "");
+            let at = format!("{what}[{i}]");
             let o = json::object(s, &at).map_err(Error::bad_input)?;
             let name = json::opt_str(o, "name", &at).map_err(Error::bad_input)?.filter(|n| !n.is_empty());
-            let name = name.ok_or_else(|| Error::bad_input(json::join(&[&at, ".name is required (a non-empty string)"], "")))?;
+            let name = name.ok_or_else(|| Error::bad_input(format!("{at}.name is required (a non-empty string)")))?;
             if skills.iter().any(|k| k.name == name) {
                 continue;
             }
@@ -53,11 +53,10 @@ impl Skills {
             };
             let mut resources = Vec::new();
             for r in o.get("resources").and_then(Value::as_array).map_or(&[][..], Vec::as_slice) {
-                resources
-                    .push(r.as_str().ok_or_else(|| Error::bad_input(json::join(&[&at, ".resources must be strings"], "")))?.to_string());
+                resources.push(r.as_str().ok_or_else(|| Error::bad_input(format!("{at}.resources must be strings")))?.to_string());
             }
             let base = json::opt_str(o, "base", &at).map_err(Error::bad_input)?.filter(|b| !b.is_empty());
-            let base = base.unwrap_or_else(|| json::join(&["skill://", &name, "/"], ""));
+            let base = base.unwrap_or_else(|| format!("skill://{name}/"));
             let description = json::opt_str(o, "description", &at).map_err(Error::bad_input)?;
             skills.push(Skill { name, description, body, resources, base });
         }
@@ -85,39 +84,37 @@ impl Skills {
 
     /// Loads skill `args.name`; an unknown name is an error result listing the available ones.
     pub fn run(&self, args: &Value) -> ToolResult {
-        let name = args.get("name").filter(|v| !v.is_null()).map(super::http::js_string).unwrap_or_default();
+        let name = args.get("name").filter(|v| !v.is_null()).map(crate::sources::text::js_string).unwrap_or_default();
         let Some(s) = self.skills.iter().find(|s| s.name == name) else {
             let mut names: Vec<&str> = self.skills.iter().map(|s| s.name.as_str()).collect();
             sort(&mut names, |a, b| a < b);
-            let list = if names.is_empty() { "none".to_string() } else { json::join(&names, ", ") };
-            return ToolResult::error(json::join(&["Skill \"", &name, "\" not found. Available skills: ", &list], ""));
+            let list = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+            return ToolResult::error(format!("Skill \"{name}\" not found. Available skills: {list}"));
         };
         let limit = if self.sample_limit == 0 { 10 } else { self.sample_limit };
         let mut lines: Vec<String> = vec![
-            json::join(&["<skill_content name=\"", &s.name, "\">"], ""),
-            json::join(&["# Skill: ", &s.name], ""),
+            format!("<skill_content name=\"{}\">", s.name),
+            format!("# Skill: {}", s.name),
             String::new(),
             s.body.trim().to_string(),
             String::new(),
-            json::join(&["Base of this skill: ", &s.base], ""),
+            format!("Base of this skill: {}", s.base),
             "Paths in this skill are relative to that base.".into(),
         ];
         if limit != -1 && !s.resources.is_empty() {
             let take = if limit > 0 { (limit as usize).min(s.resources.len()) } else { s.resources.len() };
-            let files: Vec<String> = s.resources[..take].iter().map(|f| json::join(&["<file>", f, "</file>"], "")).collect();
-            let refs: Vec<&str> = files.iter().map(String::as_str).collect();
+            let files: Vec<String> = s.resources[..take].iter().map(|f| format!("<file>{f}</file>")).collect();
             lines.push("Resources (a sample):".into());
             lines.push(String::new());
             lines.push("<skill_files>".into());
-            lines.push(json::join(&refs, "\n"));
+            lines.push(files.join("\n"));
             lines.push("</skill_files>".into());
         }
         lines.push("</skill_content>".into());
-        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
         let mut meta = Map::new();
         meta.insert("name".into(), s.name.as_str().into());
         meta.insert("dir".into(), s.base.as_str().into());
-        ToolResult { output: json::join(&refs, "\n"), is_error: false, metadata: Some(meta), parts: Vec::new() }
+        ToolResult { output: lines.join("\n"), is_error: false, metadata: Some(meta), parts: Vec::new() }
     }
 
     /// The catalog for the system prompt: described skills sorted by name.
@@ -127,7 +124,7 @@ impl Skills {
             return "No skills are available.".into();
         }
         sort(&mut described, |a, b| a.name < b.name);
-        let mut out = json::join(&[PREAMBLE, "\n\n## Available Skills"], "");
+        let mut out = format!("{PREAMBLE}\n\n## Available Skills");
         for s in described {
             out.push_str("\n- **");
             out.push_str(&s.name);

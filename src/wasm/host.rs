@@ -6,11 +6,14 @@
 //! frames.
 
 use super::convert::{await_js, from_js, from_thrown, get, settle, thrown_message, to_js};
+// host.js's signal and body helpers, bound once for both entries' edges.
 use crate::conversation::ConversationStore;
 use crate::driver::{
     aborted, host_status, request_head, too_large, Abort, ByteStream, ErrorPolicy, Sleep, StreamResponse, Tier, ToolExecutor, Transport,
     Waiter, WholeBody,
 };
+pub use crate::edge::end_run;
+use crate::edge::{abort_state, read_chunk, sleep};
 use crate::error::{redact, Code, Error, Result};
 use crate::hooks::Hook;
 use crate::json_hooks::HookHost;
@@ -45,15 +48,7 @@ extern "C" {
     /// refusal's message.
     #[wasm_bindgen(js_name = hostOptions, catch)]
     pub fn host_options(opts: &JsValue, default_store: &JsValue) -> core::result::Result<Array, JsValue>;
-    #[wasm_bindgen(js_name = endRun)]
-    pub fn end_run(signal: &JsValue);
     pub fn guard(p: &Promise, signal: &JsValue) -> Promise;
-    #[wasm_bindgen(js_name = abortState)]
-    fn abort_state(signal: &JsValue) -> u8;
-    /// Resolves after `ms`, or (without `ms`) never; at once when the run aborts or ends.
-    fn sleep(ms: Option<f64>, signal: &JsValue) -> Promise;
-    #[wasm_bindgen(js_name = readChunk)]
-    fn read_chunk(reader: &JsValue, max: f64, signal: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = callStore)]
     fn call_store(store: &JsValue, method: &str, id: &str, state: Option<String>, signal: &JsValue) -> Promise;
 }

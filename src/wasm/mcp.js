@@ -1,5 +1,5 @@
 // @ts-check
-// The MCP entry's host calls (src/wasm/mcp.rs) beyond the loop entry's, built on its helpers
+// The MCP entry's host calls (src/wasm_mcp/) beyond the loop entry's, built on its helpers
 // (host.js, one module in the package for both entries): a request goes through `callModel`
 // with a signal made as a run's, a wait is `guard`ed as a run's, and what fails here is host.js's
 // ToolnexusError. What fails is settled into values for the Rust side, never a throw through

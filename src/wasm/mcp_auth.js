@@ -1,5 +1,5 @@
 // @ts-check
-// The host's side of an MCP authorization request (src/wasm/mcp_auth.rs): randomness and SHA-256
+// The host's side of an MCP authorization request (src/wasm_mcp/auth.rs): randomness and SHA-256
 // from WebCrypto, present in pages, extension service workers, Workers and Node 20+, and the
 // hand-over of a checked code to the host's `token` callback.
 import { abortState, guard, fail } from "./host.js";

@@ -8,7 +8,9 @@
 
 use crate::prelude::*;
 mod client;
-mod convert;
+// The conversions and host.js bindings both entries' edges share, by the name this edge's files
+// use for them.
+use crate::edge as convert;
 mod host;
 mod stream;
 mod toolkit;

@@ -13,7 +13,6 @@ pub mod discover;
 pub mod flow;
 pub mod urls;
 
-use crate::json;
 use crate::suspend::Request;
 use flow::{AsMetadata, Problem};
 use serde_json::{Map, Value};
@@ -76,7 +75,7 @@ pub fn parse_challenge(header: &str) -> Challenge {
 fn find_scheme(header: &str) -> Option<usize> {
     let lower = header.to_ascii_lowercase();
     let mut from = 0;
-    while let Some(i) = lower.get(from..).and_then(|l| super::find(l, "bearer")) {
+    while let Some(i) = lower.get(from..).and_then(|l| crate::small::find(l, "bearer")) {
         let at = from + i;
         let before_ok = at == 0 || matches!(lower.as_bytes()[at - 1], b' ' | b',');
         let after_ok = lower.as_bytes().get(at + 6).map_or(true, |b| *b == b' ');
@@ -175,7 +174,7 @@ pub fn request(server: &str, server_url: &str, found: &Found, c: &Challenge, con
     };
     Request {
         kind: "authorization".into(),
-        prompt: json::join(&["MCP server ", server, " requires authorization"], ""),
+        prompt: format!("MCP server {server} requires authorization"),
         url,
         data: Some(data),
         ..Request::default()

@@ -41,11 +41,7 @@ pub fn suspension(server: &str, result: &Value, ids: &IdGen) -> Request {
             url = given.filter(|u| super::auth::visitable(u)).map(str::to_string);
         }
     }
-    let mut prompt = if messages.is_empty() {
-        json::join(&["MCP server ", server, " needs input to continue"], "")
-    } else {
-        json::join(&messages, "\n")
-    };
+    let mut prompt = if messages.is_empty() { format!("MCP server {server} needs input to continue") } else { messages.join("\n") };
     if refused && url.is_none() {
         prompt.push_str("\n(the server's link is not an https URL and is not shown)");
     }
@@ -54,7 +50,7 @@ pub fn suspension(server: &str, result: &Value, ids: &IdGen) -> Request {
     if let Some(s) = result.get("requestState") {
         material.push(("requestState", s.clone()));
     }
-    let id = json::join(&[&ids.next(), MARK, &b64url(json::to_text(&json::obj(material)).as_bytes())], "");
+    let id = format!("{}{MARK}{}", ids.next(), b64url(json::to_text(&json::obj(material)).as_bytes()));
     let data = json::obj(vec![("server", server.into()), ("inputRequests", requests)]);
     // The server must hear a refusal (its reply to `decline` / `cancel` is the call's result),
     // so the loop re-runs the call with it rather than ending it `declined/expired`.
@@ -65,8 +61,9 @@ pub fn suspension(server: &str, result: &Value, ids: &IdGen) -> Request {
 /// `inputResponses` and `requestState`. `None`: the answer is not to an input suspension (an
 /// authorization answer, say). `Some(Err)`: it is, but cannot be sent (the message says why).
 pub fn retry_params(answer: &Answer) -> Option<Result<Vec<(&'static str, Value)>, String>> {
-    let at = super::find(&answer.id, MARK)?;
-    let material = answer.id.get(at + MARK.len()..).and_then(b64url_decode).and_then(|b| super::parse(&b)).filter(Value::is_object);
+    let at = crate::small::find(&answer.id, MARK)?;
+    let material =
+        answer.id.get(at + MARK.len()..).and_then(b64url_decode).and_then(|b| crate::sources::text::parse(&b)).filter(Value::is_object);
     let Some(material) = material else {
         return Some(Err("the answer's id does not carry the request it answers (was it changed?)".into()));
     };

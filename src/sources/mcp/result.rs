@@ -7,6 +7,7 @@
 
 use crate::json;
 use crate::part::{Image, Part};
+use crate::sources::text::unique_names;
 use crate::tool::{sanitize_name, ToolResult};
 use serde_json::{Map, Value};
 
@@ -61,10 +62,7 @@ impl McpTool {
     }
 }
 
-/// The longest tool name every provider takes (OpenAI, Anthropic and Gemini allow 64).
-pub const MAX_NAME: usize = 64;
-
-/// The declarations of a listing, named so that each name is unique and at most [`MAX_NAME`]
+/// The declarations of a listing, named so that each name is unique and at most [`MAX_NAME_LEN`]
 /// characters, deterministically (the same listing always gives the same names, which a saved
 /// state relies on): a name too long is cut and given `_` plus a hash of the whole name; a name
 /// already taken (the server listed it twice, or two names sanitise alike) gets `_2`, `_3`, ….
@@ -84,36 +82,6 @@ pub fn declarations(server: &str, tools: &[McpTool]) -> Vec<Value> {
         .collect()
 }
 
-/// Sanitised names made short and unique, in order (see [`declarations`]).
-pub fn unique_names(names: Vec<String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(names.len());
-    for name in names {
-        let mut base = name.clone();
-        if base.len() > MAX_NAME {
-            let mut h: u32 = 0x811c_9dc5; // FNV-1a of the whole name
-            for b in name.bytes() {
-                h = (h ^ b as u32).wrapping_mul(0x0100_0193);
-            }
-            base.truncate(MAX_NAME - 9); // names are ASCII once sanitised
-            base.push('_');
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            for i in (0..8).rev() {
-                base.push(HEX[((h >> (i * 4)) & 15) as usize] as char);
-            }
-        }
-        let mut candidate = base.clone();
-        let mut n = 2;
-        while out.contains(&candidate) {
-            let suffix = json::join(&["_", &n.to_string()], "");
-            let keep = base.len().min(MAX_NAME - suffix.len());
-            candidate = json::join(&[base.get(..keep).unwrap_or(""), &suffix], "");
-            n += 1;
-        }
-        out.push(candidate);
-    }
-    out
-}
-
 fn texts(content: Option<&Value>) -> Vec<&str> {
     let parts = content.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
     parts.iter().filter(|p| p.get("type").and_then(Value::as_str) == Some("text")).filter_map(|p| p.get("text")?.as_str()).collect()
@@ -126,7 +94,7 @@ pub fn call_result(server: &str, result: &Value) -> ToolResult {
     let structured = result.get("structuredContent").is_some_and(|s| !s.is_null());
     if !result.is_object() || !(result.get("content").is_some_and(Value::is_array) || structured) {
         let what = if result.is_null() { "no result" } else { "a result without a content array" };
-        return failed(server, json::join(&["MCP server ", server, ": tools/call returned ", what], ""));
+        return failed(server, format!("MCP server {server}: tools/call returned {what}"));
     }
     let content = result.get("content");
     let mut meta = Map::new();
@@ -143,12 +111,12 @@ pub fn call_result(server: &str, result: &Value) -> ToolResult {
     }
     let (output, is_error) = if result.get("isError").and_then(Value::as_bool) == Some(true) {
         let parts: Vec<&str> = texts(content).into_iter().filter(|t| !t.trim().is_empty()).collect();
-        let text = if parts.is_empty() { "MCP tool returned an error".to_string() } else { json::join(&parts, "\n\n") };
+        let text = if parts.is_empty() { "MCP tool returned an error".to_string() } else { parts.join("\n\n") };
         (text, true)
     } else {
         match result.get("structuredContent") {
             Some(s) if !s.is_null() => (json::to_text(s), false),
-            _ => (json::join(&texts(content), "\n"), false),
+            _ => (texts(content).join("\n"), false),
         }
     };
     let (parts, notes) = images(content);
@@ -160,7 +128,7 @@ pub fn call_result(server: &str, result: &Value) -> ToolResult {
             all.push(&output);
         }
         all.extend(notes.iter().map(String::as_str));
-        json::join(&all, "\n\n")
+        all.join("\n\n")
     };
     ToolResult { output, is_error, metadata: Some(meta), parts }
 }
@@ -182,7 +150,7 @@ fn images(content: Option<&Value>) -> (Vec<Part>, Vec<String>) {
         }
         match Image::new(Some(&data), None, mt) {
             Ok(image) => parts.push(Part::Image(image)),
-            Err(e) => notes.push(json::join(&["[an image was not sent to the model: ", &e, "]"], "")),
+            Err(e) => notes.push(format!("[an image was not sent to the model: {e}]")),
         }
     }
     (parts, notes)
@@ -205,6 +173,7 @@ pub fn failed(server: &str, message: String) -> ToolResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::MAX_NAME_LEN;
     use serde_json::json;
 
     #[test]
@@ -216,7 +185,7 @@ mod tests {
             .collect();
         let names: Vec<String> = declarations("s", &tools).iter().map(|d| d["name"].as_str().unwrap().to_string()).collect();
         assert_eq!(&names[..4], ["s_dup", "s_dup_2", "s_a_b", "s_a_b_2"]);
-        assert!(names.iter().all(|n| n.len() <= MAX_NAME), "{names:?}");
+        assert!(names.iter().all(|n| n.len() <= MAX_NAME_LEN), "{names:?}");
         assert_ne!(names[4], names[5], "long names differ by their hash");
         assert_eq!(names[6], "s_dup_2_2", "a listed name equal to a made one is made unique too");
         let mut sorted = names.clone();
@@ -237,7 +206,7 @@ mod tests {
             (json!({"content": "x"}), "a result without a content array"),
         ] {
             let t = call_result("s", &r);
-            assert_eq!((t.output.as_str(), t.is_error), (&*json::join(&["MCP server s: tools/call returned ", why], ""), true));
+            assert_eq!((t.output.as_str(), t.is_error), (&*format!("MCP server s: tools/call returned {why}"), true));
         }
         assert!(!call_result("s", &json!({"content": []})).is_error);
         assert_eq!(call_result("s", &json!({"structuredContent": {"a": 1}})).output, r#"{"a":1}"#);

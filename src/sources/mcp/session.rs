@@ -1,4 +1,4 @@
-//! One MCP session over Streamable HTTP, driven through the [`McpTransport`] seam: every request
+//! One MCP session over Streamable HTTP, driven through the [`SourceTransport`] seam: every request
 //! is a POST of one JSON-RPC message; the reply is a JSON body or an SSE stream holding the
 //! response (possibly after the server's notifications). `initialize` may hand out an
 //! `Mcp-Session-Id`, sent back on every later request with the negotiated
@@ -7,12 +7,12 @@
 //! DELETE. Calls may run concurrently: the session state is borrowed only between awaits.
 
 use super::auth::{self, Challenge};
-use super::legacy::{self, Gate, Legacy};
+use super::legacy::{Gate, Legacy};
 use super::result::{self, McpTool};
 use super::stateless::{self, REVISION};
-use super::{input, rpc, McpOptions, MAX_LIST_PAGES, PROTOCOL_VERSION, SUPPORTED};
-use crate::driver::ByteStream;
+use super::{input, McpOptions, MAX_LIST_PAGES, PROTOCOL_VERSION, SUPPORTED};
 use crate::error::{Code, Error, Result};
+use crate::http::ByteStream;
 use crate::json;
 use crate::sse::SseDecoder;
 use crate::suspend::{pending_result, Answer, IdGen};
@@ -21,7 +21,8 @@ use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-pub use super::transport::{McpRequest, McpResponse, McpTransport};
+use crate::sources::rpc;
+pub use crate::sources::transport::{SourceRequest, SourceResponse, SourceTransport};
 
 /// What an exchange came to when it did not fail: a value, or the server's demand for
 /// authorization.
@@ -77,14 +78,14 @@ pub struct McpClient<T> {
     opening: Rc<Gate>,
 }
 
-impl<T: McpTransport> McpClient<T> {
+impl<T: SourceTransport> McpClient<T> {
     pub fn new(options: McpOptions, transport: T) -> Self {
         let headers = options.expanded_headers();
         McpClient { options, transport, headers, state: Rc::default(), gate: Rc::default(), opening: Rc::default() }
     }
 
     /// The same session over another transport (the edge gives each call its own abort signal).
-    pub fn share<U: McpTransport>(&self, transport: U) -> McpClient<U> {
+    pub fn share<U: SourceTransport>(&self, transport: U) -> McpClient<U> {
         let (options, headers) = (self.options.clone(), self.headers.clone());
         let (gate, opening) = (Rc::clone(&self.gate), Rc::clone(&self.opening));
         McpClient { options, transport, headers, state: Rc::clone(&self.state), gate, opening }
@@ -123,10 +124,10 @@ impl<T: McpTransport> McpClient<T> {
     }
 
     fn err(&self, what: &str) -> Error {
-        Error::new(Code::Transport, json::join(&["MCP server ", &self.options.server, ": ", what], ""))
+        Error::new(Code::Transport, format!("MCP server {}: {what}", self.options.server))
     }
 
-    fn request(&self, method: &'static str, body: Option<String>) -> McpRequest {
+    fn request(&self, method: &'static str, body: Option<String>) -> SourceRequest {
         let s = self.state.borrow();
         let mut headers = Vec::with_capacity(self.headers.len() + 4);
         if body.is_some() {
@@ -141,7 +142,7 @@ impl<T: McpTransport> McpClient<T> {
         }
         headers.extend(self.headers.iter().cloned());
         let url = s.legacy.as_ref().map_or_else(|| self.options.url.clone(), |l| l.endpoint.clone());
-        McpRequest { method, url, headers, body, stream: false }
+        SourceRequest { method, url, headers, body, stream: false }
     }
 
     /// POSTs one message with `extra` headers; `id` is the request's (none for a notification).
@@ -163,8 +164,8 @@ impl<T: McpTransport> McpClient<T> {
         if !(200..300).contains(&res.status) {
             let text = read_all(res.body.as_mut()).await.unwrap_or_default();
             let status = res.status.to_string();
-            let body = rpc::cap(String::from_utf8_lossy(&text).trim());
-            let message = json::join(&[what, ": HTTP ", &status, ": ", &body], "");
+            let body = crate::sources::text::cap(String::from_utf8_lossy(&text).trim());
+            let message = format!("{what}: HTTP {status}: {body}");
             if (initialize && !legacy && matches!(res.status, 400 | 404 | 405)) || (discover && res.status < 500) {
                 return Ok(Reply::Legacy(message));
             }
@@ -184,19 +185,19 @@ impl<T: McpTransport> McpClient<T> {
             self.state.borrow_mut().session_id = res.session_id.clone().filter(|s| !s.is_empty());
         }
         let Some(id) = id else { return Ok(Reply::Value(Value::Null)) };
-        let named = json::join(&["MCP server ", &self.options.server, ": ", what], "");
+        let named = format!("MCP server {}: {what}", self.options.server);
         let found = if res.content_type.starts_with("text/event-stream") {
             self.read_sse(res.body.as_mut(), id, &named).await?
         } else {
             let text = read_all(res.body.as_mut()).await?;
-            let msg = super::parse(&text).ok_or_else(|| self.err(&json::join(&[what, ": the reply is not JSON"], "")))?;
+            let msg = crate::sources::text::parse(&text).ok_or_else(|| self.err(&format!("{what}: the reply is not JSON")))?;
             rpc::response_to(&msg, id, &named)
         };
         match found {
             Some(Err(e)) if discover => Ok(Reply::Legacy(e.message)),
             Some(r) => r.map(Reply::Value),
-            None if discover => Ok(Reply::Legacy(json::join(&["no response to ", what], ""))),
-            None => Err(self.err(&json::join(&["no response to ", what], ""))),
+            None if discover => Ok(Reply::Legacy(format!("no response to {what}"))),
+            None => Err(self.err(&format!("no response to {what}"))),
         }
     }
 
@@ -244,7 +245,7 @@ impl<T: McpTransport> McpClient<T> {
         };
         let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or("");
         if !SUPPORTED.contains(&version) {
-            return Err(self.err(&json::join(&["unsupported protocol version \"", version, "\""], "")));
+            return Err(self.err(&format!("unsupported protocol version \"{version}\"")));
         }
         self.state.borrow_mut().protocol = Some(version.to_string());
         let note = rpc::notification("notifications/initialized");
@@ -328,7 +329,7 @@ impl<T: McpTransport> McpClient<T> {
                 Reply::Gone | Reply::Legacy(_) => {}
             }
         }
-        Err(self.err(&json::join(&[method, ": the session was lost twice (HTTP 404)"], "")))
+        Err(self.err(&format!("{method}: the session was lost twice (HTTP 404)")))
     }
 
     /// Opens the legacy transport's event stream (GET on the server URL) and waits for its
@@ -337,14 +338,14 @@ impl<T: McpTransport> McpClient<T> {
     async fn legacy_open(&self, refusal: &str) -> Result<Auth<()>> {
         let mut headers = vec![("accept".to_string(), "text/event-stream".to_string())];
         headers.extend(self.headers.iter().cloned());
-        let req = McpRequest { method: "GET", url: self.options.url.clone(), headers, body: None, stream: true };
+        let req = SourceRequest { method: "GET", url: self.options.url.clone(), headers, body: None, stream: true };
         let mut res = self.transport.send(&req).await?;
         if let Some(c) = challenge(&res) {
             return Ok(Auth::Needed(c));
         }
         if !(200..300).contains(&res.status) || !res.content_type.starts_with("text/event-stream") {
             let status = res.status.to_string();
-            return Err(self.err(&json::join(&[refusal, " (and no legacy HTTP+SSE stream: GET HTTP ", &status, ")"], "")));
+            return Err(self.err(&format!("{refusal} (and no legacy HTTP+SSE stream: GET HTTP {status})")));
         }
         let mut decoder = SseDecoder::new();
         let mut queue = Vec::new();
@@ -356,7 +357,7 @@ impl<T: McpTransport> McpClient<T> {
             if let Some(at) = queue.iter().position(|e| e.event.as_deref() == Some("endpoint")) {
                 let ev = queue.remove(at);
                 queue.drain(..at);
-                break legacy::resolve(&self.options.url, &ev.data);
+                break crate::sources::text::resolve(&self.options.url, &ev.data);
             }
         };
         self.state.borrow_mut().legacy = Some(Legacy { endpoint, stream: Some(res.body), decoder, queue });
@@ -365,7 +366,7 @@ impl<T: McpTransport> McpClient<T> {
 
     /// Reads the legacy stream until the response to `id`; the caller holds the turn.
     async fn legacy_response(&self, id: u64, what: &str) -> Result<Value> {
-        let named = json::join(&["MCP server ", &self.options.server, ": ", what], "");
+        let named = format!("MCP server {}: {what}", self.options.server);
         loop {
             let next = {
                 let mut s = self.state.borrow_mut();
@@ -378,7 +379,7 @@ impl<T: McpTransport> McpClient<T> {
             };
             if let Some(ev) = next {
                 if ev.event.as_deref().map_or(true, |e| e == "message") {
-                    if let Some(r) = super::parse(ev.data.as_bytes()).and_then(|m| rpc::response_to(&m, id, &named)) {
+                    if let Some(r) = crate::sources::text::parse(ev.data.as_bytes()).and_then(|m| rpc::response_to(&m, id, &named)) {
                         return r;
                     }
                 }
@@ -402,7 +403,7 @@ impl<T: McpTransport> McpClient<T> {
                 _ => {
                     s.legacy = None;
                     s.protocol = None;
-                    return Err(self.err(&json::join(&[what, ": the legacy SSE stream ended"], "")));
+                    return Err(self.err(&format!("{what}: the legacy SSE stream ended")));
                 }
             }
         }
@@ -419,7 +420,7 @@ impl<T: McpTransport> McpClient<T> {
                 if ev.event.as_deref().is_some_and(|e| e != "message") {
                     continue;
                 }
-                let Some(msg) = super::parse(ev.data.as_bytes()) else { continue };
+                let Some(msg) = crate::sources::text::parse(ev.data.as_bytes()) else { continue };
                 if let Some(r) = rpc::response_to(&msg, id, what) {
                     return Ok(Some(r));
                 }
@@ -479,7 +480,7 @@ impl<T: McpTransport> McpClient<T> {
             match page.get("nextCursor").and_then(Value::as_str) {
                 None => return Ok(Auth::Ok((tools, ttl))),
                 Some(next) if seen.iter().any(|s| s == next) => {
-                    return Err(self.err(&json::join(&["tools/list returned a cursor twice: ", next], "")));
+                    return Err(self.err(&format!("tools/list returned a cursor twice: {next}")));
                 }
                 Some(next) => {
                     seen.push(next.to_string());
@@ -505,7 +506,7 @@ impl<T: McpTransport> McpClient<T> {
         let retry = answer.and_then(input::retry_params);
         let answered = answer.is_some() && retry.is_none();
         match retry {
-            Some(Err(why)) => return result::failed(server, json::join(&["MCP server ", server, ": ", &why], "")),
+            Some(Err(why)) => return result::failed(server, format!("MCP server {server}: {why}")),
             Some(Ok(more)) => fields.extend(more),
             None => {}
         }
@@ -513,7 +514,7 @@ impl<T: McpTransport> McpClient<T> {
             Ok(Auth::Ok(v)) if stateless::is_input_required(&v) => pending_result(input::suspension(server, &v, ids), ids),
             Ok(Auth::Ok(v)) => result::call_result(server, &v),
             Ok(Auth::Needed(_)) if answered => {
-                result::failed(server, json::join(&["MCP server ", server, " refused the authorization it asked for"], ""))
+                result::failed(server, format!("MCP server {server} refused the authorization it asked for"))
             }
             Ok(Auth::Needed(c)) => pending_result(self.auth_request(&c, ids).await, ids),
             Err(e) => result::failed(server, e.message),
@@ -541,16 +542,16 @@ impl<T: McpTransport> McpClient<T> {
         if (200..300).contains(&res.status) || matches!(res.status, 401 | 403 | 404 | 405) {
             return Ok(());
         }
-        Err(self.err(&json::join(&["DELETE: HTTP ", &res.status.to_string()], "")))
+        Err(self.err(&format!("DELETE: HTTP {}", res.status)))
     }
 }
 
 /// A 401 (or a 403 naming a bearer challenge, as a server asking for more scope does).
-fn challenge(res: &McpResponse) -> Option<Challenge> {
+fn challenge(res: &SourceResponse) -> Option<Challenge> {
     let header = res.www_authenticate.as_deref().unwrap_or("");
     match res.status {
         401 => Some(auth::parse_challenge(header)),
-        403 if super::find(&header.to_ascii_lowercase(), "bearer").is_some() => Some(auth::parse_challenge(header)),
+        403 if crate::small::find(&header.to_ascii_lowercase(), "bearer").is_some() => Some(auth::parse_challenge(header)),
         _ => None,
     }
 }

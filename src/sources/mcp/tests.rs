@@ -2,11 +2,11 @@
 //! request and checks what the client sent and made of it.
 
 use super::auth::{metadata_url, parse_challenge, Challenge};
-use super::options::expand_env;
-use super::session::{Auth, McpClient, McpRequest, McpResponse, McpTransport};
+use super::session::{Auth, McpClient, SourceRequest, SourceResponse, SourceTransport};
 use super::{result, McpOptions, McpTool};
-use crate::driver::{ByteStream, WholeBody};
 use crate::error::Result;
+use crate::http::{ByteStream, WholeBody};
+use crate::sources::options::expand_env;
 use crate::suspend::{IdGen, ToolOutcome};
 use futures_executor::block_on;
 use futures_util::future::LocalBoxFuture;
@@ -54,8 +54,8 @@ pub(super) struct Scripted {
     pub urls: RefCell<Vec<String>>,
 }
 
-impl McpTransport for Scripted {
-    fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>> {
+impl SourceTransport for Scripted {
+    fn send<'a>(&'a self, req: &'a SourceRequest) -> LocalBoxFuture<'a, Result<SourceResponse>> {
         let body = req.body.as_deref().map_or(Value::Null, |b| serde_json::from_str(b).unwrap());
         self.seen.borrow_mut().push((req.method.to_string(), req.headers.clone(), body));
         self.urls.borrow_mut().push(req.url.clone());
@@ -73,7 +73,7 @@ impl McpTransport for Scripted {
             } else {
                 Box::new(Chunks(r.4.into_iter().map(String::into_bytes).collect()))
             };
-            Ok(McpResponse {
+            Ok(SourceResponse {
                 status: r.0,
                 content_type: r.1.into(),
                 session_id: r.2.map(Into::into),

@@ -267,7 +267,7 @@ fn an_answer_that_cannot_be_sent_is_an_error_result_and_nothing_is_sent() {
 
 /// The id with its retry material damaged.
 fn json_id(id: &str) -> String {
-    let at = super::find(id, MARK).unwrap() + MARK.len();
+    let at = crate::small::find(id, MARK).unwrap() + MARK.len();
     format!("{}*{}", &id[..at], &id[at..])
 }
 

@@ -8,7 +8,7 @@ use super::flow::{self, Answered, AuthParams, OAuthClient, Pending, Problem};
 use super::{urls, Challenge, Flow, Found};
 use crate::sources::mcp::options::McpOptions;
 use crate::sources::mcp::stateless::b64url;
-use crate::sources::mcp::transport::{McpRequest, McpTransport};
+use crate::sources::transport::{SourceRequest, SourceTransport};
 use crate::suspend::{Answer, IdGen, Request};
 use crate::tool::ToolResult;
 use serde_json::Value;
@@ -19,7 +19,7 @@ pub const MAX_DOCUMENT: usize = 64 * 1024;
 /// The suspension for challenge `c` of the server `o` names, reached over `t`, with its id. The
 /// id of a request with a ready authorization URL carries the pending record ([`Pending`]) its
 /// answer is checked against.
-pub async fn authorization<T: McpTransport>(t: &T, o: &McpOptions, c: &Challenge, ids: &IdGen) -> Request {
+pub async fn authorization<T: SourceTransport>(t: &T, o: &McpOptions, c: &Challenge, ids: &IdGen) -> Request {
     let mut found = discover(t, &o.url, c).await;
     let pending = match &o.oauth {
         Some(oc) => prepare(t, oc, &o.url, c, &mut found).await,
@@ -35,19 +35,19 @@ pub async fn authorization<T: McpTransport>(t: &T, o: &McpOptions, c: &Challenge
 }
 
 /// An answer to an authorization request built here: checked, and its code handed to the host
-/// ([`McpTransport::grant`]). `Some` is the call's result when it must end here (a refused
+/// ([`SourceTransport::grant`]). `Some` is the call's result when it must end here (a refused
 /// response, a failing hand-over); `None` lets the call go on.
-pub async fn hand_over<T: McpTransport>(t: &T, server: &str, answer: Option<&Answer>) -> Option<ToolResult> {
+pub async fn hand_over<T: SourceTransport>(t: &T, server: &str, answer: Option<&Answer>) -> Option<ToolResult> {
     let message = match answer.and_then(flow::answered)? {
         Ok(Answered::Plain) => return None,
         Ok(Answered::Grant(g)) => t.grant(&g).await.err()?.message,
-        Err(r) => crate::json::join(&["MCP server ", server, ": ", &r.message()], ""),
+        Err(r) => format!("MCP server {server}: {}", r.message()),
     };
     Some(crate::sources::mcp::result::failed(server, message))
 }
 
 /// The metadata documents, as far as they can be read and trusted.
-pub async fn discover<T: McpTransport>(t: &T, server_url: &str, c: &Challenge) -> Found {
+pub async fn discover<T: SourceTransport>(t: &T, server_url: &str, c: &Challenge) -> Found {
     let named = c.resource_metadata.as_deref().filter(|u| urls::fetchable(u, server_url));
     let candidates = match named {
         Some(u) => vec![u.to_string()],
@@ -97,7 +97,7 @@ fn covers(doc: &Value, server_url: &str) -> bool {
 
 /// Builds the authorization request for the host's client (`found.flow`) and the record its
 /// answer is checked against; on the way out, `found.problem` says why not.
-async fn prepare<T: McpTransport>(t: &T, oc: &OAuthClient, server_url: &str, c: &Challenge, found: &mut Found) -> Option<Pending> {
+async fn prepare<T: SourceTransport>(t: &T, oc: &OAuthClient, server_url: &str, c: &Challenge, found: &mut Found) -> Option<Pending> {
     if found.problem.is_some() {
         return None;
     }
@@ -156,8 +156,8 @@ async fn prepare<T: McpTransport>(t: &T, oc: &OAuthClient, server_url: &str, c: 
 }
 
 /// A JSON object from a plain GET, or `None` (any failure, a non-2xx status, too large).
-async fn get_json<T: McpTransport>(t: &T, url: &str) -> Option<Value> {
-    let req = McpRequest {
+async fn get_json<T: SourceTransport>(t: &T, url: &str) -> Option<Value> {
+    let req = SourceRequest {
         method: "GET",
         url: url.to_string(),
         headers: vec![("accept".into(), "application/json".into())],
@@ -175,5 +175,5 @@ async fn get_json<T: McpTransport>(t: &T, url: &str) -> Option<Value> {
             return None;
         }
     }
-    crate::sources::mcp::parse(&bytes).filter(Value::is_object)
+    crate::sources::text::parse(&bytes).filter(Value::is_object)
 }

@@ -36,11 +36,11 @@ impl OAuthClient {
         let o = match v {
             None | Some(Value::Null) => return Ok(None),
             Some(Value::Object(o)) => o,
-            Some(_) => return Err(json::join(&[what, ".oauth must be an object"], "")),
+            Some(_) => return Err(format!("{what}.oauth must be an object")),
         };
-        let w = json::join(&[what, ".oauth"], "");
+        let w = format!("{what}.oauth");
         let field = |k: &str| json::opt_str(o, k, &w).map(|s| s.filter(|s| !s.is_empty()));
-        let must = |k: &str, be: &str| json::join(&[&w, ".", k, " must be ", be], "");
+        let must = |k: &str, be: &str| format!("{w}.{k} must be {be}");
         let redirect_uri = field("redirectUri")?.filter(|u| urls::parse(u).is_some_and(|p| p.fragment.is_none()) && urls::visitable(u));
         let redirect_uri =
             redirect_uri.ok_or_else(|| must("redirectUri", "an https URL (or http on a loopback host) without a fragment"))?;
@@ -58,7 +58,7 @@ impl OAuthClient {
             return Err(must("issuer", "an https URL"));
         }
         if client_id.is_none() && client_metadata_url.is_none() {
-            return Err(json::join(&[&w, " needs clientId or clientMetadataUrl"], ""));
+            return Err(format!("{w} needs clientId or clientMetadataUrl"));
         }
         Ok(Some(OAuthClient { redirect_uri, client_id, client_metadata_url, issuer }))
     }
@@ -172,7 +172,7 @@ pub fn scope(challenge: Option<&str>, prm: Option<&Value>) -> Option<String> {
         None => {
             let list = prm.and_then(|d| d.get("scopes_supported")).and_then(Value::as_array)?;
             let names: Vec<&str> = list.iter().filter_map(Value::as_str).filter(|s| !s.is_empty()).collect();
-            json::join(&names, " ")
+            names.join(" ")
         }
     };
     Some(s).filter(|s| !s.is_empty() && s.len() <= MAX_SCOPE)
@@ -239,14 +239,14 @@ impl Pending {
             s(&self.resource),
             s(&self.code_verifier),
         ]);
-        json::join(&[unique, MARK, &b64url(json::to_text(&v).as_bytes())], "")
+        format!("{unique}{MARK}{}", b64url(json::to_text(&v).as_bytes()))
     }
 
     /// The record an id carries: `None` when the id has no [`MARK`] (not an authorization
     /// request this module built), `Some(None)` when it has one but the record does not read.
     pub fn from_id(id: &str) -> Option<Option<Pending>> {
-        let at = crate::sources::mcp::find(id, MARK)?;
-        let v = id.get(at + MARK.len()..).and_then(b64url_decode).and_then(|b| crate::sources::mcp::parse(&b));
+        let at = crate::small::find(id, MARK)?;
+        let v = id.get(at + MARK.len()..).and_then(b64url_decode).and_then(|b| crate::sources::text::parse(&b));
         let a = v.as_ref().and_then(Value::as_array).filter(|a| a.len() == 8);
         let Some(a) = a else { return Some(None) };
         let mut f = a.iter().filter_map(|x| x.as_str().map(str::to_string));
@@ -328,7 +328,7 @@ impl Refusal {
             Refusal::StateMismatch => "the authorization response's state is not the request's",
             Refusal::NoCode => "the authorization response has no usable code",
             Refusal::Refused(e) if e.is_empty() => "the authorization server refused",
-            Refusal::Refused(e) => return json::join(&["the authorization server refused: ", e], ""),
+            Refusal::Refused(e) => return format!("the authorization server refused: {e}"),
         };
         m.to_string()
     }

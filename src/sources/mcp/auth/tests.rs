@@ -4,7 +4,7 @@
 use super::flow::{self, Answered, AsMetadata, OAuthClient, Pending, Problem, Refusal};
 use super::urls::{self, fetchable, visitable};
 use super::*;
-use crate::sources::mcp::session::{McpClient, McpRequest, McpResponse, McpTransport};
+use crate::sources::mcp::session::{McpClient, SourceRequest, SourceResponse, SourceTransport};
 use crate::sources::mcp::stateless::b64url_decode;
 use crate::sources::mcp::tests::{header, ids, json_reply, ok, Scripted, R};
 use crate::sources::mcp::McpOptions;
@@ -255,8 +255,8 @@ struct Host {
 const RFC7636_VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 const RFC7636_CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 
-impl McpTransport for Host {
-    fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, crate::error::Result<McpResponse>> {
+impl SourceTransport for Host {
+    fn send<'a>(&'a self, req: &'a SourceRequest) -> LocalBoxFuture<'a, crate::error::Result<SourceResponse>> {
         self.server.send(req)
     }
     fn random(&self, n: usize) -> Option<Vec<u8>> {

@@ -21,7 +21,7 @@ pub struct Url<'a> {
 
 impl Url<'_> {
     pub fn origin(&self) -> String {
-        crate::json::join(&[if self.https { "https://" } else { "http://" }, &self.authority], "")
+        format!("{}{}", if self.https { "https://" } else { "http://" }, self.authority)
     }
 
     pub fn is_loopback(&self) -> bool {
@@ -96,12 +96,12 @@ fn trimmed(path: &str) -> &str {
 /// root fallback for an endpoint with a path), in the order they are tried.
 pub fn resource_metadata_urls(server_url: &str) -> Vec<String> {
     let Some(u) = parse(server_url) else { return Vec::new() };
-    let root = crate::json::join(&[&u.origin(), "/.well-known/oauth-protected-resource"], "");
+    let root = format!("{}/.well-known/oauth-protected-resource", u.origin());
     let path = trimmed(u.path);
     if path.is_empty() {
         return vec![root];
     }
-    vec![crate::json::join(&[&root, path], ""), root]
+    vec![format!("{root}{path}"), root]
 }
 
 /// The metadata locations of an authorization server, in the order MCP prescribes: RFC 8414
@@ -111,15 +111,11 @@ pub fn authorization_server_metadata_urls(issuer: &str) -> Vec<String> {
     let Some(u) = parse(issuer) else { return Vec::new() };
     let o = u.origin();
     let path = trimmed(u.path);
-    let at = |suffix: &str| crate::json::join(&[&o, "/.well-known/", suffix, path], "");
+    let at = |suffix: &str| format!("{o}/.well-known/{suffix}{path}");
     if path.is_empty() {
         return vec![at("oauth-authorization-server"), at("openid-configuration")];
     }
-    vec![
-        at("oauth-authorization-server"),
-        at("openid-configuration"),
-        crate::json::join(&[&o, path, "/.well-known/openid-configuration"], ""),
-    ]
+    vec![at("oauth-authorization-server"), at("openid-configuration"), format!("{o}{path}/.well-known/openid-configuration")]
 }
 
 /// Whether protected-resource metadata naming `resource` may speak for `server_url` (RFC 9728
@@ -139,7 +135,7 @@ pub fn resource_covers(resource: &str, server_url: &str) -> bool {
 pub fn canonical(server_url: &str) -> Option<String> {
     let u = parse(server_url)?;
     let path = if u.path == "/" { "" } else { u.path };
-    let mut out = crate::json::join(&[&u.origin(), path], "");
+    let mut out = format!("{}{path}", u.origin());
     if let Some(q) = u.query {
         out.push('?');
         out.push_str(q);

@@ -4,6 +4,7 @@
 
 use crate::error::{Code, Error, Result};
 use crate::json;
+use crate::sources::text::cap;
 use serde_json::Value;
 
 pub fn request(id: u64, method: &str, params: Value) -> String {
@@ -21,7 +22,7 @@ pub fn reply_to_server(id: &Value, method: &str) -> String {
     if method == "ping" {
         fields.push(("result", Value::Object(Default::default())));
     } else {
-        let e = json::obj(vec![("code", (-32601).into()), ("message", json::join(&["Method not found: ", method], "").into())]);
+        let e = json::obj(vec![("code", (-32601).into()), ("message", format!("Method not found: {method}").into())]);
         fields.push(("error", e));
     }
     json::to_text(&json::obj(fields))
@@ -40,7 +41,7 @@ pub fn response_to(msg: &Value, id: u64, what: &str) -> Option<Result<Value>> {
     if let Some(e) = o.get("error") {
         let code = e.get("code").and_then(Value::as_i64).unwrap_or(0);
         let message = e.get("message").and_then(Value::as_str).unwrap_or("no message");
-        return Some(Err(Error::new(Code::Transport, json::join(&[what, ": error ", &code.to_string(), ": ", &cap(message)], ""))));
+        return Some(Err(Error::new(Code::Transport, format!("{what}: error {code}: {}", cap(message)))));
     }
     Some(Ok(o.get("result").cloned().unwrap_or(Value::Null)))
 }
@@ -48,13 +49,4 @@ pub fn response_to(msg: &Value, id: u64, what: &str) -> Option<Result<Value>> {
 /// Servers echo the id as sent (a number); a string form is accepted too.
 fn id_matches(v: &Value, id: u64) -> bool {
     v.as_u64() == Some(id) || v.as_str().is_some_and(|s| s.parse::<u64>().ok() == Some(id))
-}
-
-/// Server text in messages is capped like provider bodies.
-pub fn cap(s: &str) -> String {
-    let mut out: String = s.chars().take(crate::error::BODY_CAP).collect();
-    if out.len() < s.len() {
-        out.push('…');
-    }
-    out
 }

@@ -4,9 +4,9 @@
 //! not be followed. Decided here so that the edge only carries values; it adds the token itself,
 //! so the token never enters the wasm.
 
-use super::legacy::{resolve, same_origin};
 use super::options::header_value_ok;
-use super::session::McpRequest;
+use super::text::{resolve, same_origin};
+use super::transport::SourceRequest;
 use crate::error::{Code, Error, Result};
 use crate::json;
 
@@ -29,8 +29,8 @@ pub struct Outgoing {
 
 /// `req` sent with HTTP `method` (an HTTP tool's may be any) by the source named `label`;
 /// `server` is an MCP session's URL, empty for a source without one (no token, no origin rule).
-pub fn outgoing(req: &McpRequest, method: &str, server: &str, label: &str) -> Result<Outgoing> {
-    let fail = |what: &str| Error::new(Code::Transport, json::join(&[label, ": ", what], ""));
+pub fn outgoing(req: &SourceRequest, method: &str, server: &str, label: &str) -> Result<Outgoing> {
+    let fail = |what: &str| Error::new(Code::Transport, format!("{label}: {what}"));
     // A session POSTs only to its server's origin: a legacy `endpoint` event naming another one
     // would receive the configured headers (keys, tokens).
     if !server.is_empty() && method == "POST" && !same_origin(&req.url, server) {
@@ -42,7 +42,7 @@ pub fn outgoing(req: &McpRequest, method: &str, server: &str, label: &str) -> Re
         // fetch's own refusal quotes the value (a key, a token); this one never does.
         if !header_value_ok(v) {
             let why = " is not a valid header value (CR, LF, NUL or a character beyond U+00FF)";
-            return Err(fail(&json::join(&["fetch failed: header ", k, why], "")));
+            return Err(fail(&format!("fetch failed: header {k}{why}")));
         }
         manual |= !PLAIN.iter().any(|p| k.eq_ignore_ascii_case(p));
     }
@@ -64,7 +64,7 @@ pub fn outgoing(req: &McpRequest, method: &str, server: &str, label: &str) -> Re
 /// its deadline of `timeout_ms`), `token` a failure of the host's token callback (checked first:
 /// it ran before anything was sent), else fetch's own `message`.
 pub fn failed(label: &str, abort: u8, token: bool, message: &str, timeout_ms: f64) -> Error {
-    let head = json::join(&[label, ": "], "");
+    let head = format!("{label}: ");
     match (token, abort) {
         (true, _) => Error::new(Code::HostCallback, head + "the token callback failed: " + message),
         (_, 1) => Error::new(Code::Aborted, head + "aborted"),
@@ -77,16 +77,16 @@ pub fn failed(label: &str, abort: u8, token: bool, message: &str, timeout_ms: f6
 
 /// A reply longer than `maxBytes`.
 pub fn too_large(label: &str, max: usize) -> Error {
-    Error::new(Code::Transport, json::join(&[label, ": the reply is larger than maxBytes (", &max.to_string(), " bytes)"], ""))
+    Error::new(Code::Transport, format!("{label}: the reply is larger than maxBytes ({max} bytes)"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn req(url: &str, headers: &[(&str, &str)]) -> McpRequest {
+    fn req(url: &str, headers: &[(&str, &str)]) -> SourceRequest {
         let headers = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        McpRequest { method: "POST", url: url.into(), headers, body: None, stream: false }
+        SourceRequest { method: "POST", url: url.into(), headers, body: None, stream: false }
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! `grant`, and `authorizationGrant` for a host that answers a request outside the loop (a
 //! listing that needed authorization). A token never comes back into the wasm.
 
-use super::convert::{await_js, js_error};
-use super::{js, json_of, Transport};
+use super::host::Host;
+use super::{js, json_of};
+use crate::edge::{await_js, js_error};
 use crate::error::{Error, Result};
 use crate::json;
 use crate::sources::mcp::auth::flow::{self, Answered};
@@ -39,12 +40,10 @@ pub(super) fn sha256(data: &[u8]) -> LocalBoxFuture<'static, Option<Vec<u8>>> {
     Box::pin(async move { bytes(await_js(&p?.into()).await.ok()?) })
 }
 
-/// The host's `token({ server, url, grant })`, under the operation's signal and the request
-/// deadline as `token` itself is: the host exchanges the code and keeps the tokens; what it
+/// The host's `token({ server, url, grant })`, under `signal` (the operation's and the request
+/// deadline as one, as for `token` itself): the host exchanges the code and keeps the tokens; what it
 /// returns stays in JS. A throw is an error naming the server, as for `token` itself.
-pub(super) async fn grant(t: &Transport, grant: &Value) -> Result<()> {
-    let h = &t.host;
-    let signal = t.signal(Some(h.timeout_ms))?;
+pub(super) async fn grant(h: &Host, signal: JsValue, grant: &Value) -> Result<()> {
     let p = mcp_grant(&h.token, &h.who, &json::to_text(grant), &signal);
     await_js(&p).await.map(|_| ()).map_err(|e| h.failed(&e, &signal))
 }
@@ -61,7 +60,7 @@ pub fn authorization_grant(request: JsValue, callback_url: JsValue) -> std::resu
     data.insert("callbackUrl".into(), json_of(&callback_url));
     let answer = Answer { id, ok: true, data: Some(data), ..Answer::default() };
     let refusal = |code: &str, message: &str| {
-        let e = js_error(Error::bad_input(json::join(&[what, ": ", message], "")));
+        let e = js_error(Error::bad_input(format!("{what}: {message}")));
         let _ = Reflect::set(&e, &"refusal".into(), &code.into());
         e
     };
@@ -69,7 +68,7 @@ pub fn authorization_grant(request: JsValue, callback_url: JsValue) -> std::resu
         Some(Ok(Answered::Grant(g))) => Ok(js(&g)),
         Some(Err(r)) => Err(refusal(r.code(), &r.message())),
         Some(Ok(Answered::Plain)) | None => {
-            Err(js_error(Error::bad_input(json::join(&[what, ": request is not an authorization request with a ready URL"], ""))))
+            Err(js_error(Error::bad_input(format!("{what}: request is not an authorization request with a ready URL"))))
         }
     }
 }

@@ -1,13 +1,15 @@
-//! The host's side of an MCP exchange: the request the client makes, the response it reads, and
-//! the [`McpTransport`] seam the edge implements (HTTP, randomness, SHA-256, the token hand-over).
-//! Its own file, below the session and the authorization flow, which both use it.
+//! The host's side of a tool source's exchange: the request a source makes, the response it
+//! reads, and the [`SourceTransport`] seam the MCP entry's edge implements once for every source
+//! (HTTP, randomness, SHA-256, the token hand-over); native tests plug in a scripted server.
+//! Its own file, below the sources (MCP sessions and their authorization, A2A, `httpTool`).
 
-use crate::driver::ByteStream;
 use crate::error::{Code, Error, Result};
+use crate::http::ByteStream;
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value;
 
-pub struct McpRequest {
+/// One HTTP request of a source, as the edge hands it to the host's `fetch`.
+pub struct SourceRequest {
     pub method: &'static str,
     pub url: String,
     pub headers: Vec<(String, String)>,
@@ -17,7 +19,9 @@ pub struct McpRequest {
     pub stream: bool,
 }
 
-pub struct McpResponse {
+/// What the host's `fetch` answered: the status, the headers a source reads, and the body as it
+/// arrives.
+pub struct SourceResponse {
     pub status: u16,
     pub content_type: String,
     pub session_id: Option<String>,
@@ -26,9 +30,10 @@ pub struct McpResponse {
 }
 
 /// The host's HTTP. Dropping a response's body before its end cancels it. The other methods are
-/// the host's part of an authorization request (`auth`); without them there is no ready URL.
-pub trait McpTransport {
-    fn send<'a>(&'a self, req: &'a McpRequest) -> LocalBoxFuture<'a, Result<McpResponse>>;
+/// the host's part of an MCP authorization request (`mcp::auth`); without them there is no ready
+/// URL.
+pub trait SourceTransport {
+    fn send<'a>(&'a self, req: &'a SourceRequest) -> LocalBoxFuture<'a, Result<SourceResponse>>;
 
     /// `n` bytes from the host's secure random source (`crypto.getRandomValues`): PKCE's
     /// verifier and an authorization request's `state`.

@@ -1,5 +1,7 @@
-//! JS ⇄ Rust value conversion and error mapping for the edge. Decoding happens inside function
-//! bodies with `?`, so a bad JS value is a typed error, never a throw past Rust frames.
+//! What both wasm entries' edges share (the loop's `src/wasm/`, the MCP entry's `src/wasm_mcp/`):
+//! JS ⇄ Rust value conversion, error mapping, and the bindings of host.js (one module in the
+//! package for both entries) that both call. Decoding happens inside function bodies with `?`, so
+//! a bad JS value is a typed error, never a throw past Rust frames.
 
 use crate::error::{Code, Error, Result};
 use crate::prelude::*;
@@ -20,6 +22,18 @@ extern "C" {
     fn run_result(text: &str, messages: &str) -> JsValue;
     /// The package's one error helper, `fail(code, message, status)`.
     fn fail(code: &str, message: &str, status: Option<u16>) -> JsValue;
+    /// Ends a run's signal: its deadline timer and its listener on the caller's signal go.
+    #[wasm_bindgen(js_name = endRun)]
+    pub fn end_run(signal: &JsValue);
+    /// 0 running, 1 aborted, 2 past its deadline.
+    #[wasm_bindgen(js_name = abortState)]
+    pub fn abort_state(signal: &JsValue) -> u8;
+    /// Resolves after `ms`, or (without `ms`) never; at once when the run aborts or ends.
+    pub fn sleep(ms: Option<f64>, signal: &JsValue) -> Promise;
+    /// The next bytes of a body: `undefined` at its end, `false` past `max` bytes (the body is
+    /// cancelled then).
+    #[wasm_bindgen(js_name = readChunk)]
+    pub fn read_chunk(reader: &JsValue, max: f64, signal: &JsValue) -> Promise;
 }
 
 /// Rust data to a JS value through JSON text: `JSON.parse` of one string is much cheaper than
