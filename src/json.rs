@@ -8,9 +8,6 @@ use crate::prelude::*;
 use serde_json::{Map, Value};
 pub use toolnexus_json::*;
 
-/// The one caller not yet moved to `small::join` (`provider/common.rs`).
-pub(crate) use crate::small::join;
-
 // One function for the message of every field of every host shape.
 fn must(what: &str, key: &str, be: &str) -> String {
     format!("{what}.{key} must be {be}")

@@ -25,7 +25,7 @@ pub(crate) fn hoisted_system(req: &ModelRequest) -> String {
             }
         }
     }
-    crate::json::join(&parts, "\n\n")
+    crate::small::join(&parts, "\n\n")
 }
 
 /// The function name of an OpenAI-style forced choice (`{ function: { name } }`).
