@@ -1,5 +1,5 @@
 //! `createClient` and the `Client` class's one wasm operation, `op(kind, a, b, stream)`: the
-//! class's methods are written in pkg-template/api.js, each one kind of it (one export instead
+//! class's methods are written in pkg-template/client-methods.js, each one kind of it (one export instead
 //! of thirteen: each would be glue JS and a wasm shim of its own). This file decodes options and
 //! each call's inputs, calls the core (`session::run` for the loop operations,
 //! `translate::translate`) over the JS seams, and encodes the result. Every operation clones an
@@ -39,7 +39,7 @@ pub struct Client {
 
 /// Creates a client. The API key stays inside the client: it is never part of a result, a
 /// state or an error message. `default_store` is used when `opts.store` is absent: the entries'
-/// `createClient` (pkg-template/api.js) passes a fresh `memoryStore()`. The data options are read
+/// `createClient` (pkg-template/create-client.js) passes a fresh `memoryStore()`. The data options are read
 /// in the core (`crate::options`) from their JSON text; the edge reads only the host's functions
 /// and the store.
 #[wasm_bindgen(js_name = createClient, skip_typescript)]

@@ -297,7 +297,7 @@ impl RunHost<'_> {
 /// The client's store behind the core's store seam. A store is any object with async `get(id)`,
 /// `save(id, state)` and `delete(id)`; `state` is the versioned `ConversationState` as plain JSON
 /// data. The rules are in `crate::conversation`; the stores themselves (`memoryStore()`, the
-/// default, and the host adapters) are plain JS in `pkg-template/api.js`: thin wrappers over a
+/// default, and the host adapters) are plain JS in `pkg-template/stores.js`: thin wrappers over a
 /// `Map` or a host API, and async methods written in Rust would each add a compiled future to
 /// the wasm. The run's signal settles a store call that never would.
 impl ConversationStore for RunHost<'_> {

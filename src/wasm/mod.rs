@@ -88,7 +88,7 @@ pub fn op(kind: u8, a: JsValue, b: JsValue, c: JsValue) -> JsResult<JsValue> {
 }
 
 /// `checkRevision(stored, state)`: the revision rule, for a store to apply inside its own atomic
-/// read-check-write (the stores in `api.js` use it, so the rule is written once, in the core).
+/// read-check-write (the stores in `stores.js` use it, so the rule is written once, in the core).
 /// `stored` is what the store holds (`undefined` or `null` for nothing). A `conflict` error when
 /// `state` is not exactly the next revision of `stored`.
 pub fn check_revision(stored: &JsValue, state: &JsValue) -> Result<()> {

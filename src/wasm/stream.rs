@@ -1,6 +1,6 @@
 //! The event streams that `client.stream`, `client.streamWithAnswer` and `client.translateStream`
 //! return. The queue and the async-iterator stepping are the `EventStream` class in `host.js`;
-//! api.js makes one per call, hands it to the client's `op`, whose run pushes each event into it
+//! client-methods.js makes one per call, hands it to the client's `op`, whose run pushes each event into it
 //! as JSON text, and ends it when the run's promise settles.
 
 use crate::events::{EventSink, StreamEvent};

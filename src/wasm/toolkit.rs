@@ -1,5 +1,5 @@
 //! `defineTool`, `relayTool`, and the decoded tools of the `Toolkit` class (a JS class in
-//! pkg-template/api.js that holds the tool objects; the object is bound to its entry in the
+//! pkg-template/toolkit.js that holds the tool objects; the object is bound to its entry in the
 //! registry here). Any other toolkit is read by duck typing (`toolkit.tools`), so a plain
 //! `{ tools: [...] }` object works too; the collision guard runs on construction, on `add`, and
 //! again when a run reads such a toolkit.
@@ -125,7 +125,7 @@ pub fn relay_tool(name: &JsValue, description: &JsValue, schema: &JsValue) -> Re
 }
 
 /// `toolkitId(list, toolkit, options)` decodes a `Toolkit`'s tool objects (its constructor and `add` in
-/// api.js) and keeps them for runs of that toolkit object to find; returns their id. A refusal
+/// toolkit.js) and keeps them for runs of that toolkit object to find; returns their id. A refusal
 /// keeps nothing.
 pub fn toolkit_id(list: &JsValue, toolkit: &JsValue, options: &JsValue) -> Result<u32> {
     // `createToolkit({ tools, ... })`: its other keys are refused (an array has none).

@@ -8,7 +8,7 @@
 // the name and arguments: `approval:<digest>:<nonce>` for the approval, and the tool's own later
 // suspensions leave as `approved:<digest>:<id>` (their id given back in `ctx.answer`). Any other
 // answer (a `beforeTool` suspension's, one a resume handed to another call, an approval of other
-// arguments) asks again instead of running. Applied by `defineTool` and `Toolkit` (api.js) and
+// arguments) asks again instead of running. Applied by `defineTool` and `Toolkit` (declarations.js, toolkit.js) and
 // to a run's plain tool list; the gated tool has no `needsApproval` left, so gating twice is
 // gating once. Any other value (`"true"`, a relay tool's `needsApproval`) is left on the tool
 // for the core to refuse with the reason (src/declare.rs). See docs/decisions/loop.md ("Approvals") and

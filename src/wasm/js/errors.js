@@ -3,7 +3,7 @@
 // whatever a host value threw.
 
 // The class of every error the package throws. The edge constructs it (convert.rs `js_error`,
-// through `fail`) and pkg-template/api.js re-exports it, so `instanceof ToolnexusError` holds
+// through `fail`) and pkg-template/exports.js re-exports it, so `instanceof ToolnexusError` holds
 // for all of them.
 export class ToolnexusError extends Error {
   constructor(message, code, options) {

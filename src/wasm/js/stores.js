@@ -1,5 +1,5 @@
 // @ts-check
-// The conversation store's calls (the stores themselves are pkg-template/api.js's).
+// The conversation store's calls (the stores themselves are pkg-template/stores.js's).
 import { drained } from "./stream.js";
 
 // One store call, `method(id, state?)` with the store as `this`, awaited; `state` crosses as
