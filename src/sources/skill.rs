@@ -87,7 +87,7 @@ impl Skills {
         let name = args.get("name").filter(|v| !v.is_null()).map(crate::sources::text::js_string).unwrap_or_default();
         let Some(s) = self.skills.iter().find(|s| s.name == name) else {
             let mut names: Vec<&str> = self.skills.iter().map(|s| s.name.as_str()).collect();
-            sort(&mut names, |a, b| a < b);
+            names.sort();
             let list = if names.is_empty() { "none".to_string() } else { names.join(", ") };
             return ToolResult::error(format!("Skill \"{name}\" not found. Available skills: {list}"));
         };
@@ -123,7 +123,7 @@ impl Skills {
         if described.is_empty() {
             return "No skills are available.".into();
         }
-        sort(&mut described, |a, b| a.name < b.name);
+        described.sort_by(|a, b| a.name.cmp(&b.name));
         let mut out = format!("{PREAMBLE}\n\n## Available Skills");
         for s in described {
             out.push_str("\n- **");
@@ -132,17 +132,6 @@ impl Skills {
             out.push_str(s.description.as_deref().unwrap_or(""));
         }
         out
-    }
-}
-
-/// An insertion sort: a handful of skills, and the standard sorts cost kilobytes of wasm each.
-fn sort<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
-    for i in 1..v.len() {
-        let mut j = i;
-        while j > 0 && less(&v[j], &v[j - 1]) {
-            v.swap(j, j - 1);
-            j -= 1;
-        }
     }
 }
 

@@ -7,12 +7,12 @@
 //! export would throw "recursive use"). Which operations keep their conversation in the store,
 //! and what a prompt or a resume continues, is decided in `crate::session`.
 
-use super::convert::{from_js, js_error, string_arg, thrown_message, to_js, JsResult};
 use super::host::{abort_error, end_run, host_options, options_json, resume_json, HostFns, RunHost};
 use super::stream::Sink;
 use super::toolkit::decode as decode_toolkit;
 use crate::conversation;
 use crate::driver::{CallPolicy, Env};
+use crate::edge::{from_js, js_error, string_arg, thrown_message, to_js, JsResult};
 use crate::error::{Error, Result};
 use crate::events::EventSink;
 use crate::json_hooks::JsonHooks;
@@ -121,7 +121,7 @@ async fn perform(inner: Rc<Inner>, kind: ClientOp, a: JsValue, b: JsValue, sink:
     let slot = |s: RunSlot| o.get(s.at());
     let run = RunSignal(slot(RunSlot::Signal));
     // Every key checked, as `createClient`'s are (the rule and its hints are the core's).
-    crate::options::check_call_options(kind, &super::convert::strings(slot(RunSlot::Keys).unchecked_ref()))?;
+    crate::options::check_call_options(kind, &crate::edge::strings(slot(RunSlot::Keys).unchecked_ref()))?;
     let signal = &run.0;
     if discard {
         let id = string_arg(&a, false, "the prompt (or id) must be a string")?.unwrap_or_default();
@@ -189,7 +189,7 @@ async fn perform(inner: Rc<Inner>, kind: ClientOp, a: JsValue, b: JsValue, sink:
             // A stream's result went out in its `done` event: nothing to return.
             match sink.and_then(Sink::iterable) {
                 Some(_) => JsValue::UNDEFINED,
-                None => super::convert::result_to_js(&r),
+                None => crate::edge::result_to_js(&r),
             }
         }
         Work::Translate(request) => {

@@ -5,7 +5,7 @@
 //! each call into plain values, so a wrong shape is a typed error, never a throw through Rust
 //! frames.
 
-use super::convert::{await_js, from_js, from_thrown, get, settle, thrown_message, to_js};
+use crate::edge::{await_js, from_js, from_thrown, get, settle, thrown_message, to_js};
 // host.js's signal and body helpers, bound once for both entries' edges.
 use crate::conversation::ConversationStore;
 use crate::driver::{

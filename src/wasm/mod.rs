@@ -10,7 +10,6 @@ use crate::prelude::*;
 mod client;
 // The conversions and host.js bindings both entries' edges share, by the name this edge's files
 // use for them.
-use crate::edge as convert;
 mod host;
 mod stream;
 mod toolkit;
@@ -20,11 +19,11 @@ pub use stream::EventStream;
 pub use toolkit::{define_tool, drop_toolkit, relay_tool, toolkit_id};
 
 use crate::conversation;
+use crate::edge::{from_js, js_error, string_arg, to_js, JsResult};
 use crate::error::{Error, Result};
 use crate::ops::FnOp;
 use crate::suspend::{self, IdGen};
 use alloc::rc::Rc;
-use convert::{from_js, js_error, string_arg, to_js, JsResult};
 use wasm_bindgen::prelude::*;
 
 // The data shapes, written once in TypeScript and pulled into the generated .d.ts.
@@ -92,7 +91,7 @@ pub fn op(kind: u8, a: JsValue, b: JsValue, c: JsValue) -> JsResult<JsValue> {
 /// `stored` is what the store holds (`undefined` or `null` for nothing). A `conflict` error when
 /// `state` is not exactly the next revision of `stored`.
 pub fn check_revision(stored: &JsValue, state: &JsValue) -> Result<()> {
-    let revision = |v: &JsValue| conversation::revision_of(convert::get(v, "revision").as_f64());
+    let revision = |v: &JsValue| conversation::revision_of(crate::edge::get(v, "revision").as_f64());
     let stored = (!stored.is_undefined() && !stored.is_null()).then(|| revision(stored));
     conversation::check_revision(stored, revision(state))
 }

@@ -4,8 +4,8 @@
 //! `{ tools: [...] }` object works too; the collision guard runs on construction, on `add`, and
 //! again when a run reads such a toolkit.
 
-use super::convert::{from_js, opt_function, string_arg, to_js};
 use crate::declare;
+use crate::edge::{from_js, opt_function, string_arg, to_js};
 use crate::error::{Error, Result};
 use crate::prelude::*;
 use crate::small::{borrow, borrow_mut};
@@ -129,8 +129,8 @@ pub fn relay_tool(name: &JsValue, description: &JsValue, schema: &JsValue) -> Re
 /// keeps nothing.
 pub fn toolkit_id(list: &JsValue, toolkit: &JsValue, options: &JsValue) -> Result<u32> {
     // `createToolkit({ tools, ... })`: its other keys are refused (an array has none).
-    let given = keys_of(options).map_err(|e| Error::bad_input(super::convert::thrown_message(&e)))?;
-    crate::options::check_toolkit_keys(&super::convert::strings(&given))?;
+    let given = keys_of(options).map_err(|e| Error::bad_input(crate::edge::thrown_message(&e)))?;
+    crate::options::check_toolkit_keys(&crate::edge::strings(&given))?;
     let list = list_of(list).filter(|_| toolkit.is_object());
     let decoded = decode_list(&list.ok_or_else(|| Error::bad_input("createToolkit needs { tools: [...] } or an array of tools"))?)?;
     let id = kit_id(toolkit, true);
