@@ -87,7 +87,7 @@ impl Skills {
         let name = args.get("name").filter(|v| !v.is_null()).map(crate::sources::text::js_string).unwrap_or_default();
         let Some(s) = self.skills.iter().find(|s| s.name == name) else {
             let mut names: Vec<&str> = self.skills.iter().map(|s| s.name.as_str()).collect();
-            names.sort();
+            crate::small::sort_by(&mut names, |a, b| a.cmp(b));
             let list = if names.is_empty() { "none".to_string() } else { names.join(", ") };
             return ToolResult::error(format!("Skill \"{name}\" not found. Available skills: {list}"));
         };
@@ -123,7 +123,7 @@ impl Skills {
         if described.is_empty() {
             return "No skills are available.".into();
         }
-        described.sort_by(|a, b| a.name.cmp(&b.name));
+        crate::small::sort_by(&mut described, |a, b| a.name.cmp(&b.name));
         let mut out = format!("{PREAMBLE}\n\n## Available Skills");
         for s in described {
             out.push_str("\n- **");
