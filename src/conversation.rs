@@ -86,10 +86,10 @@ pub async fn open(store: &dyn ConversationStore, id: &str) -> Result<Opened> {
 
 /// A pending `RunResult` given back to resume: its transcript and the request it waits on.
 /// What the reader refuses in it is a broken state (`bad_state`), not the caller's input.
-pub fn halted_state(state: &Value) -> Result<(Vec<Message>, Request)> {
+pub fn halted_state(state: &Value) -> Result<(Vec<Message>, Request, Vec<crate::agent::Child>)> {
     let halted = crate::state::load(state)?;
     let history = crate::dialect::read(&halted.messages).map_err(|e| Error::bad_state(e.message))?;
-    Ok((history, halted.pending))
+    Ok((history, halted.pending, halted.children))
 }
 
 /// What a resume was given besides its answer. `state` and `history` are read only when they
@@ -112,6 +112,8 @@ pub struct Resumable {
     /// For a stored conversation, the claim to save (at the next revision, through the store's
     /// own check) before the answer runs anything: the stored state marked `claimed`.
     pub claim: Option<ConversationState>,
+    /// The halted children of the turn's agent calls.
+    pub children: Vec<crate::agent::Child>,
 }
 
 /// Chooses what a resume continues from: the stored conversation `id` (when the call keeps
@@ -143,12 +145,13 @@ pub async fn resume(store: Option<&dyn ConversationStore>, id: Option<&str>, arg
             return Err(Error::conflict(format!("conflict: conversation \"{id}\" {}", claimed_text())));
         }
         let revision = stored.revision;
+        let children = stored.children.clone();
         let claim = ConversationState { claimed: Some(pending.id.clone()), ..stored };
-        return Ok(Resumable { history, pending, revision, claim: Some(claim) });
+        return Ok(Resumable { history, pending, revision, claim: Some(claim), children });
     }
     if let Some(state) = args.state {
-        let (history, pending) = halted_state(&state()?)?;
-        return Ok(Resumable { history, pending, revision: 0, claim: None });
+        let (history, pending, children) = halted_state(&state()?)?;
+        return Ok(Resumable { history, pending, revision: 0, claim: None, children });
     }
     let pending = args.pending.ok_or_else(|| {
         Error::bad_input(if store.is_some() {
@@ -157,7 +160,7 @@ pub async fn resume(store: Option<&dyn ConversationStore>, id: Option<&str>, arg
             "runWithAnswer needs { history, pending } or a pending RunResult as state"
         })
     })?;
-    Ok(Resumable { history: (args.history)()?, pending, revision: 0, claim: None })
+    Ok(Resumable { history: (args.history)()?, pending, revision: 0, claim: None, children: Vec::new() })
 }
 
 /// What a claimed conversation's refusal says: whose it is, and the way out of one left behind.

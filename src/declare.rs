@@ -7,11 +7,16 @@
 
 use crate::error::{Error, Result};
 use crate::prelude::*;
-use crate::tool::{default_relay_schema, default_schema, ToolSpec, SOURCE_NATIVE, SOURCE_RELAY};
+use crate::tool::{default_relay_schema, default_schema, ToolSpec, SOURCE_AGENT, SOURCE_NATIVE, SOURCE_RELAY};
 use serde_json::Value;
 
 /// Reads and checks one declaration; `what` names it in messages (`tools[2]`).
 pub fn declaration(v: &Value, what: &str) -> Result<ToolSpec> {
+    declaration_at(v, what, 0)
+}
+
+/// A declaration `depth` agents down (an agent tool's own tools are one deeper).
+fn declaration_at(v: &Value, what: &str, depth: usize) -> Result<ToolSpec> {
     let Value::Object(o) = v else {
         return Err(Error::bad_input(format!("{what} must be a tool object (from defineTool or relayTool)")));
     };
@@ -28,16 +33,24 @@ pub fn declaration(v: &Value, what: &str) -> Result<ToolSpec> {
         Some(_) => Err(Error::bad_input(format!("{what}.{key} must be a string"))),
     };
     let source = string("source")?.unwrap_or(SOURCE_NATIVE);
-    let input_schema = match o.get("inputSchema") {
-        None | Some(Value::Null) if source == SOURCE_RELAY => default_relay_schema(),
-        None | Some(Value::Null) => default_schema(),
-        Some(s) => s.clone(),
-    };
     let name = string("name")?
         .filter(|s| !s.is_empty())
         .ok_or_else(|| Error::bad_input(format!("{what}.name is required (a non-empty string)")))?;
+    let input_schema = match o.get("inputSchema") {
+        None | Some(Value::Null) if source == SOURCE_RELAY => default_relay_schema(),
+        None | Some(Value::Null) if source == SOURCE_AGENT => crate::agent::default_schema(name),
+        None | Some(Value::Null) => default_schema(),
+        Some(s) => s.clone(),
+    };
     let description = string("description")?.unwrap_or_default();
-    let spec = ToolSpec { name: name.into(), description: description.into(), input_schema, source: source.into() }.validated()?;
+    let agent = match source {
+        SOURCE_AGENT => Some(alloc::rc::Rc::new(crate::agent::spec_from_json(o.get("agent"), name, depth, &declaration_at)?)),
+        _ if o.get("agent").is_some_and(|a| !a.is_null()) => {
+            return Err(Error::bad_input(format!("{what}: only an agent tool (agentTool()) has an agent member")))
+        }
+        _ => None,
+    };
+    let spec = ToolSpec { name: name.into(), description: description.into(), input_schema, source: source.into(), agent }.validated()?;
     approval(o.get("needsApproval"), &spec, o.contains_key("run"), what)?;
     Ok(spec)
 }
@@ -51,6 +64,11 @@ pub fn declaration(v: &Value, what: &str) -> Result<ToolSpec> {
 fn approval(v: Option<&Value>, spec: &ToolSpec, has_run: bool, what: &str) -> Result<()> {
     match v {
         None | Some(Value::Null | Value::Bool(false)) => Ok(()),
+        // Nothing of the agent's own runs to gate: its tools ask, each for itself.
+        Some(_) if spec.agent.is_some() => Err(Error::bad_input(format!(
+            "{what}: needsApproval has no effect on agent tool {}: put it on the tools of the agent that should ask",
+            spec.name
+        ))),
         Some(Value::Bool(true)) if spec.is_relay() => Err(Error::bad_input(format!(
             "{what}: needsApproval has no effect on relay tool {}: its calls go to the host, which asks before it runs them; remove it",
             spec.name
@@ -70,12 +88,12 @@ fn approval(v: Option<&Value>, spec: &ToolSpec, has_run: bool, what: &str) -> Re
 /// A `relayTool(name, description?, schema?)` declaration; a `null` schema is the default one.
 pub fn relay(name: String, description: Option<String>, schema: Value) -> Result<ToolSpec> {
     let input_schema = if schema.is_null() { default_relay_schema() } else { schema };
-    ToolSpec { name, description: description.unwrap_or_default(), input_schema, source: SOURCE_RELAY.into() }.validated()
+    ToolSpec { name, description: description.unwrap_or_default(), input_schema, source: SOURCE_RELAY.into(), agent: None }.validated()
 }
 
 /// Only a relay tool may come without a `run` function.
 pub fn check_runnable(spec: &ToolSpec, has_run: bool) -> Result<()> {
-    if has_run || spec.is_relay() {
+    if has_run || spec.is_relay() || spec.agent.is_some() {
         return Ok(());
     }
     Err(Error::bad_input(format!("tool {} has no run function; use relayTool() for a declaration-only tool", spec.name)))

@@ -42,6 +42,13 @@ pub enum StreamEvent {
         #[serde(serialize_with = "result_as_value")]
         result: Box<RunResult>,
     },
+    /// An event of an agent's child run (`agent` is its path, `research/browse`): written as the
+    /// child's event with an `agent` member.
+    #[serde(skip)]
+    Agent {
+        agent: String,
+        event: Box<StreamEvent>,
+    },
 }
 
 /// The result has its own writer and no serde derive; a streamed run's one `done` event reads
@@ -56,7 +63,12 @@ impl StreamEvent {
     /// text). `done` writes the result's fields in place, not parsed and written again.
     pub fn to_json(&self) -> String {
         let mut out = String::new();
-        crate::json::write_obj(&mut out, |o| {
+        crate::json::write_obj(&mut out, |o| self.write(o));
+        out
+    }
+
+    fn write(&self, o: &mut crate::json::Obj) {
+        {
             match self {
                 StreamEvent::Text { delta } => o.str("type", "text").str("delta", delta),
                 StreamEvent::Reasoning { delta } => o.str("type", "reasoning").str("delta", delta),
@@ -67,9 +79,12 @@ impl StreamEvent {
                 StreamEvent::Pending { request } => o.str("type", "pending").value("request", &request.to_value()),
                 StreamEvent::Usage { usage } => o.str("type", "usage").value("usage", &usage.to_json()),
                 StreamEvent::Done { result } => o.str("type", "done").obj("result", |r| result.write_fields(r, true)),
+                StreamEvent::Agent { agent, event } => {
+                    event.write(o);
+                    o.str("agent", agent)
+                }
             };
-        });
-        out
+        }
     }
 }
 

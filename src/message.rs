@@ -220,6 +220,16 @@ fn is_zero(n: &u64) -> bool {
 }
 
 impl Usage {
+    /// What is left of `self` after `other` (saturating at zero).
+    pub fn minus(self, other: &Usage) -> Usage {
+        Usage {
+            prompt_tokens: self.prompt_tokens.saturating_sub(other.prompt_tokens),
+            completion_tokens: self.completion_tokens.saturating_sub(other.completion_tokens),
+            total_tokens: self.total_tokens.saturating_sub(other.total_tokens),
+            reasoning_tokens: self.reasoning_tokens.saturating_sub(other.reasoning_tokens),
+        }
+    }
+
     /// Counts come from the provider and are not trusted: they saturate instead of overflowing.
     pub fn add(&mut self, other: Usage) {
         self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);

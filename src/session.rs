@@ -118,7 +118,11 @@ async fn prepare(cfg: &LoopConfig, mode: Mode, kit: Toolkit, input: Input<'_>, s
             let args = ResumeArgs { pending: o.pending, state: given.then_some(&state as _), history: &history };
             let r = conversation::resume(mode.uses_store().then_some(store), o.id.as_deref(), args).await?;
             let request = r.pending.id.clone();
-            let (run, step) = Run::resume(cfg.clone(), kit, ResumeInput { history: r.history, pending: r.pending, answer: o.answer })?;
+            let (run, step) = Run::resume(
+                cfg.clone(),
+                kit,
+                ResumeInput { history: r.history, pending: r.pending, answer: o.answer, children: r.children },
+            )?;
             let claim = match r.claim {
                 Some(c) => Claim::Store(Box::new(c)),
                 None => Claim::Realm(request),

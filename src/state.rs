@@ -4,13 +4,14 @@
 //! Frozen fixtures of each released version live in `tests/fixtures/state/` and must keep loading.
 //! Neither ever holds a key or a function.
 
+use crate::agent::Child;
 use crate::dialect;
 use crate::error::{Error, Result};
 use crate::json;
 use crate::message::{Message, ToolOutput};
 use crate::prelude::*;
 use crate::provider::Style;
-use crate::run::{RunResult, Status, SCHEMA_VERSION};
+use crate::run::{RunResult, Status, MAX_SCHEMA_VERSION, SCHEMA_VERSION};
 use crate::suspend::Request;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -39,6 +40,9 @@ pub struct ConversationState {
     /// again; `discard` is the way out of a claim a crash left behind (docs/decisions/resume-claim.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub claimed: Option<String>,
+    /// The halted (or waiting) children of the halted turn's agent calls (schema version 3).
+    #[serde(skip)]
+    pub children: Vec<Child>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -65,7 +69,14 @@ impl ConversationState {
             outstanding,
             revision: 0,
             claimed: None,
+            children: Vec::new(),
         }
+    }
+
+    /// This state with the children of its halted turn.
+    pub fn with_children(mut self, children: Vec<Child>) -> Self {
+        self.children = children;
+        self
     }
 
     fn from_json(v: &Value) -> core::result::Result<Self, String> {
@@ -93,6 +104,7 @@ impl ConversationState {
             outstanding,
             revision: o.get("revision").and_then(Value::as_u64).unwrap_or(0),
             claimed: json::opt_str(o, "claimed", what)?,
+            children: crate::agent::read_children(o, what)?,
         })
     }
 
@@ -100,7 +112,8 @@ impl ConversationState {
     pub fn to_json(&self) -> String {
         let mut out = String::new();
         json::write_obj(&mut out, |o| {
-            o.u64("schemaVersion", u64::from(self.schema_version)).str("style", self.style.as_str());
+            o.u64("schemaVersion", u64::from(crate::agent::schema_version(self.schema_version, &self.children)));
+            o.str("style", self.style.as_str());
             o.arr("messages", |a| {
                 for m in &self.messages {
                     a.value(m);
@@ -119,6 +132,7 @@ impl ConversationState {
                 });
             }
             o.u64("revision", self.revision).str_opt("claimed", self.claimed.as_deref());
+            crate::agent::write_children(o, &self.children);
         });
         out
     }
@@ -126,7 +140,8 @@ impl ConversationState {
     pub fn from_result(r: &RunResult) -> Result<Self> {
         let transcript = dialect::read(&r.messages())?;
         let pending = if r.status == Status::Pending { r.pending.clone() } else { None };
-        Ok(ConversationState::new(r.style, &transcript, pending))
+        let children = if pending.is_some() { r.children.clone() } else { Vec::new() };
+        Ok(ConversationState::new(r.style, &transcript, pending).with_children(children))
     }
 }
 
@@ -174,9 +189,9 @@ fn check_version(v: &Value, what: &str) -> Result<()> {
         None => return Err(Error::bad_state(format!("{what} has no schemaVersion"))),
         Some(_) => return Err(Error::bad_state("schemaVersion must be a positive integer")),
     };
-    if version == 0 || version > u64::from(SCHEMA_VERSION) {
+    if version == 0 || version > u64::from(MAX_SCHEMA_VERSION) {
         return Err(Error::bad_state(format!(
-            "unsupported state schemaVersion {version}: this build reads versions 1 to {SCHEMA_VERSION}; upgrade toolnexus-wasm"
+            "unsupported state schemaVersion {version}: this build reads versions 1 to {MAX_SCHEMA_VERSION}; upgrade toolnexus-wasm"
         )));
     }
     // Version 2 added reasoning state to assistant messages (thinking blocks, thought
@@ -192,6 +207,7 @@ fn check_version(v: &Value, what: &str) -> Result<()> {
 pub struct Halted {
     pub messages: Vec<Value>,
     pub pending: Request,
+    pub children: Vec<Child>,
 }
 
 pub fn load(state: &Value) -> Result<Halted> {
@@ -213,7 +229,8 @@ pub fn load(state: &Value) -> Result<Halted> {
         .filter(|p| p.is_object())
         .ok_or_else(|| Error::bad_state("state has no pending request"))
         .and_then(|p| Request::from_json(p, "state.pending").map_err(Error::bad_state))?;
-    Ok(Halted { messages, pending })
+    let children = crate::agent::read_children(obj, "state").map_err(|e| Error::bad_state(format!("state is invalid: {e}")))?;
+    Ok(Halted { messages, pending, children })
 }
 
 #[cfg(test)]

@@ -37,6 +37,11 @@ pub struct Request {
     /// (a Workflow's `waitForEvent`), since a request's own id may be made afresh on a replay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_id: Option<String>,
+    /// The agents a child's request came up through, from the root down (empty for a request
+    /// of the run's own calls): `callId` is then the inner call's, and a resume follows the
+    /// path's delegate calls to the child that asked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<crate::agent::PathStep>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -230,6 +235,9 @@ impl Request {
         if let Some(c) = &self.call_id {
             fields.push(("callId", c.as_str().into()));
         }
+        if !self.path.is_empty() {
+            fields.push(("path", Value::Array(self.path.iter().map(crate::agent::PathStep::to_value).collect())));
+        }
         json::obj(fields)
     }
 
@@ -253,13 +261,32 @@ impl Request {
             expires_at: json::opt_str(o, "expiresAt", what)?,
             rerun_on_decline: json::opt_bool(o, "rerunOnDecline", what)?.unwrap_or(false),
             call_id: json::opt_str(o, "callId", what)?,
+            path: match o.get("path") {
+                None | Some(Value::Null) => Vec::new(),
+                Some(_) => {
+                    let mut steps = Vec::new();
+                    for s in json::array(o, "path", what)? {
+                        steps.push(crate::agent::PathStep::from_json(s, &format!("{what}.path[]"))?);
+                    }
+                    steps
+                }
+            },
         })
     }
 
-    /// This request as the suspension of the tool call `id`.
+    /// This request as the suspension of the tool call `id`. A child's request keeps its inner
+    /// call's id: its path names the delegate call.
     pub fn for_call(mut self, id: &str) -> Request {
-        self.call_id = Some(id.into());
+        if self.path.is_empty() {
+            self.call_id = Some(id.into());
+        }
         self
+    }
+
+    /// The call of this run that the request suspends: the first delegate call of its path, else
+    /// its own call.
+    pub fn own_call(&self) -> Option<&str> {
+        self.path.first().map(|s| s.call_id.as_str()).or(self.call_id.as_deref())
     }
 
     pub fn is_relay(&self) -> bool {
@@ -461,8 +488,11 @@ pub enum AfterWait {
 }
 
 pub fn after_wait(req: &Request, answer: Option<Answer>) -> AfterWait {
+    // A child's request is the child's to settle, refused or not.
+    let child = !req.path.is_empty();
     match answer {
-        Some(a) if a.ok || req.rerun_on_decline => AfterWait::Retry(a),
+        Some(a) if a.ok || req.rerun_on_decline || child => AfterWait::Retry(a),
+        None if child => AfterWait::Retry(Answer { id: req.id.clone(), ..Answer::default() }),
         // No answer counts as `{ id, ok: false }` (docs/decisions/loop.md, "Waits, answers and resume"); a tool that asked gets just that.
         None if req.rerun_on_decline => AfterWait::Retry(Answer { id: req.id.clone(), ..Answer::default() }),
         _ => AfterWait::Final(declined(req)),
@@ -495,10 +525,15 @@ pub fn ask_again(asked: &Request, next: Request, answers: u32) -> Result<Request
 
 /// Durable halt: the surfaced request is the first suspension in call
 /// order, and every relay call of the turn is merged into its `data.calls`, in call order.
+/// The run's own suspensions come before its children's (a child's request has a path, and its
+/// relay calls are the child's, never merged with the run's): a resume answers one level.
 pub fn merge_for_halt(suspended: &[Request]) -> Option<Request> {
-    let mut first = suspended.first()?.clone();
+    let mut first = suspended.iter().find(|r| r.path.is_empty()).or(suspended.first())?.clone();
+    if !first.path.is_empty() {
+        return Some(first);
+    }
     let mut calls: Vec<Value> = Vec::new();
-    for r in suspended.iter().filter(|r| r.is_relay()) {
+    for r in suspended.iter().filter(|r| r.is_relay() && r.path.is_empty()) {
         for c in r.relay_calls() {
             calls.push(c.into_value());
         }

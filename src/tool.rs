@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 pub const SOURCE_RELAY: &str = "relay";
 pub const SOURCE_NATIVE: &str = "native";
+pub use crate::agent::SOURCE_AGENT;
 
 /// Where a declared tool runs. Only `Relay` changes behaviour (declaration-only: the call is
 /// handed to the caller); any other source is a host tool, and its name is only a metrics label.
@@ -20,6 +21,8 @@ pub enum ToolSource {
     #[default]
     Native,
     Relay,
+    /// A loop of its own (`agentTool`): the call runs a child agent over its own tools.
+    Agent,
     Other(String),
 }
 
@@ -28,6 +31,7 @@ impl ToolSource {
         match self {
             ToolSource::Native => SOURCE_NATIVE,
             ToolSource::Relay => SOURCE_RELAY,
+            ToolSource::Agent => SOURCE_AGENT,
             ToolSource::Other(s) => s,
         }
     }
@@ -38,6 +42,7 @@ impl From<&str> for ToolSource {
         match s {
             SOURCE_NATIVE => ToolSource::Native,
             SOURCE_RELAY => ToolSource::Relay,
+            SOURCE_AGENT => ToolSource::Agent,
             other => ToolSource::Other(other.to_string()),
         }
     }
@@ -46,7 +51,7 @@ impl From<&str> for ToolSource {
 impl From<String> for ToolSource {
     fn from(s: String) -> Self {
         match s.as_str() {
-            SOURCE_NATIVE | SOURCE_RELAY => ToolSource::from(s.as_str()),
+            SOURCE_NATIVE | SOURCE_RELAY | SOURCE_AGENT => ToolSource::from(s.as_str()),
             _ => ToolSource::Other(s),
         }
     }
@@ -79,6 +84,9 @@ pub struct ToolSpec {
     pub input_schema: Value,
     #[serde(default)]
     pub source: ToolSource,
+    /// What an agent tool runs (`source: "agent"`); shared, since every run clones its toolkit.
+    #[serde(skip)]
+    pub agent: Option<alloc::rc::Rc<crate::agent::AgentSpec>>,
 }
 
 /// `defineTool`'s default schema.
@@ -111,6 +119,7 @@ impl ToolSpec {
             description: crate::json::str_or_empty(o, "description", what)?,
             input_schema: o.get("inputSchema").filter(|s| !s.is_null()).cloned().unwrap_or_else(default_schema),
             source: crate::json::opt_str(o, "source", what)?.map(ToolSource::from).unwrap_or_default(),
+            agent: None,
         })
     }
 
@@ -124,7 +133,13 @@ impl ToolSpec {
         if self.name.is_empty() {
             return Err(Error::bad_input("a tool needs a non-empty name"));
         }
-        check_name(&self.name, matches!(self.source, ToolSource::Native | ToolSource::Relay))?;
+        check_name(&self.name, matches!(self.source, ToolSource::Native | ToolSource::Relay | ToolSource::Agent))?;
+        if (self.source == ToolSource::Agent) != self.agent.is_some() {
+            return Err(Error::bad_input(format!(
+                "tool {}: an agent tool is made by agentTool() and only it has source \"agent\"",
+                self.name
+            )));
+        }
         if !self.input_schema.is_object() {
             return Err(Error::bad_input(format!("tool {}: inputSchema must be a JSON object", self.name)));
         }
@@ -340,7 +355,13 @@ mod tests {
     use serde_json::json;
 
     fn relay(name: &str) -> ToolSpec {
-        ToolSpec { name: name.into(), description: String::new(), input_schema: default_relay_schema(), source: SOURCE_RELAY.into() }
+        ToolSpec {
+            name: name.into(),
+            description: String::new(),
+            input_schema: default_relay_schema(),
+            source: SOURCE_RELAY.into(),
+            agent: None,
+        }
     }
 
     #[test]

@@ -46,6 +46,7 @@ impl TranslateRequest {
                     description: f.get("description").and_then(Value::as_str).unwrap_or_default().to_string(),
                     input_schema: schema.unwrap_or_else(crate::tool::default_relay_schema),
                     source: ToolSource::Other("custom".into()),
+                    agent: None,
                 }
                 .validated()
                 .map_err(|e| Error::bad_input(format!("translate request.tools[{i}]: {}", e.message)))?,

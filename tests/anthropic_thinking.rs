@@ -404,7 +404,9 @@ fn resume_as(
 ) -> RunResult {
     let (ids, clock, tools) = (ids(), tick(), Tools::default());
     let env = Env::new(p, &tools, &ids, &clock);
-    let (r, step) = Run::resume(loop_config(model), Toolkit::new(kit).unwrap(), ResumeInput { history, pending, answer }).unwrap();
+    let (r, step) =
+        Run::resume(loop_config(model), Toolkit::new(kit).unwrap(), ResumeInput { history, pending, answer, children: Vec::new() })
+            .unwrap();
     futures_executor::block_on(drive(r, step, &env)).unwrap()
 }
 

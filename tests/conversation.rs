@@ -127,7 +127,11 @@ fn answer_stored(store: &Mem, id: &str, style: Style, answer: Answer, reply: &st
     let r = block_on(conversation::resume(Some(store), Some(id), args(None)))?;
     let p = Scripted::new(vec![text_in(style, reply)]);
     drive_saved(store, id, r.revision, &p, &lookup(), None, || {
-        Run::resume(config(style), Toolkit::new(kit())?, ResumeInput { history: r.history, pending: r.pending, answer })
+        Run::resume(
+            config(style),
+            Toolkit::new(kit())?,
+            ResumeInput { history: r.history, pending: r.pending, answer, children: Vec::new() },
+        )
     })
 }
 
@@ -293,7 +297,7 @@ fn two_writers_from_one_revision_one_wins_one_conflicts() {
             Run::resume(
                 config(Style::OpenAi),
                 Toolkit::new(kit())?,
-                ResumeInput { history: r.history, pending: r.pending, answer: click_answer(&req) },
+                ResumeInput { history: r.history, pending: r.pending, answer: click_answer(&req), children: Vec::new() },
             )
         })
     };

@@ -96,7 +96,8 @@ fn go_resume(
     let (ids, clock) = (ids(), tick());
     let tools = Tools::default();
     let env = Env::new(t, &tools, &ids, &clock);
-    let (r, step) = Run::resume(cfg(model), Toolkit::new(kit).unwrap(), ResumeInput { history, pending, answer }).unwrap();
+    let (r, step) =
+        Run::resume(cfg(model), Toolkit::new(kit).unwrap(), ResumeInput { history, pending, answer, children: Vec::new() }).unwrap();
     futures_executor::block_on(drive(r, step, &env)).unwrap()
 }
 

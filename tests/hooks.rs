@@ -108,6 +108,7 @@ fn before_llm_replaces_messages_and_tools_then_params_then_body_transform() {
                     description: "renamed description".into(),
                     input_schema: json!({"type": "object"}),
                     source: "native".into(),
+                    agent: None,
                 }]),
             })
         })),

@@ -42,7 +42,8 @@ fn resume_in_new_process(style: Style, kit: Vec<ToolSpec>, p: &Scripted, halted:
     let h = state::load(&serde_json::from_str(halted).unwrap()).unwrap();
     let (ids, clock, tools) = (ids(), tick(), Tools::default());
     let env = Env::new(p, &tools, &ids, &clock);
-    let input = ResumeInput { history: dialect::read(&h.messages).unwrap(), answer: answer(&h.pending), pending: h.pending };
+    let input =
+        ResumeInput { history: dialect::read(&h.messages).unwrap(), answer: answer(&h.pending), pending: h.pending, children: Vec::new() };
     let (r, step) = Run::resume(config(style), Toolkit::new(kit).unwrap(), input).unwrap();
     futures_executor::block_on(drive(r, step, &env)).unwrap()
 }

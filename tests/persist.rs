@@ -151,7 +151,7 @@ fn stored_states_that_are_corrupt_truncated_unknown_or_unbalanced_are_refused() 
     }
     let mut cases = vec![];
     let mut v = good.clone();
-    v["schemaVersion"] = json!(3);
+    v["schemaVersion"] = json!(toolnexus_wasm::run::MAX_SCHEMA_VERSION + 1);
     cases.push(("unknown version", v));
     let mut v = good.clone();
     v.as_object_mut().unwrap().remove("schemaVersion");

@@ -41,12 +41,14 @@ fn toolkit() -> Toolkit {
         description: format!("the {n} tool"),
         input_schema: default_schema(),
         source: ToolSource::Native,
+        agent: None,
     };
     let relay = ToolSpec {
         name: "click".into(),
         description: "relay click".into(),
         input_schema: default_relay_schema(),
         source: ToolSource::Relay,
+        agent: None,
     };
     Toolkit::new(vec![native("lookup"), native("auth"), relay]).expect("a valid toolkit")
 }
@@ -180,7 +182,7 @@ pub fn start(world: &World, style: Style, max_turns: u32, history: Vec<Message>,
 }
 
 pub fn resume(world: &World, style: Style, max_turns: u32, history: Vec<Message>, pending: Request, answer: Answer) -> Result<RunResult> {
-    go(world, Run::resume(config(style, max_turns), toolkit(), ResumeInput { history, pending, answer }))
+    go(world, Run::resume(config(style, max_turns), toolkit(), ResumeInput { history, pending, answer, children: Vec::new() }))
 }
 
 /// A resume in a world whose model only ever answers with text.

@@ -10,6 +10,7 @@
 //! `waitFor` is called.
 
 use crate::prelude::*;
+mod agent;
 mod call;
 mod tools;
 
@@ -299,6 +300,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                     style: result.style,
                     transcript: alloc::borrow::Cow::Borrowed(&result.transcript),
                     pending: result.pending.clone(),
+                    children: result.children.clone(),
                 }),
                 _ => stored(borrow(run).checkpoint()),
             })
@@ -362,7 +364,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
 
 /// The machine's checkpoint as the document a store keeps.
 pub(crate) fn stored(c: Checkpoint<'_>) -> ConversationState {
-    ConversationState::new(c.style, &c.transcript, c.pending)
+    ConversationState::new(c.style, &c.transcript, c.pending).with_children(c.children)
 }
 
 /// One model turn of the loop, as the model-call pipeline sees it.

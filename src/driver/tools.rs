@@ -46,7 +46,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
     }
     let (first, ran) = match first {
         Some(f) => f,
-        None => (execute(&inv, inv.answer.as_ref(), env).await?, true),
+        None => (execute(&inv, inv.answer.as_ref(), run, env).await?, true),
     };
     let mut req = match first {
         ToolOutcome::Result(r) => {
@@ -86,7 +86,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
             AfterWait::Final(result) => break result,
             AfterWait::Retry(answer) => answer,
         };
-        match execute(&inv, Some(&answer), env).await? {
+        match execute(&inv, Some(&answer), run, env).await? {
             ToolOutcome::Result(r) => break after_tool(&inv, turn, r, env).await?,
             ToolOutcome::Suspend(next) => match ask_again(&req, next.for_call(&inv.call.id), answers) {
                 Ok(next) => req = next,
@@ -114,10 +114,16 @@ async fn after_tool(inv: &Invocation, turn: u32, result: ToolResult, env: &Env<'
 }
 
 /// Executes once and reports a `tool` metric.
-async fn execute(inv: &Invocation, answer: Option<&Answer>, env: &Env<'_>) -> Result<ToolOutcome> {
+async fn execute(inv: &Invocation, answer: Option<&Answer>, run: &RefCell<Run>, env: &Env<'_>) -> Result<ToolOutcome> {
     let t0 = (env.clock)();
+    let agent = match inv.preset {
+        None if inv.known && inv.source == crate::tool::ToolSource::Agent => borrow(run).agent_spec(&inv.call.name),
+        _ => None,
+    };
     let outcome = if let Some(preset) = &inv.preset {
         ToolOutcome::Result(preset.clone())
+    } else if let Some(spec) = agent {
+        super::agent::call(inv, &spec, answer, run, env).await?
     } else if inv.is_relay() {
         // Relay tools are declaration-only: nothing runs here. First execution suspends with the
         // call; with an answer, the host's output for this call is the result. Fail-closed: an

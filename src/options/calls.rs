@@ -73,7 +73,7 @@ pub fn check_call_options(op: ClientOp, keys: &[String]) -> Result<()> {
 
 /// The keys of a tool object (`defineTool`'s definition, a `relayTool`, or a tool of a source).
 /// `run` and `needsApproval` are functions, which the edge hands over as `true`.
-pub const TOOL_KEYS: &[&str] = &["name", "description", "inputSchema", "jsonSchema", "source", "needsApproval", "run"];
+pub const TOOL_KEYS: &[&str] = &["name", "description", "inputSchema", "jsonSchema", "source", "needsApproval", "run", "agent"];
 
 /// Checks the keys of a tool object named `what` (`tools[2]`); other libraries' names of its
 /// members get this package's.

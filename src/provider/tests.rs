@@ -182,6 +182,7 @@ fn openai_body_is_what_serde_json_writes() {
         description: "adds \\ numbers".into(),
         input_schema: json!({"type": "object", "properties": {"a": {"type": "number", "minimum": -1.5}}}),
         source: Default::default(),
+        agent: None,
     };
     let tools = vec![tool.clone()];
     let choice = json!({"type": "function", "function": {"name": "add"}});
@@ -237,7 +238,13 @@ fn gemini_body_is_what_serde_json_writes() {
         Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: false, parts: vec![] }]),
     ];
     let schema = json!({"type": ["number", "null"], "additionalProperties": false});
-    let tools = vec![ToolSpec { name: "add".into(), description: "adds".into(), input_schema: schema.clone(), source: Default::default() }];
+    let tools = vec![ToolSpec {
+        name: "add".into(),
+        description: "adds".into(),
+        input_schema: schema.clone(),
+        source: Default::default(),
+        agent: None,
+    }];
     let contents = serde_json::Value::Array(gemini::dialect::render(&messages, None));
     let system = json!({"parts": [{"text": "be brief\n\nsys \"one\""}]});
     let decl = json!([{"functionDeclarations": [{"name": "add", "description": "adds", "parameters": gemini_schema(&schema)}]}]);
@@ -296,8 +303,13 @@ fn anthropic_body_is_what_serde_json_writes() {
         Message::Tool(vec![ToolOutput { call_id: "c1".into(), name: "add".into(), output: "2".into(), is_error: true, parts: vec![] }]),
     ];
     let schema = json!({"type": "object", "properties": {"a": {"type": "number"}}});
-    let tools =
-        vec![ToolSpec { name: "add".into(), description: "adds\n".into(), input_schema: schema.clone(), source: Default::default() }];
+    let tools = vec![ToolSpec {
+        name: "add".into(),
+        description: "adds\n".into(),
+        input_schema: schema.clone(),
+        source: Default::default(),
+        agent: None,
+    }];
     let view = serde_json::Value::Array(anthropic::dialect::render(&messages, None));
     let decl = json!([{"name": "add", "description": "adds\n", "input_schema": schema}]);
     let forced = json!({"function": {"name": "add"}});

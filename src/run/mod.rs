@@ -19,12 +19,13 @@ use crate::prelude::*;
 pub mod result;
 mod resume;
 
-pub use result::{RunResult, Status, ToolCallRecord, SCHEMA_VERSION};
+pub use result::{RunResult, Status, ToolCallRecord, MAX_SCHEMA_VERSION, SCHEMA_VERSION};
 
 /// What `RunResult.reasoning` puts between the readable reasoning of two model calls.
 pub const REASONING_SEPARATOR: &str = "\n\n";
 pub use resume::ResumeInput;
 
+use crate::agent::{AgentUsage, Child};
 use crate::dialect;
 use crate::error::{Error, Result};
 use crate::message::{balance, Message, ToolCall, ToolOutput, Usage};
@@ -75,6 +76,8 @@ pub struct Invocation {
     pub source: ToolSource,
     pub answer: Option<Answer>,
     pub preset: Option<ToolResult>,
+    /// An agent call resumed from a halt: the child as its parent kept it.
+    pub child: Option<Child>,
 }
 
 impl Invocation {
@@ -91,6 +94,8 @@ pub struct Checkpoint<'a> {
     pub transcript: Cow<'a, [Message]>,
     /// The request the conversation is halted on, if any.
     pub pending: Option<Request>,
+    /// The halted (or waiting) children of the turn's agent calls.
+    pub children: Vec<Child>,
 }
 
 #[derive(Clone, Debug)]
@@ -102,9 +107,35 @@ struct TurnSlots {
     record: Vec<bool>,
     /// Arguments a `beforeTool` hook rewrote, recorded as the ones actually used.
     used_args: Vec<Option<Rc<Map<String, Value>>>>,
+    /// The child of each agent call, while it is halted or waits.
+    children: Vec<Option<Child>>,
 }
 
 impl TurnSlots {
+    fn new(calls: Vec<ToolCall>, record: bool) -> TurnSlots {
+        let n = calls.len();
+        TurnSlots {
+            calls,
+            slots: crate::small::nones(n),
+            record: vec![record; n],
+            used_args: crate::small::nones(n),
+            children: crate::small::nones(n),
+        }
+    }
+
+    /// The suspension of call `i` as a checkpoint sees it: its own, or, while it runs, the
+    /// request its child waits on (surfaced: the child is this call's).
+    fn suspension(&self, i: usize) -> Option<Request> {
+        match self.slots.get(i)? {
+            Some(ToolOutcome::Suspend(r)) => Some(r.clone()),
+            Some(ToolOutcome::Result(_)) => None,
+            None => {
+                let child = self.children.get(i)?.as_ref()?;
+                Some(crate::agent::surface(child.pending.clone()?, &child.agent, &child.call_id))
+            }
+        }
+    }
+
     /// Settles slot `i` (a call of the turn) with a result.
     fn settle(&mut self, i: usize, result: ToolResult) {
         if let Some(s) = self.slots.get_mut(i) {
@@ -142,6 +173,8 @@ pub struct Run {
     phase: Phase,
     /// Declarations that replaced the toolkit's in requests (`beforeLLM`).
     declared: Option<Vec<ToolSpec>>,
+    /// The usage of the agents below this run, by path.
+    agent_usage: AgentUsage,
     /// How the last model call of this segment ended: normalised, and the provider's own word.
     last_finish: Option<(provider::Finish, Option<String>)>,
     /// The readable reasoning of this segment's model calls.
@@ -166,6 +199,17 @@ impl Run {
         Ok((run, step))
     }
 
+    /// Goes on from a transcript saved between turns (an agent's child whose host stopped while
+    /// it ran): no new prompt, the next model call. A turn left without results is balanced.
+    pub fn proceed(cfg: LoopConfig, toolkit: Toolkit, history: Vec<Message>) -> Result<(Run, Step)> {
+        let mut transcript = history;
+        balance(&mut transcript);
+        let start = transcript.len();
+        let mut run = Run::new(cfg, toolkit, transcript, start)?;
+        let step = run.next_model_step();
+        Ok((run, step))
+    }
+
     fn new(cfg: LoopConfig, toolkit: Toolkit, transcript: Vec<Message>, segment_start: usize) -> Result<Run> {
         if cfg.max_turns == 0 {
             return Err(Error::bad_input("maxTurns must be at least 1"));
@@ -180,6 +224,7 @@ impl Run {
             records: Vec::new(),
             phase: Phase::Model,
             declared: None,
+            agent_usage: AgentUsage::default(),
             last_finish: None,
             reasoning: String::new(),
         })
@@ -268,12 +313,7 @@ impl Run {
             self.transcript.push(Message::Assistant(turn));
             return Ok(self.finish(Status::Done, text, None, None));
         }
-        let mut slots = TurnSlots {
-            calls: turn.calls.clone(),
-            slots: crate::small::nones(turn.calls.len()),
-            record: vec![true; turn.calls.len()],
-            used_args: crate::small::nones(turn.calls.len()),
-        };
+        let mut slots = TurnSlots::new(turn.calls.clone(), true);
         self.transcript.push(Message::Assistant(turn));
         let mut invocations = Vec::with_capacity(slots.calls.len());
         for i in 0..slots.calls.len() {
@@ -296,6 +336,7 @@ impl Run {
             source: ToolSource::Other(UNKNOWN_TOOL_SOURCE.into()),
             answer,
             preset: None,
+            child: None,
         };
         let Some(spec) = self.toolkit.get(&call.name) else {
             inv.preset = Some(ToolResult::unknown(&call.name));
@@ -333,7 +374,7 @@ impl Run {
 
     /// The transcript as a stored conversation, halted on `pending` when given.
     pub fn conversation(&self, pending: Option<Request>) -> Checkpoint<'_> {
-        Checkpoint { style: self.style(), transcript: Cow::Borrowed(&self.transcript), pending }
+        Checkpoint { style: self.style(), transcript: Cow::Borrowed(&self.transcript), pending, children: Vec::new() }
     }
 
     /// The conversation as it stands, for a store. Between turns it is
@@ -346,29 +387,64 @@ impl Run {
         };
         let mut outputs = Vec::new();
         let mut suspended = Vec::new();
-        for (call, slot) in turn.calls.iter().zip(&turn.slots) {
-            match slot {
-                Some(ToolOutcome::Result(r)) => outputs.push(ToolOutput {
+        for (i, (call, slot)) in turn.calls.iter().zip(&turn.slots).enumerate() {
+            if let Some(ToolOutcome::Result(r)) = slot {
+                outputs.push(ToolOutput {
                     call_id: call.id.clone(),
                     name: call.name.clone(),
                     output: r.output.clone(),
                     is_error: r.is_error,
                     parts: r.parts.clone(),
-                }),
-                Some(ToolOutcome::Suspend(req)) => suspended.push(req.clone()),
-                None => {}
+                });
+            } else if let Some(req) = turn.suspension(i) {
+                suspended.push(req);
             }
         }
         let mut transcript = Cow::Borrowed(self.transcript.as_slice());
         if !outputs.is_empty() {
             transcript.to_mut().push(Message::Tool(outputs));
         }
-        Checkpoint { style: self.style(), transcript, pending: merge_for_halt(&suspended) }
+        let children = turn.children.iter().flatten().cloned().collect();
+        Checkpoint { style: self.style(), transcript, pending: merge_for_halt(&suspended), children }
     }
 
-    /// Whether a call of the running turn is suspended right now (a checkpoint would be halted).
+    /// Whether a call of the running turn is suspended right now, or runs a child that is
+    /// (a checkpoint would be halted).
     pub fn has_suspended(&self) -> bool {
-        matches!(&self.phase, Phase::Tools(t) if t.slots.iter().any(|s| matches!(s, Some(ToolOutcome::Suspend(_)))))
+        matches!(&self.phase, Phase::Tools(t) if (0..t.calls.len()).any(|i| t.suspension(i).is_some()))
+    }
+
+    /// The child of agent call `slot` as last kept (halted, or saved while it ran).
+    pub fn child(&self, slot: usize) -> Option<Child> {
+        match &self.phase {
+            Phase::Tools(t) => t.children.get(slot)?.clone(),
+            _ => None,
+        }
+    }
+
+    /// What an agent tool of this run's toolkit runs.
+    pub fn agent_spec(&self, name: &str) -> Option<Rc<crate::agent::AgentSpec>> {
+        self.toolkit.get(name)?.agent.clone()
+    }
+
+    pub fn max_turns(&self) -> u32 {
+        self.cfg.max_turns
+    }
+
+    /// Keeps (or, with `None`, forgets) the child of agent call `slot`, as it halts or waits.
+    pub fn note_child(&mut self, slot: usize, child: Option<Child>) {
+        if let Phase::Tools(t) = &mut self.phase {
+            if let Some(c) = t.children.get_mut(slot) {
+                *c = child;
+            }
+        }
+    }
+
+    /// A child segment of agent `agent` ended (done, halted or stopped): its usage, and its
+    /// agents', count as this run's.
+    pub fn roll_in(&mut self, agent: &str, usage: Usage, below: &AgentUsage) {
+        self.usage.add(usage);
+        self.agent_usage.roll_in(agent, usage, below);
     }
 
     /// Takes the outcome of call `slot` of the running turn as it settles. A later outcome for
@@ -413,6 +489,13 @@ impl Run {
         // the transcript (only a recorded result's output is copied, it goes to both).
         let mut outputs = Vec::new();
         let mut suspended = Vec::new();
+        // Only a halted call's child is kept.
+        let mut children: Vec<Child> = Vec::new();
+        for (slot, child) in turn.slots.iter().zip(turn.children) {
+            if let (Some(ToolOutcome::Suspend(_)), Some(c)) = (slot, child) {
+                children.push(c);
+            }
+        }
         for (((call, slot), record), used) in turn.calls.into_iter().zip(turn.slots).zip(turn.record).zip(turn.used_args) {
             let (result, req) = match slot {
                 Some(ToolOutcome::Result(r)) => (r, None),
@@ -453,7 +536,11 @@ impl Run {
         }
         if let Some(pending) = merge_for_halt(&suspended) {
             let text = pending.prompt.clone();
-            return Ok(self.finish(Status::Pending, text, None, Some(pending)));
+            let Step::Done(mut result) = self.finish(Status::Pending, text, None, Some(pending)) else {
+                return Err(Error::internal("finish gives a result"));
+            };
+            result.children = children;
+            return Ok(Step::Done(result));
         }
         Ok(self.next_model_step())
     }
@@ -490,6 +577,8 @@ impl Run {
             finish_reason: self.last_finish.as_ref().map(|(f, _)| *f),
             provider_finish_reason: self.last_finish.take().and_then(|(_, raw)| raw),
             reasoning: core::mem::take(&mut self.reasoning),
+            children: Vec::new(),
+            agent_usage: core::mem::take(&mut self.agent_usage),
         }))
     }
 }

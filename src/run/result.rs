@@ -3,6 +3,7 @@
 //! nothing resume needs, and it never holds keys or functions. It is written by `to_json` (no
 //! serde derive: that would be a second writer compiled into the wasm).
 
+use crate::agent::{AgentUsage, Child};
 use crate::json::Obj;
 use crate::message::{Message, Usage};
 use crate::prelude::*;
@@ -13,6 +14,9 @@ use serde_json::{Map, Value};
 
 /// Bumped whenever the serialised shape changes; `state::load` migrates older versions.
 pub const SCHEMA_VERSION: u32 = 2;
+/// The newest version this build reads: version 3 is a version 2 document with halted agent
+/// children (`children`), which only such documents are written as (`agent::schema_version`).
+pub const MAX_SCHEMA_VERSION: u32 = crate::agent::CHILDREN_VERSION;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -62,6 +66,11 @@ pub struct RunResult {
     pub provider_finish_reason: Option<String>,
     /// The readable reasoning of this segment's model calls; empty when the model gave none.
     pub reasoning: String,
+    /// Present when `status` is `"pending"` and agent calls are halted: their children, which
+    /// a resume continues.
+    pub children: Vec<Child>,
+    /// The usage of the agents below this run (its `usage` includes it).
+    pub agent_usage: AgentUsage,
 }
 
 impl Status {
@@ -109,7 +118,7 @@ impl RunResult {
     /// The result's fields, into an object being written (its own, or a `done` event's
     /// `result`); `messages: false` writes `"messages":null`.
     pub(crate) fn write_fields(&self, o: &mut Obj, messages: bool) {
-        o.u64("schemaVersion", u64::from(self.schema_version));
+        o.u64("schemaVersion", u64::from(crate::agent::schema_version(self.schema_version, &self.children)));
         o.str("style", self.style.as_str()).str("status", self.status.as_str()).str("text", &self.text);
         if messages {
             o.arr("messages", |a| crate::dialect::write(a, &self.transcript, self.style));
@@ -139,6 +148,7 @@ impl RunResult {
                 u.u64("reasoningTokens", self.usage.reasoning_tokens);
             }
         });
+        self.agent_usage.write(o);
         o.str("model", &self.model);
         o.str_opt("finishReason", self.finish_reason.map(|f| f.as_str()));
         o.str_opt("providerFinishReason", self.provider_finish_reason.as_deref());
@@ -147,6 +157,7 @@ impl RunResult {
         if let Some(p) = &self.pending {
             o.value("pending", &p.to_value());
         }
+        crate::agent::write_children(o, &self.children);
     }
 }
 
@@ -182,6 +193,8 @@ mod tests {
             finish_reason: full.then_some(Finish::ToolCalls),
             provider_finish_reason: full.then(|| "tool_use".into()),
             reasoning: String::new(),
+            children: Vec::new(),
+            agent_usage: Default::default(),
         }
     }
 

@@ -4,6 +4,7 @@
 //! without a result.
 
 use super::{LoopConfig, Phase, Run, Step, TurnSlots};
+use crate::agent::Child;
 use crate::error::{Error, Result};
 use crate::message::{last_tool_turn, Message};
 use crate::prelude::*;
@@ -15,6 +16,8 @@ pub struct ResumeInput {
     pub history: Vec<Message>,
     pub pending: Request,
     pub answer: Answer,
+    /// The halted children of the turn's agent calls (a state's `children`).
+    pub children: Vec<Child>,
 }
 
 /// How a refusal of a resume starts.
@@ -26,7 +29,13 @@ fn cannot(msg: &str) -> Error {
 
 impl Run {
     pub fn resume(cfg: LoopConfig, toolkit: Toolkit, input: ResumeInput) -> Result<(Run, Step)> {
-        let ResumeInput { history, pending, answer } = input;
+        let ResumeInput { history, pending, answer, mut children } = input;
+        // Several children halted in one turn are answered in any order: an answer to another
+        // child's request (or to one of its own children's) answers that child.
+        let pending = match children.iter().find(|c| answer.id != pending.id && c.holds(&answer.id)) {
+            Some(c) => crate::agent::surface(c.pending.clone().unwrap_or_default(), &c.agent, &c.call_id),
+            None => pending,
+        };
         // The id first (the answer is for this request at all); its results once the halted
         // turn's outstanding calls are known.
         check_answer_id(&pending, &answer, LEAD)?;
@@ -44,22 +53,31 @@ impl Run {
         let Some(&first_outstanding) = outstanding.first() else {
             return Err(cannot("every call of the halted turn already has a result (was it already resumed?)"));
         };
-        let relay_ids: Vec<String> = pending.relay_calls().into_iter().map(|c| c.id).collect();
+        // A child's request (it has a path) answers the child: at this level it is the answer to
+        // the delegate call the path starts with, whatever its kind; its relay calls are the
+        // child's to match.
+        let own = pending.path.is_empty();
+        let relay_ids: Vec<String> = if own { pending.relay_calls().into_iter().map(|c| c.id).collect() } else { Vec::new() };
         let mut open_relay: Vec<&str> = Vec::new();
         for &i in &outstanding {
             if let Some(c) = open.calls.get(i).filter(|c| relay_ids.contains(&c.id) || toolkit.get(&c.name).is_some_and(|t| t.is_relay())) {
                 open_relay.push(&c.id);
             }
         }
-        if pending.is_relay() && !relay_ids.iter().any(|id| outstanding.iter().any(|&i| open.calls.get(i).is_some_and(|c| &c.id == id))) {
+        if own
+            && pending.is_relay()
+            && !relay_ids.iter().any(|id| outstanding.iter().any(|&i| open.calls.get(i).is_some_and(|c| &c.id == id)))
+        {
             return Err(cannot("the pending request's calls are not outstanding in the transcript's halted turn"));
         }
         // Refused before anything is kept or run: the halted state stays as it was.
-        check_answer_results(&pending, &answer, &open_relay, LEAD)?;
+        if own {
+            check_answer_results(&pending, &answer, &open_relay, LEAD)?;
+        }
         // The call the request suspends: the one it names (`callId`, set by the loop since
         // schema 2), else, for a request from before that, the first outstanding one.
-        let asked = match &pending.call_id {
-            Some(id) => match outstanding.iter().find(|&&i| open.calls.get(i).is_some_and(|c| &c.id == id)) {
+        let asked = match pending.own_call() {
+            Some(id) => match outstanding.iter().find(|&&i| open.calls.get(i).is_some_and(|c| c.id == id)) {
                 Some(&i) => i,
                 None => return Err(cannot("the pending request's call is not outstanding in the transcript's halted turn")),
             },
@@ -75,12 +93,7 @@ impl Run {
             transcript.push(h);
         }
 
-        let mut slots = TurnSlots {
-            calls: open.calls.clone(),
-            slots: crate::small::nones(open.calls.len()),
-            record: vec![false; open.calls.len()],
-            used_args: crate::small::nones(open.calls.len()),
-        };
+        let mut slots = TurnSlots::new(open.calls.clone(), false);
         for (i, r) in open.results.iter().enumerate() {
             if let Some(r) = r {
                 slots.settle(i, ToolResult { output: r.output.clone(), is_error: r.is_error, metadata: None, parts: r.parts.clone() });
@@ -95,7 +108,7 @@ impl Run {
         // question, as `ok` does: its call re-runs with it and the others re-run afresh. Only the
         // relay calls merged into the request are refused with it. Any other refusal declines
         // every outstanding call (docs/decisions/loop.md, D-1..D-4).
-        let wants_refusal = pending.rerun_on_decline && !pending.is_relay();
+        let wants_refusal = !own || (pending.rerun_on_decline && !pending.is_relay());
         for &i in &outstanding {
             let Some(call) = open.calls.get(i) else { continue };
             let is_relay = relay_ids.contains(&call.id) || run.toolkit.get(&call.name).is_some_and(|t| t.is_relay());
@@ -111,11 +124,16 @@ impl Run {
                 continue;
             }
             // A non-relay call: re-executed; the halted one gets the answer as ctx.answer (docs/decisions/loop.md, D-1..D-4).
-            let halted = !pending.is_relay() && i == asked;
+            let halted = (!own || !pending.is_relay()) && i == asked;
             if let Some(r) = slots.record.get_mut(i) {
                 *r = true;
             }
-            let inv = run.dispatch(i, call, halted.then(|| answer.clone()));
+            let mut inv = run.dispatch(i, call, halted.then(|| answer.clone()));
+            // A halted agent call continues its child; the child that did not ask surfaces its
+            // request again (driver/agent.rs): neither starts over.
+            if let Some(k) = children.iter().position(|c| c.call_id == call.id) {
+                inv.child = Some(children.swap_remove(k));
+            }
             slots.note_parsed(&inv);
             invocations.push(inv);
         }

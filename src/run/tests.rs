@@ -19,6 +19,7 @@ fn kit() -> Toolkit {
         description: "adds".into(),
         input_schema: default_schema(),
         source: ToolSource::Native,
+        agent: None,
     }])
     .unwrap()
 }

@@ -59,6 +59,7 @@ fn requests_serialise_with_pinned_keys_and_no_empty_options() {
         expires_at: Some("2026-01-01T00:00:00Z".into()),
         rerun_on_decline: false,
         call_id: None,
+        path: Vec::new(),
     };
     assert_eq!(
         serde_json::to_string(&r).unwrap(),

@@ -63,7 +63,9 @@ pub fn create_client(opts: JsValue, default_store: JsValue) -> JsResult<Client> 
 
 /// What an operation does once its inputs are decoded, matched at the end of `perform` rather
 /// than in a function of its own: each extra future around `session::run` and `translate` is
-/// compiled again (docs/decisions/small-std.md).
+/// compiled again (docs/decisions/small-std.md). Made once per operation and moved once, as
+/// `Input` is: a box would buy nothing.
+#[allow(clippy::large_enum_variant)]
 enum Work<'a> {
     Loop(Mode, Input<'a>),
     Translate(TranslateRequest),

@@ -155,11 +155,23 @@ pub fn streaming(stream: bool) -> CallPolicy {
 }
 
 pub fn native(name: &str) -> ToolSpec {
-    ToolSpec { name: name.into(), description: format!("the {name} tool"), input_schema: default_schema(), source: "native".into() }
+    ToolSpec {
+        name: name.into(),
+        description: format!("the {name} tool"),
+        input_schema: default_schema(),
+        source: "native".into(),
+        agent: None,
+    }
 }
 
 pub fn relay(name: &str) -> ToolSpec {
-    ToolSpec { name: name.into(), description: format!("relay {name}"), input_schema: default_relay_schema(), source: "relay".into() }
+    ToolSpec {
+        name: name.into(),
+        description: format!("relay {name}"),
+        input_schema: default_relay_schema(),
+        source: "relay".into(),
+        agent: None,
+    }
 }
 
 pub fn ids() -> IdGen {
@@ -250,8 +262,11 @@ pub fn resume(
     let ids = ids();
     let clock = tick();
     let env = Env { waiter: waiter.map(|w| w as &dyn Waiter), ..Env::new(provider, tools, &ids, &clock) };
-    let (r, step) =
-        Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history: toolnexus_wasm::dialect::read(history)?, pending, answer })?;
+    let (r, step) = Run::resume(
+        config(style),
+        Toolkit::new(kit)?,
+        ResumeInput { history: toolnexus_wasm::dialect::read(history)?, pending, answer, children: Vec::new() },
+    )?;
     written_as_serde(futures_executor::block_on(drive(r, step, &env)))
 }
 
@@ -422,7 +437,7 @@ pub fn resume_full(
     let clock = tick();
     let policy = streaming(stream);
     let env = Env { events: Some(host), persist: Some(host), policy: &policy, ..Env::new(transport, tools, &ids, &clock) };
-    let (r, step) = Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history, pending, answer })?;
+    let (r, step) = Run::resume(config(style), Toolkit::new(kit)?, ResumeInput { history, pending, answer, children: Vec::new() })?;
     written_as_serde(futures_executor::block_on(drive(r, step, &env)))
 }
 

@@ -54,7 +54,17 @@ pub fn suspension(server: &str, result: &Value, ids: &IdGen) -> Request {
     let data = json::obj(vec![("server", server.into()), ("inputRequests", requests)]);
     // The server must hear a refusal (its reply to `decline` / `cancel` is the call's result),
     // so the loop re-runs the call with it rather than ending it `declined/expired`.
-    Request { id, kind: KIND.into(), prompt, url, data: data.as_object().cloned(), expires_at: None, rerun_on_decline: true, call_id: None }
+    Request {
+        id,
+        kind: KIND.into(),
+        prompt,
+        url,
+        data: data.as_object().cloned(),
+        expires_at: None,
+        rerun_on_decline: true,
+        call_id: None,
+        path: Vec::new(),
+    }
 }
 
 /// What an answer to an input suspension adds to the retried call's `params`:

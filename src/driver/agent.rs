@@ -1,0 +1,210 @@
+//! One agent call: the child's loop, driven by the same driver over the parent's seams. The
+//! child's tools run through the parent's executor under the agent's name (`research/click`),
+//! its waits go to the parent's `waitFor` with its path, its events reach the parent's stream
+//! marked with its agent, and its saves become the parent's (its checkpoint kept in the
+//! parent's slot, then the parent's own save). A child that halts is the parent's suspension;
+//! resumed, it continues from its checkpoint and never starts over.
+
+use super::{drive, stored, Env, EventSink, Persist, ToolExecutor, Waiter};
+use crate::agent::{prompt_of, surface, AgentSpec, Child, PathStep};
+use crate::error::{Code, Error, Result};
+use crate::events::StreamEvent;
+use crate::prelude::*;
+use crate::run::{Invocation, LoopConfig, ResumeInput, Run, RunResult, Status, Step};
+use crate::small::{borrow, borrow_mut};
+use crate::state::ConversationState;
+use crate::suspend::{Answer, Request, ToolOutcome};
+use crate::tool::ToolResult;
+use core::cell::RefCell;
+use futures_util::future::LocalBoxFuture;
+use serde_json::{Map, Value};
+
+/// Runs (or continues) the child of agent call `inv` to its outcome: its final text as the
+/// call's result, or its halt as the call's suspension (its request, one step longer).
+pub(super) async fn call(
+    inv: &Invocation,
+    spec: &AgentSpec,
+    answer: Option<&Answer>,
+    run: &RefCell<Run>,
+    env: &Env<'_>,
+) -> Result<ToolOutcome> {
+    let agent = inv.call.name.as_str();
+    // The child as this call last left it: from the resumed state, or from its own last save.
+    let saved = inv.child.clone().or_else(|| borrow(run).child(inv.slot));
+    let cfg = config(spec, &borrow(run));
+    let kit = spec.tools.clone();
+    let started = match (saved, answer) {
+        // Halted and answered: the child resumes from its checkpoint.
+        (Some(c), Some(a)) if c.pending.is_some() => {
+            let history = crate::dialect::read(&c.messages).map_err(|e| Error::bad_state(e.message))?;
+            let pending = c.pending.unwrap_or_default();
+            Run::resume(cfg, kit, ResumeInput { history, pending, answer: a.clone(), children: c.children })
+        }
+        // Halted, and this answer is another call's: the child asks again, as it was.
+        (Some(c), _) if c.pending.is_some() => {
+            let req = c.pending.clone().unwrap_or_default();
+            borrow_mut(run).note_child(inv.slot, Some(c));
+            return Ok(ToolOutcome::Suspend(surface(req, agent, &inv.call.id)));
+        }
+        // Saved between turns (its host stopped while it ran): it goes on from there.
+        (Some(c), _) => {
+            let history = crate::dialect::read(&c.messages).map_err(|e| Error::bad_state(e.message))?;
+            Run::proceed(cfg, kit, history)
+        }
+        (None, _) => Run::start(cfg, kit, Vec::new(), prompt_of(&inv.args)),
+    };
+    let (child, first) = started?;
+    let step = PathStep { agent: agent.into(), call_id: inv.call.id.clone() };
+    let tools = Scoped { inner: env.tools, prefix: format!("{agent}/") };
+    let waiter = env.waiter.map(|inner| Up { inner, step: step.clone() });
+    let events = env.events.map(|inner| Marked { inner, agent });
+    let persist = env.persist.map(|_| Kept { run, slot: inv.slot, step: step.clone(), env });
+    let child_env = Env {
+        tools: &tools,
+        waiter: waiter.as_ref().map(|w| w as &dyn Waiter),
+        events: events.as_ref().map(|e| e as &dyn EventSink),
+        persist: persist.as_ref().map(|p| p as &dyn Persist),
+        // The client's hooks are the root's: a child's calls are its own to shape.
+        hooks: None,
+        ..*env
+    };
+    let result = match boxed(child, first, &child_env).await {
+        Ok(r) => r,
+        // The child's model failed it: the parent's model hears so, as of any failed tool.
+        Err(e)
+            if matches!(
+                e.code,
+                Code::ProviderHttp | Code::ProviderParse | Code::ProviderError | Code::Transport | Code::ResponseTooLarge
+            ) =>
+        {
+            borrow_mut(run).note_child(inv.slot, None);
+            return Ok(ToolOutcome::Result(ToolResult::error(format!("agent {agent} failed: {}", e.message))));
+        }
+        Err(e) => return Err(e),
+    };
+    borrow_mut(run).roll_in(agent, result.usage, &result.agent_usage);
+    Ok(outcome(result, &step, inv.slot, run))
+}
+
+/// The driver again, boxed: a child's run is a future inside its parent's.
+fn boxed<'a>(run: Run, first: Step, env: &'a Env<'a>) -> LocalBoxFuture<'a, Result<RunResult>> {
+    Box::pin(drive(run, first, env))
+}
+
+/// The child's settings: the parent's provider, with the model, style and address the agent
+/// names; its own system prompt; its own turn cap, else the parent's.
+fn config(spec: &AgentSpec, parent: &Run) -> LoopConfig {
+    let mut provider = parent.provider().clone();
+    if let Some(style) = spec.style {
+        provider.style = style;
+    }
+    if let Some(m) = &spec.model {
+        provider.model.clone_from(m);
+    }
+    if let Some(u) = &spec.base_url {
+        provider.base_url.clone_from(u);
+    }
+    LoopConfig { provider, system_prompt: spec.system_prompt.clone(), max_turns: spec.max_turns.unwrap_or(parent.max_turns()) }
+}
+
+/// What the child's end is to the parent's call.
+fn outcome(r: RunResult, step: &PathStep, slot: usize, run: &RefCell<Run>) -> ToolOutcome {
+    match r.status {
+        Status::Pending => {
+            let req = r.pending.clone().unwrap_or_default();
+            let child = Child {
+                call_id: step.call_id.clone(),
+                agent: step.agent.clone(),
+                style: r.style,
+                messages: r.messages(),
+                pending: r.pending,
+                children: r.children,
+            };
+            borrow_mut(run).note_child(slot, Some(child));
+            ToolOutcome::Suspend(surface(req, &step.agent, &step.call_id))
+        }
+        status => {
+            borrow_mut(run).note_child(slot, None);
+            match status {
+                Status::Done => ToolOutcome::Result(ToolResult::ok(r.text)),
+                _ => ToolOutcome::Result(ToolResult::error(format!(
+                    "agent {} stopped at its {} limit before it answered; its last text: {}",
+                    step.agent,
+                    r.limit.as_deref().unwrap_or("turn"),
+                    r.text
+                ))),
+            }
+        }
+    }
+}
+
+/// The child's tools are the parent executor's, under the agent's name.
+struct Scoped<'a> {
+    inner: &'a dyn ToolExecutor,
+    prefix: String,
+}
+
+impl ToolExecutor for Scoped<'_> {
+    fn execute<'a>(
+        &'a self,
+        name: &'a str,
+        id: &'a str,
+        args: &'a Map<String, Value>,
+        answer: Option<&'a Answer>,
+    ) -> LocalBoxFuture<'a, Result<ToolOutcome>> {
+        Box::pin(async move { self.inner.execute(&format!("{}{name}", self.prefix), id, args, answer).await })
+    }
+}
+
+/// A child's wait is the parent's, for a request one step longer.
+struct Up<'a> {
+    inner: &'a dyn Waiter,
+    step: PathStep,
+}
+
+impl Waiter for Up<'_> {
+    fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
+        self.inner.wait(surface(req, &self.step.agent, &self.step.call_id))
+    }
+}
+
+/// A child's events in the parent's stream, marked with its agent; its `done` and `usage` are
+/// the parent's `tool_result` and `usage`.
+struct Marked<'a> {
+    inner: &'a dyn EventSink,
+    agent: &'a str,
+}
+
+impl EventSink for Marked<'_> {
+    fn event(&self, e: StreamEvent) {
+        let e = match e {
+            StreamEvent::Done { .. } | StreamEvent::Usage { .. } => return,
+            StreamEvent::Agent { agent, event } => StreamEvent::Agent { agent: format!("{}/{agent}", self.agent), event },
+            e => StreamEvent::Agent { agent: self.agent.into(), event: Box::new(e) },
+        };
+        self.inner.event(e);
+    }
+}
+
+/// A child's save: its checkpoint goes into the parent's slot, and the parent saves.
+struct Kept<'a, 'e> {
+    run: &'a RefCell<Run>,
+    slot: usize,
+    step: PathStep,
+    env: &'a Env<'e>,
+}
+
+impl Persist for Kept<'_, '_> {
+    fn save(&self, state: ConversationState) -> LocalBoxFuture<'_, Result<()>> {
+        let child = Child {
+            call_id: self.step.call_id.clone(),
+            agent: self.step.agent.clone(),
+            style: state.style,
+            messages: state.messages,
+            pending: state.pending,
+            children: state.children,
+        };
+        borrow_mut(self.run).note_child(self.slot, Some(child));
+        Box::pin(self.env.save(|| stored(borrow(self.run).checkpoint())))
+    }
+}

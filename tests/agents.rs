@@ -1,0 +1,235 @@
+//! Agents made of agents (`source: "agent"`): a child's suspensions are the root's, a halted
+//! tree goes through JSON, and a resume continues the child that asked, from its checkpoint.
+
+mod common;
+use common::*;
+use futures_util::future::LocalBoxFuture;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use toolnexus_wasm::agent::{AgentSpec, Child};
+use toolnexus_wasm::driver::{drive, Env, Transport, Waiter};
+use toolnexus_wasm::provider::{HttpRequest, HttpResponse, Style};
+use toolnexus_wasm::run::{ResumeInput, Run, RunResult, Status};
+use toolnexus_wasm::state;
+use toolnexus_wasm::suspend::{pending_result, relay_answer, Answer, RelayResult, Request};
+use toolnexus_wasm::tool::{ToolResult, ToolSpec, Toolkit};
+use toolnexus_wasm::Result;
+
+/// Replies by agent: each request goes to the script of the agent whose system prompt it
+/// carries, so concurrent children get their own replies whatever the order they call in.
+#[derive(Default)]
+struct Routed {
+    scripts: RefCell<HashMap<String, Vec<Value>>>,
+    seen: RefCell<Vec<(String, Value)>>,
+}
+
+impl Routed {
+    fn script(self, agent: &str, replies: Vec<Value>) -> Self {
+        self.scripts.borrow_mut().insert(agent.into(), replies);
+        self
+    }
+    /// The bodies one agent's model was sent, in order.
+    fn sent(&self, agent: &str) -> Vec<Value> {
+        self.seen.borrow().iter().filter(|(a, _)| a == agent).map(|(_, b)| b.clone()).collect()
+    }
+}
+
+impl Transport for Routed {
+    fn send<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<HttpResponse>> {
+        let body = req.json();
+        let agent = body["messages"][0]["content"].as_str().unwrap().to_string();
+        self.seen.borrow_mut().push((agent.clone(), body));
+        let mut scripts = self.scripts.borrow_mut();
+        let queue = scripts.get_mut(&agent).unwrap_or_else(|| panic!("no script for {agent}"));
+        assert!(!queue.is_empty(), "{agent} called its model more often than scripted");
+        let reply = queue.remove(0);
+        Box::pin(async move { Ok(HttpResponse { status: 200, body: reply.to_string(), retry_after: None }) })
+    }
+}
+
+fn agent(name: &str, tools: Vec<ToolSpec>) -> ToolSpec {
+    let spec = AgentSpec {
+        system_prompt: name.into(),
+        tools: Toolkit::new(tools).unwrap(),
+        max_turns: None,
+        model: None,
+        style: None,
+        base_url: None,
+    };
+    ToolSpec {
+        name: name.into(),
+        description: format!("the {name} agent"),
+        input_schema: toolnexus_wasm::agent::default_schema(name),
+        source: "agent".into(),
+        agent: Some(Rc::new(spec)),
+    }
+}
+
+/// `publish` asks for approval first (as `needsApproval` does) and runs once it is given.
+fn tools() -> Tools {
+    // Its own ids, as a host's `pending()` makes them: not the loop's sequence.
+    let ids = toolnexus_wasm::suspend::IdGen::new(Box::new(|| 42));
+    Tools::default().with("review/publish", move |_, answer| match answer {
+        None => pending_result(Request { kind: "approval".into(), prompt: "approval to run publish".into(), ..Request::default() }, &ids),
+        Some(a) if a.ok => ToolResult::ok("published"),
+        Some(_) => ToolResult::error("not approved"),
+    })
+}
+
+fn root_kit() -> Vec<ToolSpec> {
+    vec![agent("browse", vec![relay("click")]), agent("review", vec![native("publish")])]
+}
+
+fn script() -> Routed {
+    Routed::default()
+        .script(
+            "root",
+            vec![
+                oa_calls(&[("d1", "browse", r#"{"prompt":"open the page"}"#), ("d2", "review", r#"{"prompt":"check it"}"#)]),
+                oa_text("all done"),
+            ],
+        )
+        .script("browse", vec![oa_calls(&[("c1", "click", r##"{"s":"#a"}"##), ("c2", "click", r##"{"s":"#b"}"##)]), oa_text("browsed")])
+        .script("review", vec![oa_calls(&[("p1", "publish", "{}")]), oa_text("reviewed")])
+}
+
+fn root_config() -> toolnexus_wasm::run::LoopConfig {
+    let mut cfg = config(Style::OpenAi);
+    cfg.system_prompt = "root".into();
+    cfg
+}
+
+fn start(p: &Routed, tools: &Tools, waiter: Option<&dyn Waiter>) -> Result<RunResult> {
+    let ids = ids();
+    let clock = tick();
+    let env = Env { waiter, ..Env::new(p, tools, &ids, &clock) };
+    let (r, step) = Run::start(root_config(), Toolkit::new(root_kit())?, vec![], "publish the page")?;
+    futures_executor::block_on(drive(r, step, &env))
+}
+
+/// A fresh process: only the JSON text of the halted result survives.
+fn resume_from(text: &str, answer: Answer, p: &Routed, tools: &Tools) -> Result<RunResult> {
+    let halted = state::load(&serde_json::from_str(text).unwrap())?;
+    let ids = ids();
+    let clock = tick();
+    let env = Env::new(p, tools, &ids, &clock);
+    let input = ResumeInput {
+        history: toolnexus_wasm::dialect::read(&halted.messages)?,
+        pending: halted.pending,
+        answer,
+        children: halted.children,
+    };
+    let (r, step) = Run::resume(root_config(), Toolkit::new(root_kit())?, input)?;
+    futures_executor::block_on(drive(r, step, &env))
+}
+
+/// Answers the child's relay calls (both in a durable halt; one at a time under `waitFor`).
+fn clicks(req: &Request) -> Answer {
+    let results = req
+        .relay_calls()
+        .into_iter()
+        .map(|c| {
+            assert_eq!(c.name, "click", "the child's own relay call, never the delegate call");
+            RelayResult { output: format!("clicked {}", c.input["s"].as_str().unwrap()), id: c.id, is_error: false, parts: vec![] }
+        })
+        .collect();
+    relay_answer(&req.id, results)
+}
+
+fn approve(req: &Request) -> Answer {
+    assert_eq!(req.kind, "approval");
+    Answer { id: req.id.clone(), ok: true, data: None, reason: None }
+}
+
+fn requests_of(r: &RunResult) -> Vec<Request> {
+    r.children.iter().flat_map(Child::requests).collect()
+}
+
+/// Each child's model saw one prompt and a transcript that only grew.
+fn never_restarted(p: &Routed, agent: &str) {
+    let sent = p.sent(agent);
+    assert_eq!(sent.len(), 2, "{agent}: two model calls in all");
+    for body in &sent {
+        let users = body["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "user").count();
+        assert_eq!(users, 1, "{agent}: one prompt, never a second start");
+    }
+    let first = sent[0]["messages"].as_array().unwrap();
+    let second = sent[1]["messages"].as_array().unwrap();
+    assert_eq!(&second[..first.len()], &first[..], "{agent}: the transcript goes on from its checkpoint");
+    assert!(balanced(second));
+}
+
+#[test]
+fn two_children_halt_the_root_with_their_own_suspensions_and_resume_in_either_order() {
+    for order in [["browse", "review"], ["review", "browse"]] {
+        let p = script();
+        let tools = tools();
+        let r = start(&p, &tools, None).unwrap();
+        assert_eq!(r.status, Status::Pending);
+        let text = r.to_json();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["schemaVersion"], 3, "a state with halted children is version 3");
+        assert_eq!(v["children"].as_array().unwrap().len(), 2);
+
+        // The root's request is the first child's own: its kind, its tool, its calls, and its path.
+        let pending = r.pending.clone().unwrap();
+        assert_eq!(pending.kind, "tool_call");
+        assert_eq!(pending.path.iter().map(|s| (s.agent.as_str(), s.call_id.as_str())).collect::<Vec<_>>(), [("browse", "d1")]);
+        assert_eq!(pending.call_id.as_deref(), Some("c1"), "the inner call's id, which durable waits are keyed by");
+        let all = requests_of(&r);
+        assert_eq!(all.iter().map(|r| r.kind.as_str()).collect::<Vec<_>>(), ["tool_call", "approval"], "all three suspensions");
+        let by_agent = |a: &str| all.iter().find(|r| r.path[0].agent == a).unwrap().clone();
+
+        // First answer: the other child is halted still, and asks again exactly as before.
+        assert_eq!(by_agent("browse").relay_calls().len(), 2, "both relay calls in one request");
+        let first = by_agent(order[0]);
+        let answer = if order[0] == "browse" { clicks(&first) } else { approve(&first) };
+        let mid = resume_from(&text, answer, &p, &tools).unwrap();
+        assert_eq!(mid.status, Status::Pending);
+        let again = mid.pending.clone().unwrap();
+        let second = by_agent(order[1]);
+        assert_eq!((again.id.as_str(), again.path[0].agent.as_str()), (second.id.as_str(), order[1]), "the same request");
+        assert_eq!(mid.children.len(), 1);
+
+        let answer = if order[1] == "browse" { clicks(&again) } else { approve(&again) };
+        let done = resume_from(&mid.to_json(), answer, &p, &tools).unwrap();
+        assert_eq!(done.status, Status::Done, "{:?}", done.text);
+        assert_eq!(done.text, "all done");
+        assert!(done.children.is_empty());
+        let root = p.sent("root");
+        assert_eq!(root.len(), 2);
+        let results: Vec<&Value> = root[1]["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "tool").collect();
+        assert_eq!(results.iter().map(|m| m["content"].as_str().unwrap()).collect::<Vec<_>>(), ["browsed", "reviewed"]);
+
+        // Every inner tool ran exactly once: publish asked once and ran once with the approval.
+        let calls = tools.calls.borrow();
+        assert_eq!(calls.len(), 2, "{calls:?}");
+        assert!(calls[0].2.is_none() && calls[1].2.as_ref().is_some_and(|a| a.ok));
+        never_restarted(&p, "browse");
+        never_restarted(&p, "review");
+    }
+}
+
+#[test]
+fn under_wait_for_a_childs_suspensions_reach_the_hosts_wait_with_their_path() {
+    let p = script();
+    let tools = tools();
+    let w = Wait::new(|req| if req.kind == "approval" { approve(req) } else { clicks(req) });
+    let r = start(&p, &tools, Some(&*w as &dyn Waiter)).unwrap();
+    assert_eq!(r.status, Status::Done);
+    assert_eq!(r.text, "all done");
+    let seen = w.seen.borrow();
+    let paths: Vec<(&str, &str)> = seen.iter().map(|r| (r.kind.as_str(), r.path[0].agent.as_str())).collect();
+    assert_eq!(paths.len(), 3, "two relay calls, one approval: {paths:?}");
+    assert!(paths.contains(&("tool_call", "browse")) && paths.contains(&("approval", "review")), "{paths:?}");
+    assert_eq!(w.max_outstanding.get(), 3, "both children wait at once, each relay call apart");
+    // Each agent made one call with tool calls (15 tokens) and one with its answer (23).
+    assert_eq!(r.usage.total_tokens, 3 * (15 + 23), "children's usage rolls up");
+    let mut agents: Vec<(&str, u64)> = r.agent_usage.0.iter().map(|(a, u)| (a.as_str(), u.total_tokens)).collect();
+    agents.sort();
+    assert_eq!(agents, [("browse", 38), ("review", 38)], "each agent's own usage");
+    never_restarted(&p, "browse");
+    never_restarted(&p, "review");
+}
