@@ -51,12 +51,14 @@ pub struct AgentSpec {
 
 /// The input schema of an agent tool that declares none: one string, the child's prompt.
 pub fn default_schema(name: &str) -> Value {
-    serde_json::json!({
-        "type": "object",
-        "properties": { "prompt": { "type": "string", "description": format!("the task for the {name} agent, in full") } },
-        "required": ["prompt"],
-        "additionalProperties": false
-    })
+    use crate::json::obj;
+    let prompt = obj(vec![("type", "string".into()), ("description", format!("the task for the {name} agent, in full").into())]);
+    obj(vec![
+        ("type", "object".into()),
+        ("properties", obj(vec![("prompt", prompt)])),
+        ("required", Value::Array(vec!["prompt".into()])),
+        ("additionalProperties", false.into()),
+    ])
 }
 
 /// The child's prompt from the call's arguments: `prompt` when it is the only member and a
@@ -145,7 +147,7 @@ impl Child {
         write_children(o, &self.children);
     }
 
-    fn from_json(v: &Value, what: &str) -> core::result::Result<Child, String> {
+    fn from_json(v: &Value, what: &str, depth: usize) -> core::result::Result<Child, String> {
         let o = crate::json::object(v, what)?;
         let need = |k: &str| crate::json::opt_str(o, k, what)?.ok_or_else(|| format!("{what}.{k} is required"));
         Ok(Child {
@@ -157,7 +159,7 @@ impl Child {
                 None | Some(Value::Null) => None,
                 Some(p) => Some(Request::from_json(p, &format!("{what}.pending"))?),
             },
-            children: read_children(o, what)?,
+            children: read_at(o, what, depth + 1)?,
         })
     }
 }
@@ -176,15 +178,19 @@ pub fn write_children(o: &mut Obj, children: &[Child]) {
 /// `children` of a state or a child (absent: none). Deeper than [`MAX_DEPTH`] is refused: no
 /// run writes it.
 pub fn read_children(o: &Map<String, Value>, what: &str) -> core::result::Result<Vec<Child>, String> {
+    read_at(o, what, 1)
+}
+
+fn read_at(o: &Map<String, Value>, what: &str, depth: usize) -> core::result::Result<Vec<Child>, String> {
     let mut out = Vec::new();
     if matches!(o.get("children"), None | Some(Value::Null)) {
         return Ok(out);
     }
-    if what.matches(".children").count() >= MAX_DEPTH {
+    if depth > MAX_DEPTH {
         return Err(format!("{what} nests children deeper than {MAX_DEPTH}"));
     }
     for (i, c) in crate::json::array(o, "children", what)?.iter().enumerate() {
-        out.push(Child::from_json(c, &format!("{what}.children[{i}]"))?);
+        out.push(Child::from_json(c, &format!("{what}.children[{i}]"), depth)?);
     }
     Ok(out)
 }

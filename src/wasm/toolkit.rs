@@ -90,13 +90,36 @@ fn decode_list(list: &Array) -> Result<Decoded> {
     let mut fns = Vec::new();
     // By index: `Array::iter` reads through an import of its own (`get_unchecked`).
     for i in 0..list.length() {
-        let (spec, run) = decode_tool(&list.get(i), &format!("tools[{i}]"))?;
+        let tool = list.get(i);
+        let (spec, run) = decode_tool(&tool, &format!("tools[{i}]"))?;
         if let Some(f) = run {
             fns.push((spec.name.clone(), f));
+        }
+        if spec.agent.is_some() {
+            agent_fns(&tool, &spec.name, &mut fns);
         }
         specs.push(spec);
     }
     Ok(Decoded { kit: CoreToolkit::new(specs)?, fns: fns.into() })
+}
+
+/// The `run` functions of an agent tool's own tools (and theirs, agents down), under the names
+/// the driver asks its executor for: `agent/tool`. The declarations were read and checked with
+/// the agent's, from the same object.
+fn agent_fns(agent_tool: &JsValue, prefix: &str, fns: &mut Vec<(String, Function)>) {
+    let get = |o: &JsValue, k: &str| Reflect::get(o, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let Some(list) = list_of(&get(&get(agent_tool, "agent"), "tools")) else { return };
+    for i in 0..list.length() {
+        let tool = list.get(i);
+        let Some(name) = get(&tool, "name").as_string() else { continue };
+        let name = format!("{prefix}/{name}");
+        if let Ok(f) = get(&tool, "run").dyn_into::<Function>() {
+            fns.push((name.clone(), f));
+        }
+        if get(&tool, "source").as_string().as_deref() == Some(crate::agent::SOURCE_AGENT) {
+            agent_fns(&tool, &name, fns);
+        }
+    }
 }
 
 fn tool_object(spec: &ToolSpec, run: Option<&Function>) -> Result<JsValue> {

@@ -22,6 +22,12 @@ export interface Suspension {
   rerunOnDecline?: boolean;
   /** The tool call this suspends (its `ToolContext.toolCallId`); set by the loop. */
   callId?: string;
+  /**
+   * Set when an agent tool's child asked (`agentTool`): the agents it came up through, from the
+   * root down, each with the delegate call that runs it. `kind`, `data` and `callId` are the
+   * child's own tool call's, never the delegate call's; answer it like any suspension.
+   */
+  path?: { agent: string; callId: string }[];
 }
 
 /** @deprecated Renamed `Suspension` (this name shadowed fetch's `Request`). */
@@ -401,12 +407,13 @@ export type StreamWithAnswerOptions =
 
 /** Events of client.stream / client.streamWithAnswer, in contract order. */
 export type StreamEvent =
-  | { type: "text"; delta: string }
+  | { type: "text"; delta: string; agent?: string }
   /** Readable reasoning (thinking text, thought summaries) of a streamed reply; never in `text`. */
-  | { type: "reasoning"; delta: string }
-  | { type: "tool_call"; id: string; name: string; args: { [key: string]: unknown } }
-  | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
-  | { type: "pending"; request: Suspension }
+  | { type: "reasoning"; delta: string; agent?: string }
+  | { type: "tool_call"; id: string; name: string; args: { [key: string]: unknown }; agent?: string }
+  | { type: "tool_result"; id: string; name: string; output: string; isError: boolean; agent?: string }
+  /** `agent` (on each event but `usage` and `done`): the path of the agent tool's child it came from, `research/browse`. */
+  | { type: "pending"; request: Suspension; agent?: string }
   | { type: "usage"; usage: Usage }
   | { type: "done"; result: RunResult };
 
@@ -522,8 +529,8 @@ export interface RunResultIncomplete extends RunResultBase {
 
 /** What every `RunResult` carries, whatever its `status` (`RunResultDone`, `RunResultPending`, `RunResultIncomplete`). */
 export interface RunResultBase {
-  /** 2 since reasoning state is kept; a version 1 state still resumes. */
-  schemaVersion: 1 | 2;
+  /** 2 since reasoning state is kept (a version 1 state still resumes); 3 on a state with halted agent children. */
+  schemaVersion: 1 | 2 | 3;
   /** The dialect `messages` is written in. */
   style: Style;
   text: string;
@@ -531,7 +538,10 @@ export interface RunResultBase {
   toolCalls: ToolCallRecord[];
   toolCallCount: number;
   turns: number;
+  /** Every model call of this run, its agent tools' children included. */
   usage: Usage;
+  /** Each agent tool's own model calls, by path (`research`, `research/browse`); absent without agents. */
+  agentUsage?: { [path: string]: Usage };
   model: string;
   /**
    * How the last model call of this run (or resume) ended; absent when it made none. "length":
