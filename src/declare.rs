@@ -52,10 +52,6 @@ fn declaration_at(v: &Value, what: &str, depth: usize) -> Result<ToolSpec> {
     };
     let spec = ToolSpec { name: name.into(), description: description.into(), input_schema, source: source.into(), agent }.validated()?;
     approval(o.get("needsApproval"), &spec, o.contains_key("run"), what)?;
-    // An agent's own tools are checked here; the edge checks a toolkit's, with their functions.
-    if depth > 0 {
-        check_runnable(&spec, o.get("run").is_some_and(|r| !r.is_null()))?;
-    }
     Ok(spec)
 }
 

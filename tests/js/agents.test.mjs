@@ -16,8 +16,14 @@ function models(scripts) {
     sent.push([agent, body]);
     const step = scripts[agent].shift();
     assert.ok(step, `${agent} called its model more often than scripted`);
-    const message = Array.isArray(step) ? { role: "assistant", content: null, tool_calls: step } : { role: "assistant", content: step };
-    return new Response(JSON.stringify({ id: "x", object: "chat.completion", model: "m", choices: [{ index: 0, message, finish_reason: Array.isArray(step) ? "tool_calls" : "stop" }], usage }));
+    const calls = Array.isArray(step);
+    const finish_reason = calls ? "tool_calls" : "stop";
+    const message = calls ? { role: "assistant", content: null, tool_calls: step } : { role: "assistant", content: step };
+    if (!body.stream) return new Response(JSON.stringify({ id: "x", object: "chat.completion", model: "m", choices: [{ index: 0, message, finish_reason }], usage }));
+    const delta = calls ? { role: "assistant", tool_calls: step.map((c, index) => ({ index, ...c })) } : { role: "assistant", content: step };
+    const chunks = [{ choices: [{ index: 0, delta }] }, { choices: [{ index: 0, delta: {}, finish_reason }] }, { choices: [], usage }];
+    const sse = chunks.map((c) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", model: "m", ...c })}\n\n`).join("") + "data: [DONE]\n\n";
+    return new Response(sse, { headers: { "content-type": "text/event-stream" } });
   };
   return { fetch, sent: (agent) => sent.filter(([a]) => a === agent).map(([, b]) => b) };
 }
