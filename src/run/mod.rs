@@ -18,6 +18,8 @@
 use crate::prelude::*;
 pub mod result;
 mod resume;
+mod slots;
+use slots::TurnSlots;
 
 pub use result::{RunResult, Status, ToolCallRecord, MAX_SCHEMA_VERSION, SCHEMA_VERSION};
 
@@ -96,62 +98,6 @@ pub struct Checkpoint<'a> {
     pub pending: Option<Request>,
     /// The halted (or waiting) children of the turn's agent calls.
     pub children: Vec<Child>,
-}
-
-#[derive(Clone, Debug)]
-struct TurnSlots {
-    calls: Vec<ToolCall>,
-    /// Each call's outcome once it settled (`None` while it runs).
-    slots: Vec<Option<ToolOutcome>>,
-    /// Whether each slot's result goes into `toolCalls` (answered relay results on resume do not).
-    record: Vec<bool>,
-    /// Arguments a `beforeTool` hook rewrote, recorded as the ones actually used.
-    used_args: Vec<Option<Rc<Map<String, Value>>>>,
-    /// The child of each agent call, while it is halted or waits.
-    children: Vec<Option<Child>>,
-}
-
-impl TurnSlots {
-    fn new(calls: Vec<ToolCall>, record: bool) -> TurnSlots {
-        let n = calls.len();
-        TurnSlots {
-            calls,
-            slots: crate::small::nones(n),
-            record: vec![record; n],
-            used_args: crate::small::nones(n),
-            children: crate::small::nones(n),
-        }
-    }
-
-    /// The suspension of call `i` as a checkpoint sees it: its own, or, while it runs, the
-    /// request its child waits on (surfaced: the child is this call's).
-    fn suspension(&self, i: usize) -> Option<Request> {
-        match self.slots.get(i)? {
-            Some(ToolOutcome::Suspend(r)) => Some(r.clone()),
-            Some(ToolOutcome::Result(_)) => None,
-            None => {
-                let child = self.children.get(i)?.as_ref()?;
-                Some(crate::agent::surface(child.pending.clone()?, &child.agent, &child.call_id))
-            }
-        }
-    }
-
-    /// Settles slot `i` (a call of the turn) with a result.
-    fn settle(&mut self, i: usize, result: ToolResult) {
-        if let Some(s) = self.slots.get_mut(i) {
-            *s = Some(ToolOutcome::Result(result));
-        }
-    }
-
-    /// Keeps the arguments `dispatch` parsed for a declared tool as the ones the record shows,
-    /// so a call's arguments are parsed once per turn (a `beforeTool` rewrite replaces them).
-    fn note_parsed(&mut self, inv: &Invocation) {
-        if inv.known {
-            if let Some(a) = self.used_args.get_mut(inv.slot) {
-                *a = Some(inv.args.clone());
-            }
-        }
-    }
 }
 
 #[derive(Debug)]

@@ -122,7 +122,9 @@ fn agent_fns(agent_tool: &JsValue, prefix: &str, fns: &mut Vec<(String, Function
             }
             Ok(f) => fns.push((path.clone(), f)),
             Err(_) if source == crate::tool::SOURCE_RELAY || source == crate::agent::SOURCE_AGENT => {}
-            Err(_) => return Err(Error::bad_input(format!("tool {path} has no run function; use relayTool() for a declaration-only tool"))),
+            Err(_) => {
+                return Err(Error::bad_input(format!("tool {path} has no run function; use relayTool() for a declaration-only tool")))
+            }
         }
         if source == crate::agent::SOURCE_AGENT {
             agent_fns(&tool, &path, fns)?;
