@@ -9,6 +9,7 @@ use crate::json::Obj;
 use crate::message::{Message, Usage};
 use crate::prelude::*;
 use crate::provider::Style;
+use crate::state::ConversationState;
 use crate::suspend::Request;
 use crate::tool::Toolkit;
 use serde::{Deserialize, Serialize};
@@ -49,18 +50,6 @@ pub struct AgentSpec {
     pub base_url: Option<String>,
 }
 
-/// The input schema of an agent tool that declares none: one string, the child's prompt.
-pub fn default_schema(name: &str) -> Value {
-    use crate::json::obj;
-    let prompt = obj(vec![("type", "string".into()), ("description", format!("the task for the {name} agent, in full").into())]);
-    obj(vec![
-        ("type", "object".into()),
-        ("properties", obj(vec![("prompt", prompt)])),
-        ("required", Value::Array(vec!["prompt".into()])),
-        ("additionalProperties", false.into()),
-    ])
-}
-
 /// The child's prompt from the call's arguments: `prompt` when it is the only member and a
 /// string, else the arguments as JSON text (a child with a schema of its own reads them whole).
 pub fn prompt_of(args: &Map<String, Value>) -> Message {
@@ -98,99 +87,66 @@ pub fn surface(mut req: Request, agent: &str, call_id: &str) -> Request {
     req
 }
 
-/// The parent's copy of a child that is halted: what its own conversation state would hold
-/// (its transcript in its dialect, the request it waits on, its own halted children), keyed by
-/// the parent's delegate call.
+/// The parent's copy of a child that is halted (or saved while it ran): the child's own
+/// conversation state (its transcript in its dialect, the request it waits on, its own halted
+/// children), keyed by the parent's delegate call. Stored as that state's own document, so one
+/// reader and one writer serve a root and its children at every depth.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Child {
     pub call_id: String,
     pub agent: String,
-    pub style: Style,
-    pub messages: Vec<Value>,
-    pub pending: Option<Request>,
-    pub children: Vec<Child>,
+    pub state: ConversationState,
 }
 
 impl Child {
     /// Whether this child, or a child of its own, is halted on request `id`.
     pub fn holds(&self, id: &str) -> bool {
-        self.pending.as_ref().is_some_and(|p| p.id == id) || self.children.iter().any(|c| c.holds(id))
+        self.state.pending.as_ref().is_some_and(|p| p.id == id) || self.state.children.iter().any(|c| c.holds(id))
+    }
+
+    /// The request this child waits on, as its parent surfaces it.
+    pub fn request(&self) -> Option<Request> {
+        Some(surface(self.state.pending.clone()?, &self.agent, &self.call_id))
     }
 
     /// Every request this child and its own children are halted on, as its parent surfaces
     /// them: the ones a host may answer, in any order.
     pub fn requests(&self) -> Vec<Request> {
-        let mut out = Vec::new();
-        if let Some(p) = &self.pending {
-            out.push(surface(p.clone(), &self.agent, &self.call_id));
-        }
-        for c in &self.children {
-            for r in c.requests() {
-                if !out.iter().any(|o| o.id == r.id) {
-                    out.push(surface(r, &self.agent, &self.call_id));
-                }
+        let mut out: Vec<Request> = self.request().into_iter().collect();
+        for r in self.state.children.iter().flat_map(Child::requests) {
+            if !out.iter().any(|o| o.id == r.id) {
+                out.push(surface(r, &self.agent, &self.call_id));
             }
         }
         out
     }
-
-    pub fn write(&self, o: &mut Obj) {
-        o.str("callId", &self.call_id).str("agent", &self.agent).str("style", self.style.as_str());
-        o.arr("messages", |a| {
-            for m in &self.messages {
-                a.value(m);
-            }
-        });
-        if let Some(p) = &self.pending {
-            o.value("pending", &p.to_value());
-        }
-        write_children(o, &self.children);
-    }
-
-    fn from_json(v: &Value, what: &str, depth: usize) -> core::result::Result<Child, String> {
-        let o = crate::json::object(v, what)?;
-        let need = |k: &str| crate::json::opt_str(o, k, what)?.ok_or_else(|| format!("{what}.{k} is required"));
-        Ok(Child {
-            call_id: need("callId")?,
-            agent: need("agent")?,
-            style: Style::parse(&need("style")?).map_err(|e| e.message)?,
-            messages: crate::json::array(o, "messages", what)?.clone(),
-            pending: match o.get("pending") {
-                None | Some(Value::Null) => None,
-                Some(p) => Some(Request::from_json(p, &format!("{what}.pending"))?),
-            },
-            children: read_at(o, what, depth + 1)?,
-        })
-    }
 }
 
-/// `children` of a state or a child, when there are any.
+/// `children` of a state, when there are any: `[{ callId, agent, state }]`.
 pub fn write_children(o: &mut Obj, children: &[Child]) {
     if !children.is_empty() {
         o.arr("children", |a| {
             for c in children {
-                a.obj(|o| c.write(o));
+                a.obj(|o| {
+                    o.str("callId", &c.call_id).str("agent", &c.agent).obj("state", |o| c.state.write_fields(o));
+                });
             }
         });
     }
 }
 
-/// `children` of a state or a child (absent: none). Deeper than [`MAX_DEPTH`] is refused: no
-/// run writes it.
+/// `children` of a state (absent: none). Each child's state is read as a state is; JSON's own
+/// nesting limit bounds how deep they go.
 pub fn read_children(o: &Map<String, Value>, what: &str) -> core::result::Result<Vec<Child>, String> {
-    read_at(o, what, 1)
-}
-
-fn read_at(o: &Map<String, Value>, what: &str, depth: usize) -> core::result::Result<Vec<Child>, String> {
     let mut out = Vec::new();
     if matches!(o.get("children"), None | Some(Value::Null)) {
         return Ok(out);
     }
-    if depth > MAX_DEPTH {
-        return Err(format!("{what} nests children deeper than {MAX_DEPTH}"));
-    }
-    for (i, c) in crate::json::array(o, "children", what)?.iter().enumerate() {
-        out.push(Child::from_json(c, &format!("{what}.children[{i}]"), depth)?);
+    for c in crate::json::array(o, "children", what)? {
+        let o = crate::json::object(c, "state.children[]")?;
+        let need = |k: &str| crate::json::opt_str(o, k, "state.children[]")?.ok_or_else(|| format!("state.children[].{k} is required"));
+        let state = ConversationState::from_json(o.get("state").unwrap_or(&Value::Null))?;
+        out.push(Child { call_id: need("callId")?, agent: need("agent")?, state });
     }
     Ok(out)
 }
@@ -234,50 +190,29 @@ impl AgentUsage {
 
 /// Reads an agent declaration's `agent` member: `{ systemPrompt, tools, maxTurns?, model?,
 /// style?, baseUrl? }`, its tools read by `tool` (the declaration reader, one level deeper).
+/// `agentTool()` checked the options and named the fix for each; what is read here is its output.
 pub fn spec_from_json(
     v: Option<&Value>,
     name: &str,
     depth: usize,
     tool: &dyn Fn(&Value, &str, usize) -> Result<crate::tool::ToolSpec>,
 ) -> Result<AgentSpec> {
-    let what = format!("agent tool {name}");
+    let bad = |m: &str| Error::bad_input(format!("agent tool {name}: {m}"));
     if depth >= MAX_DEPTH {
-        return Err(Error::bad_input(format!(
-            "{what}: agent tools nest deeper than {MAX_DEPTH} (does an agent list itself among its tools?)"
-        )));
+        return Err(bad("agent tools nest too deep (does an agent list itself among its tools?)"));
     }
-    let bad = |m: String| Error::bad_input(format!("{what}: {m}"));
-    let o = match v {
-        Some(Value::Object(o)) => o,
-        _ => return Err(bad("agent must be { systemPrompt, tools } (use agentTool())".into())),
-    };
-    for k in o.keys() {
-        if !["systemPrompt", "tools", "maxTurns", "model", "style", "baseUrl"].contains(&k.as_str()) && !o[k].is_null() {
-            return Err(bad(format!("unknown option \"{k}\" (see AgentToolOptions)")));
-        }
-    }
-    let s = |k: &str| crate::json::opt_str(o, k, &what).map_err(Error::bad_input);
+    let Some(Value::Object(o)) = v else { return Err(bad("make it with agentTool()")) };
+    let s = |k: &str| o.get(k).and_then(Value::as_str).map(String::from);
     let mut tools = Vec::new();
-    if let Some(list) = o.get("tools").filter(|t| !t.is_null()) {
-        let list = list.as_array().ok_or_else(|| bad("tools must be an array of tools".into()))?;
-        for (i, t) in list.iter().enumerate() {
-            tools.push(tool(t, &format!("{name}.tools[{i}]"), depth + 1)?);
-        }
+    for (i, t) in o.get("tools").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        tools.push(tool(t, &format!("{name}.tools[{i}]"), depth + 1)?);
     }
-    let max_turns = match o.get("maxTurns") {
-        None | Some(Value::Null) => None,
-        Some(n) => Some(
-            n.as_u64()
-                .filter(|n| (1..=u64::from(u32::MAX)).contains(n))
-                .ok_or_else(|| bad("maxTurns must be a whole number of at least 1".into()))? as u32,
-        ),
-    };
     Ok(AgentSpec {
-        system_prompt: s("systemPrompt")?.unwrap_or_default(),
+        system_prompt: s("systemPrompt").unwrap_or_default(),
         tools: Toolkit::new(tools)?,
-        max_turns,
-        model: s("model")?,
-        style: s("style")?.map(|st| Style::parse(&st)).transpose()?,
-        base_url: s("baseUrl")?,
+        max_turns: o.get("maxTurns").and_then(Value::as_u64).map(|n| n as u32).filter(|n| *n > 0),
+        model: s("model"),
+        style: s("style").map(|st| Style::parse(&st)).transpose()?,
+        base_url: s("baseUrl"),
     })
 }

@@ -38,16 +38,12 @@ fn declaration_at(v: &Value, what: &str, depth: usize) -> Result<ToolSpec> {
         .ok_or_else(|| Error::bad_input(format!("{what}.name is required (a non-empty string)")))?;
     let input_schema = match o.get("inputSchema") {
         None | Some(Value::Null) if source == SOURCE_RELAY => default_relay_schema(),
-        None | Some(Value::Null) if source == SOURCE_AGENT => crate::agent::default_schema(name),
         None | Some(Value::Null) => default_schema(),
         Some(s) => s.clone(),
     };
     let description = string("description")?.unwrap_or_default();
     let agent = match source {
         SOURCE_AGENT => Some(alloc::rc::Rc::new(crate::agent::spec_from_json(o.get("agent"), name, depth, &declaration_at)?)),
-        _ if o.get("agent").is_some_and(|a| !a.is_null()) => {
-            return Err(Error::bad_input(format!("{what}: only an agent tool (agentTool()) has an agent member")))
-        }
         _ => None,
     };
     let spec = ToolSpec { name: name.into(), description: description.into(), input_schema, source: source.into(), agent }.validated()?;

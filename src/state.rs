@@ -79,7 +79,7 @@ impl ConversationState {
         self
     }
 
-    fn from_json(v: &Value) -> core::result::Result<Self, String> {
+    pub(crate) fn from_json(v: &Value) -> core::result::Result<Self, String> {
         let what = "state";
         let o = json::object(v, what)?;
         let outstanding = match o.get("outstanding") {
@@ -111,30 +111,34 @@ impl ConversationState {
     /// The JSON text its `Serialize` derive writes, by hand (a store saves one per turn).
     pub fn to_json(&self) -> String {
         let mut out = String::new();
-        json::write_obj(&mut out, |o| {
-            o.u64("schemaVersion", u64::from(crate::agent::schema_version(self.schema_version, &self.children)));
-            o.str("style", self.style.as_str());
-            o.arr("messages", |a| {
-                for m in &self.messages {
-                    a.value(m);
+        json::write_obj(&mut out, |o| self.write_fields(o));
+        out
+    }
+
+    /// Its members, into an object being written (a store's document, or a child's state in
+    /// its parent's).
+    pub fn write_fields(&self, o: &mut json::Obj) {
+        o.u64("schemaVersion", u64::from(crate::agent::schema_version(self.schema_version, &self.children)));
+        o.str("style", self.style.as_str());
+        o.arr("messages", |a| {
+            for m in &self.messages {
+                a.value(m);
+            }
+        });
+        if let Some(p) = &self.pending {
+            o.value("pending", &p.to_value());
+        }
+        if !self.outstanding.is_empty() {
+            o.arr("outstanding", |a| {
+                for c in &self.outstanding {
+                    a.obj(|o| {
+                        o.str("id", &c.id).str("name", &c.name);
+                    });
                 }
             });
-            if let Some(p) = &self.pending {
-                o.value("pending", &p.to_value());
-            }
-            if !self.outstanding.is_empty() {
-                o.arr("outstanding", |a| {
-                    for c in &self.outstanding {
-                        a.obj(|o| {
-                            o.str("id", &c.id).str("name", &c.name);
-                        });
-                    }
-                });
-            }
-            o.u64("revision", self.revision).str_opt("claimed", self.claimed.as_deref());
-            crate::agent::write_children(o, &self.children);
-        });
-        out
+        }
+        o.u64("revision", self.revision).str_opt("claimed", self.claimed.as_deref());
+        crate::agent::write_children(o, &self.children);
     }
 
     pub fn from_result(r: &RunResult) -> Result<Self> {

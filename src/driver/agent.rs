@@ -35,21 +35,20 @@ pub(super) async fn call(
     let kit = spec.tools.clone();
     let started = match (saved, answer) {
         // Halted and answered: the child resumes from its checkpoint.
-        (Some(c), Some(a)) if c.pending.is_some() => {
-            let history = crate::dialect::read(&c.messages).map_err(|e| Error::bad_state(e.message))?;
-            let pending = c.pending.unwrap_or_default();
-            Run::resume(cfg, kit, ResumeInput { history, pending, answer: a.clone(), children: c.children })
-        }
         // Halted, and this answer is another call's: the child asks again, as it was.
-        (Some(c), _) if c.pending.is_some() => {
-            let req = c.pending.clone().unwrap_or_default();
+        (Some(c), None) if c.state.pending.is_some() => {
+            let req = c.request();
             borrow_mut(run).note_child(inv.slot, Some(c));
-            return Ok(ToolOutcome::Suspend(surface(req, agent, &inv.call.id)));
+            return Ok(ToolOutcome::Suspend(req.unwrap_or_default()));
         }
-        // Saved between turns (its host stopped while it ran): it goes on from there.
-        (Some(c), _) => {
-            let history = crate::dialect::read(&c.messages).map_err(|e| Error::bad_state(e.message))?;
-            Run::proceed(cfg, kit, history)
+        // Halted and answered, it resumes from its checkpoint; saved between turns (its host
+        // stopped while it ran), it goes on from there.
+        (Some(Child { state, .. }), answer) => {
+            let history = crate::dialect::read(&state.messages).map_err(|e| Error::bad_state(e.message))?;
+            match (state.pending, answer) {
+                (Some(pending), Some(a)) => Run::resume(cfg, kit, ResumeInput { history, pending, answer: a.clone(), children: state.children }),
+                _ => Run::proceed(cfg, kit, history),
+            }
         }
         (None, _) => Run::start(cfg, kit, Vec::new(), prompt_of(&inv.args)),
     };
@@ -112,15 +111,8 @@ fn outcome(r: RunResult, step: &PathStep, slot: usize, run: &RefCell<Run>) -> To
     match r.status {
         Status::Pending => {
             let req = r.pending.clone().unwrap_or_default();
-            let child = Child {
-                call_id: step.call_id.clone(),
-                agent: step.agent.clone(),
-                style: r.style,
-                messages: r.messages(),
-                pending: r.pending,
-                children: r.children,
-            };
-            borrow_mut(run).note_child(slot, Some(child));
+            let state = ConversationState::new(r.style, &r.transcript, r.pending).with_children(r.children);
+            borrow_mut(run).note_child(slot, Some(Child { call_id: step.call_id.clone(), agent: step.agent.clone(), state }));
             ToolOutcome::Suspend(surface(req, &step.agent, &step.call_id))
         }
         status => {
@@ -196,14 +188,7 @@ struct Kept<'a, 'e> {
 
 impl Persist for Kept<'_, '_> {
     fn save(&self, state: ConversationState) -> LocalBoxFuture<'_, Result<()>> {
-        let child = Child {
-            call_id: self.step.call_id.clone(),
-            agent: self.step.agent.clone(),
-            style: state.style,
-            messages: state.messages,
-            pending: state.pending,
-            children: state.children,
-        };
+        let child = Child { call_id: self.step.call_id.clone(), agent: self.step.agent.clone(), state };
         borrow_mut(self.run).note_child(self.slot, Some(child));
         Box::pin(self.env.save(|| stored(borrow(self.run).checkpoint())))
     }

@@ -33,7 +33,7 @@ impl Run {
         // Several children halted in one turn are answered in any order: an answer to another
         // child's request (or to one of its own children's) answers that child.
         let pending = match children.iter().find(|c| answer.id != pending.id && c.holds(&answer.id)) {
-            Some(c) => crate::agent::surface(c.pending.clone().unwrap_or_default(), &c.agent, &c.call_id),
+            Some(c) => c.request().unwrap_or_default(),
             None => pending,
         };
         // The id first (the answer is for this request at all); its results once the halted

@@ -42,10 +42,7 @@ impl TurnSlots {
         match self.slots.get(i)? {
             Some(ToolOutcome::Suspend(r)) => Some(r.clone()),
             Some(ToolOutcome::Result(_)) => None,
-            None => {
-                let child = self.children.get(i)?.as_ref()?;
-                Some(crate::agent::surface(child.pending.clone()?, &child.agent, &child.call_id))
-            }
+            None => self.children.get(i)?.as_ref()?.request(),
         }
     }
 

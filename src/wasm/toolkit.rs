@@ -96,7 +96,7 @@ fn decode_list(list: &Array) -> Result<Decoded> {
             fns.push((spec.name.clone(), f));
         }
         if spec.agent.is_some() {
-            agent_fns(&tool, &spec.name, &mut fns)?;
+            agent_fns(&tool, &spec.name, &mut fns);
         }
         specs.push(spec);
     }
@@ -104,33 +104,17 @@ fn decode_list(list: &Array) -> Result<Decoded> {
 }
 
 /// The `run` functions of an agent tool's own tools (and theirs, agents down), under the names
-/// the driver asks its executor for: `agent/tool`. The declarations were read and checked with
-/// the agent's, from the same object; what JSON cannot show of them (their functions) is
-/// checked here: a tool that runs needs its `run`, and a `needsApproval` left on one was never
-/// applied (`agentTool` applies it), so it is refused rather than run ungated.
-fn agent_fns(agent_tool: &JsValue, prefix: &str, fns: &mut Vec<(String, Function)>) -> Result<()> {
+/// the driver asks its executor for (`agent/tool`): `agentTool` gated them and lists them as
+/// `agent.runs`, `[name, run]` pairs.
+fn agent_fns(agent_tool: &JsValue, prefix: &str, fns: &mut Vec<(String, Function)>) {
     let get = |o: &JsValue, k: &str| Reflect::get(o, &k.into()).unwrap_or(JsValue::UNDEFINED);
-    let Some(list) = list_of(&get(&get(agent_tool, "agent"), "tools")) else { return Ok(()) };
-    for i in 0..list.length() {
-        let tool = list.get(i);
-        let Some(name) = get(&tool, "name").as_string() else { continue };
-        let source = get(&tool, "source").as_string().unwrap_or_default();
-        let path = format!("{prefix}/{name}");
-        match get(&tool, "run").dyn_into::<Function>() {
-            Ok(_) if get(&tool, "needsApproval").is_truthy() => {
-                return Err(Error::bad_input(format!("tool {path}: needsApproval was not applied: make the agent with agentTool()")))
-            }
-            Ok(f) => fns.push((path.clone(), f)),
-            Err(_) if source == crate::tool::SOURCE_RELAY || source == crate::agent::SOURCE_AGENT => {}
-            Err(_) => {
-                return Err(Error::bad_input(format!("tool {path} has no run function; use relayTool() for a declaration-only tool")))
-            }
-        }
-        if source == crate::agent::SOURCE_AGENT {
-            agent_fns(&tool, &path, fns)?;
+    let Some(runs) = list_of(&get(&get(agent_tool, "agent"), "runs")) else { return };
+    for i in 0..runs.length() {
+        let pair = Array::from(&runs.get(i));
+        if let (Some(name), Ok(f)) = (pair.get(0).as_string(), pair.get(1).dyn_into::<Function>()) {
+            fns.push((format!("{prefix}/{name}"), f));
         }
     }
-    Ok(())
 }
 
 fn tool_object(spec: &ToolSpec, run: Option<&Function>) -> Result<JsValue> {
