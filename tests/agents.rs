@@ -61,7 +61,7 @@ fn agent(name: &str, tools: Vec<ToolSpec>) -> ToolSpec {
     ToolSpec {
         name: name.into(),
         description: format!("the {name} agent"),
-        input_schema: toolnexus_wasm::agent::default_schema(name),
+        input_schema: serde_json::json!({ "type": "object", "properties": { "prompt": { "type": "string" } }, "required": ["prompt"] }),
         source: "agent".into(),
         agent: Some(Rc::new(spec)),
     }
