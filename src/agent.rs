@@ -73,9 +73,10 @@ impl PathStep {
         crate::json::obj(vec![("agent", self.agent.as_str().into()), ("callId", self.call_id.as_str().into())])
     }
 
-    /// A step as a state spells it; `None` unless both members are strings.
-    pub fn read(v: &Value) -> Option<PathStep> {
-        Some(PathStep { agent: v.get("agent")?.as_str()?.into(), call_id: v.get("callId")?.as_str()?.into() })
+    pub fn from_json(v: &Value, what: &str) -> core::result::Result<PathStep, String> {
+        let o = crate::json::object(v, what)?;
+        let need = |k: &str| crate::json::opt_str(o, k, what)?.ok_or_else(|| format!("{what}.{k} is required"));
+        Ok(PathStep { agent: need("agent")?, call_id: need("callId")? })
     }
 }
 

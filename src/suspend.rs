@@ -263,10 +263,13 @@ impl Request {
             call_id: json::opt_str(o, "callId", what)?,
             path: match o.get("path") {
                 None | Some(Value::Null) => Vec::new(),
-                Some(p) => p
-                    .as_array()
-                    .and_then(|steps| steps.iter().map(crate::agent::PathStep::read).collect())
-                    .ok_or_else(|| format!("{what}.path must be a list of {{ agent, callId }}"))?,
+                Some(_) => {
+                    let mut steps = Vec::new();
+                    for s in json::array(o, "path", what)? {
+                        steps.push(crate::agent::PathStep::from_json(s, &format!("{what}.path[]"))?);
+                    }
+                    steps
+                }
             },
         })
     }
