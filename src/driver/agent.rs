@@ -28,31 +28,11 @@ pub(super) async fn call(
     run: &RefCell<Run>,
     env: &Env<'_>,
 ) -> Result<ToolOutcome> {
-    let agent = inv.call.name.as_str();
-    // The child as this call last left it: from the resumed state, or from its own last save.
-    let saved = inv.child.clone().or_else(|| borrow(run).child(inv.slot));
-    let cfg = config(spec, &borrow(run));
-    let kit = spec.tools.clone();
-    let started = match (saved, answer) {
-        // Halted and answered: the child resumes from its checkpoint.
-        // Halted, and this answer is another call's: the child asks again, as it was.
-        (Some(c), None) if c.state.pending.is_some() => {
-            let req = c.request();
-            borrow_mut(run).note_child(inv.slot, Some(c));
-            return Ok(ToolOutcome::Suspend(req.unwrap_or_default()));
-        }
-        // Halted and answered, it resumes from its checkpoint; saved between turns (its host
-        // stopped while it ran), it goes on from there.
-        (Some(Child { state, .. }), answer) => {
-            let history = crate::dialect::read(&state.messages).map_err(|e| Error::bad_state(e.message))?;
-            match (state.pending, answer) {
-                (Some(pending), Some(a)) => Run::resume(cfg, kit, ResumeInput { history, pending, answer: a.clone(), children: state.children }),
-                _ => Run::proceed(cfg, kit, history),
-            }
-        }
-        (None, _) => Run::start(cfg, kit, Vec::new(), prompt_of(&inv.args)),
+    let (child, first) = match begin(inv, spec, answer, run)? {
+        Ok(started) => started,
+        Err(asks_again) => return Ok(asks_again),
     };
-    let (child, first) = started?;
+    let agent = inv.call.name.as_str();
     let step = PathStep { agent: agent.into(), call_id: inv.call.id.clone() };
     let tools = Scoped { inner: env.tools, prefix: format!("{agent}/") };
     let waiter = env.waiter.map(|inner| Up { inner, step: step.clone() });
@@ -67,22 +47,41 @@ pub(super) async fn call(
         hooks: None,
         ..*env
     };
-    let result = match boxed(child, first, &child_env).await {
-        Ok(r) => r,
-        // The child's model failed it: the parent's model hears so, as of any failed tool.
-        Err(e)
-            if matches!(
-                e.code,
-                Code::ProviderHttp | Code::ProviderParse | Code::ProviderError | Code::Transport | Code::ResponseTooLarge
-            ) =>
-        {
-            borrow_mut(run).note_child(inv.slot, None);
-            return Ok(ToolOutcome::Result(ToolResult::error(format!("agent {agent} failed: {}", e.message))));
+    let ended = boxed(child, first, &child_env).await;
+    outcome(ended, &step, inv.slot, run)
+}
+
+/// The child as this call last left it (from the resumed state, or from its own last save),
+/// started, resumed or continued; or, halted and not answered now, its request again.
+fn begin(
+    inv: &Invocation,
+    spec: &AgentSpec,
+    answer: Option<&Answer>,
+    run: &RefCell<Run>,
+) -> Result<core::result::Result<(Run, Step), ToolOutcome>> {
+    let saved = inv.child.clone().or_else(|| borrow(run).child(inv.slot));
+    let cfg = config(spec, &borrow(run));
+    let kit = spec.tools.clone();
+    Ok(Ok(match (saved, answer) {
+        // Halted, and this answer is another call's: the child asks again, as it was.
+        (Some(c), None) if c.state.pending.is_some() => {
+            let req = c.request();
+            borrow_mut(run).note_child(inv.slot, Some(c));
+            return Ok(Err(ToolOutcome::Suspend(req.unwrap_or_default())));
         }
-        Err(e) => return Err(e),
-    };
-    borrow_mut(run).roll_in(agent, result.usage, &result.agent_usage);
-    Ok(outcome(result, &step, inv.slot, run))
+        // Halted and answered, it resumes from its checkpoint; saved between turns (its host
+        // stopped while it ran), it goes on from there.
+        (Some(Child { state, .. }), answer) => {
+            let history = crate::dialect::read(&state.messages).map_err(|e| Error::bad_state(e.message))?;
+            match (state.pending, answer) {
+                (Some(pending), Some(a)) => {
+                    Run::resume(cfg, kit, ResumeInput { history, pending, answer: a.clone(), children: state.children })
+                }
+                _ => Run::proceed(cfg, kit, history),
+            }
+        }
+        (None, _) => Run::start(cfg, kit, Vec::new(), prompt_of(&inv.args)),
+    }?))
 }
 
 /// The driver again, boxed: a child's run is a future inside its parent's.
@@ -106,28 +105,45 @@ fn config(spec: &AgentSpec, parent: &Run) -> LoopConfig {
     LoopConfig { provider, system_prompt: spec.system_prompt.clone(), max_turns: spec.max_turns.unwrap_or(parent.max_turns()) }
 }
 
-/// What the child's end is to the parent's call.
-fn outcome(r: RunResult, step: &PathStep, slot: usize, run: &RefCell<Run>) -> ToolOutcome {
-    match r.status {
+/// What the child's end is to the parent's call: its usage counts as the parent's, and its
+/// checkpoint is kept while it is halted.
+fn outcome(ended: Result<RunResult>, step: &PathStep, slot: usize, run: &RefCell<Run>) -> Result<ToolOutcome> {
+    let agent = step.agent.as_str();
+    let r = match ended {
+        Ok(r) => r,
+        // The child's model failed it: the parent's model hears so, as of any failed tool.
+        Err(e)
+            if matches!(
+                e.code,
+                Code::ProviderHttp | Code::ProviderParse | Code::ProviderError | Code::Transport | Code::ResponseTooLarge
+            ) =>
+        {
+            borrow_mut(run).note_child(slot, None);
+            return Ok(ToolOutcome::Result(ToolResult::error(format!("agent {agent} failed: {}", e.message))));
+        }
+        Err(e) => return Err(e),
+    };
+    let mut parent = borrow_mut(run);
+    parent.roll_in(agent, r.usage, &r.agent_usage);
+    Ok(match r.status {
         Status::Pending => {
             let req = r.pending.clone().unwrap_or_default();
             let state = ConversationState::new(r.style, &r.transcript, r.pending).with_children(r.children);
-            borrow_mut(run).note_child(slot, Some(Child { call_id: step.call_id.clone(), agent: step.agent.clone(), state }));
-            ToolOutcome::Suspend(surface(req, &step.agent, &step.call_id))
+            parent.note_child(slot, Some(Child { call_id: step.call_id.clone(), agent: agent.into(), state }));
+            ToolOutcome::Suspend(surface(req, agent, &step.call_id))
         }
         status => {
-            borrow_mut(run).note_child(slot, None);
-            match status {
-                Status::Done => ToolOutcome::Result(ToolResult::ok(r.text)),
-                _ => ToolOutcome::Result(ToolResult::error(format!(
-                    "agent {} stopped at its {} limit before it answered; its last text: {}",
-                    step.agent,
+            parent.note_child(slot, None);
+            ToolOutcome::Result(match status {
+                Status::Done => ToolResult::ok(r.text),
+                _ => ToolResult::error(format!(
+                    "agent {agent} stopped at its {} limit before it answered; its last text: {}",
                     r.limit.as_deref().unwrap_or("turn"),
                     r.text
-                ))),
-            }
+                )),
+            })
         }
-    }
+    })
 }
 
 /// The child's tools are the parent executor's, under the agent's name.
