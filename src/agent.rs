@@ -99,11 +99,6 @@ pub struct Child {
 }
 
 impl Child {
-    /// Whether this child, or a child of its own, is halted on request `id`.
-    pub fn holds(&self, id: &str) -> bool {
-        self.state.pending.as_ref().is_some_and(|p| p.id == id) || self.state.children.iter().any(|c| c.holds(id))
-    }
-
     /// The request this child waits on, as its parent surfaces it.
     pub fn request(&self) -> Option<Request> {
         Some(surface(self.state.pending.clone()?, &self.agent, &self.call_id))

@@ -32,8 +32,8 @@ impl Run {
         let ResumeInput { history, pending, answer, mut children } = input;
         // Several children halted in one turn are answered in any order: an answer to another
         // child's request (or to one of its own children's) answers that child.
-        let pending = match children.iter().find(|c| answer.id != pending.id && c.holds(&answer.id)) {
-            Some(c) => c.request().unwrap_or_default(),
+        let pending = match children.iter().flat_map(Child::requests).find(|r| answer.id != pending.id && r.id == answer.id) {
+            Some(r) => r,
             None => pending,
         };
         // The id first (the answer is for this request at all); its results once the halted
@@ -73,6 +73,11 @@ impl Run {
         // Refused before anything is kept or run: the halted state stays as it was.
         if own {
             check_answer_results(&pending, &answer, &open_relay, LEAD)?;
+        } else {
+            // A child's relay request lists exactly the calls it waits on: its answer is checked
+            // here too, before any claim is taken or anything runs.
+            let asked: Vec<String> = pending.relay_calls().into_iter().map(|c| c.id).collect();
+            check_answer_results(&pending, &answer, &asked.iter().map(String::as_str).collect::<Vec<_>>(), LEAD)?;
         }
         // The call the request suspends: the one it names (`callId`, set by the loop since
         // schema 2), else, for a request from before that, the first outstanding one.
@@ -112,11 +117,13 @@ impl Run {
         for &i in &outstanding {
             let Some(call) = open.calls.get(i) else { continue };
             let is_relay = relay_ids.contains(&call.id) || run.toolkit.get(&call.name).is_some_and(|t| t.is_relay());
-            if !answer.ok && (is_relay || !wants_refusal) {
+            // A child's answer is the child's alone: this level's calls, relay calls too, run
+            // again below and ask as they asked.
+            if own && !answer.ok && (is_relay || !wants_refusal) {
                 slots.settle(i, declined(&pending));
                 continue;
             }
-            if is_relay {
+            if own && is_relay {
                 let r = relay_output(&answer, &call.id, shorthand_free)
                     .unwrap_or_else(|| ToolResult::error(format!("no result supplied on resume for {}", call.name)));
                 shorthand_free = false;
