@@ -6,16 +6,19 @@
 // child tool with `needsApproval` asks, and that approval reaches the root like any of the
 // child's suspensions; their functions travel in `runs` under the names the core's executor asks
 // for (`tool`, `agent/tool` agents down).
-import { gate } from "./host.js";
+import { fail as error, gate } from "./host.js";
 
 const STYLES = ["openai", "openai-responses", "anthropic", "gemini"];
-const KNOWN = "name, description, inputSchema, systemPrompt, tools | toolkit, model, style, baseUrl, maxTurns";
+const KNOWN = "name, description, inputSchema, systemPrompt, tools | toolkit, model, style, baseUrl, maxTurns, maxDepth";
+// The core refuses deeper nesting whatever `maxDepth` says: a hand-made declaration that holds
+// itself (a cycle) ends there (src/agent.rs, MAX_DEPTH).
+const DEPTH_CAP = 32;
 
 /** `agentTool({ name, description, systemPrompt, tools | toolkit, ... })`: see index.d.ts. */
 export function agentTool(options) {
-  const { name, description, inputSchema, systemPrompt, tools, toolkit, model, style, baseUrl, maxTurns, ...rest } = options ?? {};
+  const { name, description, inputSchema, systemPrompt, tools, toolkit, model, style, baseUrl, maxTurns, maxDepth = 8, ...rest } = options ?? {};
   const fail = (/** @type {string} */ m) => {
-    throw new TypeError(`agentTool${typeof name == "string" ? " " + name : ""}: ${m}`);
+    throw error("bad_input", `agentTool${typeof name == "string" ? " " + name : ""}: ${m}`);
   };
   const stray = Object.keys(rest).find((k) => rest[k] !== undefined);
   if (stray !== undefined) fail(`unknown option "${stray}" (see AgentToolOptions: ${KNOWN})`);
@@ -25,6 +28,7 @@ export function agentTool(options) {
   }
   if (style !== undefined && !STYLES.includes(style)) fail(`style must be one of ${STYLES.join(", ")}`);
   if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1)) fail("maxTurns must be a whole number of at least 1");
+  if (!(Number.isInteger(maxDepth) && maxDepth >= 1 && maxDepth <= DEPTH_CAP)) fail(`maxDepth must be a whole number from 1 to ${DEPTH_CAP}`);
   const list = tools ?? toolkit?.tools ?? [];
   if (!Array.isArray(list)) fail("tools must be an array of tools (or pass toolkit: createToolkit(...))");
   const gated = list.map(gate);
@@ -36,6 +40,9 @@ export function agentTool(options) {
     else if (source != "relay" && source != "agent") fail(`tool ${n} has no run function; use relayTool() for a declaration-only tool`);
     for (const [inner, f] of agent?.runs ?? []) runs.push([`${n}/${inner}`, f]);
   }
+  // This agent's level and the deepest chain of agents below it.
+  const depth = 1 + Math.max(0, ...gated.map((t) => t?.agent?.depth ?? 0));
+  if (depth > maxDepth) fail(`agents nest ${depth} deep here, more than maxDepth (${maxDepth}): raise maxDepth, or let fewer agents delegate`);
   return {
     name,
     description: description ?? "",
@@ -46,6 +53,6 @@ export function agentTool(options) {
       additionalProperties: false,
     },
     source: "agent",
-    agent: { systemPrompt: systemPrompt ?? "", tools: gated, model, style, baseUrl, maxTurns, runs },
+    agent: { systemPrompt: systemPrompt ?? "", tools: gated, model, style, baseUrl, maxTurns, runs, depth },
   };
 }

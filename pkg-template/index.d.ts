@@ -206,6 +206,8 @@ export interface AgentToolOptions {
   baseUrl?: string;
   /** Default: the parent client's `maxTurns`. */
   maxTurns?: number;
+  /** How many levels of agents this one may head, itself included (default 8, at most 32): deeper is refused (`bad_input`). */
+  maxDepth?: number;
 }
 
 /**

@@ -33,9 +33,10 @@ pub fn schema_version(base: u32, children: &[Child]) -> u32 {
 /// The `source` of an agent tool's declaration.
 pub const SOURCE_AGENT: &str = "agent";
 
-/// How deep agent tools may nest in one declaration (a root's child is depth 1). A declaration
-/// is plain data, so the only way to a cycle is an object that holds itself: the limit refuses it.
-pub const MAX_DEPTH: usize = 8;
+/// How deep agent tools may nest in one declaration at most (a root's child is depth 1):
+/// `agentTool`'s `maxDepth` (default 8) is the user's limit below this one. A declaration is
+/// plain data, so the only way to a cycle is an object that holds itself: this cap refuses it.
+pub const MAX_DEPTH: usize = 32;
 
 /// What runs when an agent tool is called: a loop of its own over its own tools, with the
 /// parent's provider settings unless it names others.
@@ -108,9 +109,11 @@ impl Child {
     /// them: the ones a host may answer, in any order.
     pub fn requests(&self) -> Vec<Request> {
         let mut out: Vec<Request> = self.request().into_iter().collect();
-        for r in self.state.children.iter().flat_map(Child::requests) {
-            if !out.iter().any(|o| o.id == r.id) {
-                out.push(surface(r, &self.agent, &self.call_id));
+        for c in &self.state.children {
+            for r in c.requests() {
+                if !out.iter().any(|o| o.id == r.id) {
+                    out.push(surface(r, &self.agent, &self.call_id));
+                }
             }
         }
         out

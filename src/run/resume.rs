@@ -32,10 +32,15 @@ impl Run {
         let ResumeInput { history, pending, answer, mut children } = input;
         // Several children halted in one turn are answered in any order: an answer to another
         // child's request (or to one of its own children's) answers that child.
-        let pending = match children.iter().flat_map(Child::requests).find(|r| answer.id != pending.id && r.id == answer.id) {
-            Some(r) => r,
-            None => pending,
-        };
+        let mut pending = pending;
+        if answer.id != pending.id {
+            for r in children.iter().map(Child::requests) {
+                if let Some(r) = r.into_iter().find(|r| r.id == answer.id) {
+                    pending = r;
+                    break;
+                }
+            }
+        }
         // The id first (the answer is for this request at all); its results once the halted
         // turn's outstanding calls are known.
         check_answer_id(&pending, &answer, LEAD)?;
@@ -76,8 +81,9 @@ impl Run {
         } else {
             // A child's relay request lists exactly the calls it waits on: its answer is checked
             // here too, before any claim is taken or anything runs.
-            let asked: Vec<String> = pending.relay_calls().into_iter().map(|c| c.id).collect();
-            check_answer_results(&pending, &answer, &asked.iter().map(String::as_str).collect::<Vec<_>>(), LEAD)?;
+            let calls = pending.relay_calls();
+            let asked: Vec<&str> = calls.iter().map(|c| c.id.as_str()).collect();
+            check_answer_results(&pending, &answer, &asked, LEAD)?;
         }
         // The call the request suspends: the one it names (`callId`, set by the loop since
         // schema 2), else, for a request from before that, the first outstanding one.

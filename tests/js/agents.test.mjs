@@ -108,7 +108,13 @@ test("agentTool: bad options are refused with the fix", async () => {
   assert.ok(createToolkit([raw]));
   const selfish = { name: "loop", description: "", source: "agent", agent: { systemPrompt: "", tools: [] } };
   selfish.agent.tools.push(selfish);
-  assert.throws(() => createToolkit([selfish]), (e) => e.code === "bad_input");
+  assert.throws(() => createToolkit([selfish]), (e) => e.code === "bad_input", "a declaration that holds itself is refused");
+  // Three levels by default; a lower maxDepth refuses them, naming the fix.
+  const leaf = agentTool({ name: "leaf", description: "", systemPrompt: "", tools: [relayTool("click")] });
+  const mid = agentTool({ name: "mid", description: "", systemPrompt: "", tools: [leaf] });
+  assert.ok(createToolkit([agentTool({ name: "top", description: "", systemPrompt: "", tools: [mid] })]));
+  assert.throws(() => agentTool({ name: "top", description: "", systemPrompt: "", tools: [mid], maxDepth: 2 }), (e) => e.code === "bad_input" && /3 deep here, more than maxDepth \(2\)/.test(e.message));
+  assert.throws(() => agentTool({ name: "top", description: "", systemPrompt: "", maxTurns: 0 }), (e) => e.code === "bad_input" && /maxTurns must be/.test(e.message));
 });
 
 test("agentTool: a signed state covers the children's checkpoints; blobs keep a child's long strings out of line", async () => {
