@@ -8,7 +8,7 @@
 // for (`tool`, `agent/tool` agents down).
 import { fail as error, gate } from "./host.js";
 
-const STYLES = ["openai", "openai-responses", "anthropic", "gemini"];
+const STYLES = ["openai", "responses", "anthropic", "gemini"];
 const KNOWN = "name, description, inputSchema, systemPrompt, tools | toolkit, model, style, baseUrl, maxTurns, maxDepth";
 // The core refuses deeper nesting whatever `maxDepth` says: a hand-made declaration that holds
 // itself (a cycle) ends there (src/agent.rs, MAX_DEPTH).

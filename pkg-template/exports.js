@@ -15,6 +15,5 @@ export { createClient } from "./create-client.js";
 export { jsonSchema } from "./schema-tools.js";
 export { defineTool, relayTool, relayAnswer } from "./declarations.js";
 export { Toolkit, createToolkit } from "./toolkit.js";
-export { agentTool } from "./agents.js";
 export { memoryStore, chromeStorageStore, kvStore } from "./stores.js";
 export { durableObjectStore, ConversationObject } from "./durable-object-store.js";

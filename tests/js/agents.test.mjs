@@ -3,7 +3,8 @@
 // its checkpoint; child events reach the root stream marked with their agent; usage rolls up.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { agentTool, createClient, createToolkit, defineTool, relayTool, relayAnswer, relayCallsOf } from "toolnexus-wasm";
+import { createClient, createToolkit, defineTool, relayTool, relayAnswer, relayCallsOf } from "toolnexus-wasm";
+import { agentTool } from "toolnexus-wasm/agents";
 import { memoryBlobs, packState, unpackState } from "toolnexus-wasm/blobs";
 
 const usage = { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3 };
