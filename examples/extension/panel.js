@@ -123,7 +123,9 @@ function card(id, text, decide) {
 }
 
 function approval(request, calls) {
-  card(request.id, asking(calls), (approved) => post({ type: "decision", requestId: request.id, approved }));
+  // A child agent's calls name it (`path`, from the root down): the person sees who asks.
+  const who = request.path?.length ? `(the ${request.path.map((s) => s.agent).join(" → ")} agent) ` : "";
+  card(request.id, who + asking(calls), (approved) => post({ type: "decision", requestId: request.id, approved }));
 }
 
 /** An MCP server's question. A card already shown for it stays as it is, with whatever the

@@ -7,6 +7,7 @@
 // itself, so it shows it again after being closed or after a worker restart.
 import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer, chromeStorageStore } from "./pkg/index.js";
 import { init as initMcp, mcpTools } from "./pkg/mcp/index.js";
+import { agentTool } from "./pkg/agents.js";
 import { scriptedFetch, SCENARIOS } from "./scripted-logic.mjs";
 import { perform } from "./tab.js";
 
@@ -42,15 +43,28 @@ async function serverTools() {
   return all;
 }
 
-const toolkit = async () => createToolkit({ tools: [
-  ...(await serverTools()),
+// The tab's tools, for the agent itself and for the browsing agent it may delegate to.
+const tabTools = () => [
   relayTool("click", "Click the element matching a CSS selector in the user's tab", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
   relayTool("type", "Type text into the input matching a CSS selector", { type: "object", properties: { selector: { type: "string" }, text: { type: "string" } }, required: ["selector", "text"] }),
   // not "read": that name belongs to a builtin, and the collision guard refuses relay tools named after one
   relayTool("read_text", "Read the text of the element matching a CSS selector", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
   relayTool("navigate", "Open a URL in the user's tab", { type: "object", properties: { url: { type: "string" } }, required: ["url"] }),
   relayTool("screenshot", "See the visible part of the user's tab (a PNG image)", { type: "object", properties: {} }),
-] });
+];
+
+// A delegating agent: the model may hand a task in the tab to `browser`, a child agent with its
+// own prompt and the tab's tools. Its relay calls reach this worker as the run's own (with
+// `pending.path` naming the agent), are approved in the panel and act in the tab; the child's
+// transcript is kept in the halted run, so a new worker resumes the child where it stopped.
+const browser = () => agentTool({
+  name: "browser",
+  description: "Hand a task in the user's tab to the browsing agent, which types, clicks and reads there and reports back",
+  systemPrompt: "You operate the user's browser tab with your tools and report what you did and saw.",
+  tools: tabTools(),
+});
+
+const toolkit = async () => createToolkit({ tools: [...(await serverTools()), ...tabTools(), browser()] });
 
 /** The provider: a key from the options page, or the embedded scripted model (offline). */
 async function client() {
@@ -66,7 +80,9 @@ async function client() {
   // page): an echo, one that asks with a form, one that asks the person to visit a page.
   const says = { text: "The MCP server says: {{results}}" };
   const scenarios = { ...SCENARIOS, docs: [{ calls: [["docs_echo", { text: "from the extension" }]] }, says],
-    book: [{ calls: [["docs_book", {}]] }, says], link: [{ calls: [["docs_connect", {}]] }, says] };
+    book: [{ calls: [["docs_book", {}]] }, says], link: [{ calls: [["docs_connect", {}]] }, says],
+    // The delegating agent: the browsing child plays "#form" in the tab and reports back.
+    delegate: [{ calls: [["browser", { prompt: "#form" }]] }, { text: "The browser agent reports: {{last}}" }] };
   return createClient({ baseUrl: "https://scripted.invalid/v1", style: "openai", model: "scripted", apiKey: "offline", fetch: scriptedFetch(scenarios, { delayMs: 15 }), store });
 }
 

@@ -240,3 +240,38 @@ test("the screenshot relay tool sends the tab's pixels to the model", async () =
   fs.writeFileSync(path.join(shots, "extension-screenshot-tool.png"), png);
   await panel.screenshot({ path: path.join(shots, "extension-screenshot-answer.png") });
 });
+
+test("a delegating agent: the browsing child's relay calls act in the tab, across a service worker restart", async () => {
+  // Earlier tests' panels would say hello to the new worker too, each for its own tab.
+  for (const p of context.pages()) await p.close();
+  const { extId, page } = await openPage();
+  const panel = await context.newPage();
+  await panel.goto(`chrome-extension://${extId}/panel.html`);
+  // The newest tab on the page is this test's (earlier tests left theirs open).
+  const tabId = await panel.evaluate(async (url) => (await chrome.tabs.query({ url })).at(-1).id, pageUrl);
+  await panel.goto(`chrome-extension://${extId}/panel.html?tab=${tabId}`);
+  await panel.click("#reset");
+  await panel.waitForFunction(() => !document.querySelector("#chat .msg"));
+  const cdp = await context.newCDPSession(panel);
+  const versions = new Map();
+  cdp.on("ServiceWorker.workerVersionUpdated", (e) => { for (const v of e.versions) versions.set(v.versionId, v); });
+  await cdp.send("ServiceWorker.enable");
+
+  await panel.fill("#prompt", "#delegate");
+  await panel.click("form button");
+  // The child's own calls (type + click), named with the agent that asks; never the delegate call.
+  const first = await panel.waitForSelector(".card .allow", { timeout: 10_000 });
+  assert.match(await panel.textContent(".card"), /\(the browser agent\) Allow the agent to type .*#name.*click/s);
+  await first.click();
+  await panel.waitForFunction(() => /read_text/.test(document.querySelector(".card")?.textContent ?? ""), null, { timeout: 10_000 });
+  assert.equal(await page.textContent("#thanks"), "Thanks, Ada!", "the child acted in the page");
+
+  // The worker stops while the child's read waits; the next one resumes the child, not the root.
+  await stopWorker(cdp, versions);
+  await panel.waitForSelector("text=Resuming the run", { timeout: 10_000 });
+  assert.match(await panel.textContent(".card"), /\(the browser agent\).*read_text/s);
+  await panel.click(".card .allow");
+  await status(panel, "done");
+  assert.equal(await panel.evaluate(() => document.body.dataset.answer), "The browser agent reports: I filled in the form. The page says: Thanks, Ada!");
+  await panel.screenshot({ path: path.join(shots, "extension-panel-delegate.png") });
+});
