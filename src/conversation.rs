@@ -86,7 +86,7 @@ pub async fn open(store: &dyn ConversationStore, id: &str) -> Result<Opened> {
 
 /// A pending `RunResult` given back to resume: its transcript and the request it waits on.
 /// What the reader refuses in it is a broken state (`bad_state`), not the caller's input.
-pub fn halted_state(state: &Value) -> Result<(Vec<Message>, Request, Vec<crate::agent::Child>)> {
+pub fn halted_state(state: &Value) -> Result<(Vec<Message>, Request, Vec<crate::state::Child>)> {
     let halted = crate::state::load(state)?;
     let history = crate::dialect::read(&halted.messages).map_err(|e| Error::bad_state(e.message))?;
     Ok((history, halted.pending, halted.children))
@@ -113,7 +113,7 @@ pub struct Resumable {
     /// own check) before the answer runs anything: the stored state marked `claimed`.
     pub claim: Option<ConversationState>,
     /// The halted children of the turn's agent calls.
-    pub children: Vec<crate::agent::Child>,
+    pub children: Vec<crate::state::Child>,
 }
 
 /// Chooses what a resume continues from: the stored conversation `id` (when the call keeps

@@ -7,7 +7,8 @@
 
 use crate::error::{Error, Result};
 use crate::prelude::*;
-use crate::tool::{default_relay_schema, default_schema, ToolSpec, SOURCE_AGENT, SOURCE_NATIVE, SOURCE_RELAY};
+use crate::style::Style;
+use crate::tool::{default_relay_schema, default_schema, AgentSpec, ToolSpec, Toolkit, SOURCE_AGENT, SOURCE_NATIVE, SOURCE_RELAY};
 use serde_json::Value;
 
 /// Reads and checks one declaration; `what` names it in messages (`tools[2]`).
@@ -43,7 +44,7 @@ fn declaration_at(v: &Value, what: &str, depth: usize) -> Result<ToolSpec> {
     };
     let description = string("description")?.unwrap_or_default();
     let agent = match source {
-        SOURCE_AGENT => Some(alloc::rc::Rc::new(crate::agent::spec_from_json(o.get("agent"), name, depth, &declaration_at)?)),
+        SOURCE_AGENT => Some(alloc::rc::Rc::new(agent_spec(o.get("agent"), name, depth, &declaration_at)?)),
         _ => None,
     };
     let spec = ToolSpec { name: name.into(), description: description.into(), input_schema, source: source.into(), agent }.validated()?;
@@ -93,6 +94,35 @@ pub fn check_runnable(spec: &ToolSpec, has_run: bool) -> Result<()> {
         return Ok(());
     }
     Err(Error::bad_input(format!("tool {} has no run function; use relayTool() for a declaration-only tool", spec.name)))
+}
+
+/// How deep agent tools may nest in one declaration at most (a root's child is depth 1):
+/// `agentTool`'s `maxDepth` (default 8) is the user's limit below this one. A declaration is
+/// plain data, so the only way to a cycle is an object that holds itself: this cap refuses it.
+const MAX_DEPTH: usize = 32;
+
+/// Reads an agent declaration's `agent` member: `{ systemPrompt, tools, maxTurns?, model?,
+/// style?, baseUrl? }`, its tools read by `tool` (the declaration reader, one level deeper).
+/// `agentTool()` checked the options and named the fix for each; what is read here is its output.
+fn agent_spec(v: Option<&Value>, name: &str, depth: usize, tool: &dyn Fn(&Value, &str, usize) -> Result<ToolSpec>) -> Result<AgentSpec> {
+    let bad = |m: &str| Error::bad_input(format!("agent tool {name}: {m}"));
+    if depth >= MAX_DEPTH {
+        return Err(bad("agent tools nest too deep (does an agent list itself among its tools?)"));
+    }
+    let Some(Value::Object(o)) = v else { return Err(bad("make it with agentTool()")) };
+    let s = |k: &str| o.get(k).and_then(Value::as_str).map(String::from);
+    let mut tools = Vec::new();
+    for (i, t) in o.get("tools").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        tools.push(tool(t, &format!("{name}.tools[{i}]"), depth + 1)?);
+    }
+    Ok(AgentSpec {
+        system_prompt: s("systemPrompt").unwrap_or_default(),
+        tools: Toolkit::new(tools)?,
+        max_turns: o.get("maxTurns").and_then(Value::as_u64).map(|n| n as u32).filter(|n| *n > 0),
+        model: s("model"),
+        style: s("style").map(|st| Style::parse(&st)).transpose()?,
+        base_url: s("baseUrl"),
+    })
 }
 
 #[cfg(test)]

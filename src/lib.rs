@@ -34,7 +34,6 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     core::arch::wasm32::unreachable()
 }
 
-pub mod agent;
 pub mod conversation;
 pub mod declare;
 pub mod dialect;

@@ -340,6 +340,43 @@ pub fn balance(messages: &mut Vec<Message>) {
     }
 }
 
+/// The usage of each agent below a run, by path (`research`, `research/browse`): each agent's
+/// own model calls, its children's under their own paths. The run's `usage` is the sum of its
+/// own and all of these.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AgentUsage(pub Vec<(String, Usage)>);
+
+impl AgentUsage {
+    /// Adds `usage` to `path`'s entry (an agent called twice is one entry).
+    pub fn add(&mut self, path: &str, usage: Usage) {
+        match self.0.iter_mut().find(|(p, _)| p == path) {
+            Some((_, u)) => u.add(usage),
+            None => self.0.push((path.into(), usage)),
+        }
+    }
+
+    /// Rolls a child segment's usage in under `agent`: its descendants' entries under
+    /// `agent/…`, and what is left of its total (its own model calls) under `agent`.
+    pub fn roll_in(&mut self, agent: &str, total: Usage, below: &AgentUsage) {
+        let mut own = total;
+        for (path, u) in &below.0 {
+            own = own.minus(u);
+            self.add(&format!("{agent}/{path}"), *u);
+        }
+        self.add(agent, own);
+    }
+
+    pub fn write(&self, o: &mut crate::json::Obj) {
+        if !self.0.is_empty() {
+            o.obj("agentUsage", |o| {
+                for (path, u) in &self.0 {
+                    o.value(path, &u.to_json());
+                }
+            });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

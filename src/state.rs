@@ -4,14 +4,12 @@
 //! Frozen fixtures of each released version live in `tests/fixtures/state/` and must keep loading.
 //! Neither ever holds a key or a function.
 
-use crate::agent::Child;
 use crate::dialect;
 use crate::error::{Error, Result};
 use crate::json;
 use crate::message::{Message, ToolOutput};
 use crate::prelude::*;
 use crate::provider::Style;
-use crate::run::{RunResult, Status, MAX_SCHEMA_VERSION, SCHEMA_VERSION};
 use crate::suspend::Request;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -104,7 +102,7 @@ impl ConversationState {
             outstanding,
             revision: o.get("revision").and_then(Value::as_u64).unwrap_or(0),
             claimed: json::opt_str(o, "claimed", what)?,
-            children: crate::agent::read_children(o, what)?,
+            children: read_children(o, what)?,
         })
     }
 
@@ -118,7 +116,7 @@ impl ConversationState {
     /// Its members, into an object being written (a store's document, or a child's state in
     /// its parent's).
     pub fn write_fields(&self, o: &mut json::Obj) {
-        o.u64("schemaVersion", u64::from(crate::agent::schema_version(self.schema_version, &self.children)));
+        o.u64("schemaVersion", u64::from(schema_version(self.schema_version, &self.children)));
         o.str("style", self.style.as_str());
         o.arr("messages", |a| {
             for m in &self.messages {
@@ -138,14 +136,7 @@ impl ConversationState {
             });
         }
         o.u64("revision", self.revision).str_opt("claimed", self.claimed.as_deref());
-        crate::agent::write_children(o, &self.children);
-    }
-
-    pub fn from_result(r: &RunResult) -> Result<Self> {
-        let transcript = dialect::read(&r.messages())?;
-        let pending = if r.status == Status::Pending { r.pending.clone() } else { None };
-        let children = if pending.is_some() { r.children.clone() } else { Vec::new() };
-        Ok(ConversationState::new(r.style, &transcript, pending).with_children(children))
+        write_children(o, &self.children);
     }
 }
 
@@ -233,8 +224,90 @@ pub fn load(state: &Value) -> Result<Halted> {
         .filter(|p| p.is_object())
         .ok_or_else(|| Error::bad_state("state has no pending request"))
         .and_then(|p| Request::from_json(p, "state.pending").map_err(Error::bad_state))?;
-    let children = crate::agent::read_children(obj, "state").map_err(|e| Error::bad_state(format!("state is invalid: {e}")))?;
+    let children = read_children(obj, "state").map_err(|e| Error::bad_state(format!("state is invalid: {e}")))?;
     Ok(Halted { messages, pending, children })
+}
+
+/// Bumped whenever the serialised shape changes; `load` migrates older versions.
+pub const SCHEMA_VERSION: u32 = 2;
+/// The newest version this build reads: version 3 is a version 2 document with halted agent
+/// children (`children`), which only such documents are written as ([`schema_version`]).
+pub const MAX_SCHEMA_VERSION: u32 = CHILDREN_VERSION;
+
+/// The schema version of a document with halted children. A version 2 reader would ignore
+/// `children` and run a halted child again from its start, so such a document must be refused
+/// there; one without children means the same in both and stays version 2, so a release from
+/// before agents keeps reading every state that does not use them.
+pub const CHILDREN_VERSION: u32 = 3;
+
+/// The version a document with `children` is written as.
+pub fn schema_version(base: u32, children: &[Child]) -> u32 {
+    if children.is_empty() {
+        base
+    } else {
+        base.max(CHILDREN_VERSION)
+    }
+}
+
+/// The parent's copy of a child that is halted (or saved while it ran): the child's own
+/// conversation state (its transcript in its dialect, the request it waits on, its own halted
+/// children), keyed by the parent's delegate call. Stored as that state's own document, so one
+/// reader and one writer serve a root and its children at every depth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Child {
+    pub call_id: String,
+    pub agent: String,
+    pub state: ConversationState,
+}
+
+impl Child {
+    /// The request this child waits on, as its parent surfaces it.
+    pub fn request(&self) -> Option<Request> {
+        Some(self.state.pending.clone()?.surfaced(&self.agent, &self.call_id))
+    }
+
+    /// Every request this child and its own children are halted on, as its parent surfaces
+    /// them: the ones a host may answer, in any order.
+    pub fn requests(&self) -> Vec<Request> {
+        let mut out: Vec<Request> = self.request().into_iter().collect();
+        for c in &self.state.children {
+            for r in c.requests() {
+                if !out.iter().any(|o| o.id == r.id) {
+                    out.push(r.surfaced(&self.agent, &self.call_id));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// `children` of a state, when there are any: `[{ callId, agent, state }]`.
+pub fn write_children(o: &mut json::Obj, children: &[Child]) {
+    if !children.is_empty() {
+        o.arr("children", |a| {
+            for c in children {
+                a.obj(|o| {
+                    o.str("callId", &c.call_id).str("agent", &c.agent).obj("state", |o| c.state.write_fields(o));
+                });
+            }
+        });
+    }
+}
+
+/// `children` of a state (absent: none). Each child's state is read as a state is; JSON's own
+/// nesting limit bounds how deep they go.
+pub fn read_children(o: &Map<String, Value>, what: &str) -> core::result::Result<Vec<Child>, String> {
+    let mut out = Vec::new();
+    if matches!(o.get("children"), None | Some(Value::Null)) {
+        return Ok(out);
+    }
+    for c in json::array(o, "children", what)? {
+        let o = json::object(c, "state.children[]")?;
+        let need = |k: &str| json::opt_str(o, k, "state.children[]")?.ok_or_else(|| format!("state.children[].{k} is required"));
+        let state = ConversationState::from_json(o.get("state").unwrap_or(&Value::Null))?;
+        out.push(Child { call_id: need("callId")?, agent: need("agent")?, state });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

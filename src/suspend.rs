@@ -41,7 +41,28 @@ pub struct Request {
     /// of the run's own calls): `callId` is then the inner call's, and a resume follows the
     /// path's delegate calls to the child that asked.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub path: Vec<crate::agent::PathStep>,
+    pub path: Vec<PathStep>,
+}
+
+/// One step of a suspension's way up: the agent that suspended below, and the delegate call of
+/// its parent that runs it. A root's request lists them from the root down; resume follows them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PathStep {
+    pub agent: String,
+    pub call_id: String,
+}
+
+impl PathStep {
+    pub fn to_value(&self) -> Value {
+        json::obj(vec![("agent", self.agent.as_str().into()), ("callId", self.call_id.as_str().into())])
+    }
+
+    pub fn from_json(v: &Value, what: &str) -> core::result::Result<PathStep, String> {
+        let o = json::object(v, what)?;
+        let need = |k: &str| json::opt_str(o, k, what)?.ok_or_else(|| format!("{what}.{k} is required"));
+        Ok(PathStep { agent: need("agent")?, call_id: need("callId")? })
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -236,7 +257,7 @@ impl Request {
             fields.push(("callId", c.as_str().into()));
         }
         if !self.path.is_empty() {
-            fields.push(("path", Value::Array(self.path.iter().map(crate::agent::PathStep::to_value).collect())));
+            fields.push(("path", Value::Array(self.path.iter().map(PathStep::to_value).collect())));
         }
         json::obj(fields)
     }
@@ -266,7 +287,7 @@ impl Request {
                 Some(_) => {
                     let mut steps = Vec::new();
                     for s in json::array(o, "path", what)? {
-                        steps.push(crate::agent::PathStep::from_json(s, &format!("{what}.path[]"))?);
+                        steps.push(PathStep::from_json(s, &format!("{what}.path[]"))?);
                     }
                     steps
                 }
@@ -280,6 +301,13 @@ impl Request {
         if self.path.is_empty() {
             self.call_id = Some(id.into());
         }
+        self
+    }
+
+    /// A child's request as its parent surfaces it: the same request (kind, prompt, the inner
+    /// tool's name and arguments, the inner call's id), one step longer on its way up.
+    pub fn surfaced(mut self, agent: &str, call_id: &str) -> Request {
+        self.path.insert(0, PathStep { agent: agent.into(), call_id: call_id.into() });
         self
     }
 

@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 
 pub const SOURCE_RELAY: &str = "relay";
 pub const SOURCE_NATIVE: &str = "native";
-pub use crate::agent::SOURCE_AGENT;
+/// The `source` of an agent tool (`agentTool`)'s declaration.
+pub const SOURCE_AGENT: &str = "agent";
 
 /// Where a declared tool runs. Only `Relay` changes behaviour (declaration-only: the call is
 /// handed to the caller); any other source is a host tool, and its name is only a metrics label.
@@ -86,7 +87,20 @@ pub struct ToolSpec {
     pub source: ToolSource,
     /// What an agent tool runs (`source: "agent"`); shared, since every run clones its toolkit.
     #[serde(skip)]
-    pub agent: Option<alloc::rc::Rc<crate::agent::AgentSpec>>,
+    pub agent: Option<alloc::rc::Rc<AgentSpec>>,
+}
+
+/// What runs when an agent tool is called: a loop of its own over its own tools, with the
+/// parent's provider settings unless it names others.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentSpec {
+    pub system_prompt: String,
+    pub tools: Toolkit,
+    /// The parent's `maxTurns` when not given.
+    pub max_turns: Option<u32>,
+    pub model: Option<String>,
+    pub style: Option<crate::style::Style>,
+    pub base_url: Option<String>,
 }
 
 /// `defineTool`'s default schema.

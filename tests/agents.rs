@@ -8,12 +8,13 @@ use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use toolnexus_wasm::agent::{AgentSpec, Child};
 use toolnexus_wasm::driver::{drive, Env, Transport, Waiter};
 use toolnexus_wasm::provider::{HttpRequest, HttpResponse, Style};
 use toolnexus_wasm::run::{ResumeInput, Run, RunResult, Status};
 use toolnexus_wasm::state;
+use toolnexus_wasm::state::Child;
 use toolnexus_wasm::suspend::{pending_result, relay_answer, Answer, RelayResult, Request};
+use toolnexus_wasm::tool::AgentSpec;
 use toolnexus_wasm::tool::{ToolResult, ToolSpec, Toolkit};
 use toolnexus_wasm::Result;
 

@@ -6,15 +6,15 @@
 //! resumed, it continues from its checkpoint and never starts over.
 
 use super::{drive, stored, Env, EventSink, Persist, ToolExecutor, Waiter};
-use crate::agent::{prompt_of, surface, AgentSpec, Child, PathStep};
 use crate::error::{Code, Error, Result};
 use crate::events::StreamEvent;
+use crate::message::Message;
 use crate::prelude::*;
 use crate::run::{Invocation, LoopConfig, ResumeInput, Run, RunResult, Status, Step};
 use crate::small::{borrow, borrow_mut};
-use crate::state::ConversationState;
-use crate::suspend::{Answer, Request, ToolOutcome};
-use crate::tool::ToolResult;
+use crate::state::{Child, ConversationState};
+use crate::suspend::{Answer, PathStep, Request, ToolOutcome};
+use crate::tool::{AgentSpec, ToolResult};
 use core::cell::RefCell;
 use futures_util::future::LocalBoxFuture;
 use serde_json::{Map, Value};
@@ -130,7 +130,7 @@ fn outcome(ended: Result<RunResult>, step: &PathStep, slot: usize, run: &RefCell
             let req = r.pending.clone().unwrap_or_default();
             let state = ConversationState::new(r.style, &r.transcript, r.pending).with_children(r.children);
             parent.note_child(slot, Some(Child { call_id: step.call_id.clone(), agent: agent.into(), state }));
-            ToolOutcome::Suspend(surface(req, agent, &step.call_id))
+            ToolOutcome::Suspend(req.surfaced(agent, &step.call_id))
         }
         status => {
             parent.note_child(slot, None);
@@ -172,7 +172,7 @@ struct Up<'a> {
 
 impl Waiter for Up<'_> {
     fn wait(&self, req: Request) -> LocalBoxFuture<'_, Result<Option<Answer>>> {
-        self.inner.wait(surface(req, &self.step.agent, &self.step.call_id))
+        self.inner.wait(req.surfaced(&self.step.agent, &self.step.call_id))
     }
 }
 
@@ -207,5 +207,14 @@ impl Persist for Kept<'_, '_> {
         let child = Child { call_id: self.step.call_id.clone(), agent: self.step.agent.clone(), state };
         borrow_mut(self.run).note_child(self.slot, Some(child));
         Box::pin(self.env.save(|| stored(borrow(self.run).checkpoint())))
+    }
+}
+
+/// The child's prompt from the call's arguments: `prompt` when it is the only member and a
+/// string, else the arguments as JSON text (a child with a schema of its own reads them whole).
+pub fn prompt_of(args: &Map<String, Value>) -> Message {
+    match args.get("prompt") {
+        Some(Value::String(p)) if args.len() == 1 => Message::User(p.clone()),
+        _ => Message::User(crate::json::to_text(&Value::Object(args.clone()))),
     }
 }

@@ -27,11 +27,12 @@ pub use result::{RunResult, Status, ToolCallRecord, MAX_SCHEMA_VERSION, SCHEMA_V
 pub const REASONING_SEPARATOR: &str = "\n\n";
 pub use resume::ResumeInput;
 
-use crate::agent::{AgentUsage, Child};
 use crate::dialect;
 use crate::error::{Error, Result};
+use crate::message::AgentUsage;
 use crate::message::{balance, Message, ToolCall, ToolOutput, Usage};
 use crate::provider::{self, HttpRequest, HttpResponse, ModelReply, ModelRequest, ProviderConfig, Style};
+use crate::state::Child;
 use crate::suspend::{merge_for_halt, Answer, Request, ToolOutcome};
 use crate::tool::{ToolResult, ToolSource, ToolSpec, Toolkit};
 use alloc::borrow::Cow;
@@ -369,7 +370,7 @@ impl Run {
     }
 
     /// What an agent tool of this run's toolkit runs.
-    pub fn agent_spec(&self, name: &str) -> Option<Rc<crate::agent::AgentSpec>> {
+    pub fn agent_spec(&self, name: &str) -> Option<Rc<crate::tool::AgentSpec>> {
         self.toolkit.get(name)?.agent.clone()
     }
 

@@ -3,20 +3,17 @@
 //! nothing resume needs, and it never holds keys or functions. It is written by `to_json` (no
 //! serde derive: that would be a second writer compiled into the wasm).
 
-use crate::agent::{AgentUsage, Child};
 use crate::json::Obj;
+use crate::message::AgentUsage;
 use crate::message::{Message, Usage};
 use crate::prelude::*;
 use crate::provider::{Finish, Style};
+use crate::state::Child;
 use crate::suspend::Request;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-/// Bumped whenever the serialised shape changes; `state::load` migrates older versions.
-pub const SCHEMA_VERSION: u32 = 2;
-/// The newest version this build reads: version 3 is a version 2 document with halted agent
-/// children (`children`), which only such documents are written as (`agent::schema_version`).
-pub const MAX_SCHEMA_VERSION: u32 = crate::agent::CHILDREN_VERSION;
+pub use crate::state::{MAX_SCHEMA_VERSION, SCHEMA_VERSION};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -118,7 +115,7 @@ impl RunResult {
     /// The result's fields, into an object being written (its own, or a `done` event's
     /// `result`); `messages: false` writes `"messages":null`.
     pub(crate) fn write_fields(&self, o: &mut Obj, messages: bool) {
-        o.u64("schemaVersion", u64::from(crate::agent::schema_version(self.schema_version, &self.children)));
+        o.u64("schemaVersion", u64::from(crate::state::schema_version(self.schema_version, &self.children)));
         o.str("style", self.style.as_str()).str("status", self.status.as_str()).str("text", &self.text);
         if messages {
             o.arr("messages", |a| crate::dialect::write(a, &self.transcript, self.style));
@@ -157,7 +154,7 @@ impl RunResult {
         if let Some(p) = &self.pending {
             o.value("pending", &p.to_value());
         }
-        crate::agent::write_children(o, &self.children);
+        crate::state::write_children(o, &self.children);
     }
 }
 

@@ -4,10 +4,10 @@
 //! without a result.
 
 use super::{LoopConfig, Phase, Run, Step, TurnSlots};
-use crate::agent::Child;
 use crate::error::{Error, Result};
 use crate::message::{last_tool_turn, Message};
 use crate::prelude::*;
+use crate::state::Child;
 use crate::suspend::{check_answer_id, check_answer_results, declined, relay_output, Answer, Request};
 use crate::tool::{ToolResult, Toolkit};
 

@@ -3,9 +3,9 @@
 //! while it is halted or waits.
 
 use super::Invocation;
-use crate::agent::Child;
 use crate::message::ToolCall;
 use crate::prelude::*;
+use crate::state::Child;
 use crate::suspend::{Request, ToolOutcome};
 use crate::tool::ToolResult;
 use alloc::rc::Rc;
