@@ -40,6 +40,11 @@ export const SCENARIOS = {
   ],
   // A prompt with an image attached (the www page): say what arrived.
   look: [{ text: "You sent {{images}}." }],
+  // Two agents at once (agentTool): each child plays "#mixed" (a JS tool and a relay call).
+  team: [
+    { calls: [["shop_a", { prompt: "#mixed buy the red mug" }], ["shop_b", { prompt: "#mixed buy the red mug" }]] },
+    { text: "Team: {{results}}" },
+  ],
   // The extension example's test page: fill the form, send it, read the answer.
   form: [
     { calls: [["type", { selector: "#name", text: "Ada" }], ["click", { selector: "#send" }]] },

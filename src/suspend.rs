@@ -307,7 +307,7 @@ impl Request {
     /// A child's request as its parent surfaces it: the same request (kind, prompt, the inner
     /// tool's name and arguments, the inner call's id), one step longer on its way up.
     pub fn surfaced(mut self, agent: &str, call_id: &str) -> Request {
-        self.path.insert(0, PathStep { agent: agent.into(), call_id: call_id.into() });
+        crate::small::insert(&mut self.path, 0, PathStep { agent: agent.into(), call_id: call_id.into() });
         self
     }
 

@@ -11,7 +11,10 @@
 // model replies and tool results give the same calls, with the same ids, in the same order), so
 // a replay makes the same steps in the same order, and no tool runs twice. What the loop makes
 // afresh on a replay (a relay request's own id) never names a step or an event: the call id
-// does. See docs/decisions/hosts.md ("The loop inside Cloudflare Workflows").
+// does. An agent tool's child (`toolnexus-wasm/agents`) runs beside its siblings, so its steps
+// are named by its path (the delegate calls above it): its model calls `model d1 N`, counted per
+// child; its tools `tool browse/click d1/call_0_0`; its waits by `d1/call_0_0`. See
+// docs/decisions/hosts.md ("The loop inside Cloudflare Workflows").
 import { createClient } from "../exports.js";
 // The package's one error helper; scripts/build.sh points this import at the edge's snippet.
 import { fail } from "../host.js";
@@ -61,7 +64,8 @@ export async function runInWorkflow(step, options) {
     if (f != null && typeof f !== "function") throw fail("bad_input", `runInWorkflow: \`${k}\` must be a function`);
   }
   const fetchFn = c.fetch ?? globalThis.fetch;
-  let calls = 0, asked = 0;
+  const calls = new Map(); // the model calls so far, per agent path ("" for the root)
+  let asked = 0;
   const rounds = new Map();
   // Suspensions are published one after another, in the order the loop asks (a turn's relay
   // calls in the model's order), each numbered (`seq`): a listing sorted by it shows them in that
@@ -72,9 +76,11 @@ export async function runInWorkflow(step, options) {
     retries: 0,
     ...c,
     // One model call, one step: the reply is read whole inside it and kept as its result.
-    fetch: async (/** @type {string} */ url, /** @type {RequestInit} */ init) => {
-      const n = ++calls;
-      const r = await step.do(`model ${n}`, modelStep, async () => {
+    fetch: async (/** @type {string} */ url, /** @type {RequestInit} */ init, /** @type {any} */ call) => {
+      const at = pathKey(call?.path);
+      const n = (calls.get(at) ?? 0) + 1;
+      calls.set(at, n);
+      const r = await step.do(short(at ? `model ${at} ${n}` : `model ${n}`), modelStep, async () => {
         const res = await fetchFn.call(globalThis, url, { ...init, signal: undefined });
         const body = await res.text();
         if (RETRYABLE.includes(res.status)) throw new Error(`model ${n}: HTTP ${res.status} (retried by Workflows)`);
@@ -89,8 +95,9 @@ export async function runInWorkflow(step, options) {
       return new Response(r.body, { status: r.status, headers: r.headers });
     },
     waitFor: async (/** @type {any} */ pending) => {
-      // The loop names the call each suspension belongs to (`callId`).
-      const callId = String(pending?.callId ?? pending?.id);
+      // The loop names the call each suspension belongs to (`callId`, a child's under its path).
+      const own = String(pending?.callId ?? pending?.id);
+      const callId = pending?.path?.length ? `${pathKey(pending.path)}/${own}` : own;
       const [n, name] = round(rounds, callId);
       const suspension = { ...pending, event: eventType(callId, n), seq: ++asked };
       if (onSuspend) {
@@ -133,29 +140,39 @@ export async function runInWorkflow(step, options) {
 // loop gets them back, checked. A relay tool (no `run`) is as is.
 function stepTool(tool, step, config, seen, blobs, read) {
   const run = tool?.run;
+  // An agent tool's child's tools (`agent.runs`, named `agent/tool`) are steps as the root's are.
+  if (tool?.source === "agent" && Array.isArray(tool.agent?.runs)) {
+    const runs = tool.agent.runs.map(([n, f]) => [n, stepRun(`${tool.name}/${n}`, f, step, config, seen, blobs, read)]);
+    return { ...tool, agent: { ...tool.agent, runs } };
+  }
   if (typeof run !== "function") return tool;
-  return {
-    ...tool,
-    run: async (/** @type {unknown} */ args, /** @type {any} */ ctx) => {
-      const [, name] = round(seen, ctx?.toolCallId);
-      const r = await step.do(short(`tool ${tool.name} ${name}`), config, async () => {
-        let value;
-        try {
-          value = (await run(args, ctx)) ?? null;
-        } catch (e) {
-          return { error: e instanceof Error ? e.message : String(e) };
-        }
-        return blobs ? { packed: await packValue(value, blobs) } : { value };
-      });
-      if ("error" in r) throw new Error(r.error);
-      if (!("packed" in r)) return r.value;
-      const v = await read(short(`read tool ${tool.name} ${name}`), () => unpackValue(r.packed, blobs));
-      // The tool ran, its result is lost: the model is told so, and it is not run again.
-      if (v === UNREADABLE) throw new Error(`the result of ${tool.name} was kept in the blob store and could not be read back (missing or altered); the tool is not run again`);
-      return v;
-    },
+  return { ...tool, run: stepRun(tool.name, run, step, config, seen, blobs, read) };
+}
+
+// The `run` of tool `toolName` as a step (see stepTool).
+function stepRun(toolName, run, step, config, seen, blobs, read) {
+  return async (/** @type {unknown} */ args, /** @type {any} */ ctx) => {
+    const [, name] = round(seen, ctx?.toolCallId);
+    const r = await step.do(short(`tool ${toolName} ${name}`), config, async () => {
+      let value;
+      try {
+        value = (await run(args, ctx)) ?? null;
+      } catch (e) {
+        return { error: e instanceof Error ? e.message : String(e) };
+      }
+      return blobs ? { packed: await packValue(value, blobs) } : { value };
+    });
+    if ("error" in r) throw new Error(r.error);
+    if (!("packed" in r)) return r.value;
+    const v = await read(short(`read tool ${toolName} ${name}`), () => unpackValue(r.packed, blobs));
+    // The tool ran, its result is lost: the model is told so, and it is not run again.
+    if (v === UNREADABLE) throw new Error(`the result of ${toolName} was kept in the blob store and could not be read back (missing or altered); the tool is not run again`);
+    return v;
   };
 }
+
+// A child's path as a step name's part: its delegate calls' ids (`d1`, `d1/d7`); "" at the root.
+const pathKey = (path) => (Array.isArray(path) ? path.map((s) => s?.callId).join("/") : "");
 
 // What a blob read that never succeeded gives (the caller declines, or reports, instead).
 const UNREADABLE = Symbol("unreadable");

@@ -93,6 +93,14 @@ pub fn request_head(req: &HttpRequest) -> String {
                 h.str(k, v);
             }
         });
+        // Not part of the request: host.js hands it to `fetch` apart, as its third argument.
+        if !req.path.is_empty() {
+            o.arr("path", |a| {
+                for s in &req.path {
+                    a.value(&s.to_value());
+                }
+            });
+        }
     });
     head
 }

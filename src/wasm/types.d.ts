@@ -20,7 +20,7 @@ export interface Suspension {
    * (`kind: "input"`) set it, so the server hears `decline` / `cancel`.
    */
   rerunOnDecline?: boolean;
-  /** The tool call this suspends (its `ToolContext.toolCallId`); set by the loop. */
+  /** The tool call this suspends (its `ToolContext.toolCallId`, after the `path`'s call ids); set by the loop. */
   callId?: string;
   /**
    * Set when an agent tool's child asked (`agentTool`): the agents it came up through, from the
@@ -91,7 +91,10 @@ export interface ToolResult {
 
 /** The second argument of a tool's run function. */
 export interface ToolContext {
-  /** The provider's id of this call (stable across a resume and a Workflow replay). */
+  /**
+   * The provider's id of this call (stable across a resume and a Workflow replay). A tool of an
+   * agent tool's child sees it after its delegate calls' ids (`d1/call_0_0`): unique in the tree.
+   */
   toolCallId: string;
   /** Present only when the tool is re-run after its suspension was answered. */
   answer?: Answer;
@@ -316,8 +319,11 @@ export interface ClientOptions {
    * ms (default 60000, at most 2147483647). A longer one fails the attempt at once with the
    * provider's error, unless `onError` answers "retry" (the wait is then this cap). */
   maxRetryAfterMs?: number;
-  /** A fetch to use instead of the global one. */
-  fetch?: (url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }) => Promise<Response | { status: number; text(): Promise<string> }>;
+  /**
+   * A fetch to use instead of the global one. A model call of an agent tool's child (`agentTool`)
+   * gets a third argument, `{ path }`: the agents it is made for, from the root down.
+   */
+  fetch?: (url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }, call?: { path: { agent: string; callId: string }[] }) => Promise<Response | { status: number; text(): Promise<string> }>;
   /** Retries of a failed provider call (429, 500, 502, 503, 504, 529, network errors); default 2, 0 = none. */
   retries?: number;
   /** Backoff base in ms (default 500; 0 < n <= 2**31 - 1): `retryBaseMs * 2^attempt` plus up to 100 ms of jitter (a provider's `retry-after-ms` / `Retry-After` wins, up to `maxRetryAfterMs`). */

@@ -6,6 +6,7 @@ import { WorkflowEntrypoint } from "cloudflare:workers";
 import { defineTool, relayTool } from "./pkg/workerd.js";
 import { answerEvent, runInWorkflow } from "./pkg/workflows/workerd.js";
 import { kvBlobs, packState } from "./pkg/blobs.js";
+import { agentTool } from "./pkg/agents.js";
 
 export class Agent extends WorkflowEntrypoint {
   async run(event, step) {
@@ -25,9 +26,11 @@ export class Agent extends WorkflowEntrypoint {
     const screenshot = event.payload.jsShot
       ? defineTool({ name: "screenshot", description: "A screenshot", run: async () => ({ output: "the tab", parts: [{ type: "image", mediaType: "image/png", data: png() }] }) })
       : relayTool("screenshot", "A screenshot of the tab", { type: "object" });
+    // `agents`: two agent tools over the same tools, which the "#team" prompt runs side by side.
+    const shop = (name) => agentTool({ name, description: "Buys an item", systemPrompt: `You are ${name}.`, tools: [lookup, click] });
     return runInWorkflow(step, {
       client: { style: env.STYLE, baseUrl: env.MODEL_URL, model: "scripted", apiKey: env.API_KEY },
-      tools: [lookup, click, screenshot],
+      tools: event.payload.agents ? [shop("shop_a"), shop("shop_b")] : [lookup, click, screenshot],
       prompt: event.payload.prompt,
       waitTimeout: event.payload.waitTimeout ?? "1 hour",
       modelStep: { retries: { limit: 3, delay: "50 milliseconds", backoff: "constant" }, timeout: "1 minute" },
@@ -55,8 +58,8 @@ export default {
     const id = url.searchParams.get("id");
     if (url.pathname === "/start") {
       const body = await request.json();
-      const { prompt, waitTimeout, blobs, jsShot } = body;
-      const instance = await (body.bare ? env.BARE : env.AGENT).create({ id: body.id, params: { prompt, waitTimeout, blobs, jsShot } });
+      const { prompt, waitTimeout, blobs, jsShot, agents } = body;
+      const instance = await (body.bare ? env.BARE : env.AGENT).create({ id: body.id, params: { prompt, waitTimeout, blobs, jsShot, agents } });
       return Response.json({ id: instance.id });
     }
     if (url.pathname === "/open") {

@@ -8,7 +8,7 @@
 // executions are counted across restarts of the runtime (harness.mjs).
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
-import { call, finished, load, open, startHarness } from "./harness.mjs";
+import { call, finished, load, open, startHarness, until } from "./harness.mjs";
 
 let h;
 before(async () => (h = await startHarness()));
@@ -139,6 +139,45 @@ test("with a blob store, a screenshot's bytes stay out of every step: a relay an
       assert.ok(biggest < 2_000, `${id}: the largest step result is ${biggest} B (${st.steps.join(", ")})`);
       console.log(`# ${id} with blobs, step results (B): ${st.steps.join(", ")}`);
     }
+  } finally {
+    await mf.dispose();
+  }
+});
+
+test("agents in a Workflow: two children side by side park on their relay calls, survive a restart, and no step runs twice", async () => {
+  const dir = h.dir("agents");
+  h.executions.length = 0;
+  const before = h.modelRequests.length;
+  let mf = h.runtime(dir);
+  let parked;
+  try {
+    await call(mf, "/start", { id: "team-1", prompt: "#team", agents: true });
+    parked = await until(() => call(mf, "/open?id=team-1"), (l) => l.length === 2);
+  } finally {
+    await mf.dispose();
+  }
+  // Each child's own relay call, with the delegate call it came through; the children's call ids
+  // are the same (the scripted model numbers calls per turn), their waits are not.
+  assert.deepEqual(parked.map((s) => [s.kind, s.data.calls[0].name, s.path[0].agent]).sort(), [["tool_call", "click", "shop_a"], ["tool_call", "click", "shop_b"]]);
+  assert.equal(parked[0].callId, parked[1].callId);
+  assert.notEqual(parked[0].event, parked[1].event);
+  assert.equal(h.executions.length, 2, "each child's lookup_price ran once before the park");
+  assert.equal(new Set(h.executions).size, 2, `their steps are apart: ${h.executions}`);
+  const modelCalls = h.modelRequests.length;
+  assert.equal(modelCalls - before, 3, "the root's call and each child's first");
+
+  // A new runtime replays the instance from its steps; each child is answered on its own event.
+  mf = h.runtime(dir);
+  try {
+    for (const s of parked) {
+      await call(mf, "/answer?id=team-1", { suspension: s, answer: { ok: true, data: { output: `clicked for ${s.path[0].agent}` } } });
+    }
+    const st = await finished(mf, "team-1");
+    assert.equal(st.status, "complete", JSON.stringify(st).slice(0, 800));
+    assert.equal(st.output.text, "Team: shop_a → Summary: lookup_price → $3 for red mug; click → clicked for shop_a; shop_b → Summary: lookup_price → $3 for red mug; click → clicked for shop_b");
+    assert.equal(h.executions.length, 2, "the replay ran no tool again");
+    assert.equal(h.modelRequests.length, modelCalls + 3, "each child's second call and the root's: none again");
+    assert.deepEqual(await call(mf, "/open?id=team-1"), []);
   } finally {
     await mf.dispose();
   }
