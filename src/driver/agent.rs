@@ -5,12 +5,11 @@
 //! parent's slot, then the parent's own save). A child that halts is the parent's suspension;
 //! resumed, it continues from its checkpoint and never starts over.
 
-use super::{drive, stored, Env, EventSink, HttpResponse, Persist, StreamResponse, ToolExecutor, Transport, Waiter};
+use super::{drive, stored, Env, EventSink, Persist, ToolExecutor, Waiter};
 use crate::error::{Code, Error, Result};
 use crate::events::StreamEvent;
 use crate::message::Message;
 use crate::prelude::*;
-use crate::provider::HttpRequest;
 use crate::run::{Invocation, LoopConfig, ResumeInput, Run, RunResult, Status, Step};
 use crate::small::{borrow, borrow_mut};
 use crate::state::{Child, ConversationState};
@@ -36,13 +35,13 @@ pub(super) async fn call(
     let agent = inv.call.name.as_str();
     let step = PathStep { agent: agent.into(), call_id: inv.call.id.clone() };
     let tools = Scoped { inner: env.tools, prefix: format!("{agent}/"), call: format!("{}/", step.call_id) };
-    let transport = Tagged { inner: env.transport, step: &step };
+    let path = [env.path, core::slice::from_ref(&step)].concat();
     let waiter = env.waiter.map(|inner| Up { inner, step: step.clone() });
     let events = env.events.map(|inner| Marked { inner, agent });
     let persist = env.persist.map(|_| Kept { run, slot: inv.slot, step: step.clone(), env });
     let child_env = Env {
-        transport: &transport,
         tools: &tools,
+        path: &path,
         waiter: waiter.as_ref().map(|w| w as &dyn Waiter),
         events: events.as_ref().map(|e| e as &dyn EventSink),
         persist: persist.as_ref().map(|p| p as &dyn Persist),
@@ -167,30 +166,6 @@ impl ToolExecutor for Scoped<'_> {
         answer: Option<&'a Answer>,
     ) -> LocalBoxFuture<'a, Result<ToolOutcome>> {
         Box::pin(async move { self.inner.execute(&format!("{}{name}", self.prefix), &format!("{}{id}", self.call), args, answer).await })
-    }
-}
-
-/// A child's model calls are the parent's, marked with the agent they are made for.
-struct Tagged<'a> {
-    inner: &'a dyn Transport,
-    step: &'a PathStep,
-}
-
-impl Tagged<'_> {
-    fn tag(&self, req: &HttpRequest) -> HttpRequest {
-        let mut req = req.clone();
-        crate::small::insert(&mut req.path, 0, self.step.clone());
-        req
-    }
-}
-
-impl Transport for Tagged<'_> {
-    fn send<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<HttpResponse>> {
-        Box::pin(async move { self.inner.send(&self.tag(req)).await })
-    }
-
-    fn open<'a>(&'a self, req: &'a HttpRequest) -> LocalBoxFuture<'a, Result<StreamResponse>> {
-        Box::pin(async move { self.inner.open(&self.tag(req)).await })
     }
 }
 

@@ -28,7 +28,7 @@ use crate::retry::{ErrorInfo, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY_BASE_MS}
 use crate::run::{Checkpoint, Run, RunResult, Status, Step};
 use crate::small::{borrow, borrow_mut};
 use crate::state::ConversationState;
-use crate::suspend::{Answer, IdGen, Request, ToolOutcome};
+use crate::suspend::{Answer, IdGen, PathStep, Request, ToolOutcome};
 use crate::tool::ToolSpec;
 use core::cell::RefCell;
 use core::future::Future;
@@ -197,6 +197,9 @@ pub struct Env<'a> {
     pub on_error: Option<&'a dyn ErrorPolicy>,
     pub abort: Option<&'a dyn Abort>,
     pub hooks: Option<&'a dyn Hooks>,
+    /// The agents this run is the child of, from the root down (empty at the root): its model
+    /// calls carry it to the host (`HttpRequest::path`).
+    pub path: &'a [PathStep],
     pub ids: &'a IdGen,
     /// Milliseconds from any fixed origin; only differences are used.
     pub clock: &'a dyn Fn() -> f64,
@@ -224,6 +227,7 @@ impl<'a> Env<'a> {
             on_error: None,
             abort: None,
             hooks: None,
+            path: &[],
             ids,
             clock,
             random: &no_jitter,
