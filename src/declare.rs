@@ -112,8 +112,10 @@ fn agent_spec(v: Option<&Value>, name: &str, depth: usize, tool: &dyn Fn(&Value,
     let Some(Value::Object(o)) = v else { return Err(bad("make it with agentTool()")) };
     let s = |k: &str| o.get(k).and_then(Value::as_str).map(String::from);
     let mut tools = Vec::new();
-    for (i, t) in o.get("tools").and_then(Value::as_array).into_iter().flatten().enumerate() {
-        tools.push(tool(t, &format!("{name}.tools[{i}]"), depth + 1)?);
+    if let Some(list) = o.get("tools").and_then(Value::as_array) {
+        for (i, t) in list.iter().enumerate() {
+            tools.push(tool(t, &format!("{name}.tools[{i}]"), depth + 1)?);
+        }
     }
     Ok(AgentSpec {
         system_prompt: s("systemPrompt").unwrap_or_default(),

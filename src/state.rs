@@ -269,7 +269,10 @@ impl Child {
     /// Every request this child and its own children are halted on, as its parent surfaces
     /// them: the ones a host may answer, in any order.
     pub fn requests(&self) -> Vec<Request> {
-        let mut out: Vec<Request> = self.request().into_iter().collect();
+        let mut out = Vec::new();
+        if let Some(r) = self.request() {
+            out.push(r);
+        }
         for c in &self.state.children {
             for r in c.requests() {
                 if !out.iter().any(|o| o.id == r.id) {

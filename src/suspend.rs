@@ -257,7 +257,11 @@ impl Request {
             fields.push(("callId", c.as_str().into()));
         }
         if !self.path.is_empty() {
-            fields.push(("path", Value::Array(self.path.iter().map(PathStep::to_value).collect())));
+            let mut steps = Vec::new();
+            for s in &self.path {
+                steps.push(s.to_value());
+            }
+            fields.push(("path", Value::Array(steps)));
         }
         json::obj(fields)
     }

@@ -35,7 +35,8 @@ pub(super) async fn call(
     let agent = inv.call.name.as_str();
     let step = PathStep { agent: agent.into(), call_id: inv.call.id.clone() };
     let tools = Scoped { inner: env.tools, prefix: format!("{agent}/"), call: format!("{}/", step.call_id) };
-    let path = [env.path, core::slice::from_ref(&step)].concat();
+    let mut path = env.path.to_vec();
+    path.push(step.clone());
     let waiter = env.waiter.map(|inner| Up { inner, step: step.clone() });
     let events = env.events.map(|inner| Marked { inner, agent });
     let persist = env.persist.map(|_| Kept { run, slot: inv.slot, step: step.clone(), env });

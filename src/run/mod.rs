@@ -351,7 +351,10 @@ impl Run {
         if !outputs.is_empty() {
             transcript.to_mut().push(Message::Tool(outputs));
         }
-        let children = turn.children.iter().flatten().cloned().collect();
+        let mut children = Vec::new();
+        for c in turn.children.iter().flatten() {
+            children.push(c.clone());
+        }
         Checkpoint { style: self.style(), transcript, pending: merge_for_halt(&suspended), children }
     }
 

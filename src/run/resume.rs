@@ -62,10 +62,12 @@ impl Run {
         // the delegate call the path starts with, whatever its kind; its relay calls are the
         // child's to match.
         let own = pending.path.is_empty();
-        let relay_ids: Vec<String> = if own { pending.relay_calls().into_iter().map(|c| c.id).collect() } else { Vec::new() };
+        let relay_ids: Vec<String> = pending.relay_calls().into_iter().map(|c| c.id).collect();
         let mut open_relay: Vec<&str> = Vec::new();
         for &i in &outstanding {
-            if let Some(c) = open.calls.get(i).filter(|c| relay_ids.contains(&c.id) || toolkit.get(&c.name).is_some_and(|t| t.is_relay())) {
+            if let Some(c) =
+                open.calls.get(i).filter(|c| (own && relay_ids.contains(&c.id)) || toolkit.get(&c.name).is_some_and(|t| t.is_relay()))
+            {
                 open_relay.push(&c.id);
             }
         }
@@ -81,8 +83,10 @@ impl Run {
         } else {
             // A child's relay request lists exactly the calls it waits on: its answer is checked
             // here too, before any claim is taken or anything runs.
-            let calls = pending.relay_calls();
-            let asked: Vec<&str> = calls.iter().map(|c| c.id.as_str()).collect();
+            let mut asked: Vec<&str> = Vec::new();
+            for id in &relay_ids {
+                asked.push(id);
+            }
             check_answer_results(&pending, &answer, &asked, LEAD)?;
         }
         // The call the request suspends: the one it names (`callId`, set by the loop since
@@ -122,7 +126,7 @@ impl Run {
         let wants_refusal = !own || (pending.rerun_on_decline && !pending.is_relay());
         for &i in &outstanding {
             let Some(call) = open.calls.get(i) else { continue };
-            let is_relay = relay_ids.contains(&call.id) || run.toolkit.get(&call.name).is_some_and(|t| t.is_relay());
+            let is_relay = (own && relay_ids.contains(&call.id)) || run.toolkit.get(&call.name).is_some_and(|t| t.is_relay());
             // A child's answer is the child's alone: this level's calls, relay calls too, run
             // again below and ask as they asked.
             if own && !answer.ok && (is_relay || !wants_refusal) {
