@@ -34,10 +34,12 @@ impl Run {
         // child's request (or to one of its own children's) answers that child.
         let mut pending = pending;
         if answer.id != pending.id {
-            for r in children.iter().map(Child::requests) {
-                if let Some(r) = r.into_iter().find(|r| r.id == answer.id) {
-                    pending = r;
-                    break;
+            'found: for c in &children {
+                for r in c.requests() {
+                    if r.id == answer.id {
+                        pending = r;
+                        break 'found;
+                    }
                 }
             }
         }
