@@ -5,6 +5,7 @@
 
 use super::call::{Finish, ModelReply, ModelRequest, ProviderConfig};
 use crate::error::{redact, Code, Error, Result};
+use crate::json::str_at;
 use crate::json::Arr;
 use crate::message::{Message, Reasoning, Usage};
 use crate::prelude::*;
@@ -182,7 +183,7 @@ impl Assembly {
 
     /// An error object sent inside the stream.
     pub(crate) fn provider_error(&self, err: &Value) -> Error {
-        let detail = err.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| crate::json::to_text(err));
+        let detail = str_at(err, "message").map(str::to_string).unwrap_or_else(|| crate::json::to_text(err));
         Error::new(Code::ProviderError, format!("provider stream error: {}", redact(&detail, self.secret.as_deref())))
     }
 }
