@@ -176,7 +176,7 @@ pub async fn translate(
 ) -> Result<Value> {
     let t =
         Translation { provider, system_prompt, env, chunks, req: RefCell::new(req), stream_id: RefCell::default(), out: Cell::default() };
-    abortable(env.abort, model_call(provider, &t, chunks.is_some(), env)).await?;
+    abortable(env.abort, Box::pin(model_call(provider, &t, chunks.is_some(), env))).await?;
     t.out.into_inner().ok_or_else(|| Error::internal("the translation ended without a reply"))
 }
 
