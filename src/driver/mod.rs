@@ -243,9 +243,9 @@ impl Env<'_> {
 
     /// Saves the conversation `state()` gives, when there is a store (the state is built only
     /// then).
-    async fn save(&self, state: impl Fn() -> ConversationState) -> Result<()> {
+    async fn save(&self, state: &dyn Fn() -> ConversationState) -> Result<()> {
         match self.persist {
-            Some(p) => p.save_latest(&state).await,
+            Some(p) => p.save_latest(state).await,
             None => Ok(()),
         }
     }
@@ -293,7 +293,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
     loop {
         if turn_completed || matches!(step, Step::Done(_)) {
             turn_completed = false;
-            env.save(|| match &step {
+            env.save(&|| match &step {
                 // A finished run's transcript is in its result.
                 Step::Done(result) => stored(Checkpoint {
                     style: result.style,

@@ -64,7 +64,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
     let result = loop {
         // Persist before waiting: a host that dies while this wait is outstanding resumes from here.
         borrow_mut(run).on_tool_outcome(slot, ToolOutcome::Suspend(req.clone()))?;
-        env.save(|| stored(borrow(run).checkpoint())).await?;
+        env.save(&|| stored(borrow(run).checkpoint())).await?;
         env.event(|| StreamEvent::Pending { request: req.clone() });
         let answer = waiter.wait(req.clone()).await.map_err(|e| match e.code {
             Code::Aborted | Code::HostCallback => e,
@@ -97,7 +97,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
     borrow_mut(run).on_tool_outcome(slot, ToolOutcome::Result(result))?;
     // Other calls still waiting: the store must not keep this call's now stale suspension.
     if borrow(run).has_suspended() {
-        env.save(|| stored(borrow(run).checkpoint())).await?;
+        env.save(&|| stored(borrow(run).checkpoint())).await?;
     }
     Ok(())
 }
