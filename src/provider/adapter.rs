@@ -69,9 +69,15 @@ pub(crate) trait Adapter: Sync {
     /// Writes [`Adapter::render`]'s view as JSON text (a run's result). A provider whose request
     /// writer produces that view may write it straight from the transcript.
     fn write_transcript(&self, a: &mut Arr, messages: &[Message]) {
-        for m in self.render(messages) {
-            a.value(&m);
-        }
+        write_values(a, self.render(messages));
+    }
+}
+
+/// The elements of a rendered transcript, written out (the default `write_transcript` of every
+/// adapter shares it).
+fn write_values(a: &mut Arr, values: Vec<Value>) {
+    for v in &values {
+        a.value(v);
     }
 }
 
