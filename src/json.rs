@@ -25,6 +25,16 @@ pub fn obj(fields: Vec<(&str, Value)>) -> Value {
     Value::Object(o)
 }
 
+/// The string at `key` of an object, if there is one: `v.get(key).and_then(Value::as_str)`.
+pub fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key)?.as_str()
+}
+
+/// The string at `key` of a map, if there is one.
+pub fn str_in<'a>(o: Fields<'a>, key: &str) -> Option<&'a str> {
+    o.get(key)?.as_str()
+}
+
 pub fn object<'a>(v: &'a Value, what: &str) -> Result<Fields<'a>, String> {
     v.as_object().ok_or_else(|| format!("{what} must be an object"))
 }

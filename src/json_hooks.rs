@@ -39,15 +39,19 @@ impl<H: HookHost + ?Sized> HookHost for &H {
 pub struct JsonHooks<H>(pub H);
 
 impl<H: HookHost> JsonHooks<H> {
-    /// The hook's return value, when it is set and returned an object.
-    async fn object(&self, hook: Hook, arg: Value) -> Result<Option<Map<String, Value>>> {
-        if !self.0.has(hook) {
-            return Ok(None);
-        }
-        Ok(match self.0.call(hook, arg).await? {
-            Value::Object(o) => Some(o),
-            _ => None,
-        })
+    /// The call of `hook` with `arg`, when it is set. A plain function handing back the host's
+    /// boxed future: each hook's future then polls that box alone, with no helper future of
+    /// its own inside.
+    fn call(&self, hook: Hook, arg: Value) -> Option<LocalBoxFuture<'_, Result<Value>>> {
+        self.0.has(hook).then(|| self.0.call(hook, arg))
+    }
+}
+
+/// A hook's return value, when it returned an object.
+fn object(v: Value) -> Option<Map<String, Value>> {
+    match v {
+        Value::Object(o) => Some(o),
+        _ => None,
     }
 }
 
@@ -104,7 +108,8 @@ impl<H: HookHost> Hooks for JsonHooks<H> {
         let tools = Value::Array(list);
         let arg = obj(vec![("messages", Value::Array(messages)), ("tools", tools), ("model", model.into()), ("turn", turn.into())]);
         Box::pin(async move {
-            let Some(mut o) = self.object(Hook::BeforeLlm, arg).await? else { return Ok(None) };
+            let Some(call) = self.call(Hook::BeforeLlm, arg) else { return Ok(None) };
+            let Some(mut o) = object(call.await?) else { return Ok(None) };
             let messages = match take(&mut o, "messages") {
                 None | Some(Value::Null) => None,
                 Some(Value::Array(a)) => Some(a),
@@ -121,13 +126,19 @@ impl<H: HookHost> Hooks for JsonHooks<H> {
 
     fn after_llm(&self, response: Value, model: &str, turn: u32) -> LocalBoxFuture<'_, Result<()>> {
         let arg = obj(vec![("response", response), ("model", model.into()), ("turn", turn.into())]);
-        Box::pin(async move { self.object(Hook::AfterLlm, arg).await.map(drop) })
+        Box::pin(async move {
+            match self.call(Hook::AfterLlm, arg) {
+                Some(call) => call.await.map(drop),
+                None => Ok(()),
+            }
+        })
     }
 
     fn before_tool(&self, ctx: ToolCtx<'_>) -> LocalBoxFuture<'_, Result<Option<ToolVerdict>>> {
         let arg = Value::Object(tool_ctx(&ctx));
         Box::pin(async move {
-            let Some(mut o) = self.object(Hook::BeforeTool, arg).await? else { return Ok(None) };
+            let Some(call) = self.call(Hook::BeforeTool, arg) else { return Ok(None) };
+            let Some(mut o) = object(call.await?) else { return Ok(None) };
             if let Some(r) = take(&mut o, "result") {
                 return Ok(Some(ToolVerdict::Result(ToolOutcome::from_result(ToolResult::from_return(r)))));
             }
@@ -143,18 +154,16 @@ impl<H: HookHost> Hooks for JsonHooks<H> {
         let mut m = tool_ctx(&ctx);
         m.insert("result".into(), result.to_value());
         Box::pin(async move {
-            let o = self.object(Hook::AfterTool, Value::Object(m)).await?;
-            Ok(o.and_then(|mut o| take(&mut o, "result")).map(ToolResult::from_return))
+            let Some(call) = self.call(Hook::AfterTool, Value::Object(m)) else { return Ok(None) };
+            Ok(object(call.await?).and_then(|mut o| take(&mut o, "result")).map(ToolResult::from_return))
         })
     }
 
     fn transform_body(&self, body: Value) -> LocalBoxFuture<'_, Result<Option<Value>>> {
         Box::pin(async move {
-            if !self.0.has(Hook::BodyTransform) {
-                return Ok(None);
-            }
+            let Some(call) = self.call(Hook::BodyTransform, body) else { return Ok(None) };
             // A falsy return keeps the body.
-            match self.0.call(Hook::BodyTransform, body).await? {
+            match call.await? {
                 v if is_falsy(&v) => Ok(None),
                 b @ Value::Object(_) => Ok(Some(b)),
                 _ => Err(Error::bad_input("bodyTransform must return the body object (or nothing)")),

@@ -8,6 +8,7 @@
 //! Deliberately not modelled: non-image media (refused when read, never dropped).
 
 use crate::error::Error;
+use crate::json::str_at;
 use crate::part::{has_image, read_parts, text_of, Part};
 use crate::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -94,9 +95,9 @@ impl Reasoning {
     /// Reads `{ provider, model }` written by [`Reasoning::origin_value`].
     pub fn from_origin(v: Option<&Value>) -> Option<Reasoning> {
         let v = v?;
-        let provider = v.get("provider").and_then(Value::as_str)?;
+        let provider = str_at(v, "provider")?;
         let mut r = Reasoning::new(provider);
-        r.model = v.get("model").and_then(Value::as_str).unwrap_or_default().to_string();
+        r.model = str_at(v, "model").unwrap_or_default().to_string();
         Some(r)
     }
 

@@ -6,6 +6,7 @@
 //! takes each provider's own part (OpenAI `image_url`, Anthropic `image` with a `source`, Gemini
 //! `inlineData` / `fileData`), so a history in any dialect reads back.
 
+use crate::json::str_at;
 use crate::prelude::*;
 use serde_json::{Map, Value};
 
@@ -227,11 +228,6 @@ impl<'de> serde::Deserialize<'de> for Part {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Part, D::Error> {
         Part::read(&Value::deserialize(d)?).map_err(serde::de::Error::custom)
     }
-}
-
-/// A string field of a JSON object, if it is one.
-pub(crate) fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key)?.as_str()
 }
 
 /// A list of parts (`what` names it in errors).

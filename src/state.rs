@@ -7,6 +7,7 @@
 use crate::dialect;
 use crate::error::{Error, Result};
 use crate::json;
+use crate::json::str_in;
 use crate::message::{Message, ToolOutput};
 use crate::prelude::*;
 use crate::provider::Style;
@@ -214,7 +215,7 @@ pub fn load(state: &Value) -> Result<Halted> {
     }
     check_version(state, "state")?;
     let obj = state.as_object().ok_or_else(|| Error::internal("checked above"))?;
-    let status = obj.get("status").and_then(Value::as_str).unwrap_or("");
+    let status = str_in(obj, "status").unwrap_or("");
     if status != "pending" {
         return Err(Error::bad_state(format!("state has status \"{status}\"; only a \"pending\" result can be resumed")));
     }

@@ -3,6 +3,7 @@
 //! Key names are pinned across toolnexus ports; optional keys are omitted when empty.
 
 use crate::json;
+use crate::json::{str_at, str_in};
 use crate::message::ToolCall;
 use crate::part::{parts_value, read_parts, Part};
 use crate::prelude::*;
@@ -150,7 +151,7 @@ impl RelayCall {
             id: o.get("id")?.as_str()?.to_string(),
             name: o.get("name")?.as_str()?.to_string(),
             input: o.get("input").cloned().unwrap_or_else(|| json!({})),
-            arguments: o.get("arguments").and_then(Value::as_str).unwrap_or("{}").to_string(),
+            arguments: str_in(o, "arguments").unwrap_or("{}").to_string(),
         })
     }
 }
@@ -408,7 +409,7 @@ pub fn relay_request(call: &ToolCall, input: &Map<String, Value>, ids: &IdGen) -
 pub fn relay_output(answer: &Answer, call_id: &str, shorthand_applies: bool) -> Option<ToolResult> {
     let data = answer.data.as_ref()?;
     if let Some(results) = data.get("results").and_then(Value::as_array) {
-        if let Some(r) = results.iter().find(|r| r.get("id").and_then(Value::as_str) == Some(call_id)) {
+        if let Some(r) = results.iter().find(|r| str_at(r, "id") == Some(call_id)) {
             return Some(from_answer(r));
         }
     }
@@ -495,7 +496,7 @@ pub fn check_answer_id(req: &Request, answer: &Answer, lead: &str) -> crate::err
 pub fn check_answer_results(req: &Request, answer: &Answer, open: &[&str], lead: &str) -> crate::error::Result<()> {
     let results = answer.data.as_ref().and_then(|d| d.get("results")).and_then(Value::as_array);
     for r in results.filter(|_| answer.ok).map_or(&[][..], Vec::as_slice) {
-        let id = r.get("id").and_then(Value::as_str).unwrap_or_default();
+        let id = str_at(r, "id").unwrap_or_default();
         if !open.contains(&id) {
             return Err(mismatch(
                 lead,

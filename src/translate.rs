@@ -9,6 +9,7 @@ use crate::dialect;
 use crate::driver::{abortable, model_call, CallSubject, Env};
 use crate::error::{Error, Result};
 use crate::json::obj;
+use crate::json::{str_at, str_in};
 use crate::message::{Message, ToolCall, Usage};
 use crate::prelude::*;
 use crate::provider::{self, Finish, HttpRequest, ModelReply, ModelRequest, ProviderConfig, ToolChoice};
@@ -35,7 +36,7 @@ impl TranslateRequest {
         let mut tools: Vec<ToolSpec> = toolkit.tools().to_vec();
         for (i, t) in o.get("tools").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let f = t.get("function").unwrap_or(t);
-            let name = f.get("name").and_then(Value::as_str).unwrap_or_default();
+            let name = str_at(f, "name").unwrap_or_default();
             if name.is_empty() {
                 continue; // an entry without a name is skipped
             }
@@ -43,7 +44,7 @@ impl TranslateRequest {
             tools.push(
                 ToolSpec {
                     name: name.to_string(),
-                    description: f.get("description").and_then(Value::as_str).unwrap_or_default().to_string(),
+                    description: str_at(f, "description").unwrap_or_default().to_string(),
                     input_schema: schema.unwrap_or_else(crate::tool::default_relay_schema),
                     source: ToolSource::Other("custom".into()),
                     agent: None,
@@ -56,7 +57,7 @@ impl TranslateRequest {
             messages: dialect::read(messages)?,
             tools,
             tool_choice: o.get("toolChoice").or_else(|| o.get("tool_choice")).filter(|c| !c.is_null()).cloned(),
-            system: o.get("system").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string),
+            system: str_in(o, "system").filter(|s| !s.is_empty()).map(str::to_string),
             max_tokens: o.get("maxTokens").or_else(|| o.get("max_tokens")).and_then(Value::as_u64).filter(|n| *n > 0),
         })
     }
@@ -176,7 +177,7 @@ pub async fn translate(
 ) -> Result<Value> {
     let t =
         Translation { provider, system_prompt, env, chunks, req: RefCell::new(req), stream_id: RefCell::default(), out: Cell::default() };
-    abortable(env.abort, model_call(provider, &t, chunks.is_some(), env)).await?;
+    abortable(env.abort, Box::pin(model_call(provider, &t, chunks.is_some(), env))).await?;
     t.out.into_inner().ok_or_else(|| Error::internal("the translation ended without a reply"))
 }
 

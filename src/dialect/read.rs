@@ -5,6 +5,7 @@
 //! (no reliable gain; its size is in docs/decisions/small-std.md).
 
 use crate::error::{Error, Result};
+use crate::json::str_in;
 use crate::message::{AssistantTurn, Message, Reasoning, ORIGIN_KEY};
 use crate::prelude::*;
 use crate::provider::flatten;
@@ -36,7 +37,7 @@ pub fn read(history: &[Value]) -> Result<Vec<Message>> {
             continue;
         }
         items = responses::ItemRun::default();
-        let role = obj.get("role").and_then(Value::as_str).ok_or_else(|| Error::bad_state(at("] has no string role")))?;
+        let role = str_in(obj, "role").ok_or_else(|| Error::bad_state(at("] has no string role")))?;
         let content = obj.get("content").unwrap_or(&Value::Null);
         // The readers of parts say what they refuse (a part no provider could carry is never
         // dropped); this one place names the message.

@@ -212,7 +212,7 @@ impl Persist for Kept<'_, '_> {
     fn save(&self, state: ConversationState) -> LocalBoxFuture<'_, Result<()>> {
         let child = Child { call_id: self.step.call_id.clone(), agent: self.step.agent.clone(), state };
         borrow_mut(self.run).note_child(self.slot, Some(child));
-        Box::pin(self.env.save(|| stored(borrow(self.run).checkpoint())))
+        Box::pin(async move { self.env.save(&|| stored(borrow(self.run).checkpoint())).await })
     }
 }
 

@@ -31,7 +31,6 @@ use crate::state::ConversationState;
 use crate::suspend::{Answer, IdGen, PathStep, Request, ToolOutcome};
 use crate::tool::ToolSpec;
 use core::cell::RefCell;
-use core::future::Future;
 use futures_util::future::{select, Either, LocalBoxFuture};
 use serde_json::{Map, Value};
 
@@ -257,9 +256,9 @@ impl Env<'_> {
 
     /// Saves the conversation `state()` gives, when there is a store (the state is built only
     /// then).
-    async fn save(&self, state: impl Fn() -> ConversationState) -> Result<()> {
+    async fn save(&self, state: &dyn Fn() -> ConversationState) -> Result<()> {
         match self.persist {
-            Some(p) => p.save_latest(&state).await,
+            Some(p) => p.save_latest(state).await,
             None => Ok(()),
         }
     }
@@ -267,13 +266,14 @@ impl Env<'_> {
 
 /// Runs `work` to its end unless the run is aborted first. Abort reaches everything in flight
 /// (the fetch, a stream, tools and parked `waitFor` calls): dropping `work` abandons them, and
-/// since the state is saved before any wait begins, nothing durable is lost.
-pub async fn abortable<T>(abort: Option<&dyn Abort>, work: impl Future<Output = Result<T>>) -> Result<T> {
+/// since the state is saved before any wait begins, nothing durable is lost. `work` comes boxed,
+/// as the race with the abort polls it: one race per result type, not one per future.
+pub async fn abortable<T>(abort: Option<&dyn Abort>, work: LocalBoxFuture<'_, Result<T>>) -> Result<T> {
     let Some(a) = abort else { return work.await };
     if let Some(e) = a.aborted() {
         return Err(e);
     }
-    match select(Box::pin(work), a.wait()).await {
+    match select(work, a.wait()).await {
         // Work that failed as the run was aborted (a fetch or a tool rejected by the abort)
         // reports the abort itself: its message says which (the deadline or the signal).
         Either::Left((Err(e), _)) => Err(a.aborted().unwrap_or(e)),
@@ -286,7 +286,7 @@ pub async fn abortable<T>(abort: Option<&dyn Abort>, work: impl Future<Output = 
 pub async fn drive(run: Run, first: Step, env: &Env<'_>) -> Result<RunResult> {
     let started = (env.clock)();
     let run = RefCell::new(run);
-    let outcome = abortable(env.abort, steps(&run, first, env)).await;
+    let outcome = abortable(env.abort, Box::pin(steps(&run, first, env))).await;
     let run = run.into_inner();
     let (turns, tool_calls, total_tokens, error) = match &outcome {
         Ok(r) => (r.turns, r.tool_call_count, r.usage.total_tokens, None),
@@ -306,7 +306,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
     loop {
         if turn_completed || matches!(step, Step::Done(_)) {
             turn_completed = false;
-            env.save(|| match &step {
+            env.save(&|| match &step {
                 // A finished run's transcript is in its result.
                 Step::Done(result) => stored(Checkpoint {
                     style: result.style,

@@ -11,7 +11,7 @@ use crate::metrics::Metric;
 use crate::prelude::*;
 use crate::run::{Invocation, Run, UNKNOWN_TOOL_LABEL};
 use crate::small::{borrow, borrow_mut};
-use crate::suspend::{after_wait, ask_again, check_answer, relay_output, relay_request, AfterWait, Answer, ToolOutcome};
+use crate::suspend::{after_wait, ask_again, check_answer, relay_output, relay_request, AfterWait, Answer, Request, ToolOutcome};
 use crate::tool::ToolResult;
 use core::cell::RefCell;
 
@@ -44,29 +44,38 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
             None => {}
         }
     }
-    let (first, ran) = match first {
-        Some(f) => f,
-        None => (execute(&inv, inv.answer.as_ref(), run, env).await?, true),
-    };
-    let mut req = match first {
-        ToolOutcome::Result(r) => {
-            let result = if ran { after_tool(&inv, turn, r, env).await? } else { r };
-            return borrow_mut(run).on_tool_outcome(slot, ToolOutcome::Result(result));
-        }
-        ToolOutcome::Suspend(req) => req.for_call(&inv.call.id),
-    };
-    let Some(waiter) = env.waiter else {
-        return borrow_mut(run).on_tool_outcome(slot, ToolOutcome::Suspend(req));
-    };
+    // One pass per execution: the first (or beforeTool's outcome), then one per answer that
+    // re-runs the tool. Each future below is awaited at one place.
+    let mut answer = inv.answer.take();
+    let mut asked: Option<Request> = None;
     let mut answers = 0;
-    // A re-run may ask again (a server's second question): each new request is waited for like
-    // the first, up to `MAX_ANSWERS` answers for the call.
     let result = loop {
+        let (outcome, ran) = match first.take() {
+            Some(f) => f,
+            None => (execute(&inv, answer.as_ref(), run, env).await?, true),
+        };
+        let next = match outcome {
+            ToolOutcome::Result(r) if ran => break after_tool(&inv, turn, r, env).await?,
+            ToolOutcome::Result(r) => break r,
+            ToolOutcome::Suspend(next) => next.for_call(&inv.call.id),
+        };
+        // A re-run may ask again (a server's second question): each new request is waited for
+        // like the first, up to `MAX_ANSWERS` answers for the call.
+        let req = match &asked {
+            None => next,
+            Some(asked) => match ask_again(asked, next, answers) {
+                Ok(next) => next,
+                Err(result) => break result,
+            },
+        };
+        let Some(waiter) = env.waiter else {
+            return borrow_mut(run).on_tool_outcome(slot, ToolOutcome::Suspend(req));
+        };
         // Persist before waiting: a host that dies while this wait is outstanding resumes from here.
         borrow_mut(run).on_tool_outcome(slot, ToolOutcome::Suspend(req.clone()))?;
-        env.save(|| stored(borrow(run).checkpoint())).await?;
+        env.save(&|| stored(borrow(run).checkpoint())).await?;
         env.event(|| StreamEvent::Pending { request: req.clone() });
-        let answer = waiter.wait(req.clone()).await.map_err(|e| match e.code {
+        let reply = waiter.wait(req.clone()).await.map_err(|e| match e.code {
             Code::Aborted | Code::HostCallback => e,
             _ => Error::new(Code::HostCallback, format!("waitFor failed: {}", e.message)),
         })?;
@@ -74,7 +83,7 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
         // The answer must be this request's (and its results this call's): one typo in an id
         // fails the run here, its halted state saved above, rather than telling the model that
         // no result came.
-        if let Some(a) = &answer {
+        if let Some(a) = &reply {
             let relay = req.relay_calls();
             let mut open: Vec<&str> = Vec::new();
             for c in &relay {
@@ -82,22 +91,17 @@ pub(super) async fn resolve(mut inv: Invocation, run: &RefCell<Run>, env: &Env<'
             }
             check_answer(&req, a, &open, "waitFor: ")?;
         }
-        let answer = match after_wait(&req, answer) {
+        match after_wait(&req, reply) {
             AfterWait::Final(result) => break result,
-            AfterWait::Retry(answer) => answer,
-        };
-        match execute(&inv, Some(&answer), run, env).await? {
-            ToolOutcome::Result(r) => break after_tool(&inv, turn, r, env).await?,
-            ToolOutcome::Suspend(next) => match ask_again(&req, next.for_call(&inv.call.id), answers) {
-                Ok(next) => req = next,
-                Err(result) => break result,
-            },
+            AfterWait::Retry(a) => answer = Some(a),
         }
+        asked = Some(req);
     };
     borrow_mut(run).on_tool_outcome(slot, ToolOutcome::Result(result))?;
-    // Other calls still waiting: the store must not keep this call's now stale suspension.
-    if borrow(run).has_suspended() {
-        env.save(|| stored(borrow(run).checkpoint())).await?;
+    // Other calls still waiting after this one waited: the store must not keep this call's now
+    // stale suspension.
+    if answers > 0 && borrow(run).has_suspended() {
+        env.save(&|| stored(borrow(run).checkpoint())).await?;
     }
     Ok(())
 }

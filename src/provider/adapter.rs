@@ -5,6 +5,7 @@
 
 use super::call::{Finish, ModelReply, ModelRequest, ProviderConfig};
 use crate::error::{redact, Code, Error, Result};
+use crate::json::str_at;
 use crate::json::Arr;
 use crate::message::{Message, Reasoning, Usage};
 use crate::prelude::*;
@@ -68,9 +69,15 @@ pub(crate) trait Adapter: Sync {
     /// Writes [`Adapter::render`]'s view as JSON text (a run's result). A provider whose request
     /// writer produces that view may write it straight from the transcript.
     fn write_transcript(&self, a: &mut Arr, messages: &[Message]) {
-        for m in self.render(messages) {
-            a.value(&m);
-        }
+        write_values(a, self.render(messages));
+    }
+}
+
+/// The elements of a rendered transcript, written out (the default `write_transcript` of every
+/// adapter shares it).
+fn write_values(a: &mut Arr, values: Vec<Value>) {
+    for v in &values {
+        a.value(v);
     }
 }
 
@@ -182,7 +189,7 @@ impl Assembly {
 
     /// An error object sent inside the stream.
     pub(crate) fn provider_error(&self, err: &Value) -> Error {
-        let detail = err.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| crate::json::to_text(err));
+        let detail = str_at(err, "message").map(str::to_string).unwrap_or_else(|| crate::json::to_text(err));
         Error::new(Code::ProviderError, format!("provider stream error: {}", redact(&detail, self.secret.as_deref())))
     }
 }

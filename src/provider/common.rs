@@ -3,6 +3,7 @@
 //! so every adapter folder may import it.
 
 use super::call::ModelRequest;
+use crate::json::str_at;
 use crate::json::Obj;
 use crate::message::Message;
 use crate::part::{read_parts, text_of, Part};
@@ -39,7 +40,7 @@ pub fn flatten(content: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Array(parts) => {
             let mut out = String::new();
-            for t in parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)) {
+            for t in parts.iter().filter_map(|p| str_at(p, "text")) {
                 out.push_str(t);
             }
             out
@@ -71,7 +72,7 @@ pub(crate) fn u64_at(v: &Value, key: &str) -> u64 {
 }
 
 pub(crate) fn str_field(v: &Value, key: &str) -> String {
-    v.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
+    str_at(v, key).unwrap_or_default().to_string()
 }
 
 pub(crate) fn strip_slash(base: &str) -> &str {

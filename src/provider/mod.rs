@@ -10,6 +10,7 @@
 //!   (extra headers, status codes, error objects); `stream.rs`: the neutral stream assembler;
 //!   `call.rs`: the request/reply values; `common.rs`: helpers several folders share.
 
+use crate::json::str_at;
 use crate::prelude::*;
 mod adapter;
 pub(crate) mod anthropic;
@@ -81,7 +82,7 @@ pub fn parse_response(cfg: &ProviderConfig, resp: &HttpResponse) -> Result<Model
         return Err(Error::parse("provider reply is not a JSON object"));
     }
     if let Some(err) = v.get("error").filter(|e| !e.is_null()) {
-        let detail = err.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| crate::json::to_text(err));
+        let detail = str_at(err, "message").map(str::to_string).unwrap_or_else(|| crate::json::to_text(err));
         return Err(Error::new(Code::ProviderError, format!("provider returned an error: {}", redact(&detail, secret))));
     }
     let a = adapter(cfg.style);

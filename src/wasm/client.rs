@@ -217,7 +217,9 @@ impl Client {
             None | Some(ClientOp::Free) => js_sys::Promise::reject(&js_error(Error::internal("no such operation"))).into(),
             Some(kind) => {
                 let sink = (!stream.is_undefined()).then(|| Sink::Stream(stream.unchecked_into()));
-                let fut = perform(inner, kind, a, b, sink);
+                // Boxed: the promise's wrappers move their future several times before its
+                // first poll, and a pointer moves cheaper than the whole operation's state.
+                let fut = alloc::boxed::Box::pin(perform(inner, kind, a, b, sink));
                 wasm_bindgen_futures::future_to_promise(async move { fut.await.map_err(js_error) }).into()
             }
         }

@@ -4,6 +4,7 @@
 //! and read back. System messages are not Anthropic messages: they go to the body's `system` field.
 
 use crate::json::obj;
+use crate::json::str_at;
 use crate::message::{push_result, AssistantTurn, Message, Reasoning, ToolCall, ORIGIN_KEY};
 use crate::part::{ImageKeys, ImageSpelling, Part, Spelling};
 use crate::prelude::*;
@@ -108,8 +109,8 @@ fn assistant_blocks(turn: &AssistantTurn, reasoning: Option<&Reasoning>) -> Valu
 
 /// A thinking block without the signature the API checks it by, or a redacted one without its data.
 fn unsigned(b: &Value) -> bool {
-    let has = |k: &str| b.get(k).and_then(Value::as_str).is_some_and(|s| !s.is_empty());
-    match b.get("type").and_then(Value::as_str) {
+    let has = |k: &str| str_at(b, k).is_some_and(|s| !s.is_empty());
+    match str_at(b, "type") {
         Some("thinking") => !has("signature"),
         Some("redacted_thinking") => !has("data"),
         _ => false,
@@ -136,8 +137,8 @@ fn content_blocks(text: Option<&String>, parts: &[Part]) -> Value {
 /// arrays): they are dropped, as before, rather than replayed to Anthropic as reasoning.
 pub(crate) fn read_assistant_blocks(blocks: &[Value], turn: &mut AssistantTurn) {
     for b in blocks {
-        match b.get("type").and_then(Value::as_str) {
-            Some("text") => turn.text.push_str(b.get("text").and_then(Value::as_str).unwrap_or("")),
+        match str_at(b, "type") {
+            Some("text") => turn.text.push_str(str_at(b, "text").unwrap_or("")),
             Some("tool_use") => turn.calls.push(ToolCall {
                 id: str_field(b, "id"),
                 name: str_field(b, "name"),
@@ -165,7 +166,7 @@ pub(crate) fn read_user_blocks(blocks: &[Value], out: &mut Vec<Message>) -> Resu
     let mut parts = Vec::new();
     let mut results = false;
     for b in blocks {
-        if b.get("type").and_then(Value::as_str) == Some("tool_result") {
+        if str_at(b, "type") == Some("tool_result") {
             results = true;
             let id = str_field(b, "tool_use_id");
             let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);

@@ -6,6 +6,7 @@
 //! unchanged in the next request (a thinking block's `signature` is checked).
 
 use crate::error::{Code, Error, Result};
+use crate::json::str_at;
 use crate::message::{AssistantTurn, Reasoning, ToolCall, Usage};
 use crate::prelude::*;
 use crate::provider::call::ModelReply;
@@ -22,8 +23,8 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
     let mut reasoning = Reasoning::new("anthropic");
     let mut reasoning_text = String::new();
     for (i, b) in blocks.iter().enumerate() {
-        match b.get("type").and_then(Value::as_str) {
-            Some("text") => turn.text.push_str(b.get("text").and_then(Value::as_str).unwrap_or("")),
+        match str_at(b, "type") {
+            Some("text") => turn.text.push_str(str_at(b, "text").unwrap_or("")),
             Some("tool_use") => {
                 let name = b
                     .get("name")
@@ -31,7 +32,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
                     .ok_or_else(|| Error::parse(format!("Anthropic content[{i}] tool_use has no name")))?;
                 let input = b.get("input").cloned().unwrap_or_else(|| json!({}));
                 turn.calls.push(ToolCall {
-                    id: b.get("id").and_then(Value::as_str).unwrap_or_default().to_string(),
+                    id: str_at(b, "id").unwrap_or_default().to_string(),
                     name: name.to_string(),
                     arguments: crate::json::to_text(&input),
                     signature: None,
@@ -39,7 +40,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
             }
             Some(kind) => {
                 if kind == "thinking" {
-                    add_thinking(&mut reasoning_text, b.get("thinking").and_then(Value::as_str).unwrap_or(""));
+                    add_thinking(&mut reasoning_text, str_at(b, "thinking").unwrap_or(""));
                 }
                 reasoning.items.push((turn.calls.len(), b.clone()));
             }
@@ -54,7 +55,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
             Usage { prompt_tokens: p, completion_tokens: c, total_tokens: p.saturating_add(c), reasoning_tokens: 0 }
         })
         .unwrap_or_default();
-    let stop_reason = v.get("stop_reason").and_then(Value::as_str).map(str::to_string);
+    let stop_reason = str_at(v, "stop_reason").map(str::to_string);
     let refusal = stop_reason.as_deref() == Some("refusal");
     if refusal && turn.text.is_empty() && turn.calls.is_empty() {
         return Err(withheld(v.get("stop_details")));
@@ -74,7 +75,7 @@ pub(super) fn shown(text: &str, calls: usize, items: &[(usize, Value)], stop_rea
     }
     let mut kinds: Vec<&str> = Vec::new();
     for (_, b) in items {
-        let kind = b.get("type").and_then(Value::as_str).unwrap_or("(no type)");
+        let kind = str_at(b, "type").unwrap_or("(no type)");
         if !matches!(kind, "thinking" | "redacted_thinking") && !kinds.contains(&kind) {
             kinds.push(kind);
         }

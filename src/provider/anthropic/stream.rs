@@ -9,13 +9,14 @@
 
 use super::reply::{shown, withheld, THINKING_SEPARATOR};
 use crate::error::{Error, Result};
+use crate::json::str_at;
 use crate::prelude::*;
 use crate::provider::adapter::{Assembly, Delta, Part};
 use serde_json::Value;
 
 pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
     let v = asm.json(data)?;
-    match v.get("type").and_then(Value::as_str).unwrap_or("") {
+    match str_at(&v, "type").unwrap_or("") {
         "message_start" => {
             if let Some(u) = v.get("message").and_then(|m| m.get("usage")) {
                 usage(asm, u);
@@ -29,8 +30,8 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
                 return Err(Error::parse(format!("Anthropic stream: delta for unknown content block {index}")));
             };
             let slot = slot(&asm.parts, pos);
-            let text = |key| d.get(key).and_then(Value::as_str).unwrap_or("");
-            match (d.get("type").and_then(Value::as_str), slot) {
+            let text = |key| str_at(d, key).unwrap_or("");
+            match (str_at(d, "type"), slot) {
                 (Some("text_delta"), None) => {
                     let t = text("text");
                     if !t.is_empty() {
@@ -67,7 +68,7 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
         }
         "message_delta" => {
             let d = v.get("delta").unwrap_or(&Value::Null);
-            if let Some(r) = d.get("stop_reason").and_then(Value::as_str) {
+            if let Some(r) = str_at(d, "stop_reason") {
                 asm.stop_reason = Some(r.to_string());
                 asm.refusal = r == "refusal";
                 // Every block has come by now: a refusal with no answer is withheld, as whole.
@@ -100,18 +101,18 @@ fn start(asm: &mut Assembly, v: &Value, deltas: &mut Vec<Delta>) {
     let b = v.get("content_block").unwrap_or(&Value::Null);
     let index = v.get("index").and_then(Value::as_u64).unwrap_or(asm.parts.len() as u64);
     let mut part = Part { index, ..Part::default() };
-    match b.get("type").and_then(Value::as_str) {
+    match str_at(b, "type") {
         Some("tool_use") => {
             part.is_tool = true;
-            part.id = b.get("id").and_then(Value::as_str).unwrap_or("").to_string();
-            part.name = b.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+            part.id = str_at(b, "id").unwrap_or("").to_string();
+            part.name = str_at(b, "name").unwrap_or("").to_string();
         }
         Some("text") | None => {}
         Some(kind) => {
             part.name = kind.to_string();
             asm.reasoning.items.push((asm.calls_so_far(), b.clone()));
             if kind == "thinking" {
-                readable(asm, true, b.get("thinking").and_then(Value::as_str).unwrap_or(""), deltas);
+                readable(asm, true, str_at(b, "thinking").unwrap_or(""), deltas);
             }
         }
     }
@@ -127,7 +128,7 @@ fn slot(parts: &[Part], pos: usize) -> Option<usize> {
 
 /// Item `k` if it is a `thinking` block: the only one thinking and signature deltas may change.
 fn thinking_block(asm: &mut Assembly, k: usize) -> Option<&mut Value> {
-    asm.reasoning.items.get_mut(k).map(|(_, item)| item).filter(|item| item.get("type").and_then(Value::as_str) == Some("thinking"))
+    asm.reasoning.items.get_mut(k).map(|(_, item)| item).filter(|item| str_at(item, "type") == Some("thinking"))
 }
 
 /// Appends to an item's string member (created if missing); whether it was empty before, or

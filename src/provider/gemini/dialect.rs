@@ -11,6 +11,7 @@
 
 use super::reply::{is_thought, signature};
 use crate::json::obj;
+use crate::json::str_at;
 use crate::message::{push_user, AssistantTurn, Message, Reasoning, ToolCall, ToolOutput, ORIGIN_KEY};
 use crate::part::{ImageKeys, ImageSpelling, Part, Spelling};
 use crate::prelude::*;
@@ -141,14 +142,14 @@ pub(crate) fn read(index: usize, role: &str, parts: &[Value], out: &mut Vec<Mess
     let mut results: Vec<ToolOutput> = Vec::new();
     for p in parts {
         if let Some(r) = p.get("functionResponse") {
-            let name = r.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+            let name = str_at(r, "name").unwrap_or_default().to_string();
             let resp = r.get("response").cloned().unwrap_or(Value::Null);
             let (output, is_error) = match (resp.get("output"), resp.get("error")) {
                 (_, Some(e)) => (text_of(e), true),
                 (Some(o), None) => (text_of(o), false),
                 _ => (text_of(&resp), false),
             };
-            let id = r.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+            let id = str_at(r, "id").filter(|s| !s.is_empty()).map(str::to_string);
             let call_id = id.unwrap_or_else(|| match_by_name(out, &results, &name));
             results.push(ToolOutput { call_id, name, output, is_error, parts: Vec::new() });
         } else {
@@ -184,16 +185,16 @@ fn read_model(index: usize, parts: &[Value]) -> AssistantTurn {
         if is_thought(p) {
             r.items.push((turn.calls.len(), p.clone()));
             found = true;
-        } else if let Some(t) = p.get("text").and_then(Value::as_str) {
+        } else if let Some(t) = str_at(p, "text") {
             turn.text.push_str(t);
             if sig.is_some() {
                 r.text_signature = sig;
             }
         } else if let Some(f) = p.get("functionCall") {
-            let id = f.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+            let id = str_at(f, "id").filter(|s| !s.is_empty()).map(str::to_string);
             turn.calls.push(ToolCall {
                 id: id.unwrap_or_else(|| format!("call_h{index}_{n}")),
-                name: f.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
+                name: str_at(f, "name").unwrap_or_default().to_string(),
                 arguments: f.get("args").map_or_else(|| "{}".into(), crate::json::to_text),
                 signature: sig,
             });

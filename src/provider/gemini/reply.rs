@@ -5,6 +5,7 @@
 
 use super::finish::{empty_is_answer, withheld};
 use crate::error::{Code, Error, Result};
+use crate::json::{str_at, str_in};
 use crate::message::{AssistantTurn, Reasoning, ToolCall, Usage};
 use crate::prelude::*;
 use crate::provider::call::ModelReply;
@@ -58,7 +59,7 @@ pub(super) fn no_answer(v: &Value, reason: &str) -> Error {
 
 /// A part's `thoughtSignature`; an empty one is none (there is nothing to send back).
 pub(super) fn signature(p: &Value) -> Option<&str> {
-    p.get("thoughtSignature").and_then(Value::as_str).filter(|s| !s.is_empty())
+    str_at(p, "thoughtSignature").filter(|s| !s.is_empty())
 }
 
 pub(super) fn is_thought(p: &Value) -> bool {
@@ -90,10 +91,10 @@ pub(super) fn candidate(v: &Value, turn: &mut AssistantTurn, thoughts: &mut Stri
         let sig = signature(p);
         if is_thought(p) {
             // Thought summaries are readable reasoning, and the part goes back verbatim.
-            thoughts.push_str(p.get("text").and_then(Value::as_str).unwrap_or_default());
+            thoughts.push_str(str_at(p, "text").unwrap_or_default());
             let at = turn.calls.len();
             push_thought(&mut reasoning(turn).items, at, p.clone());
-        } else if let Some(t) = p.get("text").and_then(Value::as_str) {
+        } else if let Some(t) = str_at(p, "text") {
             turn.text.push_str(t);
             if let Some(s) = sig {
                 reasoning(turn).text_signature = Some(s.to_string());
@@ -105,12 +106,12 @@ pub(super) fn candidate(v: &Value, turn: &mut AssistantTurn, thoughts: &mut Stri
             if f.get("willContinue").is_some() || f.get("partialArgs").is_some() {
                 return Err(Error::parse("Gemini streamFunctionCallArguments (arguments in pieces) is not supported: leave it off"));
             }
-            let name = f.get("name").and_then(Value::as_str).ok_or_else(|| Error::parse("Gemini functionCall has no name"))?;
+            let name = str_at(f, "name").ok_or_else(|| Error::parse("Gemini functionCall has no name"))?;
             if sig.is_some() {
                 reasoning(turn);
             }
             turn.calls.push(ToolCall {
-                id: f.get("id").and_then(Value::as_str).unwrap_or_default().to_string(),
+                id: str_at(f, "id").unwrap_or_default().to_string(),
                 name: name.to_string(),
                 arguments: f.get("args").map_or_else(|| "{}".into(), crate::json::to_text),
                 signature: sig.map(str::to_string),
@@ -122,7 +123,7 @@ pub(super) fn candidate(v: &Value, turn: &mut AssistantTurn, thoughts: &mut Stri
             reasoning(turn).items.push((at, p.clone()));
         }
     }
-    Ok(c.get("finishReason").and_then(Value::as_str).map(str::to_string))
+    Ok(str_at(c, "finishReason").map(str::to_string))
 }
 
 /// The kind of a kept part: its first member that is not `thought` / `thoughtSignature`.
@@ -160,7 +161,7 @@ pub(super) fn push_thought(items: &mut Vec<(usize, Value)>, at: usize, part: Val
         if *last_at == at && plain(last) && !last.contains_key("thoughtSignature") {
             if let Value::Object(next) = &part {
                 if plain(next) {
-                    let add = next.get("text").and_then(Value::as_str).unwrap_or_default();
+                    let add = str_in(next, "text").unwrap_or_default();
                     if let Some(Value::String(t)) = last.get_mut("text") {
                         t.push_str(add);
                     }

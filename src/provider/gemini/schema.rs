@@ -1,5 +1,6 @@
 //! Tool schemas for Gemini: its `parameters` accept only an OpenAPI subset of JSON Schema.
 
+use crate::json::str_in;
 use crate::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -63,7 +64,7 @@ pub fn gemini_schema(schema: &Value) -> Value {
         }
     }
     // An object without properties is rejected by some model versions; give it an empty map.
-    if out.get("type").and_then(Value::as_str) == Some("object") && !out.contains_key("properties") {
+    if str_in(&out, "type") == Some("object") && !out.contains_key("properties") {
         out.insert("properties".into(), json!({}));
     }
     Value::Object(out)

@@ -2,6 +2,7 @@
 //! `tool` messages, rendered as values, written as request text, and read back. The
 //! `tool_calls` reader here is the only one: replies and histories both use it.
 
+use crate::json::{str_at, str_in};
 use crate::json::{write_arr, Arr};
 use crate::message::{push_result, Message, ToolCall, ORIGIN_KEY};
 use crate::prelude::*;
@@ -103,7 +104,7 @@ pub(crate) fn write_messages(a: &mut Arr, messages: &[Message], model: Option<&s
 pub(crate) fn read_tool_calls(list: &[Value], name_required: bool, calls: &mut Vec<ToolCall>) -> Result<(), (usize, &'static str)> {
     for (k, c) in list.iter().enumerate() {
         let f = c.get("function").ok_or((k, "function"))?;
-        let name = match f.get("name").and_then(Value::as_str) {
+        let name = match str_at(f, "name") {
             Some(n) => n.to_string(),
             None if name_required => return Err((k, "function name")),
             None => String::new(),
@@ -124,7 +125,7 @@ pub(crate) fn read_tool_calls(list: &[Value], name_required: bool, calls: &mut V
 /// empty success. The error names the kind and what to do. A call without `type` is a function
 /// call (servers that omit it).
 pub(crate) fn foreign_call(k: usize, call: &Value) -> Option<crate::error::Error> {
-    let ty = call.get("type").and_then(Value::as_str).filter(|t| *t != "function")?;
+    let ty = str_at(call, "type").filter(|t| *t != "function")?;
     Some(crate::error::Error::parse(format!(
         "the OpenAI reply's tool_calls[{k}] is a \"{ty}\" call, which this package does not carry in chat completions: declare the tool as a toolkit (function) tool, or use the responses style, which carries custom calls"
     )))
@@ -133,7 +134,7 @@ pub(crate) fn foreign_call(k: usize, call: &Value) -> Option<crate::error::Error
 /// A `tool` (or legacy `function`) message: one result, paired with its call by
 /// `tool_call_id`. OpenAI has no error flag on results.
 pub(crate) fn read_tool_message(obj: &Map<String, Value>, out: &mut Vec<Message>) -> Result<(), String> {
-    let id = obj.get("tool_call_id").and_then(Value::as_str).unwrap_or_default();
+    let id = str_in(obj, "tool_call_id").unwrap_or_default();
     let (text, parts) = split_content(obj.get("content").unwrap_or(&Value::Null))?;
     push_result(out, id.to_string(), text, false, parts);
     Ok(())

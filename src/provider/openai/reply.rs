@@ -2,6 +2,7 @@
 
 use super::dialect::{foreign_call, read_tool_calls};
 use crate::error::{Error, Result};
+use crate::json::str_at;
 use crate::message::{AssistantTurn, Usage};
 use crate::prelude::*;
 use crate::provider::call::ModelReply;
@@ -18,7 +19,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
     let message =
         first.get("message").filter(|m| m.is_object()).ok_or_else(|| Error::parse("OpenAI reply choices[0] has no message object"))?;
     // A refusal comes in its own field, with `content` null: it is the answer's text, marked.
-    let refusal = message.get("refusal").and_then(Value::as_str).filter(|r| !r.is_empty());
+    let refusal = str_at(message, "refusal").filter(|r| !r.is_empty());
     let text = refusal.map_or_else(|| flatten(message.get("content").unwrap_or(&Value::Null)), str::to_string);
     let mut calls = Vec::new();
     if let Some(list) = message.get("tool_calls").and_then(Value::as_array) {
@@ -27,7 +28,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
         }
         read_tool_calls(list, true, &mut calls).map_err(|(i, missing)| Error::parse(format!("OpenAI tool_calls[{i}] has no {missing}")))?;
     }
-    let stop_reason = first.get("finish_reason").and_then(Value::as_str).map(str::to_string);
+    let stop_reason = str_at(first, "finish_reason").map(str::to_string);
     let refusal = refusal.is_some();
     Ok(ModelReply { turn: AssistantTurn { text, calls, reasoning: None }, stop_reason, usage, refusal, ..ModelReply::default() })
 }

@@ -2,6 +2,7 @@
 //! `finish_reason`, a final chunk with `usage`, then `[DONE]`.
 
 use crate::error::Result;
+use crate::json::str_at;
 use crate::prelude::*;
 use crate::provider::adapter::{Assembly, Delta, Part};
 use serde_json::Value;
@@ -25,15 +26,15 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
     let Some(choice) = v.get("choices").and_then(Value::as_array).and_then(|c| c.first()) else {
         return Ok(());
     };
-    if let Some(r) = choice.get("finish_reason").and_then(Value::as_str) {
+    if let Some(r) = str_at(choice, "finish_reason") {
         asm.stop_reason = Some(r.to_string());
     }
     let Some(delta) = choice.get("delta") else { return Ok(()) };
-    if let Some(t) = delta.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+    if let Some(t) = str_at(delta, "content").filter(|t| !t.is_empty()) {
         asm.push_text(t, deltas);
     }
     // A refusal streams in its own field; it is the text, and the reply is marked refused.
-    if let Some(t) = delta.get("refusal").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+    if let Some(t) = str_at(delta, "refusal").filter(|t| !t.is_empty()) {
         asm.refusal = true;
         asm.push_text(t, deltas);
     }
@@ -50,15 +51,15 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
             }
         };
         let part = &mut asm.parts[pos];
-        if let Some(id) = c.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()) {
+        if let Some(id) = str_at(c, "id").filter(|s| !s.is_empty()) {
             part.id = id.to_string();
         }
         if let Some(s) = crate::provider::common::google_signature(c) {
             part.signature = Some(s.to_string());
         }
         if let Some(f) = c.get("function") {
-            part.name.push_str(f.get("name").and_then(Value::as_str).unwrap_or(""));
-            part.arguments.push_str(f.get("arguments").and_then(Value::as_str).unwrap_or(""));
+            part.name.push_str(str_at(f, "name").unwrap_or(""));
+            part.arguments.push_str(str_at(f, "arguments").unwrap_or(""));
         }
     }
     Ok(())

@@ -12,6 +12,7 @@
 use super::reply::{content_text, custom_call, function_call, keep_item};
 use super::PROVIDER;
 use crate::json::obj;
+use crate::json::{str_at, str_in};
 use crate::message::{push_result, AssistantTurn, Message, Reasoning, ToolOutput, ORIGIN_KEY};
 use crate::part::{parts_value, ImageKeys, ImageSpelling, Spelling};
 use crate::prelude::*;
@@ -64,8 +65,8 @@ fn assistant<'t>(turn: &'t AssistantTurn, model: Option<&str>, after_turn: bool,
     let reasoning = turn.reasoning_for(PROVIDER, model).filter(|r| !r.items.is_empty());
     let mut custom = Vec::new();
     for (_, item) in reasoning.iter().flat_map(|r| r.items.iter()) {
-        if item.get("type").and_then(Value::as_str) == Some("custom_tool_call") {
-            if let Some(id) = item.get("call_id").and_then(Value::as_str) {
+        if str_at(item, "type") == Some("custom_tool_call") {
+            if let Some(id) = str_at(item, "call_id") {
                 custom.push(id);
             }
         }
@@ -114,9 +115,7 @@ fn assistant<'t>(turn: &'t AssistantTurn, model: Option<&str>, after_turn: bool,
                     out.remove(k);
                     continue;
                 }
-                if let Some(Value::Object(item)) =
-                    out.get_mut(k).filter(|v| v.get("type").and_then(Value::as_str) == Some("custom_tool_call"))
-                {
+                if let Some(Value::Object(item)) = out.get_mut(k).filter(|v| str_at(v, "type") == Some("custom_tool_call")) {
                     *item = crate::small::without_key(item, "id");
                 }
                 k += 1;
@@ -139,8 +138,7 @@ fn assistant<'t>(turn: &'t AssistantTurn, model: Option<&str>, after_turn: bool,
 
 /// A reasoning item that only its id could name: no `encrypted_content` to carry it.
 fn unpersisted(item: &Value) -> bool {
-    item.get("type").and_then(Value::as_str) == Some("reasoning")
-        && !item.get("encrypted_content").and_then(Value::as_str).is_some_and(|s| !s.is_empty())
+    str_at(item, "type") == Some("reasoning") && !str_at(item, "encrypted_content").is_some_and(|s| !s.is_empty())
 }
 
 /// A `function_call_output` (a `custom_tool_call_output` for a custom call): the text, or,
@@ -168,15 +166,15 @@ fn result(o: &ToolOutput, custom: bool) -> Value {
 /// no `role` (a call, a result, reasoning, or any other output item, which carries an `id`), or
 /// an assistant `message` (or an assistant message whose content has `output_text` parts).
 pub(crate) fn is_item(o: &Map<String, Value>) -> bool {
-    let ty = o.get("type").and_then(Value::as_str);
-    match (o.get("role").and_then(Value::as_str), ty) {
+    let ty = str_in(o, "type");
+    match (str_in(o, "role"), ty) {
         (None, Some("function_call" | "function_call_output" | "custom_tool_call_output" | "reasoning" | "message")) => true,
         (None, Some(_)) => o.get("id").is_some_and(Value::is_string),
         (Some("assistant"), Some("message")) => true,
         // An assistant message without a `type` is a Responses item by its `output_text` parts
         // (chat completions and Anthropic spell text parts `text`; both have `refusal` parts).
         (Some("assistant"), None) => o.get("content").and_then(Value::as_array).is_some_and(|c| {
-            let ty = |p: &Value, t: &str| p.get("type").and_then(Value::as_str) == Some(t);
+            let ty = |p: &Value, t: &str| str_at(p, "type") == Some(t);
             c.iter().any(|p| ty(p, "output_text")) && !c.iter().any(|p| ty(p, "text"))
         }),
         _ => false,
@@ -197,7 +195,7 @@ pub(crate) struct ItemRun {
 /// at a message after the turn's message or calls (a turn renders one message, before its
 /// calls). Reasoning and other items are kept verbatim, less the origin tag.
 pub(crate) fn read_item(o: &Map<String, Value>, out: &mut Vec<Message>, run: &mut ItemRun) -> Result<(), String> {
-    let ty = o.get("type").and_then(Value::as_str);
+    let ty = str_in(o, "type");
     if matches!(ty, Some("function_call_output" | "custom_tool_call_output")) {
         let (text, parts) = split_content(o.get("output").unwrap_or(&Value::Null))?;
         push_result(out, str_field_of(o, "call_id"), text, false, parts);
@@ -248,5 +246,5 @@ pub(crate) fn read_item(o: &Map<String, Value>, out: &mut Vec<Message>, run: &mu
 }
 
 fn str_field_of(o: &Map<String, Value>, key: &str) -> String {
-    o.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
+    str_in(o, key).unwrap_or_default().to_string()
 }

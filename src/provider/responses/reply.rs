@@ -3,6 +3,7 @@
 
 use super::PROVIDER;
 use crate::error::{Code, Error, Result};
+use crate::json::str_at;
 use crate::message::{AssistantTurn, Reasoning, ToolCall, Usage};
 use crate::prelude::*;
 use crate::provider::call::ModelReply;
@@ -13,7 +14,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
     let output = v.get("output").and_then(Value::as_array).ok_or_else(|| Error::parse("Responses reply has no output array"))?;
     let mut reply = ModelReply { usage: usage_of(v.get("usage")), ..ModelReply::default() };
     for (i, item) in output.iter().enumerate() {
-        match item.get("type").and_then(Value::as_str) {
+        match str_at(item, "type") {
             Some("message") => {
                 for c in item.get("content").and_then(Value::as_array).into_iter().flatten() {
                     // As the stream reads them: a refusal is known by its text.
@@ -44,7 +45,7 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
             }
         }
     }
-    let status = v.get("status").and_then(Value::as_str);
+    let status = str_at(v, "status");
     if status == Some("failed") {
         return Err(Error::new(Code::ProviderError, "provider returned an error: the response failed"));
     }
@@ -59,8 +60,8 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
 /// as `{ "input": "…" }`. The item itself is kept (see [`keep_item`]) so that the call goes back
 /// as it came and its result as a `custom_tool_call_output` (`dialect.rs`).
 pub(super) fn custom_call(item: &Value) -> core::result::Result<ToolCall, &'static str> {
-    let name = item.get("name").and_then(Value::as_str).ok_or("custom_tool_call has no name")?;
-    let input = item.get("input").and_then(Value::as_str).unwrap_or_default();
+    let name = str_at(item, "name").ok_or("custom_tool_call has no name")?;
+    let input = str_at(item, "input").unwrap_or_default();
     let mut args = serde_json::Map::new();
     args.insert("input".into(), Value::from(input));
     let arguments = crate::json::to_text(&Value::Object(args));
@@ -74,8 +75,8 @@ pub(super) fn custom_call(item: &Value) -> core::result::Result<ToolCall, &'stat
 const CLIENT_CALLS: [&str; 5] = ["computer_call", "local_shell_call", "shell_call", "apply_patch_call", "mcp_approval_request"];
 
 pub(super) fn unanswerable(item: &Value) -> bool {
-    let kind = item.get("type").and_then(Value::as_str).unwrap_or_default();
-    CLIENT_CALLS.contains(&kind) || (kind == "tool_search_call" && item.get("execution").and_then(Value::as_str) == Some("client"))
+    let kind = str_at(item, "type").unwrap_or_default();
+    CLIENT_CALLS.contains(&kind) || (kind == "tool_search_call" && str_at(item, "execution") == Some("client"))
 }
 
 /// The typed error for [`unanswerable`] items: names the kind and what to do.
@@ -97,7 +98,7 @@ pub(super) fn shown(turn: &AssistantTurn) -> Result<()> {
     }
     let mut kinds: Vec<&str> = Vec::new();
     for (_, item) in turn.reasoning.iter().flat_map(|r| r.items.iter()) {
-        let kind = item.get("type").and_then(Value::as_str).unwrap_or("(no type)");
+        let kind = str_at(item, "type").unwrap_or("(no type)");
         if kind != "reasoning" && !kinds.contains(&kind) {
             kinds.push(kind);
         }
@@ -113,9 +114,9 @@ pub(super) fn shown(turn: &AssistantTurn) -> Result<()> {
 
 /// A message content part's text: `output_text`, or a `refusal` (then `true`).
 pub(crate) fn content_text(c: &Value) -> Option<(&str, bool)> {
-    match c.get("type").and_then(Value::as_str) {
-        Some("output_text") => c.get("text").and_then(Value::as_str).map(|t| (t, false)),
-        Some("refusal") => c.get("refusal").and_then(Value::as_str).map(|t| (t, true)),
+    match str_at(c, "type") {
+        Some("output_text") => str_at(c, "text").map(|t| (t, false)),
+        Some("refusal") => str_at(c, "refusal").map(|t| (t, true)),
         _ => None,
     }
 }
@@ -123,7 +124,7 @@ pub(crate) fn content_text(c: &Value) -> Option<(&str, bool)> {
 /// A `function_call` item: its `call_id` pairs it with its output; the arguments stay the raw
 /// string the provider sent. The error names what is missing.
 pub(super) fn function_call(item: &Value) -> core::result::Result<ToolCall, &'static str> {
-    let name = item.get("name").and_then(Value::as_str).ok_or("function_call has no name")?;
+    let name = str_at(item, "name").ok_or("function_call has no name")?;
     let arguments = match item.get("arguments") {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Null) | None => String::new(),
@@ -141,8 +142,8 @@ pub(super) fn keep_item(turn: &mut AssistantTurn, item: Value) {
 
 /// The `summary_text` parts of a reasoning item.
 fn summary_texts(item: &Value) -> impl Iterator<Item = &str> {
-    let list = item.get("summary").and_then(Value::as_array).filter(|_| item.get("type").and_then(Value::as_str) == Some("reasoning"));
-    list.into_iter().flatten().map(|s| s.get("text").and_then(Value::as_str).unwrap_or(""))
+    let list = item.get("summary").and_then(Value::as_array).filter(|_| str_at(item, "type") == Some("reasoning"));
+    list.into_iter().flatten().map(|s| str_at(s, "text").unwrap_or(""))
 }
 
 /// The readable reasoning: summary parts, each after a blank line when text came before it, as
@@ -152,7 +153,7 @@ pub(super) const SUMMARY_BREAK: &str = "\n\n";
 /// `completed`, or `incomplete:<reason>` (`max_output_tokens`, `content_filter`), or the bare
 /// status when it names no reason.
 pub(super) fn stop_reason(response: &Value) -> Option<String> {
-    let status = response.get("status").and_then(Value::as_str)?;
+    let status = str_at(response, "status")?;
     let reason = response.get("incomplete_details").and_then(|d| d.get("reason")).and_then(Value::as_str);
     Some(match (status, reason) {
         ("incomplete", Some(r)) => format!("incomplete:{r}"),

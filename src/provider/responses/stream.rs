@@ -6,6 +6,7 @@
 
 use super::reply::{custom_call, function_call, shown, stop_reason, unanswerable, unanswerable_error, usage_of, withheld, SUMMARY_BREAK};
 use crate::error::{Code, Error, Result};
+use crate::json::str_at;
 use crate::message::{AssistantTurn, ToolCall};
 use crate::prelude::*;
 use crate::provider::adapter::{Assembly, Delta, Part};
@@ -14,12 +15,12 @@ use serde_json::Value;
 pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) -> Result<()> {
     let v = asm.json(data)?;
     let index = v.get("output_index").and_then(Value::as_u64).unwrap_or(0);
-    let text = |key: &str| v.get(key).and_then(Value::as_str).unwrap_or("");
-    match v.get("type").and_then(Value::as_str).unwrap_or("") {
+    let text = |key: &str| str_at(&v, key).unwrap_or("");
+    match str_at(&v, "type").unwrap_or("") {
         "response.output_item.added" => {
             let item = v.get("item").unwrap_or(&Value::Null);
             if unanswerable(item) {
-                return Err(unanswerable_error(item.get("type").and_then(Value::as_str).unwrap_or_default()));
+                return Err(unanswerable_error(str_at(item, "type").unwrap_or_default()));
             }
             if is_call(item) {
                 part(asm, index).is_tool = true;
@@ -28,13 +29,13 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
         }
         "response.output_item.done" => {
             let item = v.get("item").unwrap_or(&Value::Null);
-            match item.get("type").and_then(Value::as_str) {
+            match str_at(item, "type") {
                 // Text and refusals came as deltas.
                 Some("message") => {}
                 Some("function_call" | "custom_tool_call") => {
                     part(asm, index).is_tool = true;
                     set_call(asm, index, item, true);
-                    if item.get("type").and_then(Value::as_str) == Some("custom_tool_call") {
+                    if str_at(item, "type") == Some("custom_tool_call") {
                         // Kept to go back as it came (`reply::custom_call`), before its call.
                         let at = asm.parts.iter().filter(|p| p.is_tool && p.index < index).count();
                         asm.reasoning.items.push((at, item.clone()));
@@ -52,7 +53,7 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
         "response.refusal.delta" => push_text(asm, text("delta"), true, deltas),
         "response.function_call_arguments.delta" => part(asm, index).arguments.push_str(text("delta")),
         "response.function_call_arguments.done" => {
-            if let Some(a) = v.get("arguments").and_then(Value::as_str) {
+            if let Some(a) = str_at(&v, "arguments") {
                 part(asm, index).arguments = a.to_string();
             }
         }
@@ -87,7 +88,7 @@ pub(super) fn on_event(data: &str, asm: &mut Assembly, deltas: &mut Vec<Delta>) 
 }
 
 fn is_call(item: &Value) -> bool {
-    matches!(item.get("type").and_then(Value::as_str), Some("function_call" | "custom_tool_call"))
+    matches!(str_at(item, "type"), Some("function_call" | "custom_tool_call"))
 }
 
 /// The part for output item `index`, opened if new.
@@ -105,7 +106,7 @@ fn part(asm: &mut Assembly, index: u64) -> &mut Part {
 /// A call's id, name and, when the item carries them, its arguments (a `.done` item is whole;
 /// a custom call's `input` comes whole there, its deltas are not needed).
 fn set_call(asm: &mut Assembly, index: u64, item: &Value, whole: bool) {
-    let call = match item.get("type").and_then(Value::as_str) {
+    let call = match str_at(item, "type") {
         Some("custom_tool_call") if whole => custom_call(item),
         Some("custom_tool_call") => custom_call(item).map(|c| ToolCall { arguments: String::new(), ..c }),
         _ => function_call(item),
