@@ -59,10 +59,9 @@ impl PathStep {
         json::obj(vec![("agent", self.agent.as_str().into()), ("callId", self.call_id.as_str().into())])
     }
 
-    pub fn from_json(v: &Value, what: &str) -> core::result::Result<PathStep, String> {
-        let o = json::object(v, what)?;
-        let need = |k: &str| json::opt_str(o, k, what)?.ok_or_else(|| format!("{what}.{k} is required"));
-        Ok(PathStep { agent: need("agent")?, call_id: need("callId")? })
+    /// A step as a state spells it; `None` unless both members are strings.
+    pub fn read(v: &Value) -> Option<PathStep> {
+        Some(PathStep { agent: json::str_at(v, "agent")?.into(), call_id: json::str_at(v, "callId")?.into() })
     }
 }
 
@@ -292,7 +291,7 @@ impl Request {
                 Some(_) => {
                     let mut steps = Vec::new();
                     for s in json::array(o, "path", what)? {
-                        steps.push(PathStep::from_json(s, &format!("{what}.path[]"))?);
+                        steps.push(PathStep::read(s).ok_or_else(|| format!("{what}.path[] must be {{ agent, callId }} (strings)"))?);
                     }
                     steps
                 }
