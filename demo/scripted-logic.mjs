@@ -40,6 +40,8 @@ export const SCENARIOS = {
   ],
   // A prompt with an image attached (the www page): say what arrived.
   look: [{ text: "You sent {{images}}." }],
+  // The package README's agent tool: the shopper child plays "default" (it offers lookup_price).
+  shopper: [{ calls: [["shopper", { prompt: "Add the blue mug to the cart" }]] }, { text: "The shopper reports: {{last}}" }],
   // Two agents at once (agentTool): each child plays "#mixed" (a JS tool and a relay call).
   team: [
     { calls: [["shop_a", { prompt: "#mixed buy the red mug" }], ["shop_b", { prompt: "#mixed buy the red mug" }]] },
@@ -350,7 +352,8 @@ function pickReply(view, scenarios) {
   // "#name" plays that scenario; an image in the prompt is described; a client offering the demo's
   // `lookup_price` tool plays "default"; anything else is chat.
   const key = view.prompt.startsWith("#") ? view.prompt.slice(1).split(/\s/)[0]
-    : view.images?.length && view.turn === 0 ? "look" : view.tools.includes("lookup_price") ? "default" : null;
+    : view.images?.length && view.turn === 0 ? "look" : view.tools.includes("lookup_price") ? "default"
+    : view.tools.includes("shopper") ? "shopper" : null;
   const script = key === null ? chat(view) : scenarios[key] ?? scenarios.default;
   const step = script[Math.min(view.turn, script.length - 1)];
   if (step.text !== undefined) {

@@ -43,6 +43,17 @@ test("pkg-template/README.md: installed from the tarball, app.mjs answers with t
   assert.equal((await runApp(project)).trim(), "Done. lookup_price → $12.50");
 });
 
+test("pkg-template/README.md: agents.mjs delegates to the shopper agent, whose relay call reaches waitFor", async () => {
+  const blocks = quickstarts(path.join(copy, "pkg-template/README.md"));
+  const project = projectWithTarball(copy, "project-agents");
+  fs.writeFileSync(path.join(project, "agents.mjs"), block(blocks, "agents.mjs", "js"));
+  const before = model.requests.length;
+  const [text, tokens] = (await runApp(project, "agents.mjs")).trim().split(/ (?=\d+$)/u);
+  assert.equal(text, "The shopper reports: Done. lookup_price → $12.50 for blue mug; click → clicked #add-to-cart");
+  assert.ok(Number(tokens) > 0, "the child's usage, by agent");
+  assert.equal(model.requests.length - before, 4, "the root's two calls and the shopper's two");
+});
+
 test("pkg-template/README.md: halt.mjs halts on the relay call, keeps the state in a file and resumes it", async () => {
   const blocks = quickstarts(path.join(copy, "pkg-template/README.md"));
   const project = projectWithTarball(copy, "project-halt");
