@@ -134,25 +134,26 @@ impl Run {
     /// the prompt is appended. A style that carries the system prompt as a message gets it only
     /// in a fresh transcript.
     pub fn start(cfg: LoopConfig, toolkit: Toolkit, history: Vec<Message>, prompt: impl Into<Message>) -> Result<(Run, Step)> {
-        let mut transcript = history;
-        balance(&mut transcript);
-        let segment_start = transcript.len();
-        if transcript.is_empty() {
-            crate::provider::seed_system(cfg.provider.style, &mut transcript, &cfg.system_prompt);
-        }
-        transcript.push(prompt.into());
-        let mut run = Run::new(cfg, toolkit, transcript, segment_start)?;
-        let step = run.next_model_step();
-        Ok((run, step))
+        Run::open(cfg, toolkit, history, Some(prompt.into()))
     }
 
     /// Goes on from a transcript saved between turns (an agent's child whose host stopped while
     /// it ran): no new prompt, the next model call. A turn left without results is balanced.
     pub fn proceed(cfg: LoopConfig, toolkit: Toolkit, history: Vec<Message>) -> Result<(Run, Step)> {
+        Run::open(cfg, toolkit, history, None)
+    }
+
+    fn open(cfg: LoopConfig, toolkit: Toolkit, history: Vec<Message>, prompt: Option<Message>) -> Result<(Run, Step)> {
         let mut transcript = history;
         balance(&mut transcript);
-        let start = transcript.len();
-        let mut run = Run::new(cfg, toolkit, transcript, start)?;
+        let segment_start = transcript.len();
+        if let Some(prompt) = prompt {
+            if transcript.is_empty() {
+                crate::provider::seed_system(cfg.provider.style, &mut transcript, &cfg.system_prompt);
+            }
+            transcript.push(prompt);
+        }
+        let mut run = Run::new(cfg, toolkit, transcript, segment_start)?;
         let step = run.next_model_step();
         Ok((run, step))
     }
