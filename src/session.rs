@@ -63,7 +63,9 @@ pub async fn run(
     // A failure while the run is being prepared (a store call settled by the abort) reports the
     // abort, as a failure of the run itself does.
     let aborted = |e| env.abort.and_then(|a| a.aborted()).unwrap_or(e);
-    let (run, step, id, revision, claim) = prepare(cfg, mode, kit, input, store).await.map_err(aborted)?;
+    // Boxed: the preparation polls as a function of its own, not as part of the client's one
+    // operation future, whose single body would otherwise hold it (it gzips worse merged).
+    let (run, step, id, revision, claim) = Box::pin(prepare(cfg, mode, kit, input, store)).await.map_err(aborted)?;
     let saver = id.map(|id| Saver::new(store, id, revision));
     // The claim goes through the store's own revision check before the answer runs anything:
     // of two resumes of one halted conversation, the second gets `conflict` here, with nothing
