@@ -267,21 +267,17 @@ impl Child {
         Some(self.state.pending.clone()?.surfaced(&self.agent, &self.call_id))
     }
 
-    /// Every request this child and its own children are halted on, as its parent surfaces
-    /// them: the ones a host may answer, in any order.
-    pub fn requests(&self) -> Vec<Request> {
-        let mut out = Vec::new();
-        if let Some(r) = self.request() {
-            out.push(r);
-        }
+    /// The request `id` this child or one of its own children is halted on, as its parent
+    /// surfaces it: an answer may be for any of them, in any order.
+    pub fn find(&self, id: &str) -> Option<Request> {
+        let mut found = self.state.pending.as_ref().filter(|p| p.id == id).cloned();
         for c in &self.state.children {
-            for r in c.requests() {
-                if !out.iter().any(|o| o.id == r.id) {
-                    out.push(r.surfaced(&self.agent, &self.call_id));
-                }
+            if found.is_some() {
+                break;
             }
+            found = c.find(id);
         }
-        out
+        Some(found?.surfaced(&self.agent, &self.call_id))
     }
 }
 

@@ -144,8 +144,19 @@ fn approve(req: &Request) -> Answer {
     Answer { id: req.id.clone(), ok: true, data: None, reason: None }
 }
 
+/// Every request a child and its own children are halted on, as its parent surfaces them.
+fn requests(c: &Child) -> Vec<Request> {
+    let mut out: Vec<Request> = c.state.pending.iter().map(|p| p.clone().surfaced(&c.agent, &c.call_id)).collect();
+    for r in c.state.children.iter().flat_map(requests) {
+        if !out.iter().any(|o| o.id == r.id) {
+            out.push(r.surfaced(&c.agent, &c.call_id));
+        }
+    }
+    out
+}
+
 fn requests_of(r: &RunResult) -> Vec<Request> {
-    r.children.iter().flat_map(Child::requests).collect()
+    r.children.iter().flat_map(requests).collect()
 }
 
 /// Each child's model saw one prompt and a transcript that only grew.
@@ -392,7 +403,7 @@ fn outstanding(store: &Store) -> Vec<Request> {
     let doc = store.0.borrow().get("c").cloned().unwrap();
     let (st, _) = state::load_conversation(&doc).unwrap();
     let mut all: Vec<Request> = st.pending.into_iter().collect();
-    for r in st.children.iter().flat_map(Child::requests) {
+    for r in st.children.iter().flat_map(requests) {
         if !all.iter().any(|o| o.id == r.id) {
             all.push(r);
         }

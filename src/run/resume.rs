@@ -34,12 +34,10 @@ impl Run {
         // child's request (or to one of its own children's) answers that child.
         let mut pending = pending;
         if answer.id != pending.id {
-            'found: for c in &children {
-                for r in c.requests() {
-                    if r.id == answer.id {
-                        pending = r;
-                        break 'found;
-                    }
+            for c in &children {
+                if let Some(r) = c.find(&answer.id) {
+                    pending = r;
+                    break;
                 }
             }
         }
