@@ -50,7 +50,7 @@ pub(super) async fn call(
         hooks: None,
         ..*env
     };
-    let ended = boxed(child, first, &child_env).await;
+    let ended = drive(child, first, &child_env).await;
     outcome(ended, &step, inv.slot, run)
 }
 
@@ -85,11 +85,6 @@ fn begin(
         }
         (None, _) => Run::start(cfg, kit, Vec::new(), prompt_of(&inv.args)),
     }?))
-}
-
-/// The driver again, boxed: a child's run is a future inside its parent's.
-fn boxed<'a>(run: Run, first: Step, env: &'a Env<'a>) -> LocalBoxFuture<'a, Result<RunResult>> {
-    Box::pin(drive(run, first, env))
 }
 
 /// The child's settings: the parent's provider, with the model, style and address the agent

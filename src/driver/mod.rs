@@ -282,8 +282,13 @@ pub async fn abortable<T>(abort: Option<&dyn Abort>, work: LocalBoxFuture<'_, Re
     }
 }
 
-/// Runs to a result and reports exactly one `run` metric, whatever the outcome.
-pub async fn drive(run: Run, first: Step, env: &Env<'_>) -> Result<RunResult> {
+/// Runs to a result and reports exactly one `run` metric, whatever the outcome. Boxed: a root
+/// and an agent's child (a run inside its parent's) poll the one compiled driver.
+pub fn drive<'a>(run: Run, first: Step, env: &'a Env<'_>) -> LocalBoxFuture<'a, Result<RunResult>> {
+    Box::pin(run_to_end(run, first, env))
+}
+
+async fn run_to_end(run: Run, first: Step, env: &Env<'_>) -> Result<RunResult> {
     let started = (env.clock)();
     let run = RefCell::new(run);
     let outcome = abortable(env.abort, Box::pin(steps(&run, first, env))).await;
