@@ -44,7 +44,7 @@ fn declaration_at(v: &Value, what: &str, depth: usize) -> Result<ToolSpec> {
     };
     let description = string("description")?.unwrap_or_default();
     let agent = match source {
-        SOURCE_AGENT => Some(alloc::rc::Rc::new(agent_spec(o.get("agent"), name, depth, &declaration_at)?)),
+        SOURCE_AGENT => Some(alloc::rc::Rc::new(agent_spec(o.get("agent"), name, depth)?)),
         _ => None,
     };
     let spec = ToolSpec { name: name.into(), description: description.into(), input_schema, source: source.into(), agent }.validated()?;
@@ -102,9 +102,9 @@ pub fn check_runnable(spec: &ToolSpec, has_run: bool) -> Result<()> {
 const MAX_DEPTH: usize = 32;
 
 /// Reads an agent declaration's `agent` member: `{ systemPrompt, tools, maxTurns?, model?,
-/// style?, baseUrl? }`, its tools read by `tool` (the declaration reader, one level deeper).
+/// style?, baseUrl? }`, its tools read as declarations one level deeper.
 /// `agentTool()` checked the options and named the fix for each; what is read here is its output.
-fn agent_spec(v: Option<&Value>, name: &str, depth: usize, tool: &dyn Fn(&Value, &str, usize) -> Result<ToolSpec>) -> Result<AgentSpec> {
+fn agent_spec(v: Option<&Value>, name: &str, depth: usize) -> Result<AgentSpec> {
     let bad = |m: &str| Error::bad_input(format!("agent tool {name}: {m}"));
     if depth >= MAX_DEPTH {
         return Err(bad("agent tools nest too deep (does an agent list itself among its tools?)"));
@@ -114,7 +114,7 @@ fn agent_spec(v: Option<&Value>, name: &str, depth: usize, tool: &dyn Fn(&Value,
     let mut tools = Vec::new();
     if let Some(list) = o.get("tools").and_then(Value::as_array) {
         for (i, t) in list.iter().enumerate() {
-            tools.push(tool(t, &format!("{name}.tools[{i}]"), depth + 1)?);
+            tools.push(declaration_at(t, &format!("{name}.tools[{i}]"), depth + 1)?);
         }
     }
     Ok(AgentSpec {
