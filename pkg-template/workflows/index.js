@@ -77,7 +77,7 @@ export async function runInWorkflow(step, options) {
     ...c,
     // One model call, one step: the reply is read whole inside it and kept as its result.
     fetch: async (/** @type {string} */ url, /** @type {RequestInit} */ init, /** @type {any} */ call) => {
-      const at = pathKey(call?.path);
+      const at = typeof call?.callPath == "string" ? call.callPath : "";
       const n = (calls.get(at) ?? 0) + 1;
       calls.set(at, n);
       const r = await step.do(short(at ? `model ${at} ${n}` : `model ${n}`), modelStep, async () => {

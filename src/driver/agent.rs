@@ -34,15 +34,14 @@ pub(super) async fn call(
     };
     let agent = inv.call.name.as_str();
     let step = PathStep { agent: agent.into(), call_id: inv.call.id.clone() };
-    let tools = Scoped { inner: env.tools, prefix: format!("{agent}/"), call: format!("{}/", step.call_id) };
-    let mut path = env.path.to_vec();
-    path.push(step.clone());
+    let call_path = if env.call_path.is_empty() { step.call_id.clone() } else { format!("{}/{}", env.call_path, step.call_id) };
+    let tools = Scoped { inner: env.tools, prefix: format!("{agent}/"), call: format!("{call_path}/") };
     let waiter = env.waiter.map(|inner| Up { inner, step: step.clone() });
     let events = env.events.map(|inner| Marked { inner, agent });
     let persist = env.persist.map(|_| Kept { run, slot: inv.slot, step: step.clone(), env });
     let child_env = Env {
         tools: &tools,
-        path: &path,
+        call_path: &call_path,
         waiter: waiter.as_ref().map(|w| w as &dyn Waiter),
         events: events.as_ref().map(|e| e as &dyn EventSink),
         persist: persist.as_ref().map(|p| p as &dyn Persist),

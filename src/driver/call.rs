@@ -104,7 +104,7 @@ async fn shape(provider: &ProviderConfig, subject: &dyn CallSubject, stream: boo
         }
     }
     let mut req = subject.request(stream);
-    req.path = env.path.to_vec();
+    req.call_path = env.call_path.into();
     let params = env.policy.request_params.as_ref();
     let transform = env.hook(Hook::BodyTransform);
     if params.is_some() || transform.is_some() {

@@ -28,7 +28,7 @@ use crate::retry::{ErrorInfo, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY_BASE_MS}
 use crate::run::{Checkpoint, Run, RunResult, Status, Step};
 use crate::small::{borrow, borrow_mut};
 use crate::state::ConversationState;
-use crate::suspend::{Answer, IdGen, PathStep, Request, ToolOutcome};
+use crate::suspend::{Answer, IdGen, Request, ToolOutcome};
 use crate::tool::ToolSpec;
 use core::cell::RefCell;
 use futures_util::future::{select, Either, LocalBoxFuture};
@@ -93,12 +93,8 @@ pub fn request_head(req: &HttpRequest) -> String {
             }
         });
         // Not part of the request: host.js hands it to `fetch` apart, as its third argument.
-        if !req.path.is_empty() {
-            o.arr("path", |a| {
-                for s in &req.path {
-                    a.value(&s.to_value());
-                }
-            });
+        if !req.call_path.is_empty() {
+            o.str("callPath", &req.call_path);
         }
     });
     head
@@ -196,9 +192,10 @@ pub struct Env<'a> {
     pub on_error: Option<&'a dyn ErrorPolicy>,
     pub abort: Option<&'a dyn Abort>,
     pub hooks: Option<&'a dyn Hooks>,
-    /// The agents this run is the child of, from the root down (empty at the root): its model
-    /// calls carry it to the host (`HttpRequest::path`).
-    pub path: &'a [PathStep],
+    /// For an agent's child, its delegate calls' ids from the root down (`d1/d7`; empty at the
+    /// root): its model calls carry it to the host (`HttpRequest::call_path`), and its tools'
+    /// call ids are qualified by it.
+    pub call_path: &'a str,
     pub ids: &'a IdGen,
     /// Milliseconds from any fixed origin; only differences are used.
     pub clock: &'a dyn Fn() -> f64,
@@ -226,7 +223,7 @@ impl<'a> Env<'a> {
             on_error: None,
             abort: None,
             hooks: None,
-            path: &[],
+            call_path: "",
             ids,
             clock,
             random: &no_jitter,

@@ -25,9 +25,10 @@ pub struct HttpRequest {
     pub headers: Vec<(String, String)>,
     /// The JSON body, serialised once, straight from the transcript.
     pub body: String,
-    /// The agents a child's call is made for, from the root down (empty for the root's own):
-    /// the host's `fetch` is told, so a Workflow names each child's model steps apart.
-    pub path: Vec<crate::suspend::PathStep>,
+    /// For an agent's child, its delegate calls' ids from the root down (`d1/d7`; empty for the
+    /// root's own calls): the host's `fetch` is told, so a Workflow names each child's model
+    /// steps apart.
+    pub call_path: String,
 }
 
 impl HttpRequest {

@@ -58,7 +58,7 @@ pub fn build_request(cfg: &ProviderConfig, req: &ModelRequest) -> HttpRequest {
         headers.retain(|(hk, _)| !hk.eq_ignore_ascii_case(k));
         headers.push((k.clone(), v.clone()));
     }
-    HttpRequest { url, headers, body, path: Vec::new() }
+    HttpRequest { url, headers, body, call_path: String::new() }
 }
 
 /// A non-2xx answer as `provider_http`. A 3xx is a redirect the host did not follow (requests

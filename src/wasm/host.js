@@ -241,10 +241,10 @@ var NO_RESPONSE = 0;
 var TOO_LARGE = 1;
 async function callModel(f, url, head, body, signal, stream, max) {
   await drained(signal);
-  const { path, ...init } = JSON.parse(head);
+  const { callPath, ...init } = JSON.parse(head);
   init.body = body;
   if (signal?.public) init.signal = signal.public;
-  const r = await guard(f ? f.call(globalThis, url, init, path && { path }) : fetch(url, init), signal);
+  const r = await guard(f ? f.call(globalThis, url, init, callPath && { callPath }) : fetch(url, init), signal);
   const s = r !== null && typeof r === "object" ? Number(r.status) : 0;
   if (!(s >= 100 && s <= 599)) {
     if (r?.type === "opaqueredirect") throw TypeError("redirect refused");

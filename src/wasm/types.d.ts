@@ -321,9 +321,9 @@ export interface ClientOptions {
   maxRetryAfterMs?: number;
   /**
    * A fetch to use instead of the global one. A model call of an agent tool's child (`agentTool`)
-   * gets a third argument, `{ path }`: the agents it is made for, from the root down.
+   * gets a third argument, `{ callPath }`: its delegate calls' ids from the root down (`d1/d7`).
    */
-  fetch?: (url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }, call?: { path: { agent: string; callId: string }[] }) => Promise<Response | { status: number; text(): Promise<string> }>;
+  fetch?: (url: string, init: { method: string; headers: { [name: string]: string }; body: string; signal?: AbortSignal }, call?: { callPath: string }) => Promise<Response | { status: number; text(): Promise<string> }>;
   /** Retries of a failed provider call (429, 500, 502, 503, 504, 529, network errors); default 2, 0 = none. */
   retries?: number;
   /** Backoff base in ms (default 500; 0 < n <= 2**31 - 1): `retryBaseMs * 2^attempt` plus up to 100 ms of jitter (a provider's `retry-after-ms` / `Retry-After` wins, up to `maxRetryAfterMs`). */

@@ -16,12 +16,12 @@ const NO_RESPONSE = 0, TOO_LARGE = 1;
 /** @returns {Promise<ModelReply>} */
 export async function callModel(f, url, head, body, signal, stream, max) {
   await drained(signal);
-  // An agent's child's call names its agents (`path`), for a host's own `fetch` only.
-  const { path, ...init } = JSON.parse(head);
+  // An agent's child's call names its delegate calls (`callPath`), for a host's own `fetch` only.
+  const { callPath, ...init } = JSON.parse(head);
   init.body = body;
   if (signal?.public) init.signal = signal.public;
   // `this` is the global object: browsers throw "Illegal invocation" for any other receiver.
-  const r = await guard(f ? f.call(globalThis, url, init, path && { path }) : fetch(url, init), signal);
+  const r = await guard(f ? f.call(globalThis, url, init, callPath && { callPath }) : fetch(url, init), signal);
   // Number(): a mock's status may be a numeric string, as the typed binding used to accept.
   const s = r !== null && typeof r === "object" ? Number(r.status) : 0;
   if (!(s >= 100 && s <= 599)) {
