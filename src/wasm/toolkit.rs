@@ -110,7 +110,7 @@ fn agent_fns(agent_tool: &JsValue, prefix: &str, fns: &mut Vec<(String, Function
     let get = |o: &JsValue, k: &str| Reflect::get(o, &k.into()).unwrap_or(JsValue::UNDEFINED);
     let Some(runs) = list_of(&get(&get(agent_tool, "agent"), "runs")) else { return };
     for i in 0..runs.length() {
-        let pair = Array::from(&runs.get(i));
+        let Some(pair) = list_of(&runs.get(i)) else { continue };
         if let (Some(name), Ok(f)) = (pair.get(0).as_string(), pair.get(1).dyn_into::<Function>()) {
             fns.push((format!("{prefix}/{name}"), f));
         }
