@@ -302,10 +302,11 @@ pub fn read_children(o: &Map<String, Value>, what: &str) -> core::result::Result
         return Ok(out);
     }
     for c in json::array(o, "children", what)? {
-        let o = json::object(c, "state.children[]")?;
-        let need = |k: &str| json::opt_str(o, k, "state.children[]")?.ok_or_else(|| format!("state.children[].{k} is required"));
-        let state = ConversationState::from_json(o.get("state").unwrap_or(&Value::Null))?;
-        out.push(Child { call_id: need("callId")?, agent: need("agent")?, state });
+        let (Some(call_id), Some(agent)) = (json::str_at(c, "callId"), json::str_at(c, "agent")) else {
+            return Err(format!("{what}.children[] must be {{ callId, agent, state }}"));
+        };
+        let state = ConversationState::from_json(c.get("state").unwrap_or(&Value::Null))?;
+        out.push(Child { call_id: call_id.into(), agent: agent.into(), state });
     }
     Ok(out)
 }
