@@ -10,10 +10,11 @@
 import { Client } from "./toolnexus_wasm.js";
 // scripts/build.sh points this import at the edge's snippet (its path holds a hash).
 import { EventStream, fail } from "./host.js";
-import { isLoaded, whenLoaded } from "./loader.js";
+import { whenLoaded } from "./loader.js";
 import { CLIENT, OP } from "./api.js";
 import { signedOp, signerOf } from "./signing.js";
 import { unbound } from "./toolkit.js";
+import { metricsOf } from "./metrics.js";
 
 export { Client };
 
@@ -64,10 +65,9 @@ CLIENT.forEach((k, kind) => {
       }
       if (getter) return l[k];
       if (k == "conversationStore") return l.store;
-      // metrics(): the real client's text, which needs the module.
-      if (k == "metrics" && isLoaded()) l.client = l.make();
-      else if (k == "metrics") throw fail("bad_state", "metrics: the wasm module is not loaded yet: `await init()` first (any run loads it too)");
-      else return started(streamed, (s) => realOf(l).then((c) => call(c, kind, a, b, s)));
+      // metrics() answers from the registry the lazy client shares with its real one.
+      if (k == "metrics") return metricsOf(self)?.render() ?? "";
+      return started(streamed, (s) => realOf(l).then((c) => call(c, kind, a, b, s)));
     }
     if (l) {
       self = l.client;
@@ -75,6 +75,7 @@ CLIENT.forEach((k, kind) => {
     }
     if (self?.__wbg_ptr) {
       if (k == "free") return free.call(self);
+      if (k == "metrics") return metricsOf(self)?.render() ?? "";
       if (kind > OP.discard) return clientOp.call(self, kind, a, b, undefined);
       return started(streamed, (s) => call(self, kind, a, b, s));
     }

@@ -5,6 +5,7 @@
 import { createClient as createWith } from "./toolnexus_wasm.js";
 import { isLoaded } from "./loader.js";
 import { lazyClient } from "./client-methods.js";
+import { Metrics, measured, meter } from "./metrics.js";
 import { signWith, signedStore, signer } from "./signing.js";
 import { memoryStore } from "./stores.js";
 
@@ -12,9 +13,11 @@ import { memoryStore } from "./stores.js";
  * `createClient(options)`: conversations are kept in a fresh `memoryStore()` unless `store` is
  * given. With `stateSecret`, halted results and stored states are signed (see signing.js): the
  * secret is taken out here, so the wasm never sees it, and the store is wrapped to sign what it
- * saves and verify what it reads.
+ * saves and verify what it reads. Its metric events are counted here for `metrics()`.
  */
 export function createClient(options) {
+  const registry = new Metrics();
+  options = measured(options, registry);
   let secret, store, has;
   try {
     has = "stateSecret" in options;
@@ -30,6 +33,7 @@ export function createClient(options) {
     make = () => {
       const client = createWith(opts);
       signWith(client, sig);
+      meter(client, registry);
       return client;
     };
   } else {
@@ -37,9 +41,15 @@ export function createClient(options) {
     // Read now, as a client made after the load would read them, not when the module is in.
     const opts = isLoaded() ? options : snapshot(options);
     store ??= fallback;
-    make = () => createWith(opts, fallback);
+    make = () => {
+      const client = createWith(opts, fallback);
+      meter(client, registry);
+      return client;
+    };
   }
-  return isLoaded() ? make() : lazyClient(make, options, store);
+  const client = isLoaded() ? make() : lazyClient(make, options, store);
+  meter(client, registry);
+  return client;
 }
 
 function snapshot(o) {

@@ -54,7 +54,6 @@ pub fn create_client(opts: JsValue, default_store: JsValue) -> JsResult<Client> 
             store: fns.get(HostSlot::Store.at()),
             timeout_ms,
             max,
-            registry: Default::default(),
         };
         Ok(Inner { cfg, policy, host })
     };
@@ -211,7 +210,8 @@ impl Client {
         let inner = self.inner.clone();
         match ClientOp::of(kind) {
             Some(ClientOp::ConversationStore) => inner.host.store.clone(),
-            Some(ClientOp::Metrics) => inner.host.registry.borrow().render().into(),
+            // Counted and rendered by the JS client from its `onMetric` events (metrics.js).
+            Some(ClientOp::Metrics) => JsValue::UNDEFINED,
             Some(ClientOp::Style) => inner.cfg.provider.style.as_str().into(),
             Some(ClientOp::Model) => inner.cfg.provider.model.as_str().into(),
             None | Some(ClientOp::Free) => js_sys::Promise::reject(&js_error(Error::internal("no such operation"))).into(),

@@ -378,6 +378,11 @@ function quietly(f) {
     }
   });
 }
+function metric(f, kind, name, label, ms, a, b, c, flag, error) {
+  f(
+    kind == 0 ? { event: "llm", model: name, status: label, ms, promptTokens: a, completionTokens: b } : kind == 1 ? { event: "tool", tool: name, source: label, isError: flag, ms, ...c ? { pending: true } : {} } : { event: "run", model: name, turns: a, toolCalls: b, totalTokens: c, ms, ...error == null ? {} : { error } }
+  );
+}
 var withSignal = (f) => f && (async (arg, s) => (await drained(s), f(arg, { signal: s?.public })));
 
 // src/wasm/js/options.js
@@ -465,6 +470,7 @@ export {
   kitOf,
   listOf,
   messageOf,
+  metric,
   optionsJson,
   readChunk,
   resumeJson,

@@ -17,7 +17,7 @@ use crate::edge::{abort_state, read_chunk, sleep};
 use crate::error::{redact, Code, Error, Result};
 use crate::hooks::Hook;
 use crate::json_hooks::HookHost;
-use crate::metrics::{Metric, Observer, Registry};
+use crate::metrics::{Metric, Observer};
 use crate::options::HostSlot;
 use crate::prelude::*;
 use crate::provider::{HttpRequest, HttpResponse};
@@ -25,7 +25,6 @@ use crate::retry::ErrorInfo;
 use crate::state::ConversationState;
 use crate::suspend::{Answer, Request, ToolOutcome};
 use crate::tool::ToolResult;
-use core::cell::RefCell;
 use futures_util::future::LocalBoxFuture;
 use futures_util::FutureExt;
 use js_sys::{Array, Function, Promise, Uint8Array};
@@ -51,10 +50,13 @@ extern "C" {
     pub fn guard(p: &Promise, signal: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = callStore)]
     fn call_store(store: &JsValue, method: &str, id: &str, state: Option<String>, signal: &JsValue) -> Promise;
+    /// One metric event for `onMetric`, built in JS (see `metric` in host.js for the fields).
+    #[allow(clippy::too_many_arguments)]
+    fn metric(f: &Function, kind: u8, name: &str, label: &str, ms: f64, a: f64, b: f64, c: f64, flag: bool, error: Option<String>);
 }
 
 /// What a client keeps of its host: the functions among its options (read by `hostOptions` in
-/// host.js), its limits, and its metrics registry (`client.metrics()`).
+/// host.js) and its limits.
 pub struct HostFns {
     /// The host's functions by [`HostSlot`] (`None` where it gave none, and in the store's slot).
     pub fns: [Option<Function>; HostSlot::COUNT],
@@ -63,7 +65,6 @@ pub struct HostFns {
     pub timeout_ms: Option<f64>,
     /// `maxResponseBytes`: a longer body is refused while it is read.
     pub max: f64,
-    pub registry: RefCell<Registry>,
 }
 
 impl HostFns {
@@ -245,11 +246,18 @@ impl ErrorPolicy for RunHost<'_> {
 /// A sink that throws is ignored: metrics never fail a run.
 impl Observer for RunHost<'_> {
     fn metric(&self, m: &Metric) {
-        self.fns.registry.borrow_mut().record(m);
-        // Encoded only for a sink: most clients have none, and a run makes five metrics.
-        if let Some(f) = self.fns.get(HostSlot::OnMetric) {
-            if let Ok(v) = to_js(&m.to_value()) {
-                let _ = f.call1(&JsValue::UNDEFINED, &v);
+        // The JS client's `onMetric` counts every event for `metrics()` (pkg-template/metrics.js),
+        // then hands it to the caller's own.
+        let Some(f) = self.fns.get(HostSlot::OnMetric) else { return };
+        match m {
+            Metric::Llm { model, status, ms, prompt_tokens, completion_tokens } => {
+                metric(f, 0, model, status, *ms, *prompt_tokens as f64, *completion_tokens as f64, 0.0, false, None)
+            }
+            Metric::Tool { tool, source, is_error, ms, pending } => {
+                metric(f, 1, tool, source, *ms, 0.0, 0.0, f64::from(u8::from(*pending)), *is_error, None)
+            }
+            Metric::Run { model, turns, tool_calls, total_tokens, ms, error } => {
+                metric(f, 2, model, "", *ms, f64::from(*turns), *tool_calls as f64, *total_tokens as f64, false, error.clone())
             }
         }
     }

@@ -10,7 +10,7 @@ export { callStore } from "./stores.js";
 export { gate } from "./approvals.js";
 export { kitId, kitOf, listOf } from "./toolkits.js";
 export { optionsJson, shapeJson, keysOf, runOptions, resumeJson, hostOptions } from "./options.js";
-export { awaited } from "./callbacks.js";
+export { awaited, metric } from "./callbacks.js";
 export { EventStream } from "./stream.js";
 export { runResult } from "./result.js";
 export { endRun, guard, abortState, sleep } from "./signal.js";
