@@ -8,7 +8,7 @@
 // entry (docs/decisions/size.md).
 
 const BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
-/** [name, help, kind, label names, the event it counts, the label values and amount of one] */
+/** @type {[name: string, help: string, kind: "counter" | "histogram", labels: string[]][]} */
 const METRICS = [
   ["toolnexus_llm_requests_total", "Total LLM requests.", "counter", ["model", "status"]],
   ["toolnexus_llm_tokens_total", "Total tokens, by type.", "counter", ["type"]],
