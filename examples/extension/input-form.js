@@ -1,10 +1,10 @@
 // An MCP server's question (a `kind: "input"` suspension) as a card in the side panel: each
 // elicitation in `data.inputRequests` becomes a form drawn from its `requestedSchema` (string,
 // number, integer, boolean and enum fields, with titles, descriptions, defaults and `required`),
-// or, in URL mode, a link to open. The browser checks the fields (required, min/max, integer
-// steps, email/URL/date formats) before the answer goes out; the server checks them again.
-// Submit (Done for links) accepts; Decline and Cancel refuse, which the server hears as
-// `decline` or `cancel`.
+// or, in URL mode, a link to open; a child agent's question says which agent it came through.
+// The browser checks the fields (required, min/max, integer steps, email/URL/date formats)
+// before the answer goes out; the server checks them again. Submit (Done for links) accepts;
+// Decline and Cancel refuse, which the server hears as `decline` or `cancel`.
 
 let seq = 0; // element ids, unique in the page whatever the request ids hold
 
@@ -88,7 +88,10 @@ export function inputCard(request, answer) {
   form.className = "card input";
   form.dataset.request = request.id;
   const head = Object.assign(document.createElement("p"), { id: `in-${++seq}`, className: "asks" });
-  head.append(Object.assign(document.createElement("strong"), { textContent: server }), " asks:");
+  // A child agent's question names the agents it came through (`path`, from the root down), as
+  // the panel's approval cards do: the person sees whose task it is part of.
+  const via = request.path?.length ? ` (through the ${request.path.map((s) => s.agent).join(" → ")} agent)` : "";
+  head.append(Object.assign(document.createElement("strong"), { textContent: server }), ` asks${via}:`);
   form.setAttribute("aria-labelledby", head.id);
   form.append(head);
   const parts = []; // [key, () => response]

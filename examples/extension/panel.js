@@ -69,7 +69,15 @@ const resultLine = (name, output, isError) => `← ${name}: ${output}${isError ?
 function onMessage(msg) {
   if (msg.type === "event") {
     const e = msg.event;
-    if (e.type === "text") (streaming ??= add("assistant", "")).textContent += e.delta;
+    if (e.type === "text") {
+      // A child agent's text (`e.agent`, its path) is a bubble of its own, named by the agent
+      // (panel.css): it is the child's report to its parent, not the answer.
+      if (!streaming || streaming.dataset.agent !== e.agent) {
+        streaming = add("assistant", "");
+        if (e.agent) streaming.dataset.agent = e.agent;
+      }
+      streaming.textContent += e.delta;
+    }
     if (e.type === "tool_call") { streaming = null; add("tool", `→ ${e.name}(${JSON.stringify(e.args)})`); }
     if (e.type === "tool_result") add("tool", resultLine(e.name, e.output, e.isError));
     if (e.type === "done") { streaming = null; document.body.dataset.status = e.result.status; if (e.result.status === "done") document.body.dataset.answer = e.result.text; }

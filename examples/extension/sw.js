@@ -53,18 +53,23 @@ const tabTools = () => [
   relayTool("screenshot", "See the visible part of the user's tab (a PNG image)", { type: "object", properties: {} }),
 ];
 
-// A delegating agent: the model may hand a task in the tab to `browser`, a child agent with its
-// own prompt and the tab's tools. Its relay calls reach this worker as the run's own (with
-// `pending.path` naming the agent), are approved in the panel and act in the tab; the child's
-// transcript is kept in the halted run, so a new worker resumes the child where it stopped.
-const browser = () => agentTool({
+// A delegating agent: the model may hand a task to `browser`, a child agent with its own prompt,
+// the tab's tools and the MCP servers' tools (`mcp`). Its suspensions reach this worker as the
+// run's own (with `pending.path` naming the agent): its relay calls are approved in the panel and
+// act in the tab, an MCP server's question to it is a form there. The child's transcript is kept
+// in the halted run, so a new worker resumes the child where it stopped.
+const browser = (mcp) => agentTool({
   name: "browser",
-  description: "Hand a task in the user's tab to the browsing agent, which types, clicks and reads there and reports back",
+  description: "Hand a task in the user's tab to the browsing agent, which types, clicks and reads there, uses the MCP servers' tools and reports back",
   systemPrompt: "You operate the user's browser tab with your tools and report what you did and saw.",
-  tools: tabTools(),
+  tools: [...mcp, ...tabTools()],
 });
 
-const toolkit = async () => createToolkit({ tools: [...(await serverTools()), ...tabTools(), browser()] });
+// The servers' tools are made once per toolkit, for the agent and its child alike.
+async function toolkit() {
+  const mcp = await serverTools();
+  return createToolkit({ tools: [...mcp, ...tabTools(), browser(mcp)] });
+}
 
 /** The provider: a key from the options page, or the embedded scripted model (offline). */
 async function client() {
@@ -81,8 +86,10 @@ async function client() {
   const says = { text: "The MCP server says: {{results}}" };
   const scenarios = { ...SCENARIOS, docs: [{ calls: [["docs_echo", { text: "from the extension" }]] }, says],
     book: [{ calls: [["docs_book", {}]] }, says], link: [{ calls: [["docs_connect", {}]] }, says],
-    // The delegating agent: the browsing child plays "#form" in the tab and reports back.
-    delegate: [{ calls: [["browser", { prompt: "#form" }]] }, { text: "The browser agent reports: {{last}}" }] };
+    // The delegating agent: the browsing child plays "#form" in the tab and reports back; with
+    // "#delegate-book" it plays "#book", and the MCP server's question is the child's.
+    delegate: [{ calls: [["browser", { prompt: "#form" }]] }, { text: "The browser agent reports: {{last}}" }],
+    "delegate-book": [{ calls: [["browser", { prompt: "#book" }]] }, { text: "The browser agent reports: {{last}}" }] };
   return createClient({ baseUrl: "https://scripted.invalid/v1", style: "openai", model: "scripted", apiKey: "offline", fetch: scriptedFetch(scenarios, { delayMs: 15 }), store });
 }
 

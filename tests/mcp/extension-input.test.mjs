@@ -181,3 +181,76 @@ test("URL mode is a link and Done; Decline and Cancel reach the server", async (
   }
   await panel.close();
 });
+
+test("a child agent's MCP question: a form naming the agent, answered across a worker stop; the child finishes, then the parent", async () => {
+  const panel = await context.newPage();
+  await panel.goto(`chrome-extension://${extId}/panel.html`);
+  await panel.click("#reset");
+  await panel.waitForFunction(() => !document.querySelector("#chat .msg"));
+  const n = calls().length;
+  const asked = mcp.log.retries.length;
+  await send(panel, "#delegate-book"); // the root delegates to `browser`, whose model calls docs_book
+  const card = panel.locator(".card.input");
+  await card.waitFor({ timeout: 15_000 });
+  await status(panel, "waiting");
+
+  // The child's question, drawn from its schema, says which agent it came through.
+  assert.equal(await panel.getByRole("form", { name: "docs asks (through the browser agent):" }).count(), 1);
+  assert.equal(await card.locator("legend").textContent(), "Book a table");
+  const name = panel.getByLabel("Your name");
+  assert.deepEqual(await name.evaluate((e) => [e.type, e.required]), ["text", true]);
+
+  // Halted in chrome.storage.local: the child's own request at the root, with its path; the
+  // child's transcript kept under the delegate call, which has no result yet.
+  const halted = await stored(panel);
+  assert.equal(halted.pending.kind, "input");
+  assert.equal(halted.pending.data.server, "docs");
+  assert.deepEqual(Object.keys(halted.pending.data.inputRequests), ["booking"]);
+  assert.equal(halted.pending.path.length, 1);
+  const [{ agent, callId }] = halted.pending.path;
+  assert.equal(agent, "browser");
+  assert.deepEqual(halted.children.map((c) => [c.agent, c.callId, c.state.pending?.id]), [["browser", callId, halted.pending.id]]);
+  assert.deepEqual(halted.children[0].state.pending.path ?? [], [], "inside the child the request is its own");
+  assert.doesNotMatch(JSON.stringify(halted.messages), /Booked/);
+  assert.equal(calls().length, n + 1, "the server has asked once");
+  assert.equal(calls().at(-1).body.params.name, "book");
+  assert.equal(calls().at(-1).body.params.inputResponses, undefined);
+
+  await name.fill("Ada");
+  await panel.screenshot({ path: path.join(shots, "extension-mcp-child-form.png") });
+  await stopWorker(panel);
+  // A new worker reads the halted tree and asks again; the form keeps what was typed; the
+  // server is not called again to ask.
+  await panel.waitForSelector("text=Resuming the run", { timeout: 10_000 });
+  await status(panel, "waiting");
+  assert.equal(await card.count(), 1, "one form");
+  assert.equal(await name.inputValue(), "Ada");
+  assert.equal(calls().length, n + 1);
+
+  await panel.getByLabel("Guests").fill("3");
+  await panel.getByLabel("Seating").selectOption({ label: "By the window" });
+  await card.locator("button[type=submit]").click();
+  await status(panel, "done");
+  const final = "The browser agent reports: The MCP server says: docs_book → Booked 3 at the window for Ada";
+  assert.equal(await panel.evaluate(() => document.body.dataset.answer), final);
+  // The child's report and the parent's answer are bubbles of their own, the child's named.
+  assert.deepEqual(await panel.locator(".msg.assistant").evaluateAll((els) => els.map((e) => [e.dataset.agent ?? null, e.textContent])),
+    [["browser", "The MCP server says: docs_book → Booked 3 at the window for Ada"], [null, final]]);
+  assert.equal(await card.count(), 0);
+
+  // One ask and one answered retry: the tool booked once, with the typed values.
+  assert.equal(calls().length, n + 2);
+  assert.deepEqual(calls().at(-1).body.params.inputResponses,
+    { booking: { action: "accept", content: { name: "Ada", guests: 3, vegetarian: false, seating: "window" } } });
+  const books = mcp.log.retries.slice(asked).filter((r) => r.tool === "book");
+  assert.deepEqual(books.map((r) => r.inputResponses?.booking?.action ?? null), [null, "accept"]);
+
+  // Finished: nothing pending, no halted child; the child's result reached the parent's model.
+  const done = await stored(panel);
+  assert.equal(done.pending, undefined);
+  assert.deepEqual(done.children ?? [], []);
+  const results = done.messages.filter((m) => m.role === "tool").map((m) => m.content);
+  assert.deepEqual(results, ["The MCP server says: docs_book → Booked 3 at the window for Ada"]);
+  await panel.screenshot({ path: path.join(shots, "extension-mcp-child-done.png") });
+  await panel.close();
+});
