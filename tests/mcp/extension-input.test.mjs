@@ -3,7 +3,9 @@
 // question is a form in the side panel drawn from its requestedSchema; the run is halted in
 // chrome.storage.local while the form waits, Chrome stops the service worker, the person fills in
 // and submits the form, and the next worker sends the answer and finishes the run. URL mode is a
-// link and Done; Decline and Cancel reach the server as such. Screenshots go to test-output/.
+// link and Done; Decline and Cancel reach the server as such. The same question asked inside the
+// delegating agent's child (`#delegate-book`) names the agent, halts the whole tree and, answered
+// in the next worker, finishes the child and then the parent. Screenshots go to test-output/.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
