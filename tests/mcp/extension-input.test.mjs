@@ -211,6 +211,8 @@ test("a child agent's MCP question: a form naming the agent, answered across a w
   assert.equal(halted.pending.path.length, 1);
   const [{ agent, callId }] = halted.pending.path;
   assert.equal(agent, "browser");
+  const delegated = halted.messages.flatMap((m) => m.tool_calls ?? []).filter((c) => c.function.name === "browser");
+  assert.deepEqual(delegated.map((c) => c.id), [callId], "the path names the root's one delegate call");
   assert.deepEqual(halted.children.map((c) => [c.agent, c.callId, c.state.pending?.id]), [["browser", callId, halted.pending.id]]);
   assert.deepEqual(halted.children[0].state.pending.path ?? [], [], "inside the child the request is its own");
   assert.doesNotMatch(JSON.stringify(halted.messages), /Booked/);
