@@ -33,6 +33,9 @@ export class Metrics {
       if (e.status == "ok") {
         this.bump(1, ["prompt"], e.promptTokens);
         this.bump(1, ["completion"], e.completionTokens);
+        // Series of their own only once a cache is used, so a run without one renders as before.
+        if (e.cacheReadTokens > 0) this.bump(1, ["cache_read"], e.cacheReadTokens);
+        if (e.cacheWriteTokens > 0) this.bump(1, ["cache_write"], e.cacheWriteTokens);
       }
       this.observe(2, [e.model], ms(e.ms));
     } else if (e?.event == "tool") {

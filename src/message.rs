@@ -214,6 +214,15 @@ pub struct Usage {
     /// `reasoning_tokens`, Gemini `thoughtsTokenCount`; Anthropic does not). Absent when 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub reasoning_tokens: u64,
+    /// The part of `prompt_tokens` read from the provider's prompt cache (OpenAI and Responses
+    /// `cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`).
+    /// Absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_read_tokens: u64,
+    /// The part of `prompt_tokens` written to the cache (Anthropic `cache_creation_input_tokens`;
+    /// the others do not charge or report writes). Absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_write_tokens: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -228,6 +237,8 @@ impl Usage {
             completion_tokens: self.completion_tokens.saturating_sub(other.completion_tokens),
             total_tokens: self.total_tokens.saturating_sub(other.total_tokens),
             reasoning_tokens: self.reasoning_tokens.saturating_sub(other.reasoning_tokens),
+            cache_read_tokens: self.cache_read_tokens.saturating_sub(other.cache_read_tokens),
+            cache_write_tokens: self.cache_write_tokens.saturating_sub(other.cache_write_tokens),
         }
     }
 
@@ -237,9 +248,31 @@ impl Usage {
         self.completion_tokens = self.completion_tokens.saturating_add(other.completion_tokens);
         self.total_tokens = self.total_tokens.saturating_add(other.total_tokens);
         self.reasoning_tokens = self.reasoning_tokens.saturating_add(other.reasoning_tokens);
+        self.cache_read_tokens = self.cache_read_tokens.saturating_add(other.cache_read_tokens);
+        self.cache_write_tokens = self.cache_write_tokens.saturating_add(other.cache_write_tokens);
     }
 
-    /// `{ promptTokens, completionTokens, totalTokens, reasoningTokens? }`, as the `Serialize`
+    /// The optional counts with their names, written only when not 0.
+    fn optional(&self) -> [(&'static str, u64); 3] {
+        [
+            ("reasoningTokens", self.reasoning_tokens),
+            ("cacheReadTokens", self.cache_read_tokens),
+            ("cacheWriteTokens", self.cache_write_tokens),
+        ]
+    }
+
+    /// The usage object's members, as [`Usage::to_json`] gives them.
+    pub fn write(&self, u: &mut crate::json::Obj) {
+        u.u64("promptTokens", self.prompt_tokens).u64("completionTokens", self.completion_tokens).u64("totalTokens", self.total_tokens);
+        for (name, n) in self.optional() {
+            if n > 0 {
+                u.u64(name, n);
+            }
+        }
+    }
+
+    /// `{ promptTokens, completionTokens, totalTokens, reasoningTokens?, cacheReadTokens?,
+    /// cacheWriteTokens? }`, as the `Serialize`
     /// derive writes it.
     pub fn to_json(self) -> Value {
         let mut fields = vec![
@@ -247,8 +280,10 @@ impl Usage {
             ("completionTokens", self.completion_tokens.into()),
             ("totalTokens", self.total_tokens.into()),
         ];
-        if self.reasoning_tokens > 0 {
-            fields.push(("reasoningTokens", self.reasoning_tokens.into()));
+        for (name, n) in self.optional() {
+            if n > 0 {
+                fields.push((name, n.into()));
+            }
         }
         crate::json::obj(fields)
     }
@@ -421,9 +456,13 @@ mod tests {
 
     #[test]
     fn usage_sums_saturate_at_u64_max() {
-        let mut u = Usage { prompt_tokens: u64::MAX, completion_tokens: 1, total_tokens: u64::MAX, reasoning_tokens: 0 };
-        u.add(Usage { prompt_tokens: 1, completion_tokens: 2, total_tokens: u64::MAX, reasoning_tokens: 0 });
-        assert_eq!(u, Usage { prompt_tokens: u64::MAX, completion_tokens: 3, total_tokens: u64::MAX, reasoning_tokens: 0 });
+        let mut u =
+            Usage { prompt_tokens: u64::MAX, completion_tokens: 1, total_tokens: u64::MAX, reasoning_tokens: 0, ..Usage::default() };
+        u.add(Usage { prompt_tokens: 1, completion_tokens: 2, total_tokens: u64::MAX, reasoning_tokens: 0, ..Usage::default() });
+        assert_eq!(
+            u,
+            Usage { prompt_tokens: u64::MAX, completion_tokens: 3, total_tokens: u64::MAX, reasoning_tokens: 0, ..Usage::default() }
+        );
     }
 
     #[test]

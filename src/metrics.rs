@@ -11,7 +11,18 @@ use serde::Serialize;
 #[serde(tag = "event", rename_all = "lowercase")]
 pub enum Metric {
     #[serde(rename_all = "camelCase")]
-    Llm { model: String, status: &'static str, ms: f64, prompt_tokens: u64, completion_tokens: u64 },
+    Llm {
+        model: String,
+        status: &'static str,
+        ms: f64,
+        prompt_tokens: u64,
+        completion_tokens: u64,
+        /// The parts of `prompt_tokens` the provider's prompt cache read and wrote (absent when 0).
+        #[serde(skip_serializing_if = "is_zero")]
+        cache_read_tokens: u64,
+        #[serde(skip_serializing_if = "is_zero")]
+        cache_write_tokens: u64,
+    },
     #[serde(rename_all = "camelCase")]
     Tool {
         tool: String,
@@ -118,6 +129,10 @@ pub fn js_number(f: f64) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,7 +182,15 @@ mod tests {
             serde_json::to_string(&t).unwrap(),
             r#"{"event":"tool","tool":"click","source":"relay","isError":false,"ms":1.5,"pending":true}"#
         );
-        let l = Metric::Llm { model: "m".into(), status: "ok", ms: 2.0, prompt_tokens: 3, completion_tokens: 4 };
+        let l = Metric::Llm {
+            model: "m".into(),
+            status: "ok",
+            ms: 2.0,
+            prompt_tokens: 3,
+            completion_tokens: 4,
+            cache_read_tokens: 0,
+            cache_write_tokens: 0,
+        };
         assert_eq!(
             serde_json::to_string(&l).unwrap(),
             r#"{"event":"llm","model":"m","status":"ok","ms":2.0,"promptTokens":3,"completionTokens":4}"#

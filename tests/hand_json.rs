@@ -29,7 +29,9 @@ fn events_metrics_and_error_infos_are_what_serde_writes() {
         StreamEvent::ToolCall { id: "c".into(), name: "n".into(), args: json!({"x": [1, 2.5, null]}) },
         StreamEvent::ToolResult { id: "c".into(), name: "n".into(), output: "o".into(), is_error: true },
         StreamEvent::Pending { request },
-        StreamEvent::Usage { usage: Usage { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3, reasoning_tokens: 0 } },
+        StreamEvent::Usage {
+            usage: Usage { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3, reasoning_tokens: 0, ..Usage::default() },
+        },
         StreamEvent::Done { result: Box::new(result) },
     ] {
         same(e.to_json(), &e);

@@ -55,6 +55,8 @@ pub(crate) async fn model_call(provider: &ProviderConfig, subject: &dyn CallSubj
         ms: (env.clock)() - t0,
         prompt_tokens: usage.prompt_tokens,
         completion_tokens: usage.completion_tokens,
+        cache_read_tokens: usage.cache_read_tokens,
+        cache_write_tokens: usage.cache_write_tokens,
     });
     outcome.map(|_| ())
 }

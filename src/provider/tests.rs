@@ -26,7 +26,8 @@ fn streamed(style: Style, events: &[serde_json::Value], tail: &str) -> Result<Mo
 }
 
 const MAX: u64 = u64::MAX;
-const SATURATED: Usage = Usage { prompt_tokens: MAX, completion_tokens: 7, total_tokens: MAX, reasoning_tokens: 0 };
+const SATURATED: Usage =
+    Usage { prompt_tokens: MAX, completion_tokens: 7, total_tokens: MAX, reasoning_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
 
 #[test]
 fn whole_replies_with_u64_max_token_counts_saturate() {
@@ -68,7 +69,7 @@ fn usage_on_every_chunk_is_the_running_total() {
     let stop = json!({"choices": [{"delta": {}, "finish_reason": "stop"}], "usage": {}});
     let r = streamed(Style::OpenAi, &[chunk("Coca", 1), chunk("-Cola", 2), chunk(" is", 3), stop], "data: [DONE]\n\n").unwrap();
     assert_eq!(r.turn.text, "Coca-Cola is");
-    assert_eq!(r.usage, Usage { prompt_tokens: 38, completion_tokens: 3, total_tokens: 41, reasoning_tokens: 0 });
+    assert_eq!(r.usage, Usage { prompt_tokens: 38, completion_tokens: 3, total_tokens: 41, reasoning_tokens: 0, ..Usage::default() });
     // Gemini restates its counts on every event; the last event's stand (its prompt count may
     // settle lower than an earlier event's, as recorded in tests/fixtures/wire/gemini/text_stream.sse).
     let gm = |text: &str, p: u64, c: u64| json!({"candidates": [{"content": {"parts": [{"text": text}]}}], "usageMetadata": {"promptTokenCount": p, "candidatesTokenCount": c}});

@@ -137,14 +137,7 @@ impl RunResult {
             }
         });
         o.u64("toolCallCount", self.tool_call_count as u64).u64("turns", u64::from(self.turns));
-        o.obj("usage", |u| {
-            u.u64("promptTokens", self.usage.prompt_tokens);
-            u.u64("completionTokens", self.usage.completion_tokens);
-            u.u64("totalTokens", self.usage.total_tokens);
-            if self.usage.reasoning_tokens > 0 {
-                u.u64("reasoningTokens", self.usage.reasoning_tokens);
-            }
-        });
+        o.obj("usage", |u| self.usage.write(u));
         self.agent_usage.write(o);
         o.str("model", &self.model);
         o.str_opt("finishReason", self.finish_reason.map(|f| f.as_str()));
@@ -183,7 +176,7 @@ mod tests {
             }],
             tool_call_count: 1,
             turns: 2,
-            usage: Usage { prompt_tokens: 10, completion_tokens: 0, total_tokens: u64::MAX, reasoning_tokens: 0 },
+            usage: Usage { prompt_tokens: 10, completion_tokens: 0, total_tokens: u64::MAX, reasoning_tokens: 0, ..Usage::default() },
             model: "m".into(),
             limit: full.then(|| "maxTurns".into()),
             pending: full.then(|| Request { id: "r1".into(), kind: "input".into(), prompt: "p".into(), ..Request::default() }),

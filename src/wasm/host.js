@@ -378,9 +378,9 @@ function quietly(f) {
     }
   });
 }
-function metric(f, kind, name, label, ms, a, b, c, flag, error) {
+function metric(f, kind, name, label, ms, a, b, c, d, flag, error) {
   f(
-    kind == 0 ? { event: "llm", model: name, status: label, ms, promptTokens: a, completionTokens: b } : kind == 1 ? { event: "tool", tool: name, source: label, isError: flag, ms, ...c ? { pending: true } : {} } : { event: "run", model: name, turns: a, toolCalls: b, totalTokens: c, ms, ...error == null ? {} : { error } }
+    kind == 0 ? { event: "llm", model: name, status: label, ms, promptTokens: a, completionTokens: b, ...c ? { cacheReadTokens: c } : {}, ...d ? { cacheWriteTokens: d } : {} } : kind == 1 ? { event: "tool", tool: name, source: label, isError: flag, ms, ...c ? { pending: true } : {} } : { event: "run", model: name, turns: a, toolCalls: b, totalTokens: c, ms, ...error == null ? {} : { error } }
   );
 }
 var withSignal = (f) => f && (async (arg, s) => (await drained(s), f(arg, { signal: s?.public })));

@@ -52,7 +52,7 @@ extern "C" {
     fn call_store(store: &JsValue, method: &str, id: &str, state: Option<String>, signal: &JsValue) -> Promise;
     /// One metric event for `onMetric`, built in JS (see `metric` in host.js for the fields).
     #[allow(clippy::too_many_arguments)]
-    fn metric(f: &Function, kind: u8, name: &str, label: &str, ms: f64, a: f64, b: f64, c: f64, flag: bool, error: Option<String>);
+    fn metric(f: &Function, kind: u8, name: &str, label: &str, ms: f64, a: f64, b: f64, c: f64, d: f64, flag: bool, error: Option<String>);
 }
 
 /// What a client keeps of its host: the functions among its options (read by `hostOptions` in
@@ -250,14 +250,16 @@ impl Observer for RunHost<'_> {
         // then hands it to the caller's own.
         let Some(f) = self.fns.get(HostSlot::OnMetric) else { return };
         match m {
-            Metric::Llm { model, status, ms, prompt_tokens, completion_tokens } => {
-                metric(f, 0, model, status, *ms, *prompt_tokens as f64, *completion_tokens as f64, 0.0, false, None)
+            Metric::Llm { model, status, ms, prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens } => {
+                let (p, c, r, w) =
+                    (*prompt_tokens as f64, *completion_tokens as f64, *cache_read_tokens as f64, *cache_write_tokens as f64);
+                metric(f, 0, model, status, *ms, p, c, r, w, false, None)
             }
             Metric::Tool { tool, source, is_error, ms, pending } => {
-                metric(f, 1, tool, source, *ms, 0.0, 0.0, f64::from(u8::from(*pending)), *is_error, None)
+                metric(f, 1, tool, source, *ms, 0.0, 0.0, f64::from(u8::from(*pending)), 0.0, *is_error, None)
             }
             Metric::Run { model, turns, tool_calls, total_tokens, ms, error } => {
-                metric(f, 2, model, "", *ms, f64::from(*turns), *tool_calls as f64, *total_tokens as f64, false, error.clone())
+                metric(f, 2, model, "", *ms, f64::from(*turns), *tool_calls as f64, *total_tokens as f64, 0.0, false, error.clone())
             }
         }
     }

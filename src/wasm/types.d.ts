@@ -480,6 +480,10 @@ export interface Usage {
   totalTokens: number;
   /** The reasoning part of `completionTokens`, where the provider reports it (OpenAI, Gemini); absent when 0. */
   reasoningTokens?: number;
+  /** The part of `promptTokens` read from the provider's prompt cache (OpenAI and Responses `cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`); absent when 0. */
+  cacheReadTokens?: number;
+  /** The part of `promptTokens` written to the cache (Anthropic `cache_creation_input_tokens`); absent when 0. */
+  cacheWriteTokens?: number;
 }
 
 export interface ToolCallRecord {
@@ -565,7 +569,7 @@ export interface RunResultBase {
 
 /** One per provider call, one per tool execution, one per run. */
 export type MetricEvent =
-  | { event: "llm"; model: string; status: "ok" | "error"; ms: number; promptTokens: number; completionTokens: number }
+  | { event: "llm"; model: string; status: "ok" | "error"; ms: number; promptTokens: number; completionTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
   | { event: "tool"; tool: string; source: string; isError: boolean; ms: number; pending?: true }
   | { event: "run"; model: string; turns: number; toolCalls: number; totalTokens: number; ms: number; error?: string };
 

@@ -66,3 +66,20 @@ test("onMetric's events have the core's members (src/metrics.rs's Serialize)", a
   assert.equal(events.at(-1).event, "run");
   assert.match(events.at(-1).error, /500/);
 });
+
+test("cached prompt tokens reach the result, the llm event and the token counter", async () => {
+  const events = [];
+  const usage = { input_tokens: 21, cache_creation_input_tokens: 1800, cache_read_input_tokens: 400, output_tokens: 9 };
+  const fetch = async () => new Response(JSON.stringify({ type: "message", role: "assistant", content: [{ type: "text", text: "hi" }], stop_reason: "end_turn", usage }));
+  const c = createClient({ style: "anthropic", model: "claude-haiku-4-5", baseUrl: "http://m", apiKey: "k", fetch, onMetric: (e) => events.push(e) });
+  const r = await c.run("x");
+  assert.deepEqual(r.usage, { promptTokens: 2221, completionTokens: 9, totalTokens: 2230, cacheReadTokens: 400, cacheWriteTokens: 1800 });
+  assert.deepEqual(events[0], { event: "llm", model: "claude-haiku-4-5", status: "ok", ms: events[0].ms, promptTokens: 2221, completionTokens: 9, cacheReadTokens: 400, cacheWriteTokens: 1800 });
+  const text = c.metrics();
+  assert.ok(text.includes('toolnexus_llm_tokens_total{type="cache_read"} 400\n'), text);
+  assert.ok(text.includes('toolnexus_llm_tokens_total{type="cache_write"} 1800\n'), text);
+  // The reference's event without a cache renders no cache series (the first test's byte-equality).
+  const plain = new Metrics();
+  plain.record({ event: "llm", model: "m", status: "ok", ms: 1, promptTokens: 1, completionTokens: 1 });
+  assert.ok(!plain.render().includes("cache_"));
+});

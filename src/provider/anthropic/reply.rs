@@ -10,7 +10,6 @@ use crate::json::str_at;
 use crate::message::{AssistantTurn, Reasoning, ToolCall, Usage};
 use crate::prelude::*;
 use crate::provider::call::ModelReply;
-use crate::provider::common::u64_at;
 use serde_json::{json, Value};
 
 /// Between the readable texts of two `thinking` blocks: each block is a paragraph of its own
@@ -48,13 +47,10 @@ pub(super) fn parse(v: &Value) -> Result<ModelReply> {
         }
     }
     turn.reasoning = Some(reasoning); // `provider::finished` drops it when it holds nothing
-    let usage = v
-        .get("usage")
-        .map(|u| {
-            let (p, c) = (u64_at(u, "input_tokens"), u64_at(u, "output_tokens"));
-            Usage { prompt_tokens: p, completion_tokens: c, total_tokens: p.saturating_add(c), reasoning_tokens: 0 }
-        })
-        .unwrap_or_default();
+    let mut usage = Usage::default();
+    if let Some(u) = v.get("usage") {
+        read_usage(u, &mut usage);
+    }
     let stop_reason = str_at(v, "stop_reason").map(str::to_string);
     let refusal = stop_reason.as_deref() == Some("refusal");
     if refusal && turn.text.is_empty() && turn.calls.is_empty() {
@@ -112,4 +108,24 @@ pub(super) fn withheld(details: Option<&Value>) -> Error {
         msg.push(')');
     }
     Error::new(Code::ProviderError, msg)
+}
+
+/// The counts a `usage` object states, over what `usage` had (a stream's `message_delta` restates
+/// them cumulatively). `input_tokens` excludes what the cache read and wrote: `prompt_tokens` is
+/// their sum, the whole prompt, as the other providers count it.
+pub(super) fn read_usage(u: &Value, usage: &mut Usage) {
+    let field = |k| u.get(k).and_then(Value::as_u64);
+    if let Some(n) = field("cache_read_input_tokens") {
+        usage.cache_read_tokens = n;
+    }
+    if let Some(n) = field("cache_creation_input_tokens") {
+        usage.cache_write_tokens = n;
+    }
+    if let Some(p) = field("input_tokens") {
+        usage.prompt_tokens = p.saturating_add(usage.cache_read_tokens).saturating_add(usage.cache_write_tokens);
+    }
+    if let Some(c) = field("output_tokens") {
+        usage.completion_tokens = c;
+    }
+    usage.total_tokens = usage.prompt_tokens.saturating_add(usage.completion_tokens);
 }

@@ -179,13 +179,7 @@ fn settle(asm: &mut Assembly, pos: usize) -> Result<()> {
 /// `message_delta` usage is cumulative: the counts it states replace `message_start`'s, never
 /// add to them (see `Assembly::report_usage` for the other providers).
 fn usage(asm: &mut Assembly, u: &Value) {
-    if let Some(p) = u.get("input_tokens").and_then(Value::as_u64) {
-        asm.usage.prompt_tokens = p;
-    }
-    if let Some(c) = u.get("output_tokens").and_then(Value::as_u64) {
-        asm.usage.completion_tokens = c;
-    }
-    asm.usage.total_tokens = asm.usage.prompt_tokens.saturating_add(asm.usage.completion_tokens);
+    super::reply::read_usage(u, &mut asm.usage);
 }
 
 /// The input arrives as JSON fragments; normalise it as the whole reply serialises `input`,

@@ -39,7 +39,15 @@ pub(super) fn usage_of(v: &Value) -> Usage {
     let (p, r) = (u64_at(u, "promptTokenCount"), u64_at(u, "thoughtsTokenCount"));
     let c = u64_at(u, "candidatesTokenCount").saturating_add(r);
     let total = u.get("totalTokenCount").and_then(Value::as_u64).unwrap_or(p.saturating_add(c));
-    Usage { prompt_tokens: p, completion_tokens: c, total_tokens: total, reasoning_tokens: r }
+    let cached = u64_at(u, "cachedContentTokenCount");
+    Usage {
+        prompt_tokens: p,
+        completion_tokens: c,
+        total_tokens: total,
+        reasoning_tokens: r,
+        cache_read_tokens: cached,
+        cache_write_tokens: 0,
+    }
 }
 
 /// A candidate that ended for `reason` with neither text nor calls (a reason other than a plain

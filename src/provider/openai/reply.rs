@@ -40,5 +40,13 @@ pub(super) fn usage_of(u: Option<&Value>) -> Usage {
     let completion = u64_at(u, "completion_tokens");
     let total = u.get("total_tokens").and_then(Value::as_u64).unwrap_or(prompt.saturating_add(completion));
     let reasoning = u.get("completion_tokens_details").map_or(0, |d| u64_at(d, "reasoning_tokens"));
-    Usage { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total, reasoning_tokens: reasoning }
+    let cached = u.get("prompt_tokens_details").map_or(0, |d| u64_at(d, "cached_tokens"));
+    Usage {
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: total,
+        reasoning_tokens: reasoning,
+        cache_read_tokens: cached,
+        cache_write_tokens: 0,
+    }
 }

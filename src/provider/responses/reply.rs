@@ -179,5 +179,13 @@ pub(super) fn usage_of(u: Option<&Value>) -> Usage {
     let (p, c) = (u64_at(u, "input_tokens"), u64_at(u, "output_tokens"));
     let total = u.get("total_tokens").and_then(Value::as_u64).unwrap_or(p.saturating_add(c));
     let r = u.get("output_tokens_details").map_or(0, |d| u64_at(d, "reasoning_tokens"));
-    Usage { prompt_tokens: p, completion_tokens: c, total_tokens: total, reasoning_tokens: r }
+    let cached = u.get("input_tokens_details").map_or(0, |d| u64_at(d, "cached_tokens"));
+    Usage {
+        prompt_tokens: p,
+        completion_tokens: c,
+        total_tokens: total,
+        reasoning_tokens: r,
+        cache_read_tokens: cached,
+        cache_write_tokens: 0,
+    }
 }

@@ -26,12 +26,13 @@ export function quietly(f) {
 // One metric event of the core (src/metrics.rs, whose `Serialize` gives the same members) for
 // `onMetric` (the JS client's counter, then the caller's own), built here from plain numbers and
 // strings: building it in the wasm and parsing it here was a fifth of a short run's cost.
-// `kind` 0: llm (`a`, `b`: prompt and completion tokens); 1: tool (`flag`: isError, `c`:
-// pending); 2: run (`a` turns, `b` tool calls, `c` total tokens, `error`).
-export function metric(f, kind, name, label, ms, a, b, c, flag, error) {
+// `kind` 0: llm (`a`, `b`: prompt and completion tokens, `c`, `d`: the cache's reads and
+// writes among them, members only when not 0); 1: tool (`flag`: isError, `c`: pending); 2: run
+// (`a` turns, `b` tool calls, `c` total tokens, `error`).
+export function metric(f, kind, name, label, ms, a, b, c, d, flag, error) {
   f(
     kind == 0
-      ? { event: "llm", model: name, status: label, ms, promptTokens: a, completionTokens: b }
+      ? { event: "llm", model: name, status: label, ms, promptTokens: a, completionTokens: b, ...(c ? { cacheReadTokens: c } : {}), ...(d ? { cacheWriteTokens: d } : {}) }
       : kind == 1
         ? { event: "tool", tool: name, source: label, isError: flag, ms, ...(c ? { pending: true } : {}) }
         : { event: "run", model: name, turns: a, toolCalls: b, totalTokens: c, ms, ...(error == null ? {} : { error }) },
