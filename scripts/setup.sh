@@ -78,6 +78,9 @@ if [ "$tests" = 1 ]; then
   npm_ci tests/bundlers
   # The servers the MCP tests talk to: the official MCP TypeScript SDK, pinned there.
   npm_ci tests/mcp
+  # The AI SDK's client (`ai`: AbstractChat, DefaultChatTransport, the chunk schema) that the UI
+  # message stream tests drive the loop with.
+  npm_ci tests/ui
 else
   npm_ci tools/js --omit=dev   # the build's wasm-opt and esbuild only (~120 MB, not ~750 MB)
 fi

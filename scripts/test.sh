@@ -29,6 +29,7 @@ echo "== build the npm package"
 # tests/js import the package by name, resolved through its package.json "exports".
 mkdir -p tests/js/node_modules && ln -sfn ../../../pkg tests/js/node_modules/toolnexus-wasm
 ln -sfn ../../../pkg tests/mcp/node_modules/toolnexus-wasm   # beside the MCP SDK setup.sh installed there
+ln -sfn ../../../pkg tests/ui/node_modules/toolnexus-wasm    # beside the AI SDK setup.sh installed there
 
 # The scripted model for the wasm tests; its address is baked into tests/wasm.rs at compile time.
 PORT=18411
@@ -72,4 +73,4 @@ echo "== the package from its tarball under esbuild, Vite (8, 6 and its dev serv
 node --test tests/bundlers/
 
 echo "== node --test: the package in Node; MCP and the other tool sources against the official SDKs' servers; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; the agent in Cloudflare Workflows (restart, retried model step, 100 instances); Chromium (Playwright): MV3 extensions and the www page; Firefox ESR (geckodriver): the MV3 extension example; the READMEs' quick starts as written, in a clean copy (Node, the page and the extension in Chromium, the Worker under wrangler dev)"
-node --test tests/js/ tests/mcp/ tests/workerd/ tests/workflows/ tests/extension/ tests/proxy/ tests/www.test.mjs tests/firefox/ tests/quickstart/
+node --test tests/js/ tests/ui/ tests/mcp/ tests/workerd/ tests/workflows/ tests/extension/ tests/proxy/ tests/www.test.mjs tests/firefox/ tests/quickstart/

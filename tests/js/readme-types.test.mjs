@@ -151,7 +151,7 @@ export function codeBlocks(file, text = fs.readFileSync(path.join(root, file), "
  */
 export function typingExamples() {
   const out = [];
-  for (const f of ["index.d.ts", "toolnexus_wasm.d.ts", "workflows/index.d.ts", "mcp/index.d.ts", "blobs.d.ts", "web-storage.d.ts", "agents.d.ts"]) {
+  for (const f of ["index.d.ts", "toolnexus_wasm.d.ts", "workflows/index.d.ts", "mcp/index.d.ts", "blobs.d.ts", "web-storage.d.ts", "agents.d.ts", "ui.d.ts"]) {
     const file = path.join(pkg, f);
     if (!fs.existsSync(file)) continue;
     const text = fs.readFileSync(file, "utf8");

@@ -1,0 +1,99 @@
+// `toolnexus-wasm/ui`: the AI SDK's UI message stream protocol in and out (ui.js). Its own
+// subpath: JS only, loaded only by an app whose front end is `useChat`.
+/**
+ * `useChat` drives the loop: `toUIMessageStreamResponse(client.stream(...))` answers a `useChat`
+ * request with the UI message stream (protocol `v1`), and `fromUIMessages(messages)` turns what
+ * `useChat` sends back into the next run: a new turn, or the answer (tool outputs, approval
+ * responses) that resumes a halted one.
+ * @module toolnexus-wasm/ui
+ */
+import type { Answer, Message, Part, RunResult, StreamEvent, Suspension } from "./index.js";
+
+/** The headers of a UI message stream response. */
+export declare const UI_MESSAGE_STREAM_HEADERS: Readonly<{
+  "content-type": "text/event-stream";
+  "cache-control": "no-cache";
+  connection: "keep-alive";
+  "x-vercel-ai-ui-message-stream": "v1";
+  "x-accel-buffering": "no";
+}>;
+
+/** A chunk of the UI message stream, as the AI SDK's `UIMessageChunk` has it (the ones this package writes). */
+export type UIMessageChunk =
+  | { type: "start"; messageId?: string }
+  | { type: "start-step" }
+  | { type: "finish-step" }
+  | { type: "text-start" | "reasoning-start"; id: string; providerMetadata?: { toolnexus: { agent: string } } }
+  | { type: "text-delta" | "reasoning-delta"; id: string; delta: string }
+  | { type: "text-end" | "reasoning-end"; id: string }
+  | { type: "tool-input-available"; toolCallId: string; toolName: string; input: unknown; providerMetadata?: { toolnexus: { agent: string } } }
+  | { type: "tool-output-available"; toolCallId: string; output: unknown }
+  | { type: "tool-output-error"; toolCallId: string; errorText: string }
+  | { type: "tool-approval-request"; approvalId: string; toolCallId: string }
+  /** Each suspension as it comes, for the client to show (an MCP question's form, a sign-in link). */
+  | { type: "data-toolnexus-suspension"; id: string; data: Suspension }
+  /** The request a halted run waits on (its relay calls merged), which `fromUIMessages` answers. */
+  | { type: "data-toolnexus-pending"; id: "pending"; data: Suspension }
+  /** A halted run's state, unless `sendState: false` (a store keeps it). */
+  | { type: "data-toolnexus-state"; id: "state"; data: RunResult }
+  | { type: "finish"; finishReason?: "stop" | "length" | "content-filter" | "tool-calls" | "error" | "other"; messageMetadata?: { toolnexus: { status: RunResult["status"]; usage: RunResult["usage"]; limit?: string } } }
+  | { type: "abort"; reason?: string }
+  | { type: "error"; errorText: string };
+
+export interface UIMessageStreamOptions {
+  /** The assistant message's id (`start.messageId`). */
+  messageId?: string;
+  /** `false`: reasoning deltas are left out. Default true. */
+  sendReasoning?: boolean;
+  /** `false`: a halted run's state is not sent (the server keeps it in a store, `ask` with the chat id). Default true. */
+  sendState?: boolean;
+  /** The tool calls the client's message already holds (`fromUIMessages`' `shown`): a resumed run sends only their outputs. */
+  shown?: string[];
+  /** The `error` chunk's text for a failed run. Default: `"<code>: <message>"` (this package's errors never hold a key). */
+  onError?: (error: unknown) => string;
+}
+
+/**
+ * The UI message chunks of a run's events (`client.stream` / `streamWithAnswer`), pulled one event at a time;
+ * cancelling the stream leaves the events, which aborts the run.
+ */
+export declare function toUIMessageStream(events: AsyncIterable<StreamEvent>, options?: UIMessageStreamOptions): ReadableStream<UIMessageChunk>;
+
+/**
+ * `toUIMessageStream` as a server-sent-events `Response` (`data: <chunk>`, then `data: [DONE]`), with
+ * `UI_MESSAGE_STREAM_HEADERS`: what a Worker, a Node handler or a service worker returns to `useChat`.
+ * @example
+ * ```ts
+ * import { createClient } from "toolnexus-wasm";
+ * import { fromUIMessages, toUIMessageStreamResponse } from "toolnexus-wasm/ui";
+ *
+ * const client = createClient({ style: "openai", model: "gpt-4.1-mini", apiKey: "sk-..." });
+ * export async function POST(request: Request): Promise<Response> {
+ *   const { messages } = await request.json();
+ *   const next = fromUIMessages(messages);
+ *   if ("waiting" in next) return new Response(null, { status: 204 }); // more tool outputs to come
+ *   if ("resume" in next) return toUIMessageStreamResponse(client.streamWithAnswer(next.resume), { shown: next.shown });
+ *   return toUIMessageStreamResponse(client.stream(next.prompt, { history: next.history }));
+ * }
+ * ```
+ */
+export declare function toUIMessageStreamResponse(events: AsyncIterable<StreamEvent>, init?: ResponseInit & UIMessageStreamOptions): Response;
+
+/** A `useChat` message (the AI SDK's `UIMessage`), as far as `fromUIMessages` reads it. */
+export interface UIMessage {
+  id: string;
+  role: "system" | "user" | "assistant";
+  parts: Array<{ type: string; [key: string]: unknown }>;
+}
+
+/** The next run `fromUIMessages` reads from `useChat`'s messages. */
+export type NextRun =
+  /** A new turn: `client.stream(prompt, { history })`. */
+  | { prompt: string | Part[]; history: Message[] }
+  /** The halted run's answer: `client.streamWithAnswer(resume)` (the state from the stream, or the history with the suspension). */
+  | { pending: Suspension; shown: string[]; resume: { state: RunResult; answer: Answer } | { history: Message[]; pending: Suspension; answer: Answer } }
+  /** Relay calls still without an output (`addToolOutput`) or an approval still without a response: nothing to run yet. */
+  | { pending: Suspension; waiting: string[] };
+
+/** What `useChat` sent, as the next run to make. */
+export declare function fromUIMessages(messages: UIMessage[]): NextRun;

@@ -1,0 +1,228 @@
+// toolnexus-wasm/ui against the AI SDK's own client code (the `ai` package, pinned in
+// tests/ui/package.json): every chunk our stream writes is read with the AI SDK's chunk schema
+// through its SSE reader (`parseJsonEventStream`, what `DefaultChatTransport` uses), the
+// messages assembled by its `readUIMessageStream`; and the real `AbstractChat` with
+// `DefaultChatTransport` drives the loop over HTTP: client tools (relay calls) answered with
+// `addToolOutput`, three of one turn out of order, an approval with `addToolApprovalResponse`,
+// each resuming the halted run once all its answers are in.
+import test from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import { AbstractChat, DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, lastAssistantMessageIsCompleteWithToolCalls, readUIMessageStream, uiMessageChunkSchema } from "ai";
+import { parseJsonEventStream } from "@ai-sdk/provider-utils";
+import { createClient, createToolkit, defineTool, relayTool } from "toolnexus-wasm";
+import { fromUIMessages, toUIMessageStream, toUIMessageStreamResponse, UI_MESSAGE_STREAM_HEADERS } from "toolnexus-wasm/ui";
+import { DONE, opts, scripted } from "../js/scripted-fetch.mjs";
+
+/** The chunks of a UI message stream response, each parsed with the AI SDK's schema. */
+async function parsed(response) {
+  const chunks = [];
+  const reader = parseJsonEventStream({ stream: response.body, schema: uiMessageChunkSchema }).getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return chunks;
+    assert.ok(value.success, `a chunk the AI SDK refuses: ${JSON.stringify(value.rawValue ?? value)} (${value.error})`);
+    chunks.push(value.value);
+  }
+}
+
+const add = defineTool({ name: "add", description: "Adds.", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } }, run: ({ a, b }) => String(a + b) });
+
+test("a run with a tool call and its answer is a UI message stream the AI SDK reads", async () => {
+  const m = scripted([["add", { a: 2, b: 3 }]], DONE);
+  const client = createClient(opts(m));
+  const toolkit = createToolkit({ tools: [add] });
+  const response = toUIMessageStreamResponse(client.stream("add 2 and 3", { toolkit }), { messageId: "msg-1" });
+  assert.equal(response.headers.get("x-vercel-ai-ui-message-stream"), "v1");
+  for (const [k, v] of Object.entries(UI_MESSAGE_STREAM_HEADERS)) assert.equal(response.headers.get(k), v);
+  const chunks = await parsed(response);
+  assert.deepEqual(chunks.map((c) => c.type), [
+    "start", "start-step", "tool-input-available", "tool-output-available", "finish-step",
+    "start-step", "text-start", "text-delta", "text-end", "finish-step", "finish",
+  ]);
+  assert.deepEqual(chunks[2], { type: "tool-input-available", toolCallId: "call_1_0", toolName: "add", input: { a: 2, b: 3 } });
+  assert.deepEqual(chunks[3], { type: "tool-output-available", toolCallId: "call_1_0", output: "5" });
+  assert.equal(chunks.at(-1).finishReason, "stop");
+  // The AI SDK's own reader assembles the message as useChat shows it.
+  let message;
+  const stream = new ReadableStream({ start(c) { for (const x of chunks) c.enqueue(x); c.close(); } });
+  for await (const m of readUIMessageStream({ stream })) message = m;
+  assert.equal(message.id, "msg-1");
+  assert.deepEqual(message.parts.filter((p) => p.type != "step-start").map((p) => [p.type, p.state]), [["tool-add", "output-available"], ["text", "done"]]);
+  assert.equal(message.parts.find((p) => p.type == "text").text, "add: 5");
+});
+
+test("a failed run ends with the protocol's error chunk, and leaving the stream aborts the run", async () => {
+  const client = createClient({ ...opts(scripted(DONE)), fetch: async () => new Response("nope", { status: 401 }) });
+  const chunks = await parsed(toUIMessageStreamResponse(client.stream("hi")));
+  assert.equal(chunks.at(-1).type, "error");
+  assert.match(chunks.at(-1).errorText, /^provider_http: /);
+  assert.ok(!chunks.at(-1).errorText.includes("sk-test-key"));
+  // Cancelling the UI stream returns the event stream, which aborts the run before its model call.
+  let fetched = 0;
+  const slow = createClient({ ...opts(scripted(DONE)), fetch: async () => (fetched++, new Promise(() => {})) });
+  const reader = toUIMessageStream(slow.stream("hi")).getReader();
+  assert.equal((await reader.read()).value.type, "start");
+  await reader.cancel();
+  assert.ok(fetched <= 1);
+});
+
+/** A chat store for `AbstractChat` (what @ai-sdk/react's Chat keeps in React state). */
+class State {
+  messages = [];
+  status = "ready";
+  error = undefined;
+  pushMessage = (m) => { this.messages = [...this.messages, m]; };
+  popMessage = () => { this.messages = this.messages.slice(0, -1); };
+  replaceMessage = (i, m) => { this.messages = [...this.messages.slice(0, i), m, ...this.messages.slice(i + 1)]; };
+  snapshot = (v) => structuredClone(v);
+}
+class Chat extends AbstractChat {
+  constructor(init) {
+    super({ ...init, state: new State() });
+  }
+}
+
+/** A Node server that answers useChat's requests as a Worker would: fromUIMessages, then the run. */
+async function server(client, toolkit) {
+  const log = [];
+  const s = http.createServer(async (req, res) => {
+    let body = "";
+    for await (const c of req) body += c;
+    const { messages } = JSON.parse(body);
+    const next = fromUIMessages(messages);
+    log.push(next);
+    if ("waiting" in next) return res.writeHead(204).end();
+    const r = "resume" in next
+      ? toUIMessageStreamResponse(client.streamWithAnswer({ toolkit, ...next.resume }), { shown: next.shown })
+      : toUIMessageStreamResponse(client.stream(next.prompt, { toolkit, history: next.history }));
+    res.writeHead(r.status, Object.fromEntries(r.headers));
+    for await (const chunk of r.body) res.write(chunk);
+    res.end();
+  });
+  await new Promise((ok) => s.listen(0, "127.0.0.1", ok));
+  return { url: `http://127.0.0.1:${s.address().port}/api/chat`, log, close: () => new Promise((ok) => s.close(ok)) };
+}
+
+const settled = (chat) => new Promise((ok, fail) => {
+  const t = setInterval(() => {
+    if (chat.status == "ready" && chat.messages.at(-1)?.role == "assistant" && chat.messages.at(-1).parts.some((p) => p.type == "text" && p.state == "done")) clearInterval(t), ok();
+    if (chat.status == "error") clearInterval(t), fail(chat.error);
+  }, 5);
+});
+
+test("useChat's client tools answer three relay calls of one turn out of order; the run resumes once, when all are in", async () => {
+  const m = scripted([["click", { selector: "#a" }], ["click", { selector: "#b" }], ["click", { selector: "#c" }]], DONE);
+  const client = createClient(opts(m));
+  const toolkit = createToolkit({ tools: [relayTool("click", "Clicks in the tab.", { type: "object", properties: { selector: { type: "string" } } })] });
+  const srv = await server(client, toolkit);
+  const answered = [];
+  const chat = new Chat({
+    transport: new DefaultChatTransport({ api: srv.url }),
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
+    // The tab answers the last call first: each output arrives on its own.
+    onToolCall: ({ toolCall }) => {
+      const wait = { "#a": 30, "#b": 15, "#c": 1 }[toolCall.input.selector];
+      setTimeout(() => { answered.push(toolCall.input.selector); chat.addToolOutput({ tool: "click", toolCallId: toolCall.toolCallId, output: `clicked ${toolCall.input.selector}` }); }, wait);
+    },
+  });
+  try {
+    await chat.sendMessage({ text: "click a, b and c" });
+    await settled(chat);
+    assert.deepEqual(answered, ["#c", "#b", "#a"]);
+    const last = chat.messages.at(-1);
+    assert.equal(last.parts.filter((p) => p.type == "text").map((p) => p.text).join(""), "click: clicked #a\nclick: clicked #b\nclick: clicked #c");
+    assert.equal(m.calls, 2, "one model call to ask, one after the three answers");
+    // The server ran the loop twice: the prompt, then one resume with all three outputs.
+    assert.deepEqual(srv.log.map((n) => ("waiting" in n ? "waiting" : "resume" in n ? "resume" : "prompt")).filter((k) => k != "waiting"), ["prompt", "resume"]);
+    // The provider saw each call's output once.
+    assert.equal(m.bodies[1].messages.filter((x) => x.role == "tool").length, 3);
+  } finally {
+    await srv.close();
+  }
+});
+
+test("an approval asked in the stream is answered with addToolApprovalResponse; the tool runs once", async () => {
+  const m = scripted([["delete_file", { path: "/tmp/a" }]], DONE);
+  let runs = 0;
+  const del = defineTool({ name: "delete_file", description: "Deletes a file.", inputSchema: { type: "object", properties: { path: { type: "string" } } }, needsApproval: true, run: ({ path }) => (runs++, `deleted ${path}`) });
+  const client = createClient(opts(m));
+  const toolkit = createToolkit({ tools: [del] });
+  const srv = await server(client, toolkit);
+  const chat = new Chat({ transport: new DefaultChatTransport({ api: srv.url }), sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+  try {
+    await chat.sendMessage({ text: "delete /tmp/a" });
+    const part = () => chat.messages.at(-1).parts.find((p) => p.type == "tool-delete_file");
+    await new Promise((ok) => { const t = setInterval(() => part()?.state == "approval-requested" && chat.status == "ready" && (clearInterval(t), ok()), 5); });
+    assert.equal(runs, 0);
+    await chat.addToolApprovalResponse({ id: part().approval.id, approved: true });
+    await settled(chat);
+    assert.equal(runs, 1);
+    assert.equal(part().state, "output-available");
+    assert.equal(chat.messages.at(-1).parts.filter((p) => p.type == "text").map((p) => p.text).join(""), "delete_file: deleted /tmp/a");
+  } finally {
+    await srv.close();
+  }
+});
+
+test("fromUIMessages: a new turn's prompt and history, and what it refuses", () => {
+  const messages = [
+    { id: "1", role: "user", parts: [{ type: "text", text: "add 1 and 2" }] },
+    { id: "2", role: "assistant", parts: [{ type: "step-start" }, { type: "tool-add", toolCallId: "c1", state: "output-available", input: { a: 1, b: 2 }, output: "3" }, { type: "step-start" }, { type: "text", text: "3" }] },
+    { id: "3", role: "user", parts: [{ type: "text", text: "and this?" }, { type: "file", mediaType: "image/png", url: "data:image/png;base64,iVBORw0KGgo=" }] },
+  ];
+  const next = fromUIMessages(messages);
+  assert.deepEqual(next.prompt, [{ type: "text", text: "and this?" }, { type: "image", url: "data:image/png;base64,iVBORw0KGgo=", mediaType: "image/png" }]);
+  assert.deepEqual(next.history, [
+    { role: "user", content: "add 1 and 2" },
+    { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "add", arguments: '{"a":1,"b":2}' } }] },
+    { role: "tool", tool_call_id: "c1", content: "3" },
+    { role: "assistant", content: "3" },
+  ]);
+  assert.throws(() => fromUIMessages([]), /non-empty array/);
+  assert.throws(() => fromUIMessages([messages[1]]), /holds no halted run/);
+});
+
+test("pkg-template/README.md: chat-worker.mjs serves useChat, whose client tool answers the relay call", async () => {
+  const { quickstarts, block, repo } = await import("../quickstart/readme.mjs");
+  const fs = await import("node:fs");
+  const path = await import("node:path");
+  const file = path.join(repo, "tests/ui/chat-worker.readme.mjs"); // beside node_modules/toolnexus-wasm
+  fs.writeFileSync(file, block(quickstarts(path.join(repo, "pkg-template/README.md")), "chat-worker.mjs", "js"));
+  const model = scripted([["click", { selector: "#buy" }]], DONE);
+  const modelServer = http.createServer(async (req, res) => {
+    let body = "";
+    for await (const c of req) body += c;
+    const r = await model.fetch(req.url, { body });
+    res.writeHead(r.status, Object.fromEntries(r.headers));
+    res.end(await r.text());
+  });
+  await new Promise((ok) => modelServer.listen(0, "127.0.0.1", ok));
+  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `http://127.0.0.1:${modelServer.address().port}/v1` };
+  try {
+    const worker = (await import(file)).default;
+    // The Worker's fetch behind a Node server, as wrangler would serve it.
+    const s = http.createServer(async (req, res) => {
+      let body = "";
+      for await (const c of req) body += c;
+      const r = await worker.fetch(new Request("http://worker/api/chat", { method: "POST", body }), env);
+      res.writeHead(r.status, Object.fromEntries(r.headers));
+      if (r.body) for await (const chunk of r.body) res.write(chunk);
+      res.end();
+    });
+    await new Promise((ok) => s.listen(0, "127.0.0.1", ok));
+    const chat = new Chat({
+      transport: new DefaultChatTransport({ api: `http://127.0.0.1:${s.address().port}/api/chat` }),
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
+      onToolCall: ({ toolCall }) => { chat.addToolOutput({ tool: "click", toolCallId: toolCall.toolCallId, output: `clicked ${toolCall.input.selector}` }); },
+    });
+    await chat.sendMessage({ text: "buy it" });
+    await settled(chat);
+    assert.equal(chat.messages.at(-1).parts.filter((p) => p.type == "text").map((p) => p.text).join(""), "click: clicked #buy");
+    assert.equal(model.calls, 2);
+    await new Promise((ok) => s.close(ok));
+  } finally {
+    await new Promise((ok) => modelServer.close(ok));
+    fs.rmSync(file, { force: true });
+  }
+});
