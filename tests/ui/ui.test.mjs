@@ -226,3 +226,38 @@ test("pkg-template/README.md: chat-worker.mjs serves useChat, whose client tool 
     fs.rmSync(file, { force: true });
   }
 });
+
+test("every recorded provider stream, of all four styles, is a UI message stream the AI SDK reads without an error", async () => {
+  const fs = await import("node:fs");
+  const path = await import("node:path");
+  const { repo } = await import("../quickstart/readme.mjs");
+  const wire = path.join(repo, "tests/fixtures/wire");
+  const recorded = JSON.parse(fs.readFileSync(path.join(wire, "manifest.json"), "utf8")).filter((e) => e.stream);
+  // A tool turn calls the model again: the second reply is the style's plain text stream.
+  const second = { openai: "openai/text_stream.sse", anthropic: "anthropic/text.sse", gemini: "gemini/text_stream.sse", responses: "responses/text_stream.sse" };
+  const styles = new Set();
+  for (const e of recorded) {
+    const bodies = [e.file, second[e.style]].map((f) => fs.readFileSync(path.join(wire, f), "utf8"));
+    let n = 0;
+    const fetch = async () => new Response(bodies[Math.min(n++, 1)], { headers: { "content-type": "text/event-stream" } });
+    const client = createClient({ baseUrl: "http://m/v1", style: e.style, model: "m", apiKey: "k", retries: 0, fetch });
+    // The events as the loop gives them, and the same run's chunks.
+    const events = [];
+    const tee = (async function* () { for await (const x of client.stream("hi")) yield (events.push(x), x); })();
+    const chunks = await parsed(toUIMessageStreamResponse(tee));
+    const stream = new ReadableStream({ start(c) { for (const x of chunks) c.enqueue(x); c.close(); } });
+    let message;
+    const errors = [];
+    for await (const m of readUIMessageStream({ stream, onError: (err) => errors.push(String(err)) })) message = m;
+    // The reader reports an `error` chunk (a failed run) to onError, and nothing else.
+    assert.equal(errors.length, chunks.at(-1).type == "error" ? 1 : 0, `${e.file}: ${errors}`);
+    const text = events.filter((x) => x.type == "text").map((x) => x.delta).join("");
+    const shown = (message?.parts ?? []).filter((p) => p.type == "text").map((p) => p.text).join("");
+    assert.equal(shown, text, e.file);
+    const last = chunks.at(-1).type;
+    assert.ok(last == "finish" || last == "error", `${e.file}: ends with ${last}`);
+    if (e.expect.error) assert.equal(last, "error", e.file);
+    styles.add(e.style);
+  }
+  assert.deepEqual([...styles].sort(), ["anthropic", "gemini", "openai", "responses"]);
+});
