@@ -97,3 +97,62 @@ export type NextRun =
 
 /** What `useChat` sent, as the next run to make. */
 export declare function fromUIMessages(messages: UIMessage[]): NextRun;
+
+/** What `useChat` sent, as `serveChatPort`'s handler gets it. */
+export interface ChatPortRequest {
+  chatId: string;
+  messages: UIMessage[];
+  trigger: "submit-message" | "regenerate-message";
+  messageId?: string;
+  body?: object;
+  metadata?: unknown;
+}
+
+/** The AI SDK's `ChatTransport`, as `portChatTransport` implements it. */
+export interface PortChatTransport {
+  sendMessages(options: ChatPortRequest & { abortSignal?: AbortSignal }): Promise<ReadableStream<UIMessageChunk>>;
+  /** `null`: there is no stream to reconnect to (no event log is kept yet). */
+  reconnectToStream(options: { chatId: string }): Promise<ReadableStream<UIMessageChunk> | null>;
+}
+
+/** The runtime whose ports carry the chat: `chrome.runtime` (or Firefox's `browser.runtime`) by default. */
+export interface ChatPortOptions {
+  /** The port's name (default `"toolnexus-chat"`): the page's and the worker's must be the same. */
+  name?: string;
+  runtime?: unknown;
+}
+
+/**
+ * `useChat` in an extension page (a side panel, a popup) driving the loop in the service worker:
+ * the AI SDK's `ChatTransport` over a `chrome.runtime` port per request, to `serveChatPort`.
+ * Closing the page disconnects the port, which aborts the run.
+ * @example
+ * ```ts
+ * // panel.js (with `Chat` from @ai-sdk/react, or the `ai` package's AbstractChat)
+ * import { portChatTransport } from "toolnexus-wasm/ui";
+ * export const transport = portChatTransport();
+ * ```
+ */
+export declare function portChatTransport(options?: ChatPortOptions): PortChatTransport;
+
+/**
+ * Serves `portChatTransport` in the service worker: `handler` gets each request and returns the
+ * answer's chunks (`toUIMessageStream(...)`). Returns a function that stops serving.
+ * @example
+ * ```ts
+ * // sw.js
+ * import { createClient } from "toolnexus-wasm";
+ * import { fromUIMessages, serveChatPort, toUIMessageStream } from "toolnexus-wasm/ui";
+ * const client = createClient({ style: "openai", model: "gpt-4.1-mini", apiKey: "sk-..." });
+ * serveChatPort(({ messages }) => {
+ *   const next = fromUIMessages(messages);
+ *   if ("waiting" in next) return new ReadableStream({ start: (c) => c.close() });
+ *   if ("resume" in next) return toUIMessageStream(client.streamWithAnswer(next.resume), { shown: next.shown });
+ *   return toUIMessageStream(client.stream(next.prompt, { history: next.history }));
+ * });
+ * ```
+ */
+export declare function serveChatPort(
+  handler: (request: ChatPortRequest) => ReadableStream<UIMessageChunk> | Promise<ReadableStream<UIMessageChunk>>,
+  options?: ChatPortOptions,
+): () => void;

@@ -4,6 +4,8 @@
 // the answer that resumes a halted run. JS only, so the default entry does not grow; it reads
 // the events and results of any entry. Decisions: docs/decisions/ui.md.
 
+export { portChatTransport, serveChatPort } from "./ui-port.js";
+
 /** The headers of a UI message stream response (the AI SDK's `UI_MESSAGE_STREAM_HEADERS`). */
 export const UI_MESSAGE_STREAM_HEADERS = Object.freeze({
   "content-type": "text/event-stream",

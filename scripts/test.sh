@@ -59,6 +59,7 @@ echo "== typings: tsc --noEmit, strict, with and without skipLibCheck; a user's 
 tsc -p tests/js/tsconfig.json
 tsc -p tests/js/tsconfig.skiplib.json
 tsc -p tests/mcp/tsconfig.json   # the MCP entry's typings
+tsc -p tests/ui/tsconfig.json    # toolnexus-wasm/ui against the AI SDK's own types (ChatTransport, UIMessageChunk)
 tsc -p tests/js/tsconfig.default.json    # module node16 (lib es2022), CommonJS: the require typings
 tsc -p tests/js/tsconfig.bundler.json    # module preserve, target es2022: the ES module typings
 tsc -p tests/js/tsconfig.nodenext.json   # module nodenext (lib esnext): a Toolkit is Disposable

@@ -261,3 +261,66 @@ test("every recorded provider stream, of all four styles, is a UI message stream
   }
   assert.deepEqual([...styles].sort(), ["anthropic", "gemini", "openai", "responses"]);
 });
+
+/** Two ends of chrome.runtime ports, as the extension's page and worker see them (messages cloned, async). */
+function fakeRuntime() {
+  const connectListeners = new Set();
+  const end = () => ({ messages: new Set(), disconnects: new Set(), other: null, open: true });
+  const port = (self, name) => ({
+    name,
+    postMessage: (m) => { if (!self.open) throw new Error("Attempting to use a disconnected port object"); const copy = structuredClone(m); queueMicrotask(() => self.other.open && self.other.messages.forEach((f) => f(copy))); },
+    disconnect: () => { if (!self.open) return; self.open = self.other.open = false; queueMicrotask(() => self.other.disconnects.forEach((f) => f())); },
+    onMessage: { addListener: (f) => self.messages.add(f) },
+    onDisconnect: { addListener: (f) => self.disconnects.add(f) },
+  });
+  return {
+    connect({ name }) {
+      const a = end(), b = end();
+      (a.other = b), (b.other = a);
+      queueMicrotask(() => connectListeners.forEach((f) => f(port(b, name))));
+      return port(a, name);
+    },
+    onConnect: { addListener: (f) => connectListeners.add(f), removeListener: (f) => connectListeners.delete(f) },
+  };
+}
+
+test("useChat in a side panel drives the loop in the service worker over a chrome.runtime port", async () => {
+  const { portChatTransport, serveChatPort } = await import("toolnexus-wasm/ui");
+  const runtime = fakeRuntime();
+  const m = scripted([["click", { selector: "#a" }], ["click", { selector: "#b" }]], DONE);
+  const client = createClient(opts(m));
+  const toolkit = createToolkit({ tools: [relayTool("click", "Clicks in the tab.", { type: "object", properties: { selector: { type: "string" } } })] });
+  const stop = serveChatPort(({ messages }) => {
+    const next = fromUIMessages(messages);
+    if ("waiting" in next) return new ReadableStream({ start: (c) => c.close() });
+    if ("resume" in next) return toUIMessageStream(client.streamWithAnswer({ toolkit, ...next.resume }), { shown: next.shown });
+    return toUIMessageStream(client.stream(next.prompt, { toolkit, history: next.history }));
+  }, { runtime });
+  const chat = new Chat({
+    transport: portChatTransport({ runtime }),
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
+    onToolCall: ({ toolCall }) => { setTimeout(() => chat.addToolOutput({ tool: "click", toolCallId: toolCall.toolCallId, output: `clicked ${toolCall.input.selector}` }), toolCall.input.selector == "#a" ? 10 : 1); },
+  });
+  await chat.sendMessage({ text: "click a and b" });
+  await settled(chat);
+  assert.equal(chat.messages.at(-1).parts.filter((p) => p.type == "text").map((p) => p.text).join(""), "click: clicked #a\nclick: clicked #b");
+  assert.equal(m.calls, 2);
+  stop();
+});
+
+test("closing the panel mid-answer disconnects the port, which aborts the run in the worker", async () => {
+  const { portChatTransport, serveChatPort } = await import("toolnexus-wasm/ui");
+  const runtime = fakeRuntime();
+  let signal;
+  const client = createClient({ ...opts(scripted(DONE)), fetch: (_u, init) => ((signal = init.signal), new Promise(() => {})) });
+  const stop = serveChatPort(({ messages }) => toUIMessageStream(client.stream(fromUIMessages(messages).prompt)), { runtime });
+  const stream = await portChatTransport({ runtime }).sendMessages({ chatId: "c", trigger: "submit-message", messageId: undefined, messages: [{ id: "1", role: "user", parts: [{ type: "text", text: "hi" }] }] });
+  const reader = stream.getReader();
+  assert.equal((await reader.read()).value.type, "start");
+  await new Promise((ok) => { const t = setInterval(() => signal && (clearInterval(t), ok()), 2); });
+  assert.equal(signal.aborted, false);
+  await reader.cancel(); // the panel closed
+  await new Promise((ok) => { const t = setInterval(() => signal.aborted && (clearInterval(t), ok()), 2); });
+  assert.equal(signal.aborted, true);
+  stop();
+});
