@@ -1,0 +1,46 @@
+// The page's side: the AI SDK's own AbstractChat (what @ai-sdk/react's Chat is built on) with
+// portChatTransport. Bundled with esbuild by the test (tests/ui/extension.test.mjs).
+import { AbstractChat, lastAssistantMessageIsCompleteWithToolCalls } from "ai";
+import { portChatTransport } from "toolnexus-wasm/ui";
+
+class State {
+  messages = [];
+  status = "ready";
+  error = undefined;
+  pushMessage = (m) => { this.messages = [...this.messages, m]; };
+  popMessage = () => { this.messages = this.messages.slice(0, -1); };
+  replaceMessage = (i, m) => { this.messages = [...this.messages.slice(0, i), m, ...this.messages.slice(i + 1)]; };
+  snapshot = (v) => structuredClone(v);
+}
+class Chat extends AbstractChat {
+  constructor(init) {
+    super({ ...init, state: new State() });
+  }
+}
+
+const clicked = [];
+const chat = new Chat({
+  transport: portChatTransport(),
+  sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
+  // The tab answers the first selector last: each output on its own.
+  onToolCall: ({ toolCall }) => {
+    const wait = toolCall.input.selector == "#a" ? 40 : 5;
+    setTimeout(() => { clicked.push(toolCall.input.selector); chat.addToolOutput({ tool: "click", toolCallId: toolCall.toolCallId, output: `clicked ${toolCall.input.selector}` }); }, wait);
+  },
+});
+
+/** Sends `text` and resolves with the answer's text once the chat settles. */
+globalThis.ask = async (text) => {
+  await chat.sendMessage({ text });
+  for (;;) {
+    await new Promise((ok) => setTimeout(ok, 10));
+    if (chat.status == "error") throw chat.error;
+    const last = chat.messages.at(-1);
+    if (chat.status == "ready" && last?.role == "assistant" && last.parts.some((p) => p.type == "text" && p.state == "done")) {
+      return { text: last.parts.filter((p) => p.type == "text").map((p) => p.text).join(""), clicked };
+    }
+  }
+};
+/** Sends `text` without waiting for the answer (the page is closed while it streams). */
+globalThis.send = (text) => void chat.sendMessage({ text });
+globalThis.chatStatus = () => chat.status;

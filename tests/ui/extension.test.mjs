@@ -1,0 +1,71 @@
+// useChat in a real MV3 extension: the AI SDK's own AbstractChat in an extension page, with
+// portChatTransport, drives the loop in the service worker (serveChatPort) over a
+// chrome.runtime port, in headless Chromium (Playwright). Two relay calls of one turn are the
+// page's client tools, answered out of order; closing the page while the answer streams
+// disconnects the port, and the worker's run is aborted.
+import test, { after, before } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../..");
+const requireTools = createRequire(path.join(repo, "tools/js/package.json"));
+const { chromium } = requireTools("playwright-core");
+const esbuild = requireTools("esbuild");
+
+let context, root, extId;
+before(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-ui-ext-"));
+  const ext = path.join(root, "ext");
+  fs.mkdirSync(ext);
+  for (const f of ["manifest.json", "sw.js", "panel.html"]) fs.copyFileSync(path.join(here, "ext", f), path.join(ext, f));
+  fs.cpSync(path.join(repo, "pkg"), path.join(ext, "pkg"), { recursive: true });
+  fs.copyFileSync(path.join(repo, "tests/js/scripted-fetch.mjs"), path.join(ext, "scripted-fetch.mjs"));
+  // The page's script: `ai` and toolnexus-wasm/ui from tests/ui/node_modules, bundled as an app would be.
+  await esbuild.build({ entryPoints: [path.join(here, "ext/panel.src.js")], bundle: true, format: "esm", outfile: path.join(ext, "panel.js"), logLevel: "warning", nodePaths: [path.join(here, "node_modules")] });
+  context = await chromium.launchPersistentContext(path.join(root, "profile"), {
+    executablePath: "/usr/bin/chromium", headless: true, ignoreDefaultArgs: ["--disable-extensions"],
+    args: [`--disable-extensions-except=${ext}`, `--load-extension=${ext}`, "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"],
+  });
+  const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
+  extId = new URL(sw.url()).host;
+});
+after(async () => { await context?.close(); fs.rmSync(root, { recursive: true, force: true }); });
+
+async function panel() {
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`chrome-extension://${extId}/panel.html`);
+  await page.waitForFunction(() => typeof globalThis.ask == "function");
+  return { page, errors };
+}
+
+test("the page's useChat answers two relay calls of one turn, out of order, and the worker's run resumes once", async () => {
+  const { page, errors } = await panel();
+  const r = await page.evaluate(() => globalThis.ask("click #a and #b"));
+  assert.equal(r.text, "click: clicked #a\nclick: clicked #b");
+  assert.deepEqual(r.clicked, ["#b", "#a"]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("closing the page while the answer streams aborts the worker's run", async () => {
+  const { page } = await panel();
+  const probe = await panel();
+  const aborted = () => probe.page.evaluate(() => chrome.runtime.sendMessage("aborted?"));
+  assert.equal(await aborted(), 0);
+  await page.evaluate(() => globalThis.send("hang on"));
+  await page.waitForFunction(() => globalThis.chatStatus() == "submitted" || globalThis.chatStatus() == "streaming");
+  await new Promise((ok) => setTimeout(ok, 200)); // the worker's model call is under way
+  await page.close();
+  const t0 = Date.now();
+  while ((await aborted()) == 0 && Date.now() - t0 < 10_000) await new Promise((ok) => setTimeout(ok, 50));
+  assert.equal(await aborted(), 1);
+  await probe.page.close();
+});
