@@ -111,8 +111,10 @@ export interface ChatPortRequest {
 /** The AI SDK's `ChatTransport`, as `portChatTransport` implements it. */
 export interface PortChatTransport {
   sendMessages(options: ChatPortRequest & { abortSignal?: AbortSignal }): Promise<ReadableStream<UIMessageChunk>>;
-  /** `null`: there is no stream to reconnect to (no event log is kept yet). */
-  reconnectToStream(options: { chatId: string }): Promise<ReadableStream<UIMessageChunk> | null>;
+  /** The chat's answer from its start, then live (`useChat`'s `resume`); `null` when the worker has none not yet delivered whole. */
+  reconnectToStream(options: { chatId: string; abortSignal?: AbortSignal }): Promise<ReadableStream<UIMessageChunk> | null>;
+  /** A reconnect replays the answer from its start (the AI SDK resets the message it shows). */
+  readonly resumeStreamIsReplay: true;
 }
 
 /** The runtime whose ports carry the chat: `chrome.runtime` (or Firefox's `browser.runtime`) by default. */
@@ -135,6 +137,18 @@ export interface ChatPortOptions {
  */
 export declare function portChatTransport(options?: ChatPortOptions): PortChatTransport;
 
+/** `serveChatPort`'s options. */
+export interface ServeChatPortOptions extends ChatPortOptions {
+  /**
+   * The run goes on when the page goes away (without it, the page leaving aborts the run): its
+   * chunks are kept per chat, and a page that comes back (`useChat`'s `resume`) gets the answer
+   * from its start, then live, until one page has had it whole.
+   */
+  resumable?: boolean;
+  /** Where an answer that ended is kept for a worker that restarted: `chrome.storage.session` by default. */
+  storage?: { get(key: string): Promise<{ [key: string]: unknown }>; set(items: { [key: string]: unknown }): Promise<void> };
+}
+
 /**
  * Serves `portChatTransport` in the service worker: `handler` gets each request and returns the
  * answer's chunks (`toUIMessageStream(...)`). Returns a function that stops serving.
@@ -154,5 +168,5 @@ export declare function portChatTransport(options?: ChatPortOptions): PortChatTr
  */
 export declare function serveChatPort(
   handler: (request: ChatPortRequest) => ReadableStream<UIMessageChunk> | Promise<ReadableStream<UIMessageChunk>>,
-  options?: ChatPortOptions,
+  options?: ServeChatPortOptions,
 ): () => void;

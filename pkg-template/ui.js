@@ -39,13 +39,19 @@ export function toUIMessageStream(events, options = {}) {
     },
     async pull(c) {
       try {
-        const { value, done } = await it.next();
-        if (done) {
-          for (const chunk of out.end()) c.enqueue(chunk);
-          finished = true;
-          return c.close();
+        // Until an event gives a chunk: a pull that enqueues nothing is not called again, and
+        // the read waiting on it would wait for ever (`usage` events give none).
+        for (;;) {
+          const { value, done } = await it.next();
+          if (done) {
+            for (const chunk of out.end()) c.enqueue(chunk);
+            finished = true;
+            return c.close();
+          }
+          const chunks = out.event(value);
+          for (const chunk of chunks) c.enqueue(chunk);
+          if (chunks.length) return;
         }
-        for (const chunk of out.event(value)) c.enqueue(chunk);
       } catch (e) {
         for (const chunk of out.fail(e)) c.enqueue(chunk);
         finished = true;

@@ -69,3 +69,27 @@ test("closing the page while the answer streams aborts the worker's run", async 
   assert.equal(await aborted(), 1);
   await probe.page.close();
 });
+
+test("resumable: a page closed mid-answer and opened again shows the whole answer, replayed and followed live", async () => {
+  const expected = Array.from({ length: 40 }, (_, i) => `w${i} `).join("");
+  const open = async () => {
+    const page = await context.newPage();
+    await page.goto(`chrome-extension://${extId}/panel.html?resume`);
+    await page.waitForFunction(() => typeof globalThis.resume == "function");
+    return page;
+  };
+  const first = await open();
+  await first.evaluate(() => globalThis.send("tell me"));
+  await first.waitForFunction(() => globalThis.shown().length > 20);
+  const seen = await first.evaluate(() => globalThis.shown());
+  await first.close(); // mid-answer: the worker's run goes on
+  assert.ok(seen.length < expected.length, "the first page saw part of the answer");
+  const second = await open();
+  const r = await second.evaluate(() => globalThis.resume());
+  assert.deepEqual(r, { text: expected, assistants: 1, status: "ready" });
+  // Delivered whole: a third page has nothing to replay.
+  const third = await open();
+  assert.deepEqual(await third.evaluate(() => globalThis.resume()), { text: "", assistants: 0, status: "ready" });
+  await second.close();
+  await third.close();
+});

@@ -79,7 +79,9 @@ class State {
 }
 class Chat extends AbstractChat {
   constructor(init) {
-    super({ ...init, state: new State() });
+    const state = new State();
+    state.messages = init.messages ?? [];
+    super({ ...init, state });
   }
 }
 
@@ -323,4 +325,93 @@ test("closing the panel mid-answer disconnects the port, which aborts the run in
   await new Promise((ok) => { const t = setInterval(() => signal.aborted && (clearInterval(t), ok()), 2); });
   assert.equal(signal.aborted, true);
   stop();
+});
+
+/** An OpenAI model that streams `words` text deltas, `ms` apart. */
+function slowModel(words, ms) {
+  let calls = 0;
+  const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const fetch = async () => {
+    calls++;
+    const enc = new TextEncoder();
+    let i = 0;
+    const body = new ReadableStream({
+      async pull(c) {
+        await new Promise((ok) => setTimeout(ok, ms));
+        if (i < words) return c.enqueue(enc.encode(chunk({ content: `w${i++} ` })));
+        c.enqueue(enc.encode(chunk({}, "stop") + "data: [DONE]\n\n"));
+        c.close();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  };
+  return { fetch, get calls() { return calls; }, text: Array.from({ length: words }, (_, i) => `w${i} `).join("") };
+}
+
+const textOf = (chat) => chat.messages.at(-1)?.parts.filter((p) => p.type == "text").map((p) => p.text).join("");
+
+test("resumable: a panel closed mid-answer and opened again shows the same text as an uninterrupted run, from the worker's kept answer", async () => {
+  const { portChatTransport, serveChatPort } = await import("toolnexus-wasm/ui");
+  const runtime = fakeRuntime();
+  const model = slowModel(30, 3);
+  const client = createClient({ ...opts(scripted(DONE)), fetch: model.fetch });
+  const kept = new Map();
+  const storage = { get: async (k) => (kept.has(k) ? { [k]: structuredClone(kept.get(k)) } : {}), set: async (items) => { for (const [k, v] of Object.entries(items)) kept.set(k, structuredClone(v)); } };
+  const stop = serveChatPort(({ messages }) => toUIMessageStream(client.stream(fromUIMessages(messages).prompt)), { runtime, resumable: true, storage });
+  const first = new Chat({ id: "chat-1", transport: portChatTransport({ runtime }) });
+  const sent = first.sendMessage({ text: "tell me" });
+  await new Promise((ok) => { const t = setInterval(() => (textOf(first)?.length ?? 0) > 10 && (clearInterval(t), ok()), 2); });
+  await first.stop(); // the panel closes: the port goes, the run goes on
+  await sent;
+  assert.ok(textOf(first).length < model.text.length, "the first panel saw part of the answer");
+  // The panel opens again mid-answer: the AI SDK's resumeStream replays the answer and follows it.
+  const second = new Chat({ id: "chat-1", transport: portChatTransport({ runtime }), messages: first.messages.slice(0, 1) });
+  await second.resumeStream();
+  assert.equal(textOf(second), model.text);
+  assert.equal(second.messages.filter((m) => m.role == "assistant").length, 1, "one answer, no duplicate");
+  assert.equal(model.calls, 1, "the run was not made again");
+  // Delivered whole: a third reconnect has nothing to replay.
+  const third = new Chat({ id: "chat-1", transport: portChatTransport({ runtime }), messages: first.messages.slice(0, 1) });
+  await third.resumeStream();
+  assert.equal(third.messages.length, 1);
+  stop();
+
+  // An answer that ended while no page watched is replayed whole, also by a worker that restarted
+  // (a new serveChatPort over the same storage).
+  const runtime2 = fakeRuntime();
+  const stop2 = serveChatPort(({ messages }) => toUIMessageStream(client.stream(fromUIMessages(messages).prompt)), { runtime: runtime2, resumable: true, storage });
+  const a = new Chat({ id: "chat-2", transport: portChatTransport({ runtime: runtime2 }) });
+  const s2 = a.sendMessage({ text: "tell me" });
+  await new Promise((ok) => { const t = setInterval(() => (textOf(a)?.length ?? 0) > 0 && (clearInterval(t), ok()), 2); });
+  await a.stop();
+  await s2;
+  await new Promise((ok) => { const t = setInterval(() => kept.get("toolnexus:chat:chat-2")?.chunks?.length && (clearInterval(t), ok()), 5); });
+  stop2();
+  const runtime3 = fakeRuntime(); // the worker restarted: nothing in memory
+  const stop3 = serveChatPort(() => { throw new Error("no new run"); }, { runtime: runtime3, resumable: true, storage });
+  const b = new Chat({ id: "chat-2", transport: portChatTransport({ runtime: runtime3 }), messages: a.messages.slice(0, 1) });
+  await b.resumeStream();
+  assert.equal(textOf(b), model.text);
+  assert.equal(kept.get("toolnexus:chat:chat-2").delivered, true);
+  stop3();
+});
+
+test("events that give no chunk (usage, reasoning left out) never stall the stream", async () => {
+  async function* events() {
+    for (let i = 0; i < 3; i++) {
+      await new Promise((ok) => setTimeout(ok, 2));
+      yield { type: "usage", usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } };
+      yield { type: "reasoning", delta: "hm" };
+    }
+    yield { type: "text", delta: "ok" };
+    yield { type: "done", result: { status: "done", finishReason: "stop", usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } } };
+  }
+  const reader = toUIMessageStream(events(), { sendReasoning: false }).getReader();
+  const types = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    types.push(value.type);
+  }
+  assert.deepEqual(types, ["start", "start-step", "text-start", "text-delta", "text-end", "finish-step", "finish"]);
 });

@@ -19,8 +19,10 @@ class Chat extends AbstractChat {
 }
 
 const clicked = [];
+const resumable = new URLSearchParams(location.search).has("resume");
 const chat = new Chat({
-  transport: portChatTransport(),
+  ...(resumable ? { id: "chat-resumable" } : {}),
+  transport: resumable ? portChatTransport({ name: "resumable" }) : portChatTransport(),
   sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
   // The tab answers the first selector last: each output on its own.
   onToolCall: ({ toolCall }) => {
@@ -44,3 +46,10 @@ globalThis.ask = async (text) => {
 /** Sends `text` without waiting for the answer (the page is closed while it streams). */
 globalThis.send = (text) => void chat.sendMessage({ text });
 globalThis.chatStatus = () => chat.status;
+/** The text the page shows now. */
+globalThis.shown = () => chat.messages.at(-1)?.parts.filter((p) => p.type == "text").map((p) => p.text).join("") ?? "";
+/** `useChat`'s resume: the worker's answer from its start, then live; resolves with the text once it ends. */
+globalThis.resume = async () => {
+  await chat.resumeStream();
+  return { text: globalThis.shown(), assistants: chat.messages.filter((m) => m.role == "assistant").length, status: chat.status };
+};

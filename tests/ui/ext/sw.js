@@ -9,6 +9,29 @@ const toolkit = createToolkit([relayTool("click", "Click an element in the user'
 const runs = new Map(); // chat id -> its client (one scripted model per chat)
 let aborted = 0;
 
+/** A model that streams `words` text deltas, 20 ms apart: long enough to close the page mid-answer. */
+function slow(words) {
+  const enc = new TextEncoder();
+  const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  return async () => {
+    let i = 0;
+    return new Response(new ReadableStream({
+      async pull(c) {
+        await new Promise((ok) => setTimeout(ok, 20));
+        if (i < words) return c.enqueue(enc.encode(chunk({ content: `w${i++} ` })));
+        c.enqueue(enc.encode(chunk({}, "stop") + "data: [DONE]\n\n"));
+        c.close();
+      },
+    }), { headers: { "content-type": "text/event-stream" } });
+  };
+}
+
+// A resumable answer: the page may go away and come back (`resume` in the page's URL).
+serveChatPort(({ messages }) => {
+  const client = createClient(opts({ fetch: slow(40) }));
+  return toUIMessageStream(client.stream(fromUIMessages(messages).prompt));
+}, { name: "resumable", resumable: true });
+
 serveChatPort(({ chatId, messages }) => {
   const next = fromUIMessages(messages);
   if ("waiting" in next) return new ReadableStream({ start: (c) => c.close() });
