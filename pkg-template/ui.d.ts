@@ -146,8 +146,51 @@ export interface ServeChatPortOptions extends ChatPortOptions {
    */
   resumable?: boolean;
   /** Where an answer that ended is kept for a worker that restarted: `chrome.storage.session` by default. */
-  storage?: { get(key: string): Promise<{ [key: string]: unknown }>; set(items: { [key: string]: unknown }): Promise<void> };
+  storage?: ChatAnswerStorage;
 }
+
+/** Where `chatAnswers` keeps an answer once it ends: a Durable Object's `ctx.storage`, or any `{ get, put }`. */
+export interface ChatAnswerStorage {
+  get(key: string): Promise<unknown>;
+  put(key: string, value: unknown): Promise<unknown>;
+}
+
+/** The answers of a server's chats, kept so that a client that went away and came back gets the whole answer. */
+export interface ChatAnswers {
+  /** Keeps `chunks` (read to the end whoever watches) as the chat's answer; the stream follows it from its start. */
+  start(chatId: string, chunks: ReadableStream<UIMessageChunk>): ReadableStream<UIMessageChunk>;
+  /** The chat's answer from its start, then live; `null` when it has none not yet delivered whole. */
+  resume(chatId: string): Promise<ReadableStream<UIMessageChunk> | null>;
+}
+
+/**
+ * Answers kept per chat (memory while they stream, `storage` once they end), for `useChat`'s
+ * `resume`: in a Durable Object, `POST` starts the run (`start`) and the AI SDK's reconnect
+ * (`GET <api>/<chatId>/stream`) follows it (`resume`), each answered by `uiMessageStreamResponse`.
+ * @example
+ * ```ts
+ * import { DurableObject } from "cloudflare:workers";
+ * import { createClient } from "toolnexus-wasm";
+ * import { chatAnswers, fromUIMessages, toUIMessageStream, uiMessageStreamResponse } from "toolnexus-wasm/ui";
+ *
+ * export class Chat extends DurableObject {
+ *   answers = chatAnswers({ storage: this.ctx.storage });
+ *   async fetch(request: Request): Promise<Response> {
+ *     const chatId = new URL(request.url).pathname.split("/")[3];
+ *     if (request.method == "GET") return uiMessageStreamResponse(await this.answers.resume(chatId));
+ *     const { id, messages } = (await request.json()) as { id: string; messages: any[] };
+ *     const next = fromUIMessages(messages);
+ *     if (!("prompt" in next)) return new Response(null, { status: 204 });
+ *     const client = createClient({ style: "openai", model: "gpt-4.1-mini", apiKey: "sk-..." });
+ *     return uiMessageStreamResponse(this.answers.start(id, toUIMessageStream(client.stream(next.prompt, { history: next.history }))));
+ *   }
+ * }
+ * ```
+ */
+export declare function chatAnswers(options?: { storage?: ChatAnswerStorage }): ChatAnswers;
+
+/** UI message chunks as the protocol's server-sent-events `Response`; `null` is a `204` (nothing to reconnect to). */
+export declare function uiMessageStreamResponse(chunks: ReadableStream<UIMessageChunk> | null, init?: ResponseInit): Response;
 
 /**
  * Serves `portChatTransport` in the service worker: `handler` gets each request and returns the

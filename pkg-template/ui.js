@@ -5,6 +5,7 @@
 // the events and results of any entry. Decisions: docs/decisions/ui.md.
 
 export { portChatTransport, serveChatPort } from "./ui-port.js";
+export { chatAnswers } from "./ui-kept.js";
 
 /** The headers of a UI message stream response (the AI SDK's `UI_MESSAGE_STREAM_HEADERS`). */
 export const UI_MESSAGE_STREAM_HEADERS = Object.freeze({
@@ -71,7 +72,18 @@ export function toUIMessageStream(events, options = {}) {
  * @param {ResponseInit & Parameters<typeof toUIMessageStream>[1]} [init]
  */
 export function toUIMessageStreamResponse(events, init = {}) {
-  const { messageId, sendReasoning, sendState, shown, onError, headers, ...rest } = init;
+  const { messageId, sendReasoning, sendState, shown, onError, ...rest } = init;
+  return uiMessageStreamResponse(toUIMessageStream(events, { messageId, sendReasoning, sendState, shown, onError }), rest);
+}
+
+/**
+ * A stream of UI message chunks (`toUIMessageStream`'s, or `chatAnswers`') as the protocol's
+ * `Response`; `null` (no answer to reconnect to) is the `204` the AI SDK's transport expects.
+ * @param {ReadableStream<any> | null} chunks
+ * @param {ResponseInit} [init]
+ */
+export function uiMessageStreamResponse(chunks, init = {}) {
+  if (!chunks) return new Response(null, { status: 204 });
   const encoder = new TextEncoder();
   const sse = new TransformStream({
     transform(chunk, c) {
@@ -81,11 +93,11 @@ export function toUIMessageStreamResponse(events, init = {}) {
       c.enqueue(encoder.encode("data: [DONE]\n\n"));
     },
   });
-  const body = toUIMessageStream(events, { messageId, sendReasoning, sendState, shown, onError }).pipeThrough(sse);
+  const { headers, ...rest } = init;
   /** @type {Record<string, string>} */
   const all = { ...UI_MESSAGE_STREAM_HEADERS };
   new Headers(headers).forEach((v, k) => (all[k] = v));
-  return new Response(body, { status: 200, ...rest, headers: all });
+  return new Response(chunks.pipeThrough(sse), { status: 200, ...rest, headers: all });
 }
 
 /** The chunks each event becomes: text and reasoning parts opened and closed, steps around model turns. */

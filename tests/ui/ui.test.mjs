@@ -356,7 +356,7 @@ test("resumable: a panel closed mid-answer and opened again shows the same text 
   const model = slowModel(30, 3);
   const client = createClient({ ...opts(scripted(DONE)), fetch: model.fetch });
   const kept = new Map();
-  const storage = { get: async (k) => (kept.has(k) ? { [k]: structuredClone(kept.get(k)) } : {}), set: async (items) => { for (const [k, v] of Object.entries(items)) kept.set(k, structuredClone(v)); } };
+  const storage = { get: async (k) => structuredClone(kept.get(k)), put: async (k, v) => void kept.set(k, structuredClone(v)) };
   const stop = serveChatPort(({ messages }) => toUIMessageStream(client.stream(fromUIMessages(messages).prompt)), { runtime, resumable: true, storage });
   const first = new Chat({ id: "chat-1", transport: portChatTransport({ runtime }) });
   const sent = first.sendMessage({ text: "tell me" });

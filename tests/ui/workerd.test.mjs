@@ -72,3 +72,49 @@ test("the AI SDK's chat client drives the Worker: two relay calls answered by th
   assert.equal(model.calls, 2, "one model call to ask, one after both outputs");
   assert.equal(model.bodies[1].messages.filter((m) => m.role == "tool").length, 2);
 });
+
+test("resumable in a Durable Object: the AI SDK's reconnect after the client left mid-answer replays it whole, followed live", async () => {
+  const { workerRoot } = await import("../workerd/harness.mjs");
+  const { moduleOptions } = await import("../workerd/harness.mjs");
+  // A model that streams 40 text deltas, 15 ms apart.
+  const words = 40;
+  const slow = http.createServer(async (req, res) => {
+    for await (const _ of req);
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    for (let i = 0; i < words; i++) {
+      res.write(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: { content: `w${i} ` }, finish_reason: null }] })}\n\n`);
+      await new Promise((ok) => setTimeout(ok, 15));
+    }
+    res.end(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`);
+  });
+  await new Promise((ok) => slow.listen(0, "127.0.0.1", ok));
+  const dir = workerRoot("tnx-ui-do-", "../ui/do-worker.mjs");
+  const chats = new Miniflare({ ...moduleOptions(dir), durableObjects: { CHATS: "Chat" }, bindings: { MODEL_URL: `http://127.0.0.1:${slow.address().port}/v1` } });
+  const expected = Array.from({ length: words }, (_, i) => `w${i} `).join("");
+  const chat = (messages = []) => {
+    const state = new State();
+    state.messages = messages;
+    return new (class extends AbstractChat {})({ id: "chat-do", state, transport: new DefaultChatTransport({ api: "http://worker/api/chat", fetch: (url, init) => chats.dispatchFetch(url, init) }) });
+  };
+  const textOf = (c) => c.messages.at(-1)?.parts.filter((p) => p.type == "text").map((p) => p.text).join("") ?? "";
+  try {
+    const first = chat();
+    const sent = first.sendMessage({ text: "tell me" });
+    await new Promise((ok) => { const t = setInterval(() => textOf(first).length > 20 && (clearInterval(t), ok()), 5); });
+    await first.stop(); // the page reloads mid-answer
+    await sent;
+    assert.ok(textOf(first).length < expected.length);
+    const second = chat(first.messages.slice(0, 1));
+    await second.resumeStream();
+    assert.equal(textOf(second), expected);
+    assert.equal(second.messages.filter((m) => m.role == "assistant").length, 1);
+    // Delivered whole: the next reconnect is the 204 of nothing to resume.
+    const third = chat(first.messages.slice(0, 1));
+    await third.resumeStream();
+    assert.equal(third.messages.length, 1);
+  } finally {
+    await chats.dispose();
+    await new Promise((ok) => slow.close(ok));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
