@@ -1,4 +1,4 @@
-// useChat in a real MV3 extension: the AI SDK's own AbstractChat in an extension page, with
+// useChat in a real MV3 extension: @ai-sdk/react's useChat (and the AI SDK's AbstractChat) in an extension page, with
 // portChatTransport, drives the loop in the service worker (serveChatPort) over a
 // chrome.runtime port, in headless Chromium (Playwright). Two relay calls of one turn are the
 // page's client tools, answered out of order; closing the page while the answer streams
@@ -22,11 +22,13 @@ before(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "tnx-ui-ext-"));
   const ext = path.join(root, "ext");
   fs.mkdirSync(ext);
-  for (const f of ["manifest.json", "sw.js", "panel.html"]) fs.copyFileSync(path.join(here, "ext", f), path.join(ext, f));
+  for (const f of ["manifest.json", "sw.js", "panel.html", "react-panel.html"]) fs.copyFileSync(path.join(here, "ext", f), path.join(ext, f));
   fs.cpSync(path.join(repo, "pkg"), path.join(ext, "pkg"), { recursive: true });
   fs.copyFileSync(path.join(repo, "tests/js/scripted-fetch.mjs"), path.join(ext, "scripted-fetch.mjs"));
   // The page's script: `ai` and toolnexus-wasm/ui from tests/ui/node_modules, bundled as an app would be.
   await esbuild.build({ entryPoints: [path.join(here, "ext/panel.src.js")], bundle: true, format: "esm", outfile: path.join(ext, "panel.js"), logLevel: "warning", nodePaths: [path.join(here, "node_modules")] });
+  await esbuild.build({ entryPoints: [path.join(here, "ext/react-panel.src.jsx")], bundle: true, format: "esm", outfile: path.join(ext, "react-panel.js"), logLevel: "warning",
+    jsx: "automatic", define: { "process.env.NODE_ENV": '"production"' }, nodePaths: [path.join(here, "node_modules")] });
   context = await chromium.launchPersistentContext(path.join(root, "profile"), {
     executablePath: "/usr/bin/chromium", headless: true, ignoreDefaultArgs: ["--disable-extensions"],
     args: [`--disable-extensions-except=${ext}`, `--load-extension=${ext}`, "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -92,4 +94,22 @@ test("resumable: a page closed mid-answer and opened again shows the whole answe
   assert.deepEqual(await third.evaluate(() => globalThis.resume()), { text: "", assistants: 0, status: "ready" });
   await second.close();
   await third.close();
+});
+
+test("@ai-sdk/react's useChat, typed into and clicked as a person does, drives the worker's loop", async () => {
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`chrome-extension://${extId}/react-panel.html`);
+  await page.fill("#prompt", "click #a and #b");
+  await page.click("#send");
+  const answer = page.locator('.message[data-role="assistant"] .text');
+  await answer.filter({ hasText: "click: clicked #b" }).waitFor({ timeout: 15_000 });
+  await page.waitForFunction(() => document.body.dataset.status == "ready");
+  assert.equal(await answer.last().textContent(), "click: clicked #a\nclick: clicked #b");
+  assert.deepEqual(await page.locator(".tool").evaluateAll((ps) => ps.map((p) => p.dataset.state)), ["output-available", "output-available"]);
+  fs.mkdirSync(path.join(repo, "test-output"), { recursive: true });
+  await page.screenshot({ path: path.join(repo, "test-output/ui-react-panel.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
 });
