@@ -4,7 +4,7 @@
 // with a signal made as a run's, a wait is `guard`ed as a run's, and what fails here is host.js's
 // ToolnexusError. What fails is settled into values for the Rust side, never a throw through
 // Rust frames.
-import { abortState, callModel, guard, runOptions, fail } from "./host.js";
+import { abortState, callModel, guard, readAll, runOptions, fail, TOO_LARGE } from "./host.js";
 
 // What a throw of the host's `token` callback becomes: a fixed text, never its message, which may
 // hold a secret (a refresh token, a keychain path) and would reach the model as the call's result.
@@ -34,15 +34,18 @@ export function mcpOptions(o, what) {
 export const mcpSignal = (signal, ms) => runOptions({ signal }, true, ms)[1];
 
 // One request, through the loop's fetch helper (`callModel`, host.js): `head` is fetch's init as
-// the core wrote it (src/sources/mcp/outgoing.rs: method, headers, `redirect: "manual"` when they carry
-// credentials), `signal` the request's (the call's signal and the deadline as one, made as a
-// run's), `max` the body cap. With `token`, the host's `token({ server, url })` is asked for the
+// the core wrote it (src/sources/outgoing.rs: method, headers, `redirect: "manual"` when they
+// carry credentials), `signal` the request's (the call's signal and the deadline as one, made as
+// a run's), `max` the body cap. With `token`, the host's `token({ server, url })` is asked for the
 // bearer token now and added here: it never reaches the wasm, so no state, result or error can
-// hold it, and the request then follows no redirect either. Resolves to [status, content-type,
-// mcp-session-id, www-authenticate, reader or text]; or, as `callModel` says it, [NO_RESPONSE]:
-// fetch gave no Response, [TOO_LARGE]: the body is longer than `max`. Rejects with a `host_callback` ToolnexusError when the token callback
-// fails, else with what fetch threw (or the AbortError of `signal`).
-export async function mcpSend(f, token, who, url, head, body, signal, max) {
+// hold it, and the request then follows no redirect either. With `whole`, a successful reply
+// that is not an event stream (a JSON reply, an HTTP tool's body) is read to its end here: the
+// wasm gets its bytes in one await instead of awaiting each read and the end. Resolves to
+// [status, content-type, mcp-session-id, www-authenticate, body: a reader, bytes or a text]; or,
+// as `callModel` says it, [NO_RESPONSE]: fetch gave no Response, [TOO_LARGE]: the body is longer
+// than `max`. Rejects with a `host_callback` ToolnexusError when the token callback fails, else
+// with what fetch threw (or the AbortError of `signal`).
+export async function mcpSend(f, token, who, url, head, body, signal, max, whole) {
   let t, r, manual;
   if (token) {
     try {
@@ -82,7 +85,25 @@ export async function mcpSend(f, token, who, url, head, body, signal, max) {
       return r.headers.get(k) ?? undefined;
     } catch {}
   };
-  return [s, h("content-type") ?? "", h("mcp-session-id"), h("www-authenticate"), out[2]];
+  const type = h("content-type") ?? "";
+  /** @type {unknown} */
+  let b = out[2];
+  // Only a success: a refusal's body may go unread (a challenge, a lost session), and so may a
+  // stream. A reader that gave no bytes gave an empty body.
+  if (whole && s >= 200 && s <= 299 && !type.startsWith("text/event-stream") && typeof b === "object") {
+    const parts = await readAll(b, max, signal);
+    if (parts === false) return [TOO_LARGE];
+    b = parts && parts.length === 1 ? parts[0] : join(parts || []);
+  }
+  return [s, type, h("mcp-session-id"), h("www-authenticate"), b];
+}
+
+// The chunks of a body as one array of bytes.
+function join(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let n = 0;
+  for (const p of parts) out.set(p, n), (n += p.length);
+  return out;
 }
 
 function headerSafe(v) {
