@@ -7,10 +7,10 @@ use crate::json;
 use crate::sources::text::cap;
 use serde_json::Value;
 
-pub fn request(id: u64, method: &str, params: Value) -> String {
+pub fn request(id: u64, method: &str, params: &Value) -> String {
     let mut out = String::new();
     json::write_obj(&mut out, |o| {
-        o.str("jsonrpc", "2.0").u64("id", id).str("method", method).value("params", &params);
+        o.str("jsonrpc", "2.0").u64("id", id).str("method", method).value("params", params);
     });
     out
 }

@@ -235,7 +235,7 @@ impl<T: SourceTransport> McpClient<T> {
             ("capabilities", Value::Object(Map::new())),
             ("clientInfo", client),
         ]);
-        let body = rpc::request(id, "initialize", params);
+        let body = rpc::request(id, "initialize", &params);
         let result = match self.post(body.clone(), Some(id), "initialize", Post::Initialize, Vec::new()).await? {
             Reply::Value(v) => v,
             Reply::Needed(c) => return Ok(Auth::Needed(c)),
@@ -268,7 +268,7 @@ impl<T: SourceTransport> McpClient<T> {
     /// -32601): each means "initialize instead".
     pub async fn discover(&self) -> Result<Auth<bool>> {
         let id = self.next_id();
-        let body = rpc::request(id, "server/discover", stateless::with_meta(Value::Object(Map::new())));
+        let body = stateless::request(id, "server/discover", &Value::Object(Map::new()));
         let mut extra = stateless::headers("server/discover", &Value::Null);
         extra.push(("mcp-protocol-version".into(), REVISION.into()));
         Ok(match self.post(body, Some(id), "server/discover", Post::Discover, extra).await? {
@@ -320,9 +320,9 @@ impl<T: SourceTransport> McpClient<T> {
             }
             let id = self.next_id();
             let (body, extra) = if self.stateless() {
-                (rpc::request(id, method, stateless::with_meta(params.clone())), stateless::headers(method, &params))
+                (stateless::request(id, method, &params), stateless::headers(method, &params))
             } else {
-                (rpc::request(id, method, params.clone()), Vec::new())
+                (rpc::request(id, method, &params), Vec::new())
             };
             match self.post(body, Some(id), method, Post::Plain, extra).await? {
                 Reply::Value(v) => return Ok(Auth::Ok(v)),
