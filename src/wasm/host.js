@@ -95,9 +95,12 @@ async function gather(r, max) {
   st[1] = v.length > 8192 && v.subarray(8192);
   return v.subarray(0, 8192);
 }
-async function readAll(r, max, s) {
+function readAll(r, max, s) {
+  return guard(chunks(r, max), s);
+}
+async function chunks(r, max) {
   const parts = [];
-  for (let n = 0, x; !(x = await guard(r.read(), s))?.done; ) {
+  for (let n = 0, x; !(x = await r.read())?.done; ) {
     const v = x?.value;
     if (!(v instanceof Uint8Array)) return 0;
     if ((n += v.byteLength) > max) return cancel(r), false;

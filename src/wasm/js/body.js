@@ -45,11 +45,15 @@ async function gather(r, max) {
 
 // Every chunk of a body's reader, read to its end here (one await per chunk, none of the edge's):
 // the chunks; `false` (the reader cancelled) once they are longer than `max` bytes; `0` when a
-// read gave no `{ done, value }` with bytes. A throw rejects; each read is raced with the run's
-// signal `s`.
-export async function readAll(r, max, s) {
+// read gave no `{ done, value }` with bytes. A throw rejects; the reads are raced, as one, with
+// the run's signal `s`.
+export function readAll(r, max, s) {
+  return guard(chunks(r, max), s);
+}
+
+async function chunks(r, max) {
   const parts = [];
-  for (let n = 0, x; !(x = await guard(r.read(), s))?.done; ) {
+  for (let n = 0, x; !(x = await r.read())?.done; ) {
     const v = x?.value;
     if (!(v instanceof Uint8Array)) return 0;
     if ((n += v.byteLength) > max) return cancel(r), false;
