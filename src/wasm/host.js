@@ -486,6 +486,7 @@ export {
   resumeJson,
   runOptions,
   runResult,
+  runSignal,
   shapeJson,
   sleep
 };

@@ -4,7 +4,7 @@
 // with a signal made as a run's, a wait is `guard`ed as a run's, and what fails here is host.js's
 // ToolnexusError. What fails is settled into values for the Rust side, never a throw through
 // Rust frames.
-import { abortState, callModel, guard, readAll, runOptions, fail, TOO_LARGE } from "./host.js";
+import { abortState, callModel, guard, readAll, runOptions, runSignal, fail, TOO_LARGE } from "./host.js";
 
 // What a throw of the host's `token` callback becomes: a fixed text, never its message, which may
 // hold a secret (a refresh token, a keychain path) and would reach the model as the call's result.
@@ -31,7 +31,12 @@ export function mcpOptions(o, what) {
 // A run's signal (`runOptions`, host.js) for one request or operation: the caller's `signal` and
 // a deadline of `ms` as one, ended (`endRun`) with the operation; `undefined` when there is
 // neither. Throws for a `signal` that is not an AbortSignal.
-export const mcpSignal = (signal, ms) => runOptions({ signal }, true, ms)[1];
+// Without a caller's signal (the usual call) there is nothing to check: the run's signal is made
+// as `runOptions` makes it, without reading an options object first.
+export function mcpSignal(signal, ms) {
+  if (signal != null) return runOptions({ signal }, true, ms)[1];
+  return ms === undefined ? undefined : runSignal(undefined, ms);
+}
 
 // One request, through the loop's fetch helper (`callModel`, host.js): `head` is fetch's init as
 // the core wrote it (src/sources/outgoing.rs: method, headers, `redirect: "manual"` when they
@@ -60,10 +65,11 @@ export async function mcpSend(f, token, who, url, head, body, signal, max, whole
     if (!headerSafe(t)) throw fail("host_callback", "the token is not a valid header value (CR, LF, NUL or a character beyond U+00FF)");
   }
   const out = await callModel(
-    async (u, init) => {
+    (u, init) => {
       if (t) (init.headers.authorization = "Bearer " + t), (init.redirect = "manual");
       manual = init.redirect === "manual";
-      return (r = await (f ? f.call(globalThis, u, init) : fetch(u, init)));
+      // No async layer of its own: `callModel` awaits what fetch gives (a throw rejects there).
+      return Promise.resolve(f ? f.call(globalThis, u, init) : fetch(u, init)).then((x) => (r = x));
     },
     url,
     head,

@@ -13,5 +13,5 @@ export { optionsJson, shapeJson, keysOf, runOptions, resumeJson, hostOptions } f
 export { awaited, metric } from "./callbacks.js";
 export { EventStream } from "./stream.js";
 export { runResult } from "./result.js";
-export { endRun, guard, abortState, sleep } from "./signal.js";
+export { runSignal, endRun, guard, abortState, sleep } from "./signal.js";
 export { ToolnexusError, fail, messageOf } from "./errors.js";
