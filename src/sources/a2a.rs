@@ -178,7 +178,7 @@ async fn rpc<H: A2aHost>(host: &H, opts: &A2aOptions, skill: &A2aSkill, id: u64,
         method: "POST",
         url: skill.endpoint.clone(),
         headers,
-        body: Some(crate::sources::rpc::request(id, method, params)),
+        body: Some(crate::sources::rpc::request(id, method, &params)),
         stream: false,
     };
     let (status, text) = whole(host, &req).await?;

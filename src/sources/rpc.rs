@@ -7,8 +7,12 @@ use crate::json;
 use crate::sources::text::cap;
 use serde_json::Value;
 
-pub fn request(id: u64, method: &str, params: Value) -> String {
-    json::to_text(&json::obj(vec![("jsonrpc", "2.0".into()), ("id", id.into()), ("method", method.into()), ("params", params)]))
+pub fn request(id: u64, method: &str, params: &Value) -> String {
+    let mut out = String::new();
+    json::write_obj(&mut out, |o| {
+        o.str("jsonrpc", "2.0").u64("id", id).str("method", method).value("params", params);
+    });
+    out
 }
 
 pub fn notification(method: &str) -> String {
@@ -28,22 +32,23 @@ pub fn reply_to_server(id: &Value, method: &str) -> String {
     json::to_text(&json::obj(fields))
 }
 
-/// The response to request `id` if `msg` (one message or a batch) holds it: its `result`, or its
-/// `error` as an [`Error`]. `None` for anything else (notifications, server requests, other ids).
-pub fn response_to(msg: &Value, id: u64, what: &str) -> Option<Result<Value>> {
+/// The response to request `id` if `msg` (one message or a batch) holds it: its `result` (taken
+/// out of `msg`, not copied), or its `error` as an [`Error`] that `what()` names (made only
+/// then). `None` for anything else (notifications, server requests, other ids).
+pub fn response_to(msg: &mut Value, id: u64, what: &dyn Fn() -> String) -> Option<Result<Value>> {
     if let Value::Array(batch) = msg {
-        return batch.iter().find_map(|m| response_to(m, id, what));
+        return batch.iter_mut().find_map(|m| response_to(m, id, what));
     }
-    let o = msg.as_object()?;
+    let o = msg.as_object_mut()?;
     if o.contains_key("method") || !id_matches(o.get("id")?, id) {
         return None;
     }
     if let Some(e) = o.get("error") {
         let code = e.get("code").and_then(Value::as_i64).unwrap_or(0);
         let message = e.get("message").and_then(Value::as_str).unwrap_or("no message");
-        return Some(Err(Error::new(Code::Transport, format!("{what}: error {code}: {}", cap(message)))));
+        return Some(Err(Error::new(Code::Transport, format!("{}: error {code}: {}", what(), cap(message)))));
     }
-    Some(Ok(o.get("result").cloned().unwrap_or(Value::Null)))
+    Some(Ok(o.get_mut("result").map_or(Value::Null, Value::take)))
 }
 
 /// Servers echo the id as sent (a number); a string form is accepted too.

@@ -95,6 +95,19 @@ async function gather(r, max) {
   st[1] = v.length > 8192 && v.subarray(8192);
   return v.subarray(0, 8192);
 }
+function readAll(r, max, s) {
+  return guard(chunks(r, max), s);
+}
+async function chunks(r, max) {
+  const parts = [];
+  for (let n = 0, x; !(x = await r.read())?.done; ) {
+    const v = x?.value;
+    if (!(v instanceof Uint8Array)) return 0;
+    if ((n += v.byteLength) > max) return cancel(r), false;
+    parts.push(v);
+  }
+  return parts;
+}
 function cancel(x) {
   try {
     x.cancel().catch(() => {
@@ -266,13 +279,8 @@ async function callModel(f, url, head, body, signal, stream, max) {
     return t?.length > max ? [TOO_LARGE] : [s, ra, t];
   }
   if (stream) return [s, ra, b];
-  const parts = [];
-  for (let n = 0, x; !(x = await guard(b.read(), signal))?.done; ) {
-    const v = x?.value;
-    if (!(v instanceof Uint8Array)) return [s, ra, 0];
-    if ((n += v.byteLength) > max) return cancel(b), [TOO_LARGE];
-    parts.push(v);
-  }
+  const parts = await readAll(b, max, signal);
+  if (!parts) return parts === 0 ? [s, ra, 0] : [TOO_LARGE];
   return [s, ra, parts.length < 2 ? UTF8.decode(parts[0]) : await new Blob(
     /** @type {BlobPart[]} */
     parts
@@ -454,6 +462,7 @@ function fn(o, k, what) {
 }
 export {
   EventStream,
+  TOO_LARGE,
   ToolnexusError,
   abortState,
   awaited,
@@ -472,10 +481,12 @@ export {
   messageOf,
   metric,
   optionsJson,
+  readAll,
   readChunk,
   resumeJson,
   runOptions,
   runResult,
+  runSignal,
   shapeJson,
   sleep
 };

@@ -4,7 +4,7 @@
 // with a signal made as a run's, a wait is `guard`ed as a run's, and what fails here is host.js's
 // ToolnexusError. What fails is settled into values for the Rust side, never a throw through
 // Rust frames.
-import { abortState, callModel, guard, runOptions, fail } from "./host.js";
+import { abortState, callModel, guard, readAll, runOptions, runSignal, fail, TOO_LARGE } from "./host.js";
 
 // What a throw of the host's `token` callback becomes: a fixed text, never its message, which may
 // hold a secret (a refresh token, a keychain path) and would reach the model as the call's result.
@@ -31,18 +31,26 @@ export function mcpOptions(o, what) {
 // A run's signal (`runOptions`, host.js) for one request or operation: the caller's `signal` and
 // a deadline of `ms` as one, ended (`endRun`) with the operation; `undefined` when there is
 // neither. Throws for a `signal` that is not an AbortSignal.
-export const mcpSignal = (signal, ms) => runOptions({ signal }, true, ms)[1];
+// Without a caller's signal (the usual call) there is nothing to check: the run's signal is made
+// as `runOptions` makes it, without reading an options object first.
+export function mcpSignal(signal, ms) {
+  if (signal != null) return runOptions({ signal }, true, ms)[1];
+  return ms === undefined ? undefined : runSignal(undefined, ms);
+}
 
 // One request, through the loop's fetch helper (`callModel`, host.js): `head` is fetch's init as
-// the core wrote it (src/sources/mcp/outgoing.rs: method, headers, `redirect: "manual"` when they carry
-// credentials), `signal` the request's (the call's signal and the deadline as one, made as a
-// run's), `max` the body cap. With `token`, the host's `token({ server, url })` is asked for the
+// the core wrote it (src/sources/outgoing.rs: method, headers, `redirect: "manual"` when they
+// carry credentials), `signal` the request's (the call's signal and the deadline as one, made as
+// a run's), `max` the body cap. With `token`, the host's `token({ server, url })` is asked for the
 // bearer token now and added here: it never reaches the wasm, so no state, result or error can
-// hold it, and the request then follows no redirect either. Resolves to [status, content-type,
-// mcp-session-id, www-authenticate, reader or text]; or, as `callModel` says it, [NO_RESPONSE]:
-// fetch gave no Response, [TOO_LARGE]: the body is longer than `max`. Rejects with a `host_callback` ToolnexusError when the token callback
-// fails, else with what fetch threw (or the AbortError of `signal`).
-export async function mcpSend(f, token, who, url, head, body, signal, max) {
+// hold it, and the request then follows no redirect either. With `whole`, a successful reply
+// that is not an event stream (a JSON reply, an HTTP tool's body) is read to its end here: the
+// wasm gets its bytes in one await instead of awaiting each read and the end. Resolves to
+// [status, content-type, mcp-session-id, www-authenticate, body: a reader, bytes or a text]; or,
+// as `callModel` says it, [NO_RESPONSE]: fetch gave no Response, [TOO_LARGE]: the body is longer
+// than `max`. Rejects with a `host_callback` ToolnexusError when the token callback fails, else
+// with what fetch threw (or the AbortError of `signal`).
+export async function mcpSend(f, token, who, url, head, body, signal, max, whole) {
   let t, r, manual;
   if (token) {
     try {
@@ -57,10 +65,11 @@ export async function mcpSend(f, token, who, url, head, body, signal, max) {
     if (!headerSafe(t)) throw fail("host_callback", "the token is not a valid header value (CR, LF, NUL or a character beyond U+00FF)");
   }
   const out = await callModel(
-    async (u, init) => {
+    (u, init) => {
       if (t) (init.headers.authorization = "Bearer " + t), (init.redirect = "manual");
       manual = init.redirect === "manual";
-      return (r = await (f ? f.call(globalThis, u, init) : fetch(u, init)));
+      // No async layer of its own: `callModel` awaits what fetch gives (a throw rejects there).
+      return Promise.resolve(f ? f.call(globalThis, u, init) : fetch(u, init)).then((x) => (r = x));
     },
     url,
     head,
@@ -82,7 +91,25 @@ export async function mcpSend(f, token, who, url, head, body, signal, max) {
       return r.headers.get(k) ?? undefined;
     } catch {}
   };
-  return [s, h("content-type") ?? "", h("mcp-session-id"), h("www-authenticate"), out[2]];
+  const type = h("content-type") ?? "";
+  /** @type {unknown} */
+  let b = out[2];
+  // Only a success: a refusal's body may go unread (a challenge, a lost session), and so may a
+  // stream. A reader that gave no bytes gave an empty body.
+  if (whole && s >= 200 && s <= 299 && !type.startsWith("text/event-stream") && typeof b === "object") {
+    const parts = await readAll(b, max, signal);
+    if (parts === false) return [TOO_LARGE];
+    b = parts && parts.length === 1 ? parts[0] : join(parts || []);
+  }
+  return [s, type, h("mcp-session-id"), h("www-authenticate"), b];
+}
+
+// The chunks of a body as one array of bytes.
+function join(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let n = 0;
+  for (const p of parts) out.set(p, n), (n += p.length);
+  return out;
 }
 
 function headerSafe(v) {

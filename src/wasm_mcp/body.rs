@@ -1,4 +1,5 @@
-//! A response body being read (`Body`), chunk by chunk through host.js's `readChunk`, or a legacy
+//! A response body being read (`Body`), chunk by chunk through host.js's `readChunk` (a reply
+//! `mcpSend` did not read whole: an event stream, a refusal), or a legacy
 //! MCP session's long-lived stream through `mcpRead`, counted per request.
 
 use super::host::Host;

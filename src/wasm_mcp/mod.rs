@@ -8,8 +8,9 @@
 //! It stands on the loop entry's seam: one host.js in the package serves both wasm modules, bound
 //! once for both edges in `crate::edge`. A request goes through `callModel` (by way of `mcpSend`
 //! in src/wasm/mcp.js, which adds the token), with a signal made as a run's (`runOptions`: the
-//! call's signal and the request's deadline as one), its body is read with `readChunk`, waits are
-//! `sleep`, and every error is host.js's `ToolnexusError` (`edge::js_error`). What a source shares
+//! call's signal and the request's deadline as one), a successful reply that is no event stream
+//! is read whole by `mcpSend` (any other body with `readChunk`), waits are `sleep`, and every
+//! error is host.js's `ToolnexusError` (`edge::js_error`). What a source shares
 //! with the others here: a source's `Host` (`host.rs`), one operation's `Transport`
 //! (`transport.rs`) and a body being read (`body.rs`). What a request carries, where the token
 //! may go and how a failure reads are the core's (`crate::sources::outgoing`).
@@ -57,6 +58,7 @@ extern "C" {
         body: Option<String>,
         signal: &JsValue,
         max: f64,
+        whole: bool,
     ) -> Promise;
     #[wasm_bindgen(js_name = mcpRead)]
     fn mcp_read(b: &JsValue, signal: &JsValue) -> Promise;

@@ -10,7 +10,7 @@ use crate::http::{ByteStream, WholeBody};
 use crate::sources::outgoing::{failed, outgoing, too_large};
 use crate::sources::transport::{SourceRequest, SourceResponse, SourceTransport};
 use futures_util::future::LocalBoxFuture;
-use js_sys::Array;
+use js_sys::{Array, Uint8Array};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -52,7 +52,8 @@ impl Transport {
         // A long-lived stream has no deadline and outlives the call that opened it.
         let signal = if req.stream { JsValue::UNDEFINED } else { self.signal(Some(h.timeout_ms))? };
         let token = if out.token { &h.token } else { &JsValue::UNDEFINED };
-        let p = mcp_send(&h.fetch, token, &h.who, &req.url, &out.head, req.body.clone(), &signal, h.max_bytes as f64);
+        // A long-lived stream is read as it comes; any other successful reply whole, in JS.
+        let p = mcp_send(&h.fetch, token, &h.who, &req.url, &out.head, req.body.clone(), &signal, h.max_bytes as f64, !req.stream);
         let res: Array = await_js(&p).await.map_err(|e| h.failed(&e, &signal))?.unchecked_into();
         let status = res.get(0).as_f64().unwrap_or(0.0) as u16;
         match status {
@@ -65,10 +66,13 @@ impl Transport {
         }
         let text = |i: u32| res.get(i).as_string();
         let reader = res.get(4);
-        let body: Box<dyn ByteStream> = match reader.as_string() {
-            Some(t) if t.len() > h.max_bytes => return Err(too_large(&h.label, h.max_bytes)),
-            Some(t) => Box::new(WholeBody(Some(t.into_bytes()))),
-            None => Box::new(Body { reader, signal, host: Rc::clone(h), done: false, stream: req.stream }),
+        let body: Box<dyn ByteStream> = match reader.dyn_ref::<Uint8Array>() {
+            Some(bytes) => Box::new(WholeBody(Some(bytes.to_vec()))),
+            None => match reader.as_string() {
+                Some(t) if t.len() > h.max_bytes => return Err(too_large(&h.label, h.max_bytes)),
+                Some(t) => Box::new(WholeBody(Some(t.into_bytes()))),
+                None => Box::new(Body { reader, signal, host: Rc::clone(h), done: false, stream: req.stream }),
+            },
         };
         Ok(SourceResponse { status, content_type: text(1).unwrap_or_default(), session_id: text(2), www_authenticate: text(3), body })
     }

@@ -68,9 +68,11 @@ struct State {
 }
 
 pub struct McpClient<T> {
-    pub options: McpOptions,
+    /// Shared with every operation's client ([`McpClient::share`]): a call copies no options (a
+    /// kept listing's schemas, `env`) and no headers.
+    pub options: Rc<McpOptions>,
     pub transport: T,
-    headers: Vec<(String, String)>,
+    headers: Rc<[(String, String)]>,
     state: Rc<RefCell<State>>,
     /// A legacy session's turn on its one stream.
     gate: Rc<Gate>,
@@ -80,13 +82,14 @@ pub struct McpClient<T> {
 
 impl<T: SourceTransport> McpClient<T> {
     pub fn new(options: McpOptions, transport: T) -> Self {
-        let headers = options.expanded_headers();
+        let headers = options.expanded_headers().into();
+        let options = Rc::new(options);
         McpClient { options, transport, headers, state: Rc::default(), gate: Rc::default(), opening: Rc::default() }
     }
 
     /// The same session over another transport (the edge gives each call its own abort signal).
     pub fn share<U: SourceTransport>(&self, transport: U) -> McpClient<U> {
-        let (options, headers) = (self.options.clone(), self.headers.clone());
+        let (options, headers) = (Rc::clone(&self.options), Rc::clone(&self.headers));
         let (gate, opening) = (Rc::clone(&self.gate), Rc::clone(&self.opening));
         McpClient { options, transport, headers, state: Rc::clone(&self.state), gate, opening }
     }
@@ -124,7 +127,12 @@ impl<T: SourceTransport> McpClient<T> {
     }
 
     fn err(&self, what: &str) -> Error {
-        Error::new(Code::Transport, format!("MCP server {}: {what}", self.options.server))
+        Error::new(Code::Transport, self.named(what))
+    }
+
+    /// `what` as a message names it: `MCP server <name>: <what>`.
+    fn named(&self, what: &str) -> String {
+        format!("MCP server {}: {what}", self.options.server)
     }
 
     fn request(&self, method: &'static str, body: Option<String>) -> SourceRequest {
@@ -185,13 +193,13 @@ impl<T: SourceTransport> McpClient<T> {
             self.state.borrow_mut().session_id = res.session_id.clone().filter(|s| !s.is_empty());
         }
         let Some(id) = id else { return Ok(Reply::Value(Value::Null)) };
-        let named = format!("MCP server {}: {what}", self.options.server);
+        let named = || self.named(what);
         let found = if res.content_type.starts_with("text/event-stream") {
             self.read_sse(res.body.as_mut(), id, &named).await?
         } else {
             let text = read_all(res.body.as_mut()).await?;
-            let msg = crate::sources::text::parse(&text).ok_or_else(|| self.err(&format!("{what}: the reply is not JSON")))?;
-            rpc::response_to(&msg, id, &named)
+            let mut msg = crate::sources::text::parse(&text).ok_or_else(|| self.err(&format!("{what}: the reply is not JSON")))?;
+            rpc::response_to(&mut msg, id, &named)
         };
         match found {
             Some(Err(e)) if discover => Ok(Reply::Legacy(e.message)),
@@ -227,7 +235,7 @@ impl<T: SourceTransport> McpClient<T> {
             ("capabilities", Value::Object(Map::new())),
             ("clientInfo", client),
         ]);
-        let body = rpc::request(id, "initialize", params);
+        let body = rpc::request(id, "initialize", &params);
         let result = match self.post(body.clone(), Some(id), "initialize", Post::Initialize, Vec::new()).await? {
             Reply::Value(v) => v,
             Reply::Needed(c) => return Ok(Auth::Needed(c)),
@@ -260,7 +268,7 @@ impl<T: SourceTransport> McpClient<T> {
     /// -32601): each means "initialize instead".
     pub async fn discover(&self) -> Result<Auth<bool>> {
         let id = self.next_id();
-        let body = rpc::request(id, "server/discover", stateless::with_meta(Value::Object(Map::new())));
+        let body = stateless::request(id, "server/discover", &Value::Object(Map::new()));
         let mut extra = stateless::headers("server/discover", &Value::Null);
         extra.push(("mcp-protocol-version".into(), REVISION.into()));
         Ok(match self.post(body, Some(id), "server/discover", Post::Discover, extra).await? {
@@ -312,9 +320,9 @@ impl<T: SourceTransport> McpClient<T> {
             }
             let id = self.next_id();
             let (body, extra) = if self.stateless() {
-                (rpc::request(id, method, stateless::with_meta(params.clone())), stateless::headers(method, &params))
+                (stateless::request(id, method, &params), stateless::headers(method, &params))
             } else {
-                (rpc::request(id, method, params.clone()), Vec::new())
+                (rpc::request(id, method, &params), Vec::new())
             };
             match self.post(body, Some(id), method, Post::Plain, extra).await? {
                 Reply::Value(v) => return Ok(Auth::Ok(v)),
@@ -366,7 +374,7 @@ impl<T: SourceTransport> McpClient<T> {
 
     /// Reads the legacy stream until the response to `id`; the caller holds the turn.
     async fn legacy_response(&self, id: u64, what: &str) -> Result<Value> {
-        let named = format!("MCP server {}: {what}", self.options.server);
+        let named = || self.named(what);
         loop {
             let next = {
                 let mut s = self.state.borrow_mut();
@@ -379,7 +387,8 @@ impl<T: SourceTransport> McpClient<T> {
             };
             if let Some(ev) = next {
                 if ev.event.as_deref().map_or(true, |e| e == "message") {
-                    if let Some(r) = crate::sources::text::parse(ev.data.as_bytes()).and_then(|m| rpc::response_to(&m, id, &named)) {
+                    let msg = crate::sources::text::parse(ev.data.as_bytes());
+                    if let Some(r) = msg.and_then(|mut m| rpc::response_to(&mut m, id, &named)) {
                         return r;
                     }
                 }
@@ -413,15 +422,15 @@ impl<T: SourceTransport> McpClient<T> {
     /// A request the server makes meanwhile is answered at once: `ping` with an empty result,
     /// anything else (this client declares no capabilities) with "method not found", so the
     /// server never waits on it.
-    async fn read_sse(&self, body: &mut dyn ByteStream, id: u64, what: &str) -> Result<Option<Result<Value>>> {
+    async fn read_sse(&self, body: &mut dyn ByteStream, id: u64, what: &dyn Fn() -> String) -> Result<Option<Result<Value>>> {
         let mut decoder = SseDecoder::new();
         while let Some(chunk) = body.next_chunk().await? {
             for ev in decoder.push(&chunk) {
                 if ev.event.as_deref().is_some_and(|e| e != "message") {
                     continue;
                 }
-                let Some(msg) = crate::sources::text::parse(ev.data.as_bytes()) else { continue };
-                if let Some(r) = rpc::response_to(&msg, id, what) {
+                let Some(mut msg) = crate::sources::text::parse(ev.data.as_bytes()) else { continue };
+                if let Some(r) = rpc::response_to(&mut msg, id, what) {
                     return Ok(Some(r));
                 }
                 if let (Some(method), Some(req_id)) = (msg.get("method").and_then(Value::as_str), msg.get("id")) {

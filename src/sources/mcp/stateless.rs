@@ -4,7 +4,7 @@
 //! revisions a server speaks. What decides a revision lives here; the session drives the I/O.
 
 use crate::json;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The stateless revision.
 pub const REVISION: &str = "2026-07-28";
@@ -12,31 +12,38 @@ const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 const META_CLIENT: &str = "io.modelcontextprotocol/clientInfo";
 
-/// `params._meta` of every stateless request. Elicitation is declared in both modes: the client
-/// answers a server's questions by suspending the call for the host, and a server asks nothing of
-/// a client that does not declare it (-32021).
-pub fn meta() -> Value {
-    let elicitation = json::obj(vec![("form", Value::Object(Map::new())), ("url", Value::Object(Map::new()))]);
-    let client = json::obj(vec![("name", "toolnexus-wasm".into()), ("version", env!("CARGO_PKG_VERSION").into())]);
-    json::obj(vec![
-        (META_VERSION, REVISION.into()),
-        (META_CAPABILITIES, json::obj(vec![("elicitation", elicitation)])),
-        (META_CLIENT, client),
-    ])
-}
-
-/// `params` with `_meta` set (a caller's own `_meta` keys are kept).
-pub fn with_meta(params: Value) -> Value {
-    let mut p = match params {
-        Value::Object(o) => o,
-        _ => Map::new(),
-    };
-    let mut m = p.remove("_meta").and_then(|m| if let Value::Object(o) = m { Some(o) } else { None }).unwrap_or_default();
-    if let Value::Object(ours) = meta() {
-        m.extend(ours);
-    }
-    p.insert("_meta".into(), Value::Object(m));
-    Value::Object(p)
+/// A stateless request's body: JSON-RPC request `id` of `method` with `params` and their `_meta`
+/// (a caller's own `_meta` keys first, then this client's revision, capabilities and identity),
+/// written as it goes: no copy of `params` is built to add them. Elicitation is declared in both
+/// modes: the client answers a server's questions by suspending the call for the host, and a
+/// server asks nothing of a client that does not declare it (-32021).
+pub fn request(id: u64, method: &str, params: &Value) -> String {
+    let fields = params.as_object();
+    let theirs = fields.and_then(|p| p.get("_meta")).and_then(Value::as_object);
+    let mut out = String::new();
+    json::write_obj(&mut out, |o| {
+        o.str("jsonrpc", "2.0").u64("id", id).str("method", method).obj("params", |p| {
+            for (k, v) in fields.into_iter().flatten().filter(|(k, _)| *k != "_meta") {
+                p.value(k, v);
+            }
+            p.obj("_meta", |m| {
+                let ours = [META_VERSION, META_CAPABILITIES, META_CLIENT];
+                for (k, v) in theirs.into_iter().flatten().filter(|(k, _)| !ours.contains(&k.as_str())) {
+                    m.value(k, v);
+                }
+                m.str(META_VERSION, REVISION);
+                m.obj(META_CAPABILITIES, |c| {
+                    c.obj("elicitation", |e| {
+                        e.obj("form", |_| {}).obj("url", |_| {});
+                    });
+                });
+                m.obj(META_CLIENT, |c| {
+                    c.str("name", "toolnexus-wasm").str("version", env!("CARGO_PKG_VERSION"));
+                });
+            });
+        });
+    });
+    out
 }
 
 /// The routing headers of one request: `Mcp-Method`, and `Mcp-Name` for a method that names

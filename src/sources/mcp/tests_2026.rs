@@ -282,3 +282,26 @@ fn retry_material_round_trips_through_base64url() {
     assert!(stateless::b64url_decode("a").is_none() && stateless::b64url_decode("a*").is_none());
     assert!(input::retry_params(&Answer { id: "pnd-1".into(), ..Default::default() }).is_none(), "not an input answer");
 }
+
+#[test]
+fn a_stateless_body_is_the_params_then_meta_and_keeps_a_callers_own_meta_keys() {
+    let version = env!("CARGO_PKG_VERSION");
+    let ours = format!(
+        r#""io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{"elicitation":{{"form":{{}},"url":{{}}}}}},"io.modelcontextprotocol/clientInfo":{{"name":"toolnexus-wasm","version":"{version}"}}"#
+    );
+    let call = stateless::request(7, "tools/call", &json!({"name": "echo", "arguments": {"text": "a\"b"}}));
+    let expected = format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"a\"b"}},"_meta":{{{ours}}}}}}}"#
+    );
+    assert_eq!(call, expected);
+    // A caller's `_meta` keys stay (before ours); one of ours it names is ours.
+    let params = json!({"_meta": {"progressToken": 1, "io.modelcontextprotocol/protocolVersion": "x"}, "cursor": "c"});
+    let listed = stateless::request(8, "tools/list", &params);
+    let expected =
+        format!(r#"{{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{{"cursor":"c","_meta":{{"progressToken":1,{ours}}}}}}}"#);
+    assert_eq!(listed, expected);
+    assert_eq!(
+        stateless::request(0, "server/discover", &Value::Object(Map::new())),
+        format!(r#"{{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{{"_meta":{{{ours}}}}}}}"#)
+    );
+}

@@ -1,5 +1,6 @@
 // @ts-check
-// How a streamed body is read (`readChunk`), and how one is cancelled.
+// How a streamed body is read (`readChunk`), how a whole one is (`readAll`), and how one is
+// cancelled.
 import { guard } from "./signal.js";
 
 const READ = Symbol();
@@ -40,6 +41,25 @@ async function gather(r, max) {
   }
   st[1] = v.length > 8192 && v.subarray(8192);
   return v.subarray(0, 8192);
+}
+
+// Every chunk of a body's reader, read to its end here (one await per chunk, none of the edge's):
+// the chunks; `false` (the reader cancelled) once they are longer than `max` bytes; `0` when a
+// read gave no `{ done, value }` with bytes. A throw rejects; the reads are raced, as one, with
+// the run's signal `s`.
+export function readAll(r, max, s) {
+  return guard(chunks(r, max), s);
+}
+
+async function chunks(r, max) {
+  const parts = [];
+  for (let n = 0, x; !(x = await r.read())?.done; ) {
+    const v = x?.value;
+    if (!(v instanceof Uint8Array)) return 0;
+    if ((n += v.byteLength) > max) return cancel(r), false;
+    parts.push(v);
+  }
+  return parts;
 }
 
 // Cancels a body or its reader, whatever it throws or rejects with.

@@ -1,5 +1,5 @@
 // @ts-check
-import { cancel } from "./body.js";
+import { cancel, readAll } from "./body.js";
 import { guard } from "./signal.js";
 import { drained } from "./stream.js";
 
@@ -11,7 +11,7 @@ import { drained } from "./stream.js";
 // refused before reading; a body is read through its reader, cancelled past the cap, so a huge
 // reply never reaches the wasm memory). The numbers are the core's (src/ops.rs, whose tests
 // read them here).
-const NO_RESPONSE = 0, TOO_LARGE = 1;
+export const NO_RESPONSE = 0, TOO_LARGE = 1;
 /** @typedef {[status: number, retryAfter?: string, body?: string | ReadableStreamDefaultReader<Uint8Array> | 0]} ModelReply */
 /** @returns {Promise<ModelReply>} */
 export async function callModel(f, url, head, body, signal, stream, max) {
@@ -48,14 +48,9 @@ export async function callModel(f, url, head, body, signal, stream, max) {
   }
   if (stream) return [s, ra, b];
   // The whole body, read here rather than through `readChunk`: one await per chunk.
-  const parts = [];
-  for (let n = 0, x; !(x = await guard(b.read(), signal))?.done; ) {
-    const v = x?.value;
-    // A reader that gave no bytes (`0`: not a string, refused by the edge), or past the cap.
-    if (!(v instanceof Uint8Array)) return [s, ra, 0];
-    if ((n += v.byteLength) > max) return cancel(b), [TOO_LARGE];
-    parts.push(v);
-  }
+  const parts = await readAll(b, max, signal);
+  // A reader that gave no bytes (`0`: not a string, refused by the edge), or past the cap.
+  if (!parts) return parts === 0 ? [s, ra, 0] : [TOO_LARGE];
   return [s, ra, parts.length < 2 ? UTF8.decode(parts[0]) : await new Blob(/** @type {BlobPart[]} */ (parts)).text()];
 }
 
