@@ -8,11 +8,12 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { AbstractChat, DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, lastAssistantMessageIsCompleteWithToolCalls, readUIMessageStream, uiMessageChunkSchema } from "ai";
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, lastAssistantMessageIsCompleteWithToolCalls, readUIMessageStream, uiMessageChunkSchema } from "ai";
 import { parseJsonEventStream } from "@ai-sdk/provider-utils";
 import { createClient, createToolkit, defineTool, relayTool } from "toolnexus-wasm";
 import { fromUIMessages, toUIMessageStream, toUIMessageStreamResponse, UI_MESSAGE_STREAM_HEADERS } from "toolnexus-wasm/ui";
 import { DONE, opts, scripted } from "../js/scripted-fetch.mjs";
+import { Chat } from "./chat.mjs";
 
 /** The chunks of a UI message stream response, each parsed with the AI SDK's schema. */
 async function parsed(response) {
@@ -67,23 +68,6 @@ test("a failed run ends with the protocol's error chunk, and leaving the stream 
   assert.ok(fetched <= 1);
 });
 
-/** A chat store for `AbstractChat` (what @ai-sdk/react's Chat keeps in React state). */
-class State {
-  messages = [];
-  status = "ready";
-  error = undefined;
-  pushMessage = (m) => { this.messages = [...this.messages, m]; };
-  popMessage = () => { this.messages = this.messages.slice(0, -1); };
-  replaceMessage = (i, m) => { this.messages = [...this.messages.slice(0, i), m, ...this.messages.slice(i + 1)]; };
-  snapshot = (v) => structuredClone(v);
-}
-class Chat extends AbstractChat {
-  constructor(init) {
-    const state = new State();
-    state.messages = init.messages ?? [];
-    super({ ...init, state });
-  }
-}
 
 /** A Node server that answers useChat's requests as a Worker would: fromUIMessages, then the run. */
 async function server(client, toolkit) {

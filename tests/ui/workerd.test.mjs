@@ -10,11 +10,12 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { AbstractChat, DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls } from "ai";
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls } from "ai";
 import { Miniflare } from "../workerd/harness.mjs";
 import { bundleExample, workerModules } from "../workerd/bundle-example.mjs";
 import { DONE, scripted } from "../js/scripted-fetch.mjs";
 import { block, quickstarts } from "../quickstart/readme.mjs";
+import { Chat } from "./chat.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 let root, mf, modelServer, model;
@@ -35,15 +36,6 @@ before(async () => {
 });
 after(async () => { await mf?.dispose(); await new Promise((ok) => modelServer.close(ok)); fs.rmSync(root, { recursive: true, force: true }); });
 
-class State {
-  messages = [];
-  status = "ready";
-  error = undefined;
-  pushMessage = (m) => { this.messages = [...this.messages, m]; };
-  popMessage = () => { this.messages = this.messages.slice(0, -1); };
-  replaceMessage = (i, m) => { this.messages = [...this.messages.slice(0, i), m, ...this.messages.slice(i + 1)]; };
-  snapshot = (v) => structuredClone(v);
-}
 
 test("examples/use-chat-worker/worker.mjs is the package README's chat-worker.mjs", () => {
   const readme = block(quickstarts(path.join(repo, "pkg-template/README.md")), "chat-worker.mjs", "js");
@@ -51,8 +43,7 @@ test("examples/use-chat-worker/worker.mjs is the package README's chat-worker.mj
 });
 
 test("the AI SDK's chat client drives the Worker: two relay calls answered by the client, the run resumed in workerd", async () => {
-  const chat = new (class extends AbstractChat {})({
-    state: new State(),
+  const chat = new Chat({
     transport: new DefaultChatTransport({ api: "http://worker/api/chat", fetch: (url, init) => mf.dispatchFetch(url, init) }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
     onToolCall: ({ toolCall }) => {
@@ -92,9 +83,7 @@ test("resumable in a Durable Object: the AI SDK's reconnect after the client lef
   const chats = new Miniflare({ ...moduleOptions(dir), durableObjects: { CHATS: "Chat" }, bindings: { MODEL_URL: `http://127.0.0.1:${slow.address().port}/v1` } });
   const expected = Array.from({ length: words }, (_, i) => `w${i} `).join("");
   const chat = (messages = []) => {
-    const state = new State();
-    state.messages = messages;
-    return new (class extends AbstractChat {})({ id: "chat-do", state, transport: new DefaultChatTransport({ api: "http://worker/api/chat", fetch: (url, init) => chats.dispatchFetch(url, init) }) });
+    return new Chat({ id: "chat-do", messages, transport: new DefaultChatTransport({ api: "http://worker/api/chat", fetch: (url, init) => chats.dispatchFetch(url, init) }) });
   };
   const textOf = (c) => c.messages.at(-1)?.parts.filter((p) => p.type == "text").map((p) => p.text).join("") ?? "";
   try {

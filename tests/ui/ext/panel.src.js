@@ -1,22 +1,8 @@
 // The page's side: the AI SDK's own AbstractChat (what @ai-sdk/react's Chat is built on) with
 // portChatTransport. Bundled with esbuild by the test (tests/ui/extension.test.mjs).
-import { AbstractChat, lastAssistantMessageIsCompleteWithToolCalls } from "ai";
+import { lastAssistantMessageIsCompleteWithToolCalls } from "ai";
+import { Chat } from "../chat.mjs";
 import { portChatTransport } from "toolnexus-wasm/ui";
-
-class State {
-  messages = [];
-  status = "ready";
-  error = undefined;
-  pushMessage = (m) => { this.messages = [...this.messages, m]; };
-  popMessage = () => { this.messages = this.messages.slice(0, -1); };
-  replaceMessage = (i, m) => { this.messages = [...this.messages.slice(0, i), m, ...this.messages.slice(i + 1)]; };
-  snapshot = (v) => structuredClone(v);
-}
-class Chat extends AbstractChat {
-  constructor(init) {
-    super({ ...init, state: new State() });
-  }
-}
 
 const clicked = [];
 const resumable = new URLSearchParams(location.search).has("resume");
