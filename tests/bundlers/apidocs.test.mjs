@@ -26,6 +26,7 @@ test("scripts/apidocs.sh builds the API reference of every entry, and the www pa
     ["modules/toolnexus-wasm_blobs.html", "toolnexus-wasm/blobs"],
     ["modules/toolnexus-wasm_agents.html", "toolnexus-wasm/agents"],
     ["modules/toolnexus-wasm_ui.html", "toolnexus-wasm/ui"],
+    ["modules/toolnexus-wasm_in-process.html", "toolnexus-wasm/in-process"],
     ["functions/toolnexus-wasm.createClient.html", "createClient"],
     ["interfaces/toolnexus-wasm.Client.html", "Client"],
     ["interfaces/toolnexus-wasm.ClientOptions.html", "ClientOptions"],

@@ -1,7 +1,8 @@
 // The Node quick starts, as written: README.md's (the package installed from the clone's pkg/ by
 // the README's own commands) and the package README's (installed from the packed tarball), each
 // `app.mjs` run with node against the scripted model (OPENAI_BASE_URL, as the README says); and the
-// package README's durable halt (`halt.mjs`: halted on a relay call, kept in a file, resumed).
+// package README's durable halt (`halt.mjs`: halted on a relay call, kept in a file, resumed) and
+// its model in process (`in-process.mjs`).
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -64,4 +65,13 @@ test("pkg-template/README.md: halt.mjs halts on the relay call, keeps the state 
   const kept = JSON.parse(fs.readFileSync(path.join(project, "halted.json"), "utf8"));
   assert.equal(kept.status, "pending");
   assert.equal(kept.pending.data.calls[0].name, "click");
+});
+
+test("pkg-template/README.md: in-process.mjs runs the loop on a function and halts on its relay call", async () => {
+  const blocks = quickstarts(path.join(copy, "pkg-template/README.md"));
+  const project = projectWithTarball(copy, "project-in-process");
+  fs.writeFileSync(path.join(project, "in-process.mjs"), block(blocks, "in-process.mjs", "js"));
+  const before = model.requests.length;
+  assert.equal((await runApp(project, "in-process.mjs")).trim(), "pending tool_call");
+  assert.equal(model.requests.length, before, "no request reached the network's model");
 });
