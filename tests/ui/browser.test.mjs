@@ -2,7 +2,8 @@
 // (Miniflare): a React page bundled with esbuild, served with the Worker's /api/chat behind one
 // origin, typed into and clicked. A relay call answered with addToolOutput; three parallel relay
 // calls answered out of order (one resume); an approval (the tool runs once); a durable halt kept
-// in the Worker's KV store (sendState: false), answered after the Worker restarted.
+// in the Worker's KV store (sendState: false), answered after the Worker restarted; and the
+// store route under a duplicated resume: the approved tool runs once, the other gets `conflict`.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -21,6 +22,7 @@ const esbuild = tools("esbuild");
 
 let root, kv, mf, server, browser, origin;
 const requests = [];
+const duplicates = []; // the two responses of each duplicated resume
 const start = () => new Miniflare({ ...moduleOptions(root), kvNamespaces: ["KV"], kvPersist: kv });
 before(async () => {
   root = workerRoot("tnx-ui-browser-", "../ui/browser/worker.mjs");
@@ -37,8 +39,19 @@ before(async () => {
     if (url.pathname != "/api/chat" || req.method != "POST") return res.writeHead(404).end(); // the favicon
     let body = "";
     for await (const c of req) body += c;
-    requests.push(JSON.parse(body));
-    const r = await mf.dispatchFetch(`http://worker${url.pathname}`, { method: req.method, headers: { "content-type": "application/json" }, body });
+    const json = JSON.parse(body);
+    requests.push(json);
+    const forward = () => mf.dispatchFetch(`http://worker${url.pathname}`, { method: req.method, headers: { "content-type": "application/json" }, body });
+    if (json.dup && json.messages.at(-1).role == "assistant") {
+      // The same resume twice at once (a retry, a second tab): both read to the end, the page
+      // gets the one that ran (what a retrying proxy hands back), the other is kept for the test.
+      const both = await Promise.all([forward(), forward()].map(async (p) => { const r = await p; return { r, text: await r.text() }; }));
+      duplicates.push(both.map((x) => x.text));
+      const ran = both.find((x) => !x.text.includes('"type":"error"')) ?? both[0];
+      res.writeHead(ran.r.status, Object.fromEntries(ran.r.headers));
+      return res.end(ran.text);
+    }
+    const r = await forward();
     res.writeHead(r.status, Object.fromEntries(r.headers));
     if (r.body) for await (const chunk of r.body) res.write(chunk);
     res.end();
@@ -135,6 +148,24 @@ test("a durable halt kept in the Worker's store, answered after the Worker resta
   assert.equal(await answer(page, "Done."), "Done. click → clicked #buy");
   assert.equal(resumes(from), 1);
   assert.ok(!requests.slice(from).some((r) => JSON.stringify(r).includes("data-toolnexus-state")), "no state travelled in the messages");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("the store route under duplicate requests: the approved tool runs exactly once, the other resume is refused", async () => {
+  const { page, errors } = await open("?store&dup");
+  const kv = await mf.getKVNamespace("KV");
+  const before = Number((await kv.get("deleted")) ?? 0);
+  await ask(page, "#approve delete it");
+  await page.locator(".approve").waitFor({ timeout: 15_000 });
+  await page.waitForFunction(() => document.body.dataset.status == "ready");
+  await page.click(".approve");
+  assert.equal(await answer(page, "Done."), "Done. delete_file → deleted /tmp/a");
+  assert.equal(Number(await kv.get("deleted")), before + 1, "one run of the tool for two resumes");
+  assert.equal(duplicates.length, 1);
+  const refused = duplicates[0].filter((t) => t.includes('"type":"error"'));
+  assert.equal(refused.length, 1, "exactly one of the two resumes ran");
+  assert.match(refused[0], /"errorText":"conflict: /, "the store's claim refused it before it ran anything");
   assert.deepEqual(errors, []);
   await page.close();
 });

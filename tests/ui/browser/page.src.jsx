@@ -10,12 +10,13 @@ import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalRespons
 const params = new URLSearchParams(location.search);
 const store = params.has("store");
 const hold = params.has("hold");
+const dup = params.has("dup"); // the test's proxy sends each resume twice, as a retrying network would
 const answered = (globalThis.answered = []);
 
 function App() {
   const [input, setInput] = useState("");
   const { messages, sendMessage, addToolOutput, addToolApprovalResponse, status, error } = useChat({
-    transport: new DefaultChatTransport({ api: "/api/chat", body: { store } }),
+    transport: new DefaultChatTransport({ api: "/api/chat", body: { store, dup } }),
     sendAutomaticallyWhen: (o) => lastAssistantMessageIsCompleteWithToolCalls(o) || lastAssistantMessageIsCompleteWithApprovalResponses(o),
     onToolCall: ({ toolCall }) => {
       if (hold || toolCall.toolName != "click") return;
