@@ -29,6 +29,8 @@ export type UIMessageChunk =
   | { type: "tool-input-available"; toolCallId: string; toolName: string; input: unknown; providerMetadata?: { toolnexus: { agent: string } } }
   | { type: "tool-output-available"; toolCallId: string; output: unknown }
   | { type: "tool-output-error"; toolCallId: string; errorText: string }
+  /** An image of a tool's result (a tool's `parts`, an MCP server's image content), after its output: a data: URL, or the image's URL. */
+  | { type: "file"; url: string; mediaType: string; providerMetadata: { toolnexus: { toolCallId: string; agent?: string } } }
   | { type: "tool-approval-request"; approvalId: string; toolCallId: string }
   /** Each suspension as it comes, for the client to show (an MCP question's form, a sign-in link). */
   | { type: "data-toolnexus-suspension"; id: string; data: Suspension }

@@ -144,6 +144,13 @@ class Chunks {
       case "tool_result":
         out.push(...this.close());
         out.push(e.isError ? { type: "tool-output-error", toolCallId: e.id, errorText: e.output } : { type: "tool-output-available", toolCallId: e.id, output: e.output });
+        // Its images (a tool's or an MCP server's) as the protocol's file parts, which useChat
+        // shows; tagged with the call, so that fromUIMessages gives them back to its result.
+        for (const p of e.parts ?? []) {
+          if (p.type != "image") continue;
+          const url = p.data ? `data:${p.mediaType};base64,${p.data}` : p.url;
+          out.push({ type: "file", url, mediaType: p.mediaType || "image/*", providerMetadata: { toolnexus: { toolCallId: e.id, ...(e.agent ? { agent: e.agent } : {}) } } });
+        }
         this.afterTools = true;
         break;
       case "pending": {
@@ -256,10 +263,12 @@ function findLast(/** @type {any[]} */ a, /** @type {(x: any) => boolean} */ f) 
 
 /** A user message's parts as a prompt: its text, or text and images. */
 function prompt(/** @type {any} */ m) {
+  /** @type {any[]} */
   const parts = [];
   for (const p of m.parts ?? []) {
     if (p.type == "text") parts.push({ type: "text", text: p.text });
-    else if (p.type == "file" && String(p.mediaType).startsWith("image/")) parts.push({ type: "image", url: p.url, mediaType: p.mediaType });
+    // A data: URL is the image's bytes to the core; "image/*" (a URL of unknown type) says nothing.
+    else if (p.type == "file" && String(p.mediaType).startsWith("image/")) parts.push({ type: "image", url: p.url, ...(p.mediaType == "image/*" ? {} : { mediaType: p.mediaType }) });
   }
   return parts.every((p) => p.type == "text") ? parts.map((p) => p.text).join("") : parts;
 }
@@ -277,12 +286,15 @@ function history(/** @type {any[]} */ messages) {
       out.push({ role: m.role, content: typeof p == "string" ? p : p.map((x) => (x.type == "text" ? { type: "text", text: x.text } : { type: "image_url", image_url: { url: x.url } })) });
       continue;
     }
-    // One assistant message per step: its text, its calls, then their results.
-    let text = "", calls = [], results = [];
+    // One assistant message per step: its text, its calls, then their results, then the
+    // results' images as one user message (how OpenAI chat carries them; the core reads such a
+    // message back as the last result's parts).
+    let text = "", calls = [], results = [], images = [];
     const flush = () => {
       if (text || calls.length) out.push({ role: "assistant", content: text, ...(calls.length ? { tool_calls: calls } : {}) });
       for (const r of results) out.push(r);
-      (text = ""), (calls = []), (results = []);
+      if (images.length && results.length) out.push({ role: "user", content: images });
+      (text = ""), (calls = []), (results = []), (images = []);
     };
     for (const p of m.parts ?? []) {
       if (p.type == "step-start" && (text || calls.length)) flush();
@@ -291,7 +303,7 @@ function history(/** @type {any[]} */ messages) {
         calls.push({ id: p.toolCallId, type: "function", function: { name: toolName(p), arguments: JSON.stringify(p.input ?? {}) } });
         const output = p.state == "output-error" ? String(p.errorText ?? "error") : typeof p.output == "string" ? p.output : JSON.stringify(p.output ?? null);
         results.push({ role: "tool", tool_call_id: p.toolCallId, content: output });
-      }
+      } else if (p.type == "file" && p.providerMetadata?.toolnexus?.toolCallId && String(p.mediaType).startsWith("image/")) images.push({ type: "image_url", image_url: { url: p.url } });
     }
     flush();
   }

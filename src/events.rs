@@ -4,6 +4,7 @@
 //! `tool_result` for each completed call in call order; on a final turn `usage` then `done`.
 
 use crate::message::Usage;
+use crate::part::{parts_value, Part, NEUTRAL};
 use crate::prelude::*;
 use crate::run::RunResult;
 use crate::suspend::Request;
@@ -31,6 +32,9 @@ pub enum StreamEvent {
         name: String,
         output: String,
         is_error: bool,
+        /// The result's parts (images) after `output`, for a UI to show; left out when none.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        parts: Vec<Part>,
     },
     Pending {
         request: Request,
@@ -73,8 +77,12 @@ impl StreamEvent {
                 StreamEvent::Text { delta } => o.str("type", "text").str("delta", delta),
                 StreamEvent::Reasoning { delta } => o.str("type", "reasoning").str("delta", delta),
                 StreamEvent::ToolCall { id, name, args } => o.str("type", "tool_call").str("id", id).str("name", name).value("args", args),
-                StreamEvent::ToolResult { id, name, output, is_error } => {
-                    o.str("type", "tool_result").str("id", id).str("name", name).str("output", output).bool("isError", *is_error)
+                StreamEvent::ToolResult { id, name, output, is_error, parts } => {
+                    o.str("type", "tool_result").str("id", id).str("name", name).str("output", output).bool("isError", *is_error);
+                    if !parts.is_empty() {
+                        o.value("parts", &parts_value(parts, &NEUTRAL));
+                    }
+                    o
                 }
                 StreamEvent::Pending { request } => o.str("type", "pending").value("request", &request.to_value()),
                 StreamEvent::Usage { usage } => o.str("type", "usage").value("usage", &usage.to_json()),

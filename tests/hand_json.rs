@@ -27,7 +27,21 @@ fn events_metrics_and_error_infos_are_what_serde_writes() {
     for e in [
         StreamEvent::Text { delta: "a\n\"b\"".into() },
         StreamEvent::ToolCall { id: "c".into(), name: "n".into(), args: json!({"x": [1, 2.5, null]}) },
-        StreamEvent::ToolResult { id: "c".into(), name: "n".into(), output: "o".into(), is_error: true },
+        StreamEvent::ToolResult { id: "c".into(), name: "n".into(), output: "o".into(), is_error: true, parts: vec![] },
+        StreamEvent::ToolResult {
+            id: "c".into(),
+            name: "n".into(),
+            output: "o".into(),
+            is_error: false,
+            parts: vec![
+                toolnexus_wasm::part::Part::Text("t".into()),
+                toolnexus_wasm::part::Part::Image(toolnexus_wasm::part::Image {
+                    source: "iVBO".into(),
+                    inline: true,
+                    media_type: "image/png".into(),
+                }),
+            ],
+        },
         StreamEvent::Pending { request },
         StreamEvent::Usage {
             usage: Usage { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3, reasoning_tokens: 0, ..Usage::default() },

@@ -354,6 +354,7 @@ async fn steps(run: &RefCell<Run>, first: Step, env: &Env<'_>) -> Result<RunResu
                             name: call.name.clone(),
                             output: r.output.clone(),
                             is_error: r.is_error,
+                            parts: r.parts.clone(),
                         },
                         // A durable halt: in-process waits announced theirs already.
                         Some((_, ToolOutcome::Suspend(req))) => StreamEvent::Pending { request: req.clone() },

@@ -417,7 +417,8 @@ export type StreamEvent =
   /** Readable reasoning (thinking text, thought summaries) of a streamed reply; never in `text`. */
   | { type: "reasoning"; delta: string; agent?: string }
   | { type: "tool_call"; id: string; name: string; args: { [key: string]: unknown }; agent?: string }
-  | { type: "tool_result"; id: string; name: string; output: string; isError: boolean; agent?: string }
+  /** `parts`: the result's parts after `output` (a tool's or MCP server's images), when it has any. */
+  | { type: "tool_result"; id: string; name: string; output: string; isError: boolean; parts?: Part[]; agent?: string }
   /** `agent` (on each event but `usage` and `done`): the path of the agent tool's child it came from, `research/browse`. */
   | { type: "pending"; request: Suspension; agent?: string }
   | { type: "usage"; usage: Usage }
