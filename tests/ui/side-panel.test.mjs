@@ -37,8 +37,9 @@ function project() {
   const example = JSON.parse(fs.readFileSync(path.join(repo, "examples/use-chat-side-panel/package.json"), "utf8"));
   const deps = Object.entries(example.dependencies).filter(([n]) => n !== "toolnexus-wasm").map(([n, v]) => `${n}@${v}`);
   fs.writeFileSync(path.join(scratch, "package.json"), '{ "private": true }\n');
-  // Offline: the same versions tests/ui installed (setup.sh), from npm's cache.
-  execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--offline", "--loglevel=error", `./${tgz}`, ...deps], { cwd: scratch });
+  // The same versions tests/ui installed (setup.sh), from npm's cache where it has them: `npm ci`
+  // there caches the tarballs but not the registry's metadata, which a fresh cache then fetches.
+  execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", `./${tgz}`, ...deps], { cwd: scratch });
   const dir = path.join(scratch, "use-chat-side-panel");
   fs.cpSync(path.join(repo, "examples/use-chat-side-panel"), dir, {
     recursive: true, filter: (f) => !/[\\/](node_modules|dist)$/.test(f) && !f.endsWith("package-lock.json"),
