@@ -80,8 +80,8 @@ macro_rules! options_table {
         pub const OPTIONS: &[&str] = &[$($name),+];
 
         /// The slots of the array `hostOptions` (src/wasm/js/options.js) returns: a client's host
-        /// functions and its store, read once. One array crossing instead of a getter import per
-        /// field (each about 50 B gzip of glue and import entry). Derived from the table's rows
+        /// functions and its store, read once: one array crossing instead of a getter import per
+        /// field (why: docs/decisions/edge.md, "Positional records"). Derived from the table's rows
         /// that the edge reads; host.js builds its array from the list of [`HostSlot::NAMES`]
         /// (`HOST_SLOTS`), which a test here checks.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,8 +26,7 @@ pub fn retry_after_ms(hint: Option<&str>) -> Option<f64> {
 }
 
 /// Exponential backoff with jitter: `base · 2^attempt + [0, 100) ms`. `random` is in [0, 1).
-/// `2^attempt` as a shift (exact up to 2^30, as `powi` is): `powi` links compiler-rt's
-/// `__powidf2` into the wasm.
+/// `2^attempt` as a shift, exact up to 2^30 as `powi` is (why not `powi`: docs/decisions/size.md).
 pub fn backoff_ms(base_ms: f64, attempt: u32, random: f64) -> f64 {
     base_ms * (1u32 << attempt.min(30)) as f64 + random.clamp(0.0, 1.0) * 100.0
 }

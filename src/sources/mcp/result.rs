@@ -82,44 +82,46 @@ pub fn declarations(server: &str, tools: &[McpTool]) -> Vec<Value> {
         .collect()
 }
 
-fn texts(content: Option<&Value>) -> Vec<&str> {
-    let parts = content.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-    parts.iter().filter(|p| p.get("type").and_then(Value::as_str) == Some("text")).filter_map(|p| p.get("text")?.as_str()).collect()
-}
-
 /// A `tools/call` result as the tool result the model sees.
 pub fn call_result(server: &str, result: &Value) -> ToolResult {
     // A result must be an object with a `content` array (or structured content): anything else
     // read as an empty success, and the model took "nothing" for the tool's answer.
-    let structured = result.get("structuredContent").is_some_and(|s| !s.is_null());
-    if !result.is_object() || !(result.get("content").is_some_and(Value::is_array) || structured) {
+    let structured = result.get("structuredContent").filter(|s| !s.is_null());
+    let content = result.get("content").and_then(Value::as_array);
+    if !result.is_object() || (content.is_none() && structured.is_none()) {
         let what = if result.is_null() { "no result" } else { "a result without a content array" };
         return failed(server, format!("MCP server {server}: tools/call returned {what}"));
     }
-    let content = result.get("content");
+    // One pass over the parts, each one's `type` read once: its text, or the part kept as it came
+    // (and an image also for the model).
+    let (mut texts, mut others, mut images) = (Vec::new(), Vec::new(), Vec::new());
+    for p in content.map_or(&[][..], Vec::as_slice) {
+        match p.get("type").and_then(Value::as_str) {
+            Some("text") => texts.extend(p.get("text").and_then(Value::as_str)),
+            kind => {
+                if kind == Some("image") {
+                    images.push(p);
+                }
+                others.push(p.clone());
+            }
+        }
+    }
     let mut meta = Map::new();
     meta.insert("server".into(), server.into());
-    let others: Vec<Value> = content
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice)
-        .iter()
-        .filter(|p| p.get("type").and_then(Value::as_str) != Some("text"))
-        .cloned()
-        .collect();
     if !others.is_empty() {
         meta.insert("content".into(), Value::Array(others));
     }
     let (output, is_error) = if result.get("isError").and_then(Value::as_bool) == Some(true) {
-        let parts: Vec<&str> = texts(content).into_iter().filter(|t| !t.trim().is_empty()).collect();
-        let text = if parts.is_empty() { "MCP tool returned an error".to_string() } else { parts.join("\n\n") };
+        texts.retain(|t| !t.trim().is_empty());
+        let text = if texts.is_empty() { "MCP tool returned an error".to_string() } else { texts.join("\n\n") };
         (text, true)
     } else {
-        match result.get("structuredContent") {
-            Some(s) if !s.is_null() => (json::to_text(s), false),
-            _ => (texts(content).join("\n"), false),
+        match structured {
+            Some(s) => (json::to_text(s), false),
+            None => (texts.join("\n"), false),
         }
     };
-    let (parts, notes) = images(content);
+    let (parts, notes) = image_parts(&images);
     let output = if notes.is_empty() {
         output
     } else {
@@ -136,10 +138,9 @@ pub fn call_result(server: &str, result: &Value) -> ToolResult {
 /// The image content as parts for the model, checked by the rules every image in a transcript
 /// follows; an image no provider would take (another type, no data) cannot be a part, so it
 /// becomes a note for the text output instead of vanishing.
-fn images(content: Option<&Value>) -> (Vec<Part>, Vec<String>) {
+fn image_parts(images: &[&Value]) -> (Vec<Part>, Vec<String>) {
     let (mut parts, mut notes) = (Vec::new(), Vec::new());
-    let all = content.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-    for p in all.iter().filter(|p| p.get("type").and_then(Value::as_str) == Some("image")) {
+    for p in images {
         let (data, mt) = (p.get("data").and_then(Value::as_str), p.get("mimeType").and_then(Value::as_str));
         // Line breaks (MIME style) are dropped; any other non-base64 byte, or a wrong length, and
         // the provider would refuse the whole request, so it is a note, not an image.
