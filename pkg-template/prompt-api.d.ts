@@ -6,7 +6,7 @@
  * Relay tools, approvals, `waitFor` and durable halts work as with a cloud provider.
  * @module toolnexus-wasm/prompt-api
  */
-import type { JsonSchema } from "./index.js";
+import type { ClientOptions, JsonSchema } from "./index.js";
 import type { InProcessModelOptions } from "./in-process.js";
 
 /** How tool calls reach the model. */
@@ -34,7 +34,7 @@ export interface PromptApiOptions {
    */
   mode?: PromptApiMode;
   /** Client options (a cloud model) used when the built-in model cannot serve; without it, that is an error. */
-  fallback?: { [option: string]: unknown };
+  fallback?: ClientOptions;
   /** Passed to each `LanguageModel.create` (e.g. `temperature`, `topK`, `expectedInputs` languages). */
   sessionOptions?: { [option: string]: unknown };
   /** Download the model when `availability()` says `downloadable`/`downloading` (needs user activation). Default true. */
@@ -47,7 +47,7 @@ export interface PromptApiOptions {
 }
 
 /** What `promptApi` resolves to: client options; `mode` (not enumerable, so not spread) says which serves. */
-export type PromptApiClientOptions = (InProcessModelOptions | { [option: string]: unknown }) & { readonly mode: "native" | "constrained" | "fallback" };
+export type PromptApiClientOptions = (InProcessModelOptions | ClientOptions) & { readonly mode: "native" | "constrained" | "fallback" };
 
 /**
  * Client options for Chrome's built-in model, chosen once when created: native tool calls,

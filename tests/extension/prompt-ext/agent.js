@@ -12,8 +12,10 @@ const PROMPT = "#three-clicks click #a, #b and #c"; // the fake's regex and the 
 const toolkit = () => createToolkit([relayTool("click", "Click an element", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] })]);
 let log;
 
-/** "native": tool use on; "constrained": LanguageModel without tool use; "fallback": no LanguageModel. */
+/** "native": tool use on; "constrained": LanguageModel without tool use; "fallback": no
+ * LanguageModel; "real": Chrome's own (the manual recipe in docs/decisions/prompt-api.md). */
 function install(scenario) {
+  if (scenario == "real") return;
   for (const k of ["LanguageModel", "LanguageModelToolCall", "LanguageModelToolSuccess", "LanguageModelToolError"]) delete globalThis[k];
   log = scenario == "fallback" ? undefined : installFakeLanguageModel({ toolUse: scenario == "native" });
 }
@@ -21,7 +23,7 @@ function install(scenario) {
 async function client(cfg, extra = {}) {
   await ready;
   install(cfg.scenario);
-  const model = await promptApi({ mode: cfg.scenario == "fallback" ? "auto" : cfg.scenario, fallback: { style: "openai", baseUrl: cfg.fallbackUrl, model: "scripted", apiKey: "ext-secret" } });
+  const model = await promptApi({ mode: cfg.scenario == "fallback" || cfg.scenario == "real" ? "auto" : cfg.scenario, fallback: { style: "openai", baseUrl: cfg.fallbackUrl, model: "scripted", apiKey: "ext-secret" } });
   return { mode: model.mode, client: createClient({ ...model, store, systemPrompt: "You operate the tab.", ...extra }) };
 }
 
