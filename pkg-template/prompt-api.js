@@ -67,12 +67,18 @@ function refusal(code, message, reason) {
   return e;
 }
 
-/** The inputs and outputs a session declares: Chrome refuses tool calls it was not told of. */
-function io(mode) {
+/**
+ * The inputs and outputs a session declares: Chrome refuses tool calls it was not told of.
+ * `image` only when the transcript holds one: declaring it can need another model download.
+ */
+function io(mode, images = false) {
+  const inputs = [{ type: "text" }, ...(images ? [{ type: "image" }] : [])];
   return mode == "native"
-    ? { expectedInputs: [{ type: "text" }, { type: "image" }, { type: "tool-call" }, { type: "tool-response" }], expectedOutputs: [{ type: "text" }, { type: "tool-call" }] }
-    : { expectedInputs: [{ type: "text" }, { type: "image" }], expectedOutputs: [{ type: "text" }] };
+    ? { expectedInputs: [...inputs, { type: "tool-call" }, { type: "tool-response" }], expectedOutputs: [{ type: "text" }, { type: "tool-call" }] }
+    : { expectedInputs: inputs, expectedOutputs: [{ type: "text" }] };
 }
+
+const hasImage = (request) => request.messages.some((m) => Array.isArray(m.content) && m.content.some((p) => p.type == "image"));
 
 // ---- one model call ----
 
@@ -105,7 +111,8 @@ async function call(LM, options, onEvent, request, signal, sessionExtra, toHisto
   try {
     const prompt = toInput(input);
     const before = used(session);
-    const measured = await (session.measureContextUsage ?? session.measureInputUsage)?.call(session, prompt, promptExtra).catch(() => undefined);
+    const measure = session.measureContextUsage ?? session.measureInputUsage;
+    const measured = measure ? await Promise.resolve(measure.call(session, prompt, promptExtra)).catch(() => undefined) : undefined;
     const promptOptions = { ...promptExtra, signal };
     const reply = await read(session, prompt, promptOptions);
     const after = used(session);
@@ -141,7 +148,8 @@ function chromeError(e, what, session) {
 
 function nativeGenerate(LM, options, onEvent) {
   return (request, { signal }) => {
-    const extra = request.tools.length && request.toolChoice != "none" ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: noNulls(t.parameters) })), ...io("native") } : io("native");
+    const declared = io("native", hasImage(request));
+    const extra = request.tools.length && request.toolChoice != "none" ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: noNulls(t.parameters) })), ...declared } : declared;
     if (!request.stream) return call(LM, options, onEvent, request, signal, extra, nativeMessages, nativeMessages, async (s, p, o) => turnOfParts(await s.prompt(p, o)));
     // Streamed: deltas as the model writes them; usage once it is done.
     return (async function* () {
@@ -241,7 +249,7 @@ function constrainedGenerate(LM, options, onEvent) {
       const [head, ...rest] = ms[0]?.role == "system" ? ms : [{ role: "system", content: "" }, ...ms];
       return constrainedMessages([{ role: "system", content: head.content ? `${head.content}\n\n${guide}` : guide }, ...rest]);
     };
-    const extra = { ...io("constrained"), promptOptions: { responseConstraint: schema } };
+    const extra = { ...io("constrained", hasImage(request)), promptOptions: { responseConstraint: schema } };
     return call(LM, options, onEvent, request, signal, extra, withGuide, constrainedMessages, async (s, p, o) => turnOfJson(await s.prompt(p, o)));
   };
 }

@@ -19,8 +19,9 @@ function hasNull(v) {
 
 /**
  * Installs the fake on `target` (globalThis by default) and returns a log of what it saw.
- * `respond({ messages, tools, constraint })` gives a reply: a string, or an array of parts.
- * @param {{ toolUse?: boolean, availability?: string, activation?: boolean, contextWindow?: number, respond?: (turn: any) => any, target?: any }} [o]
+ * `respond({ messages, tools, constraint })` gives a reply: a string, or an array of parts;
+ * a prompt that takes the context past `overflowAt` fires the session's `contextoverflow`.
+ * @param {{ toolUse?: boolean, availability?: string, activation?: boolean, contextWindow?: number, overflowAt?: number, respond?: (turn: any) => any, target?: any }} [o]
  */
 export function installFakeLanguageModel(o = {}) {
   const target = o.target ?? globalThis;
@@ -48,6 +49,7 @@ export function installFakeLanguageModel(o = {}) {
       this.#check(msgs);
       const cost = tokens(msgs);
       if (this.#usage + cost > win) throw new DOMException(`The input is too large (${this.#usage + cost} > ${win}).`, "QuotaExceededError");
+      if (o.overflowAt !== undefined && this.#usage + cost > o.overflowAt) this.dispatchEvent(new Event("contextoverflow"));
       this.#messages.push(...msgs);
       const reply = respond({ messages: this.#messages, tools: this.#options.tools ?? [], constraint: options.responseConstraint, native: declares(this.#options.expectedOutputs, "tool-call") });
       log.prompts.push({ input: msgs, reply, constraint: options.responseConstraint });

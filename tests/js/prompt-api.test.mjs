@@ -139,3 +139,17 @@ test("context overflow is provider_http 413 naming the window; a malformed const
   assert.equal(bad.status, 502);
   assert.match(bad.message, /not JSON/);
 });
+
+test("contextoverflow reaches onEvent; images declared only when the transcript holds one", async () => {
+  const log = installFakeLanguageModel({ toolUse: true, overflowAt: 10 });
+  const events = [];
+  const client = createClient(await promptApi({ onEvent: (e) => events.push(e) }));
+  await client.run("a prompt long enough to pass the overflow mark");
+  assert.ok(events.some((e) => e.type == "contextoverflow"));
+  assert.ok(!log.creates[0].expectedInputs.some((x) => x.type == "image"));
+  await client.run([{ type: "text", text: "what is this?" }, { type: "image", mediaType: "image/png", data: "iVBORw0KGgo=" }]);
+  assert.ok(log.creates[1].expectedInputs.some((x) => x.type == "image"));
+  const image = log.prompts[1].input[0].content[1];
+  assert.equal(image.type, "image");
+  assert.ok(image.value instanceof Blob && image.value.type == "image/png" && image.value.size == 8);
+});
