@@ -5,7 +5,7 @@
 // usage from contextUsage, and Chrome's errors as typed ones.
 import test, { afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { createClient, createToolkit, relayAnswer, relayCallsOf, relayTool, ToolnexusError } from "toolnexus-wasm";
+import { createClient, createToolkit, defineTool, relayAnswer, relayCallsOf, relayTool, ToolnexusError } from "toolnexus-wasm";
 import { promptApi, replySchema, noNulls } from "toolnexus-wasm/prompt-api";
 import { installFakeLanguageModel } from "./fake-language-model.mjs";
 
@@ -152,4 +152,20 @@ test("contextoverflow reaches onEvent; images declared only when the transcript 
   const image = log.prompts[1].input[0].content[1];
   assert.equal(image.type, "image");
   assert.ok(image.value instanceof Blob && image.value.type == "image/png" && image.value.size == 8);
+});
+
+test("an approval halts, the approved tool runs once on resume, and an abort stays an abort", async () => {
+  let n = 0;
+  installFakeLanguageModel({ toolUse: true, respond: ({ messages }) => (n++ == 0 ? [{ type: "tool-call", value: { callID: "p1", name: "pay", arguments: {} } }] : [{ type: "text", value: `after ${messages.at(-1).content[0].value.result[0].value}` }]) });
+  const ran = [];
+  const pay = () => createToolkit([defineTool({ name: "pay", description: "Pays", needsApproval: true, run: async () => (ran.push(1), "paid") })]);
+  const options = { ...(await promptApi({ mode: "native" })), stateSecret: "a-secret-of-at-least-32-characters!!" };
+  const halted = await createClient(options).run("pay", { toolkit: pay() });
+  assert.equal(halted.pending.kind, "approval");
+  const done = await createClient(options).runWithAnswer({ toolkit: pay(), state: halted, answer: { id: halted.pending.id, ok: true } });
+  assert.equal(done.text, "after paid");
+  assert.deepEqual(ran, [1]);
+  const ac = new AbortController();
+  ac.abort();
+  assert.equal((await createClient(options).run("x", { signal: ac.signal }).catch((e) => e)).code, "aborted");
 });
