@@ -46,7 +46,7 @@ export function installFakeLanguageModel(o = {}) {
       if (this.#destroyed) throw new DOMException("The session was destroyed.", "InvalidStateError");
       if (options.signal?.aborted) throw options.signal.reason ?? new DOMException("aborted", "AbortError");
       const msgs = typeof input == "string" ? [{ role: "user", content: input }] : input;
-      this.#check(msgs);
+      this.check(msgs);
       const cost = tokens(msgs);
       if (this.#usage + cost > win) throw new DOMException(`The input is too large (${this.#usage + cost} > ${win}).`, "QuotaExceededError");
       if (o.overflowAt !== undefined && this.#usage + cost > o.overflowAt) this.dispatchEvent(new Event("contextoverflow"));
@@ -70,15 +70,16 @@ export function installFakeLanguageModel(o = {}) {
         },
       });
     }
-    #check(msgs) {
+    check(msgs) {
       if (hasNull(msgs)) throw new TypeError("Failed to execute 'prompt': a value is null.");
       for (const m of msgs) for (const p of Array.isArray(m.content) ? m.content : []) {
         if (p.type == "tool-response" && !declares(this.#options.expectedInputs, "tool-response")) throw new DOMException("tool-response input not declared in expectedInputs", "NotSupportedError");
         if (p.type == "tool-response" && !(p.value instanceof LanguageModelToolSuccess || p.value instanceof LanguageModelToolError)) throw new TypeError("a tool-response's value must be a LanguageModelToolSuccess or LanguageModelToolError");
         if (p.type == "tool-call" && !declares(this.#options.expectedInputs, "tool-call")) throw new DOMException("tool-call input not declared in expectedInputs", "NotSupportedError");
+        if (p.type == "tool-call" && !(p.value instanceof LanguageModelToolCall)) throw new DOMException("The value must be a LanguageModelToolCall for type:'tool-call'", "SyntaxError");
       }
     }
-    async clone() { return new Session(this.#options, structuredClone(this.#messages), this.#usage); }
+    async clone() { return new Session(this.#options, [...this.#messages], this.#usage); }
     destroy() { this.#destroyed = true; log.destroyed++; }
   }
 
@@ -99,7 +100,9 @@ export function installFakeLanguageModel(o = {}) {
       }
       const initial = options.initialPrompts ?? [];
       if (hasNull(initial)) throw new TypeError("Failed to execute 'create': a value is null.");
-      return new Session(options, structuredClone(initial.map((m) => ({ ...m }))), tokens(initial));
+      const session = new Session(options, [...initial], tokens(initial));
+      session.check(initial);
+      return session;
     },
   };
   target.LanguageModel = LanguageModel;

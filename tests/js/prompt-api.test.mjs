@@ -169,3 +169,14 @@ test("an approval halts, the approved tool runs once on resume, and an abort sta
   ac.abort();
   assert.equal((await createClient(options).run("x", { signal: ac.signal }).catch((e) => e)).code, "aborted");
 });
+
+test("the scripted LanguageModel refuses what Chrome refuses (so the tests above can fail)", async () => {
+  installFakeLanguageModel({ toolUse: true });
+  const LM = globalThis.LanguageModel;
+  const io = { expectedInputs: [{ type: "text" }, { type: "tool-call" }, { type: "tool-response" }], expectedOutputs: [{ type: "text" }, { type: "tool-call" }] };
+  await assert.rejects(LM.create({ tools: [{ name: "t", description: "", inputSchema: {} }] }), { name: "NotSupportedError" });
+  await assert.rejects(LM.create({ ...io, initialPrompts: [{ role: "assistant", content: [{ type: "tool-call", value: { callID: "c", name: "t", arguments: {} } }] }] }), { name: "SyntaxError" });
+  const s = await LM.create(io);
+  await assert.rejects(s.prompt([{ role: "user", content: [{ type: "tool-response", value: { callID: "c", name: "t", result: [] } }] }]), TypeError);
+  await assert.rejects(s.prompt([{ role: "user", content: [{ type: "text", value: null }] }]), /null/);
+});
