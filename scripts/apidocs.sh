@@ -14,6 +14,7 @@ typedoc=tests/bundlers/node_modules/.bin/typedoc
 [ -f pkg/package.json ] || { echo "!! apidocs: no pkg/; run ./scripts/build.sh first"; exit 1; }
 [ -x "$typedoc" ] || { echo "!! apidocs: no TypeDoc; run ./scripts/setup.sh --test first"; exit 1; }
 entries=(pkg/index.d.ts pkg/web-storage.d.ts pkg/blobs.d.ts pkg/agents.d.ts pkg/ui.d.ts pkg/in-process.d.ts)
+entries+=(pkg/prompt-api.d.ts)
 entries+=(pkg/workflows/index.d.ts)
 [ -f pkg/mcp/index.d.ts ] && entries+=(pkg/mcp/index.d.ts)   # absent from an MCP=0 build
 # The compiler settings of a user's project (strict, nodenext), over exactly these typings.
