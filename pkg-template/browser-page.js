@@ -73,7 +73,7 @@ export async function pageAgent(op, input, opts) {
       if (t.trim()) return clean(t);
     }
     const labels = /** @type {HTMLInputElement} */ (el).labels;
-    if (labels?.length) return clean([...labels].map(ownText).join(" "));
+    if (labels?.length) return clean(Array.from(labels).map(ownText).join(" "));
     if (el.tagName === "IMG") return clean(el.getAttribute("alt"));
     if (el.tagName === "INPUT" && ["button", "submit", "reset"].includes((/** @type {HTMLInputElement} */ (el)).type)) {
       return clean((/** @type {HTMLInputElement} */ (el)).value || el.getAttribute("type"));
@@ -89,7 +89,7 @@ export async function pageAgent(op, input, opts) {
   function ownText(n) {
     if (n.nodeType === Node.TEXT_NODE) return n.textContent ?? "";
     if (n.nodeType !== Node.ELEMENT_NODE || ["SELECT", "TEXTAREA", "INPUT", "BUTTON"].includes(/** @type {Element} */ (n).tagName)) return "";
-    return [...n.childNodes].map(ownText).join(" ");
+    return Array.from(n.childNodes).map(ownText).join(" ");
   }
 
   /** @param {Element} el */
@@ -125,7 +125,7 @@ export async function pageAgent(op, input, opts) {
     if (f.readOnly) out.push("[readonly]");
     if (document.activeElement === el) out.push("[focused]");
     if (el.tagName === "SELECT") {
-      const chosen = [...(/** @type {HTMLSelectElement} */ (el)).selectedOptions].map((o) => clean(o.text, 40));
+      const chosen = Array.from((/** @type {HTMLSelectElement} */ (el)).selectedOptions).map((o) => clean(o.text, 40));
       if (chosen.length) out.push(`value=${JSON.stringify(chosen.join(", "))}`);
     } else if ((r === "textbox" || r === "searchbox" || r === "spinbutton" || r === "slider") && el.tagName !== "DIV") {
       if (f.type === "password") out.push(f.value ? 'value="••••"' : "");
@@ -158,7 +158,7 @@ export async function pageAgent(op, input, opts) {
     /** @param {Node} node @param {number} depth @param {boolean} [quiet] its own text is a control's name (a label's) */
     const walk = (node, depth, quiet = false) => {
       if (cut) return;
-      for (const child of node.childNodes) {
+      for (const child of Array.from(node.childNodes)) {
         if (child.nodeType === Node.TEXT_NODE) {
           if (quiet) continue;
           if (!pending) pendingDepth = depth;
@@ -193,7 +193,7 @@ export async function pageAgent(op, input, opts) {
           push(depth, parts.join(" "));
           // An interactive element's own text is its name; its options (a select's) are listed.
           if (el.tagName === "SELECT") {
-            for (const o of (/** @type {HTMLSelectElement} */ (el)).options) push(depth + 1, `option ${JSON.stringify(clean(o.text, 60))}${o.selected ? " [selected]" : ""}`);
+            for (const o of Array.from((/** @type {HTMLSelectElement} */ (el)).options)) push(depth + 1, `option ${JSON.stringify(clean(o.text, 60))}${o.selected ? " [selected]" : ""}`);
           } else if (!acts && r !== "heading" && r !== "img") walk(el, depth + 1);
           continue;
         }
@@ -328,10 +328,10 @@ export async function pageAgent(op, input, opts) {
       if (el.tagName !== "SELECT") return fail("bad_input", `${what} is not a select: click the option instead`);
       const sel = /** @type {HTMLSelectElement} */ (el);
       const want = (Array.isArray(input?.values) ? input.values : [input?.values]).map(String);
-      const match = [...sel.options].filter((o) => want.includes(o.value) || want.includes(o.text.trim()));
+      const match = Array.from(sel.options).filter((o) => want.includes(o.value) || want.includes(o.text.trim()));
       const picked = (sel.multiple ? match : match.slice(0, 1)).map((o) => o.text.trim());
       // A single select always has one option selected: deselecting reselects the first, so only the match is set.
-      if (sel.multiple) for (const o of sel.options) o.selected = match.includes(o);
+      if (sel.multiple) for (const o of Array.from(sel.options)) o.selected = match.includes(o);
       else if (match[0]) match[0].selected = true;
       if (!picked.length) return fail("not_found", `${what} has no option ${JSON.stringify(want.join(", "))}: take a snapshot to see its options`);
       sel.dispatchEvent(new Event("input", { bubbles: true }));
