@@ -174,6 +174,16 @@ export function browserTools(target, options = {}) {
     set: async (/** @type {string} */ k, /** @type {any} */ v) => { await area()?.set({ [`toolnexus-browser:j:${k}`]: { ...v, at: Date.now() } }); },
   };
 
+  // Entries older than a day are dropped, once per kit, so the session area does not fill up.
+  let pruned = false;
+  async function prune() {
+    if (pruned || !area()) return;
+    pruned = true;
+    const all = (await area().get(null).catch(() => ({}))) ?? {};
+    const old = Object.keys(all).filter((k) => k.startsWith("toolnexus-browser:j:") && !(all[k]?.at > Date.now() - 86_400_000));
+    if (old.length) await area().remove(old).catch(() => {});
+  }
+
   /** A result the model reads for a failure (a ToolnexusError's code and message). */
   const failed = (/** @type {any} */ e) => ({ output: `${e?.code ?? "error"}: ${e?.message ?? String(e)}`, isError: true });
 
@@ -265,6 +275,7 @@ export function browserTools(target, options = {}) {
    */
   async function answerBrowserCall(/** @type {any} */ request, /** @type {any} */ opts = {}) {
     await whenLoaded();
+    await prune();
     if (!isRelayRequest(request)) throw fail("bad_input", "answerBrowserCall: not a relay request (kind \"tool_call\"): answer an approval or a question yourself");
     const { approve, other, signal } = opts ?? {};
     const ask = await approvalsNeeded(request);
