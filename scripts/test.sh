@@ -74,4 +74,4 @@ echo "== the package from its tarball under esbuild, Vite (8, 6 and its dev serv
 node --test tests/bundlers/
 
 echo "== node --test: the package in Node; MCP and the other tool sources against the official SDKs' servers; workerd (Miniflare): package, KV, Worker example, proxy with the official openai client; the agent in Cloudflare Workflows (restart, retried model step, 100 instances); Chromium (Playwright): MV3 extensions, the www page and its useChat version; Firefox ESR (geckodriver): the MV3 extension example; the READMEs' quick starts as written, in a clean copy (Node, the page and the extension in Chromium, the Worker under wrangler dev)"
-node --test tests/js/ tests/ui/ tests/mcp/ tests/workerd/ tests/workflows/ tests/extension/ tests/proxy/ tests/www.test.mjs tests/www-chat.test.mjs tests/firefox/ tests/quickstart/
+node --test tests/js/ tests/ui/ tests/mcp/ tests/workerd/ tests/workflows/ tests/extension/ tests/browser/ tests/proxy/ tests/www.test.mjs tests/www-chat.test.mjs tests/firefox/ tests/quickstart/

@@ -88,7 +88,19 @@ function onMessage(msg) {
   if (msg.type === "approve") approval(msg.request, msg.calls);
   if (msg.type === "input") question(msg.request);
   if (msg.type === "answered") document.querySelectorAll(`.card[data-request="${CSS.escape(msg.requestId)}"]`).forEach((c) => c.remove());
-  if (msg.type === "relay-result") add("tool", `✓ ${msg.call.name}: ${msg.result?.output ?? ""}${msg.result?.isError ? " (error)" : ""}`);
+  if (msg.type === "relay-result") {
+    // What the browser action did, and the screenshot when one was taken.
+    const line = add("tool", `✓ ${msg.call.name}: ${msg.result?.output ?? ""}${msg.result?.isError ? " (error)" : ""}`);
+    for (const part of msg.result?.parts ?? []) {
+      const src = part.url ?? (part.data && `data:${part.mediaType};base64,${part.data}`);
+      if (part.type !== "image" || !/^data:image\/(png|jpeg);/.test(src ?? "")) continue;
+      const img = document.createElement("img");
+      img.src = src;
+      img.alt = "the screenshot the agent took";
+      img.className = "shot";
+      line.append(img);
+    }
+  }
   if (msg.type === "error") {
     // A refused key's body is not in the error (it may echo the key): say what it means.
     const why = msg.code === "provider_http" && /\bLLM 40[13]\b/.test(msg.message) ? " · The provider refused the API key: check it in Settings." : "";

@@ -1,15 +1,16 @@
-// The extension's service worker runs the loop. Relay tools (click, type, read_text, navigate) are
-// executed by the content script in the target tab after the person approves them in the side
-// panel; an MCP server's question (a `kind: "input"` suspension) is answered there in a form.
+// The extension's service worker runs the loop. The tab's tools come from toolnexus-wasm/browser
+// (a snapshot with refs, click, type, read, navigate, screenshot, the page's own WebMCP tools):
+// the kit runs their calls in the target tab, after the person approves those that act (and
+// reads) in the side panel; an MCP server's question (a `kind: "input"` suspension) is answered there in a form.
 // Conversations live in chrome.storage.local and are saved before every wait, so when
 // Chrome stops this worker mid-run, the next worker picks the run up from storage. The panel's
 // Stop aborts the run in progress (its `signal`); the panel reads the conversation from storage
 // itself, so it shows it again after being closed or after a worker restart.
-import { init, createClient, createToolkit, relayTool, relayCallsOf, relayAnswer, chromeStorageStore } from "./pkg/index.js";
+import { init, createClient, createToolkit, relayCallsOf, chromeStorageStore } from "./pkg/index.js";
 import { init as initMcp, mcpTools } from "./pkg/mcp/index.js";
 import { agentTool } from "./pkg/agents.js";
+import { browserTools } from "./pkg/browser.js";
 import { scriptedFetch, SCENARIOS } from "./scripted-logic.mjs";
-import { perform } from "./tab.js";
 
 const ready = Promise.all([init(), initMcp()]); // no top-level await in service workers
 const store = chromeStorageStore();
@@ -43,15 +44,11 @@ async function serverTools() {
   return all;
 }
 
-// The tab's tools, for the agent itself and for the browsing agent it may delegate to.
-const tabTools = () => [
-  relayTool("click", "Click the element matching a CSS selector in the user's tab", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
-  relayTool("type", "Type text into the input matching a CSS selector", { type: "object", properties: { selector: { type: "string" }, text: { type: "string" } }, required: ["selector", "text"] }),
-  // not "read": that name belongs to a builtin, and the collision guard refuses relay tools named after one
-  relayTool("read_text", "Read the text of the element matching a CSS selector", { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] }),
-  relayTool("navigate", "Open a URL in the user's tab", { type: "object", properties: { url: { type: "string" } }, required: ["url"] }),
-  relayTool("screenshot", "See the visible part of the user's tab (a PNG image)", { type: "object", properties: {} }),
-];
+// The tab's tools (toolnexus-wasm/browser), for the agent itself and for the browsing agent it may
+// delegate to. Acting tools ask by the kit's defaults; reading the page's text asks too here, as
+// this panel always has (the snapshot does not: it is how the model finds what to act on).
+const browserKit = (tabId) => browserTools(tabId ? { tabId } : { activeTab: true }, { approval: { read_text: true } });
+const tabTools = () => browserKit().tools;
 
 // A delegating agent: the model may hand a task to `browser`, a child agent with its own prompt,
 // the tab's tools and the MCP servers' tools (`mcp`). Its suspensions reach this worker as the
@@ -66,9 +63,11 @@ const browser = (mcp) => agentTool({
 });
 
 // The servers' tools are made once per toolkit, for the agent and its child alike.
-async function toolkit() {
+// The page's own tools are listed again at each turn boundary (every toolkit a run step is given).
+async function toolkit(tabId) {
   const mcp = await serverTools();
-  return createToolkit({ tools: [...mcp, ...tabTools(), browser(mcp)] });
+  const page = tabId ? await browserKit(tabId).pageTools().catch(() => []) : [];
+  return createToolkit({ tools: [...mcp, ...tabTools(), ...page, browser(mcp)] });
 }
 
 /** The provider: a key from the options page, or the embedded scripted model (offline). */
@@ -84,7 +83,8 @@ async function client() {
   // "#docs", "#book" and "#link" call tools of an MCP server named "docs" (added on the options
   // page): an echo, one that asks with a form, one that asks the person to visit a page.
   const says = { text: "The MCP server says: {{results}}" };
-  const scenarios = { ...SCENARIOS, docs: [{ calls: [["docs_echo", { text: "from the extension" }]] }, says],
+  // "#form" and "#screenshot" play the browser kit's scenarios (a snapshot, then acts by ref).
+  const scenarios = { ...SCENARIOS, form: SCENARIOS["browser-form"], screenshot: SCENARIOS["browser-screenshot"], docs: [{ calls: [["docs_echo", { text: "from the extension" }]] }, says],
     book: [{ calls: [["docs_book", {}]] }, says], link: [{ calls: [["docs_connect", {}]] }, says],
     // The delegating agent: the browsing child plays "#form" in the tab and reports back; with
     // "#delegate-book" it plays "#book", and the MCP server's question is the child's.
@@ -150,19 +150,23 @@ async function park(request, shown, signal) {
   return value;
 }
 
-/** Runs each call of a relay request in the tab, after the person approved it in the panel. */
+/** Runs the calls of a relay request in the tab (the browser kit), after the person approved
+ * those that ask in the panel. A new worker answering the same request asks only about calls
+ * not decided yet and never runs one twice (the kit's journal). */
 async function relay(request, tabId, signal) {
-  const approved = await park(request, { type: "approve", request, calls: relayCallsOf(request) }, signal);
-  busy(approved ? "Acting in the tab" : "Thinking");
-  if (!approved) return { id: request.id, ok: false, reason: "declined" };
-  const results = [];
-  for (const call of relayCallsOf(request)) {
-    const r = await perform(call, tabId); // tab.js: the content script, or a screenshot
-    results.push({ id: call.id, ...r });
-    send({ type: "relay-result", call, result: r });
-  }
+  busy("Acting in the tab");
+  const answer = await browserKit(tabId).answerBrowserCall(request, {
+    signal,
+    approve: async (asks) => {
+      const approved = await park(request, { type: "approve", request, calls: asks.map((a) => a.call) }, signal);
+      busy(approved ? "Acting in the tab" : "Thinking");
+      return approved === true;
+    },
+  });
+  const results = answer.data?.results ?? [];
+  for (const call of relayCallsOf(request)) send({ type: "relay-result", call, result: results.find((r) => r.id === call.id) });
   busy("Thinking");
-  return relayAnswer(request.id, results);
+  return answer;
 }
 
 /**
@@ -201,7 +205,7 @@ async function continueFrom(c, result, tabId, signal, total) {
   while (result.status === "pending") {
     const p = result.pending;
     const answer = p.kind === "input" ? await answerInput(p, signal) : await relay(p, tabId, signal);
-    result = await forward(c.streamWithAnswer({ toolkit: await toolkit(), id: CONVERSATION, answer, signal }), total);
+    result = await forward(c.streamWithAnswer({ toolkit: await toolkit(tabId), id: CONVERSATION, answer, signal }), total);
   }
   const line = `${total.turns} model call${total.turns === 1 ? "" : "s"} · ${total.totalTokens} tokens (${total.promptTokens} in, ${total.completionTokens} out)`;
   // Kept under the number of the prompt it answered (a stopped prompt has none).
@@ -239,7 +243,7 @@ async function guarded(work) {
 
 function run(prompt, tabId) {
   return guarded(async (c, signal, total) => {
-    const first = await forward(c.stream(prompt, { toolkit: await toolkit(), id: CONVERSATION, signal }), total);
+    const first = await forward(c.stream(prompt, { toolkit: await toolkit(tabId), id: CONVERSATION, signal }), total);
     await continueFrom(c, first, tabId, signal, total);
   });
 }

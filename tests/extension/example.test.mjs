@@ -67,7 +67,7 @@ test("relay calls act in a real page with approval, across a service worker rest
   await panel.click(".card .allow");
   await panel.waitForFunction(() => document.body.dataset.status === "done", null, { timeout: 10_000 });
   const answer = await panel.evaluate(() => document.body.dataset.answer);
-  assert.equal(answer, "I filled in the form. The page says: Thanks, Ada!");
+  assert.match(answer, /^I filled in the form\. The page says: <<untrusted-page-content [0-9a-f]{8} origin=[^\n]+>>\n[\s\S]*Thanks, Ada!/);
   await panel.screenshot({ path: path.join(shots, "extension-panel-done.png") });
   await page.screenshot({ path: path.join(shots, "extension-page-after.png") });
 
@@ -84,7 +84,7 @@ test("relay calls act in a real page with approval, across a service worker rest
   }
   assert.equal(await panel.evaluate(() => document.body.dataset.status), "done");
   assert.equal(await page.textContent("#thanks"), "Not sent yet.", "nothing happened in the page");
-  assert.match(await panel.textContent("body"), /declined\/expired/);
+  assert.match(await panel.textContent("body"), /declined: the person did not allow browser_type/);
 });
 
 /** Stops the extension's service worker through `cdp` (a CDP session with ServiceWorker enabled). */
@@ -222,13 +222,12 @@ test("the screenshot relay tool sends the tab's pixels to the model", async () =
   await panel.click("#reset");
   await panel.fill("#prompt", "#screenshot what do you see?");
   await panel.click("#send");
-  await panel.waitForSelector(".card .allow", { timeout: 10_000 });
-  await page.bringToFront(); // captureVisibleTab takes the window's active tab: the form page
-  await panel.click(".card .allow");
+  // A screenshot only looks: it asks nothing (the kit brings the agent's tab to the front to take it).
   await panel.waitForFunction(() => document.body.dataset.status === "done", null, { timeout: 10_000 });
   const answer = await panel.evaluate(() => document.body.dataset.answer);
   const m = /^I received image\/png of (\d+) bytes\.$/.exec(answer);
   assert.ok(m, `the scripted model describes the image it received: ${answer}`);
+  assert.equal(await panel.locator("#chat img.shot").count(), 1, "the panel shows the screenshot");
 
   // The image is in the stored conversation (chrome.storage.local), as the model got it.
   const stored = JSON.stringify(await panel.evaluate(() => chrome.storage.local.get(null)));
@@ -261,7 +260,7 @@ test("a delegating agent: the browsing child's relay calls act in the tab, acros
   await panel.click("form button");
   // The child's own calls (type + click), named with the agent that asks; never the delegate call.
   const first = await panel.waitForSelector(".card .allow", { timeout: 10_000 });
-  assert.match(await panel.textContent(".card"), /\(the browser agent\) Allow the agent to type .*#name.*click/s);
+  assert.match(await panel.textContent(".card"), /\(the browser agent\) Allow the agent to browser_type .*"Ada".*browser_click/s);
   await first.click();
   await panel.waitForFunction(() => /read_text/.test(document.querySelector(".card")?.textContent ?? ""), null, { timeout: 10_000 });
   assert.equal(await page.textContent("#thanks"), "Thanks, Ada!", "the child acted in the page");
@@ -272,6 +271,6 @@ test("a delegating agent: the browsing child's relay calls act in the tab, acros
   assert.match(await panel.textContent(".card"), /\(the browser agent\).*read_text/s);
   await panel.click(".card .allow");
   await status(panel, "done");
-  assert.equal(await panel.evaluate(() => document.body.dataset.answer), "The browser agent reports: I filled in the form. The page says: Thanks, Ada!");
+  assert.match(await panel.evaluate(() => document.body.dataset.answer), /^The browser agent reports: I filled in the form\. The page says: <<untrusted-page-content[\s\S]*Thanks, Ada!/);
   await panel.screenshot({ path: path.join(shots, "extension-panel-delegate.png") });
 });

@@ -102,7 +102,7 @@ test("Firefox: relay calls act in a real page with approval, across a background
   assert.equal(state, "stopped", "the background page was suspended");
   // chromeStorageStore wrote the halted run to storage.local (Firefox's `chrome.*` is `browser.*`).
   const stored = await ff.run("return (await chrome.storage.local.get('toolnexus:panel'))['toolnexus:panel'];");
-  assert.equal(stored?.pending?.data?.calls?.[0]?.name, "read_text", "the halted run is in storage.local");
+  assert.equal(stored?.pending?.data?.calls?.[0]?.name, "browser_read_text", "the halted run is in storage.local");
 
   // The panel's port closed; it reconnects, which wakes a new background page that finds the
   // halted run in storage.local and asks again (a page that still had it parked would not say this).
@@ -110,7 +110,7 @@ test("Firefox: relay calls act in a real page with approval, across a background
   await ff.waitFor(hasFreshCard, { describe: panelText });
   await ff.click(".card:not([data-old]) .allow");
   await ff.waitFor("return document.body.dataset.status === 'done'", { describe: panelText });
-  assert.equal(await ff.execute("return document.body.dataset.answer"), "I filled in the form. The page says: Thanks, Ada!");
+  assert.match(await ff.execute("return document.body.dataset.answer"), /^I filled in the form\. The page says: <<untrusted-page-content [0-9a-f]{8} origin=[^\n]+>>\n[\s\S]*Thanks, Ada!/);
   assert.equal(await resumes(), 1, "the halted run was resumed once");
   const running = await ff.chrome("return WebExtensionPolicy.getByID(args[0]).extension.backgroundState;", GECKO_ID);
   assert.equal(running, "running", "a new background page ran the rest");
@@ -131,7 +131,7 @@ test("Firefox: relay calls act in a real page with approval, across a background
     await ff.click(".card .decline");
   }
   assert.equal(await panelStatus(), "done");
-  assert.match(await ff.text("body"), /declined\/expired/);
+  assert.match(await ff.text("body"), /declined: the person did not allow browser_type/);
   await ff.switchTo(pageTab);
   assert.equal(await ff.text("#thanks"), "Not sent yet.", "nothing happened in the page");
 });
@@ -163,7 +163,7 @@ test("Firefox: with panels in two windows, a suspended run is resumed once", asy
   for (const tab of [second, panelTab]) {
     await ff.switchTo(tab);
     await ff.waitFor("return document.body.dataset.status === 'done'", { describe: panelText });
-    assert.equal(await ff.execute("return document.body.dataset.answer"), "I filled in the form. The page says: Thanks, Ada!");
+    assert.match(await ff.execute("return document.body.dataset.answer"), /^I filled in the form\. The page says: <<untrusted-page-content [0-9a-f]{8} origin=[^\n]+>>\n[\s\S]*Thanks, Ada!/);
     assert.equal(await resumes(), 1, "the run was resumed once, and both panels saw it");
   }
   await ff.switchTo(second);
