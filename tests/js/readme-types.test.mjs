@@ -72,7 +72,7 @@ declare namespace chrome {
     interface Port {
       name: string;
       postMessage(message: unknown): void;
-      onMessage: { addListener(f: (message: any, port: Port) => void): void };
+      onMessage: { addListener(f: (message: any, port: Port) => void): void; removeListener(f: (message: any, port: Port) => void): void };
       onDisconnect: { addListener(f: (port: Port) => void): void };
     }
     function connect(info?: { name?: string }): Port;
