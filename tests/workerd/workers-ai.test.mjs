@@ -68,8 +68,9 @@ test("workerd: an agent Workflow on Workers AI parks on the relay call and finis
   const dir = fs.mkdtempSync(path.join(root, "wf-"));
   const mf = runtime(dir);
   const until = async (f, ok) => {
-    for (let i = 0; i < 600; i++) { const v = await f(); if (ok(v)) return v; await new Promise((r) => setTimeout(r, 25)); }
-    assert.fail("timed out");
+    let v;
+    for (let i = 0; i < 600; i++) { v = await f(); if (ok(v)) return v; await new Promise((r) => setTimeout(r, 25)); }
+    assert.fail(`timed out; last: ${JSON.stringify(v)}`);
   };
   try {
     for (const family of ["llama-3.3", "gpt-oss"]) {
