@@ -12,7 +12,8 @@ import type { InProcessModelOptions, ModelRequest, ModelTurn, ModelDelta } from 
 
 /** What `workersAI` needs of the binding: its `run` (`env.AI` has it; a test stand-in may too). */
 export interface WorkersAIBinding {
-  run(model: string, inputs: { [key: string]: unknown }, options?: { gateway?: { [key: string]: unknown } }): Promise<unknown>;
+  // Loose on purpose: `Ai`'s `run` is overloaded per model, and each overload must fit.
+  run(model: any, inputs: any, options?: any): Promise<unknown>;
 }
 
 export interface WorkersAIOptions {
