@@ -27,6 +27,7 @@ test("scripts/apidocs.sh builds the API reference of every entry, and the www pa
     ["modules/toolnexus-wasm_agents.html", "toolnexus-wasm/agents"],
     ["modules/toolnexus-wasm_ui.html", "toolnexus-wasm/ui"],
     ["modules/toolnexus-wasm_in-process.html", "toolnexus-wasm/in-process"],
+    ["modules/toolnexus-wasm_workers-ai.html", "toolnexus-wasm/workers-ai"],
     ["functions/toolnexus-wasm.createClient.html", "createClient"],
     ["interfaces/toolnexus-wasm.Client.html", "Client"],
     ["interfaces/toolnexus-wasm.ClientOptions.html", "ClientOptions"],
