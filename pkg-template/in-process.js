@@ -213,24 +213,29 @@ function streamReply(it, idBase) {
   const chunk = (delta, extra) => encoder.encode(`data: ${JSON.stringify({ choices: [{ index: 0, delta, ...extra }] })}\n\n`);
   const state = { calls: 0, finishReason: undefined, usage: undefined, done: false };
   const body = new ReadableStream({
+    // Each pull enqueues something: events that only set state (usage, finish) are read past,
+    // since a pull that enqueues nothing is not called again and the stream would stall.
     async pull(c) {
-      const { value: e, done } = await it.next();
-      if (done) {
-        state.done = true;
-        c.enqueue(chunk({}, { finish_reason: finishOf(state.finishReason, state.calls > 0) }));
-        const usage = usageOf(state.usage);
-        if (usage) c.enqueue(encoder.encode(`data: ${JSON.stringify({ choices: [], usage })}\n\n`));
-        c.enqueue(encoder.encode("data: [DONE]\n\n"));
-        return c.close();
+      for (;;) {
+        const { value: e, done } = await it.next();
+        if (done) {
+          state.done = true;
+          c.enqueue(chunk({}, { finish_reason: finishOf(state.finishReason, state.calls > 0) }));
+          const usage = usageOf(state.usage);
+          if (usage) c.enqueue(encoder.encode(`data: ${JSON.stringify({ choices: [], usage })}\n\n`));
+          c.enqueue(encoder.encode("data: [DONE]\n\n"));
+          return c.close();
+        }
+        if (e?.type == "text") return c.enqueue(chunk({ content: deltaOf(e) }));
+        if (e?.type == "tool_call") {
+          const k = state.calls++;
+          const { id, name, arguments: a } = callOf(e, idBase + k, k);
+          return c.enqueue(chunk({ tool_calls: [{ index: k, id, type: "function", function: { name, arguments: a } }] }));
+        }
+        if (e?.type == "usage") state.usage = e.usage;
+        else if (e?.type == "finish") state.finishReason = e.finishReason;
+        else throw shapeError(`an event is ${describe(e?.type ?? e)}`);
       }
-      if (e?.type == "text") c.enqueue(chunk({ content: deltaOf(e) }));
-      else if (e?.type == "tool_call") {
-        const k = state.calls++;
-        const { id, name, arguments: a } = callOf(e, idBase + k, k);
-        c.enqueue(chunk({ tool_calls: [{ index: k, id, type: "function", function: { name, arguments: a } }] }));
-      } else if (e?.type == "usage") state.usage = e.usage;
-      else if (e?.type == "finish") state.finishReason = e.finishReason;
-      else throw shapeError(`an event is ${describe(e?.type ?? e)}`);
     },
     async cancel() {
       if (!state.done) await it.return?.();

@@ -125,7 +125,7 @@ fi
 # .d.cts with its relative imports pointed at the .d.cts beside them, so a CommonJS consumer's
 # typings never import an ES module's (TypeScript refuses that under node16). After every rewrite
 # of the typings above (import-names.mjs renames the glue's exports in toolnexus_wasm.d.ts).
-for f in index toolnexus_wasm web-storage blobs agents ui in-process prompt-api browser wasm mcp/index workflows/index; do
+for f in index toolnexus_wasm web-storage blobs agents ui in-process prompt-api browser workers-ai wasm mcp/index workflows/index; do
   [ -f "$pkg/$f.d.ts" ] || continue   # mcp/ is absent from an MCP=0 build
   sed -E 's#(from "\.\.?/[^"]*)\.js"#\1.cjs"#' "$pkg/$f.d.ts" > "$pkg/$f.d.cts"
 done

@@ -86,8 +86,9 @@ export async function runInWorkflow(step, options) {
         if (RETRYABLE.includes(res.status)) throw new Error(`model ${n}: HTTP ${res.status} (retried by Workflows)`);
         /** @type {Record<string, string>} */
         const headers = {};
+        // A client's own `fetch` may answer without headers (toolnexus-wasm/in-process does).
         for (const k of KEPT) {
-          const v = res.headers.get(k);
+          const v = res.headers?.get(k);
           if (v != null) headers[k] = v;
         }
         return { status: res.status, headers, body };

@@ -28,6 +28,8 @@ test("scripts/apidocs.sh builds the API reference of every entry, and the www pa
     ["modules/toolnexus-wasm_ui.html", "toolnexus-wasm/ui"],
     ["modules/toolnexus-wasm_in-process.html", "toolnexus-wasm/in-process"],
     ["modules/toolnexus-wasm_prompt-api.html", "toolnexus-wasm/prompt-api"],
+    ["modules/toolnexus-wasm_workers-ai.html", "toolnexus-wasm/workers-ai"],
+    ["modules/toolnexus-wasm_browser.html", "toolnexus-wasm/browser"],
     ["functions/toolnexus-wasm.createClient.html", "createClient"],
     ["interfaces/toolnexus-wasm.Client.html", "Client"],
     ["interfaces/toolnexus-wasm.ClientOptions.html", "ClientOptions"],

@@ -170,3 +170,13 @@ test("a streamed turn of the wrong shape fails the stream with the shape named",
   assert.ok(e instanceof ToolnexusError, String(e));
   assert.match(e.message, /an event is "image"/);
 });
+
+test("a whole turn with usage and tool calls serves a streamed call (no stall on events that write nothing)", async () => {
+  let n = 0;
+  const generate = () => (n++ === 0 ? { toolCalls: [{ name: "click", args: { ref: "e1" } }], usage: { promptTokens: 1, completionTokens: 2 } } : { text: "done", usage: { promptTokens: 3, completionTokens: 1 }, finishReason: "stop" });
+  const client = createClient({ ...inProcessModel({ generate }), waitFor: async (req) => relayAnswer(req.id, relayCallsOf(req).map((c) => ({ id: c.id, output: "ok" }))) });
+  const events = [];
+  for await (const e of client.stream("click", { toolkit: clicks() })) events.push(e);
+  assert.equal(events.at(-1).result.text, "done");
+  assert.equal(events.at(-1).result.usage.promptTokens, 4);
+});

@@ -10,7 +10,7 @@ const [major, minor] = process.versions.node.split(".").map(Number);
 const requireEsm = major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19);
 
 test("require() gives each entry's ES module itself", { skip: !requireEsm && `Node ${process.versions.node} has no require(esm)` }, async () => {
-  for (const [name, fn] of [["toolnexus-wasm", "createClient"], ["toolnexus-wasm/full", "createClient"], ["toolnexus-wasm/mcp", "mcpTools"], ["toolnexus-wasm/web-storage", "localStorageStore"], ["toolnexus-wasm/workflows", "runInWorkflow"], ["toolnexus-wasm/blobs", "withBlobs"], ["toolnexus-wasm/agents", "agentTool"], ["toolnexus-wasm/ui", "toUIMessageStream"], ["toolnexus-wasm/in-process", "inProcessModel"], ["toolnexus-wasm/prompt-api", "promptApi"], ["toolnexus-wasm/browser", "browserTools"]]) {
+  for (const [name, fn] of [["toolnexus-wasm", "createClient"], ["toolnexus-wasm/full", "createClient"], ["toolnexus-wasm/mcp", "mcpTools"], ["toolnexus-wasm/web-storage", "localStorageStore"], ["toolnexus-wasm/workflows", "runInWorkflow"], ["toolnexus-wasm/blobs", "withBlobs"], ["toolnexus-wasm/agents", "agentTool"], ["toolnexus-wasm/ui", "toUIMessageStream"], ["toolnexus-wasm/in-process", "inProcessModel"], ["toolnexus-wasm/prompt-api", "promptApi"], ["toolnexus-wasm/browser", "browserTools"], ["toolnexus-wasm/workers-ai", "workersAI"]]) {
     assert.match(require.resolve(name), /\.cjs$/, `${name} resolves to its CommonJS file`);
     const cjs = require(name);
     const esm = await import(name);
