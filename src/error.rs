@@ -134,6 +134,8 @@ impl Error {
         message.push_str(": ");
         if status == 401 || status == 403 {
             message.push_str(match (secret.is_some_and(|k| !k.is_empty()), status) {
+                // Ollama and LM Studio refuse an origin they were not told to allow with a 403.
+                (false, 403) => "no apiKey was given; a local server refuses an origin it was not told to allow: OLLAMA_ORIGINS=chrome-extension://* (Ollama), CORS on (LM Studio)",
                 (false, _) => "no apiKey was given: set createClient({ apiKey }), or the auth header in headers",
                 (true, 401) => "check apiKey: the provider did not accept it",
                 (true, _) => "check apiKey: the provider accepted it but refused this request (the model, project or region it may use)",
@@ -242,6 +244,9 @@ mod tests {
                 Error::provider_http(401, "x", none).message,
                 format!("LLM 401: no apiKey was given: set createClient({{ apiKey }}), or the auth header in headers{withheld}")
             );
+            // A keyless 403 is what Ollama and LM Studio answer an origin they do not allow.
+            let m = Error::provider_http(403, "Forbidden", none).message;
+            assert!(m.contains("OLLAMA_ORIGINS=chrome-extension://*") && m.contains("LM Studio"), "{m}");
         }
         // As `str::replace`: every occurrence, left to right, multi-byte text around it kept.
         assert_eq!(redact("é abcdabcd é abc", Some("abcd")), "é [redacted][redacted] é abc");

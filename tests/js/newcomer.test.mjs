@@ -155,6 +155,9 @@ test("401 and 403 say what to check, and whether a key was given; the body stays
     `LLM 401: no apiKey was given: set createClient({ apiKey }), or the auth header in headers${WITHHELD}`);
   await fails(() => createClient(opts({ fetch: answering(403, body) })).run("hi"), "provider_http",
     `LLM 403: check apiKey: the provider accepted it but refused this request (the model, project or region it may use)${WITHHELD}`);
+  // Ollama (and LM Studio) from an extension: a keyless 403 is the server refusing the origin.
+  await fails(() => createClient(opts({ fetch: answering(403, "Forbidden") }, { baseUrl: "http://localhost:11434/v1", apiKey: undefined })).run("hi"), "provider_http",
+    `LLM 403: no apiKey was given; a local server refuses an origin it was not told to allow: OLLAMA_ORIGINS=chrome-extension://* (Ollama), CORS on (LM Studio)${WITHHELD}`);
 });
 
 test("retried failures say how many attempts ran; the provider's words are kept", async () => {
