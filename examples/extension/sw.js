@@ -10,10 +10,13 @@ import { init, createClient, createToolkit, relayCallsOf, chromeStorageStore } f
 import { init as initMcp, mcpTools } from "./pkg/mcp/index.js";
 import { agentTool } from "./pkg/agents.js";
 import { browserTools } from "./pkg/browser.js";
+import { chromeStorageBlobs, withBlobs } from "./pkg/blobs.js";
 import { scriptedFetch, SCENARIOS } from "./scripted-logic.mjs";
 
 const ready = Promise.all([init(), initMcp()]); // no top-level await in service workers
-const store = chromeStorageStore();
+// Screenshots and other large values are kept once each, as blobs beside the conversation, so
+// the conversation a worker reads and writes at every step stays small.
+const store = withBlobs(chromeStorageStore(), chromeStorageBlobs());
 const CONVERSATION = "panel";
 const USAGE = "panel:usage"; // prompt number → the usage line of its turn, for the panel to show again
 

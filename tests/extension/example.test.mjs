@@ -229,10 +229,15 @@ test("the screenshot relay tool sends the tab's pixels to the model", async () =
   assert.ok(m, `the scripted model describes the image it received: ${answer}`);
   assert.equal(await panel.locator("#chat img.shot").count(), 1, "the panel shows the screenshot");
 
-  // The image is in the stored conversation (chrome.storage.local), as the model got it.
-  const stored = JSON.stringify(await panel.evaluate(() => chrome.storage.local.get(null)));
-  const b64 = /data:image\/png;base64,([A-Za-z0-9+/=]+)/.exec(stored)?.[1] ?? /"data":"([A-Za-z0-9+/=]{100,})"/.exec(stored)?.[1];
-  assert.ok(b64, "the screenshot is in the stored conversation");
+  // The image is kept as a blob beside the stored conversation (chrome.storage.local), as the
+  // model got it; the conversation holds only its key.
+  const all = await panel.evaluate(() => chrome.storage.local.get(null));
+  const conversation = JSON.stringify(all["toolnexus:panel"]);
+  assert.ok(conversation.length < 20_000 && !/[A-Za-z0-9+/]{2000}/.test(conversation), "the conversation holds no image bytes");
+  assert.match(conversation, /sha256:/, "the conversation names its blob");
+  const blobs = Object.keys(all).filter((k) => k.startsWith("toolnexus-blob:")).map((k) => String(all[k]));
+  const b64 = blobs.map((t) => /iVBORw0KGgo[A-Za-z0-9+/=]+/.exec(t)?.[0]).find(Boolean);
+  assert.ok(b64, "the screenshot is in a blob");
   const png = Buffer.from(b64, "base64");
   assert.equal(png.length, Number(m[1]), "the byte count the model reported");
   assert.equal(png.subarray(1, 4).toString(), "PNG");
