@@ -1,8 +1,9 @@
 // useChat in a real MV3 extension: @ai-sdk/react's useChat (and the AI SDK's AbstractChat) in an extension page, with
 // portChatTransport, drives the loop in the service worker (serveChatPort) over a
-// chrome.runtime port, in headless Chromium (Playwright). Two relay calls of one turn are the
-// page's client tools, answered out of order; closing the page while the answer streams
-// disconnects the port, and the worker's run is aborted.
+// chrome.runtime port, in headless Chromium (Playwright). Relay calls of one turn (two, three)
+// are the page's client tools, answered out of order; an approval is clicked in the page; a
+// halted run and a resumable answer that ended unwatched outlive a worker stopped over CDP;
+// closing the page while the answer streams disconnects the port, and the worker's run is aborted.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
