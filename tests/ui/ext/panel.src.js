@@ -5,9 +5,11 @@ import { Chat } from "../chat.mjs";
 import { portChatTransport } from "toolnexus-wasm/ui";
 
 const clicked = [];
-const resumable = new URLSearchParams(location.search).has("resume");
+const params = new URLSearchParams(location.search);
+const resumable = params.has("resume");
 const chat = new Chat({
-  ...(resumable ? { id: "chat-resumable" } : {}),
+  // `?resume=<id>`: the chat's id (each test its own), "chat-resumable" by default.
+  ...(resumable ? { id: params.get("resume") || "chat-resumable" } : {}),
   transport: resumable ? portChatTransport({ name: "resumable" }) : portChatTransport(),
   sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
   // The tab answers the first selector last: each output on its own.
