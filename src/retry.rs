@@ -19,8 +19,8 @@ pub const DEFAULT_MAX_RETRY_AFTER_MS: f64 = 60_000.0;
 /// The wait a provider asked for, in milliseconds, as the host read it (`retry-after-ms`, else
 /// `Retry-After` as delay-seconds or an HTTP date: `callModel` in host.js, where `Date.parse`
 /// reads every HTTP-date form for free). Any non-negative JSON number, surrounding whitespace
-/// allowed, read by serde_json's `Value` parser, which the crate links anyway. `None`: no hint
-/// this reads; the caller backs off.
+/// allowed, read by the crate's one JSON parser. `None`: no hint this reads; the caller backs
+/// off.
 pub fn retry_after_ms(hint: Option<&str>) -> Option<f64> {
     crate::json::parse(hint?).ok()?.as_f64().filter(|v| *v >= 0.0)
 }

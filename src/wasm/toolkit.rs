@@ -40,8 +40,7 @@ fn decode_tool(v: &JsValue, what: &str) -> Result<(ToolSpec, Option<Function>)> 
 
 /// Decoded `Toolkit` instances by id, so a run does not re-read and re-validate every tool
 /// object. An entry lives as long as its `Toolkit` (removed by `dropToolkit`). A short list,
-/// not a map: hosts hold a handful of toolkits, and a map's hashing code would cost more
-/// wasm bytes than the lookups ever save.
+/// not a map: hosts hold a handful of toolkits, which a scan finds as soon as a hash would.
 static REGISTRY: super::Local<RefCell<Vec<(u32, Decoded)>>> = super::Local(RefCell::new(Vec::new()));
 
 #[wasm_bindgen(module = "/src/wasm/host.js")]

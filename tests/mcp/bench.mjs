@@ -1,7 +1,7 @@
 // MCP tool-call overhead: toolnexus-wasm/mcp beside the official SDKs' own clients, against the
 // same local servers, in both reply modes (JSON and SSE): revision 2025-11-25 with the 1.x SDK
-// client (tests/mcp/servers.mjs, sessions), and revision 2026-07-28 with the 2.x client
-// (`@modelcontextprotocol/client`, `versionNegotiation: { mode: "auto" }`) against the 2.x server
+// client and with the 2.x one (tests/mcp/servers.mjs, sessions), and revision 2026-07-28 with
+// the 2.x client (`@modelcontextprotocol/client`, `versionNegotiation: { mode: "auto" }`) against the 2.x server
 // (tests/mcp/server2026.mjs, stateless). The `log` the 2026 server keeps is emptied between calls.
 // Not a test: `node tests/mcp/bench.mjs [calls] [rounds] [capabilities]` after scripts/build.sh and the
 // tests/mcp install (scripts/setup.sh), with tests/mcp/node_modules/toolnexus-wasm linked.
@@ -43,7 +43,7 @@ async function time([labelA, a], [labelB, b]) {
     ms.sort((x, y) => x - y);
     const median = quantile(ms, 0.5);
     const rate = (N / (total / 1000)).toFixed(0).padStart(6);
-    console.log(`${label.padEnd(46)} ${rate} calls/s, median ${median.toFixed(3)} ms, p95 ${quantile(ms, 0.95).toFixed(3)} ms`);
+    console.log(`${label.padEnd(56)} ${rate} calls/s, median ${median.toFixed(3)} ms, p95 ${quantile(ms, 0.95).toFixed(3)} ms`);
     return median;
   });
   return medians[0] / medians[1];
@@ -60,18 +60,23 @@ const echoed = (i, text) => {
   if (text !== `echo: n${i}`) throw new Error(`bad reply: ${text}`);
 };
 
-// Revision 2025-11-25 (sessions), the 1.x SDK client beside ours.
-async function pair2025(json) {
+// Revision 2025-11-25 (sessions), the 1.x SDK client beside ours, or (`v2`) the 2.x client,
+// which speaks 2025-11-25 to a server without 2026-07-28.
+async function pair2025(json, v2) {
   const server = await startServer({ json });
-  const mode = json ? "JSON replies" : "SSE replies";
+  const mode = `2025-11-25, ${v2 ? "2.x" : "1.x"} client, ${json ? "JSON" : "SSE"} replies`;
   const tools = await mcpTools({ server: "b", url: server.url });
   const echo = tools.find((t) => t.name === "b_echo");
-  const sdk = new Client({ name: "bench", version: "1" }, { capabilities: SAME_CAPABILITIES });
-  await sdk.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  const sdk = v2
+    ? new Client2({ name: "bench", version: "1" }, { capabilities: SAME_CAPABILITIES, versionNegotiation: { mode: "auto" } })
+    : new Client({ name: "bench", version: "1" }, { capabilities: SAME_CAPABILITIES });
+  await sdk.connect(v2 ? new Transport2(new URL(server.url)) : new StreamableHTTPClientTransport(new URL(server.url)));
   const ratio = await time(
     [`toolnexus-wasm/mcp, ${mode}`, async (i) => echoed(i, (await echo.run({ text: `n${i}` }, {})).output)],
-    [`SDK client, ${mode}`, async (i) => echoed(i, (await sdk.callTool({ name: "echo", arguments: { text: `n${i}` } })).content[0].text)],
+    [`the SDK client, ${mode}`, async (i) => echoed(i, (await sdk.callTool({ name: "echo", arguments: { text: `n${i}` } })).content[0].text)],
   );
+  const seen = server.log.requests.at(-1)?.version;
+  if (seen !== "2025-11-25") throw new Error(`the SDK client spoke ${seen}`);
   await sdk.close();
   await tools.close();
   await server.close();
@@ -82,7 +87,7 @@ async function pair2025(json) {
 async function pair2026(responseMode) {
   const server = await start2026({ responseMode });
   const drain = () => ((server.log.requests.length = 0), (server.log.retries.length = 0));
-  const mode = `2026-07-28, ${responseMode === "json" ? "JSON" : "SSE"} replies`;
+  const mode = `2026-07-28, 2.x client, ${responseMode === "json" ? "JSON" : "SSE"} replies`;
   const tools = await mcpTools({ server: "b", url: server.url });
   if (tools.source.protocol !== "2026-07-28") throw new Error(`spoke ${tools.source.protocol}`);
   const echo = tools.find((t) => t.name === "b_echo");
@@ -97,7 +102,7 @@ async function pair2026(responseMode) {
       },
     ],
     [
-      `SDK 2.x client, ${mode}`,
+      `the SDK client, ${mode}`,
       async (i) => {
         drain();
         echoed(i, (await sdk.callTool({ name: "echo", arguments: { text: `n${i}` } })).content[0].text);
@@ -115,7 +120,7 @@ async function pair2026(responseMode) {
 const ratios = new Map();
 for (let round = 0; round < ROUNDS; round++) {
   if (ROUNDS > 1) console.log(`round ${round + 1} of ${ROUNDS}`);
-  for (const run of [() => pair2025(false), () => pair2025(true), () => pair2026("json"), () => pair2026("sse")]) {
+  for (const run of [() => pair2025(false), () => pair2025(true), () => pair2025(false, true), () => pair2025(true, true), () => pair2026("json"), () => pair2026("sse")]) {
     const [mode, r] = await run();
     ratios.set(mode, [...(ratios.get(mode) ?? []), r]);
   }
@@ -124,5 +129,5 @@ console.log(`ours / the SDK client's median latency, over ${ROUNDS} round(s) of 
 for (const [mode, rs] of ratios) {
   rs.sort((a, b) => a - b);
   const spread = rs.length > 1 ? ` (rounds ${rs[0].toFixed(2)}–${rs.at(-1).toFixed(2)})` : "";
-  console.log(`  ${mode.padEnd(30)} ${quantile(rs, 0.5).toFixed(2)}×${spread}`);
+  console.log(`  ${mode.padEnd(40)} ${quantile(rs, 0.5).toFixed(2)}×${spread}`);
 }

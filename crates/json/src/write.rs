@@ -193,8 +193,7 @@ pub fn write_value(out: &mut String, v: &Value) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        // Written in place: `to_string` makes a String first, and its `expect` on the `Display`
-        // result links a panic path.
+        // Written in place: `to_string` would make a String first.
         Value::Number(n) => {
             let _ = core::fmt::Write::write_fmt(out, format_args!("{n}"));
         }
