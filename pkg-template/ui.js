@@ -203,8 +203,10 @@ class Chunks {
   fail(/** @type {any} */ e) {
     const out = this.close();
     if (e?.code == "aborted") return [...out, { type: "abort", reason: String(e.message ?? "aborted") }];
-    // Errors of this package never hold a key (they are redacted where they are made).
-    const errorText = this.options.onError ? this.options.onError(e) : e?.code ? `${e.code}: ${e.message}` : String(e?.message ?? e);
+    // Errors of this package never hold a key (they are redacted where they are made). The code
+    // leads the text once: some messages (a store's `conflict`) already begin with it.
+    const m = String(e?.message ?? e);
+    const errorText = this.options.onError ? this.options.onError(e) : e?.code && !m.startsWith(`${e.code}:`) ? `${e.code}: ${m}` : m;
     return [...out, { type: "error", errorText }];
   }
 }

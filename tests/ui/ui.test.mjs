@@ -59,6 +59,12 @@ test("a failed run ends with the protocol's error chunk, and leaving the stream 
   assert.equal(chunks.at(-1).type, "error");
   assert.match(chunks.at(-1).errorText, /^provider_http: /);
   assert.ok(!chunks.at(-1).errorText.includes("sk-test-key"));
+  // A message that already begins with its code (a store's conflict) is not prefixed twice.
+  const conflict = Object.assign(new Error('conflict: conversation "c1" is no longer halted'), { code: "conflict" });
+  const refused = (async function* () { throw conflict; })();
+  const seen = [];
+  for await (const c of toUIMessageStream(refused)) seen.push(c);
+  assert.deepEqual(seen.at(-1), { type: "error", errorText: 'conflict: conversation "c1" is no longer halted' });
   // Cancelling the UI stream returns the event stream, which aborts the run before its model call.
   let fetched = 0;
   const slow = createClient({ ...opts(scripted(DONE)), fetch: async () => (fetched++, new Promise(() => {})) });
